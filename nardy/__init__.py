@@ -1,0 +1,1 @@
+"""nardy: backgammon, short nardy and long nardy."""
