@@ -1,0 +1,1 @@
+"""Bots: evaluators, nets, bearoff database, search, cube decisions, training."""
