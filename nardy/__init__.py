@@ -1,1 +1,29 @@
-"""nardy: backgammon, short nardy and long nardy."""
+"""nardy: backgammon, short nardy and long nardy — exact rules, fast legal plays, bots, terminal and web play.
+
+Main entry points::
+
+    from nardy import Position, get_rules
+    pos = Position.start("long")
+    for play in pos.legal_plays((6, 5)):
+        print(play, play.result.id())
+"""
+
+from .errors import (GameStateError, IllegalPlayError, InvalidDiceError, InvalidIdError, InvalidOptionError,
+                     InvalidPositionError, NardyError, NotationError, RecordError, UnknownGameError)
+from .notation import Step
+from .position import Play, Position, check_dice
+from .rules import Rules, get_rules
+
+__all__ = [
+    "Position", "Play", "Step", "Rules", "get_rules", "check_dice",
+    "NardyError", "InvalidPositionError", "InvalidIdError", "IllegalPlayError", "NotationError",
+    "UnknownGameError", "InvalidOptionError", "InvalidDiceError", "GameStateError", "RecordError",
+]
+
+
+def __getattr__(name):
+    # Heavier parts are imported on first use.
+    if name == "Bot":
+        from .bots import Bot
+        return Bot
+    raise AttributeError(f"module 'nardy' has no attribute {name!r}")

@@ -1,0 +1,632 @@
+"""Positions and plays of the three games, from the mover's view.
+
+A :class:`Position` is one immutable, hashable value: the checkers of both sides, seen by the side to
+move (the *mover*), the game's :class:`~nardy.rules.Rules`, and for long nardy whether each side is
+still on its first turn (RULES.md head rule). See RULES.md "Board, points, views".
+
+Example::
+
+    >>> from nardy import Position
+    >>> pos = Position.start("backgammon")
+    >>> pos.id()
+    '4HPwATDgc/ABMA'
+    >>> [str(p) for p in pos.legal_plays((3, 1))][:2]
+    ['8/5 6/5', ...]
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Iterable, Sequence
+
+import threading
+
+import numpy as np
+
+from . import _core
+from .errors import IllegalPlayError, InvalidDiceError, InvalidIdError, InvalidPositionError, NotationError
+from .notation import Step, format_steps, tokenize
+from .rules import Rules, get_rules
+
+__all__ = ["Position", "Play", "Step", "check_dice"]
+
+_HEAD_MODE = {"none": _core.HEAD_NONE, "head-block": _core.HEAD_BLOCK, "always": _core.HEAD_ALWAYS}
+
+
+def check_dice(dice) -> tuple[int, int]:
+    """Validate a roll: two integers 1..6 (a string ``"31"``/``"3-1"``/``"3 1"`` is accepted).
+
+    Returns:
+        ``(d1, d2)`` as ints.
+    Raises:
+        InvalidDiceError: anything else (the message quotes the input).
+    """
+    orig = dice
+    if isinstance(dice, str):
+        s = dice.replace("-", "").replace(" ", "").replace(",", "")
+        if len(s) == 2 and s.isdigit():
+            dice = (int(s[0]), int(s[1]))
+        else:
+            raise InvalidDiceError(f"dice {orig!r}: expected two digits 1-6 such as '31'")
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        raise InvalidDiceError(f"dice {orig!r}: expected two dice") from None
+    for d in (d1, d2):
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= 6:
+            raise InvalidDiceError(f"dice {orig!r}: each die must be an integer 1-6")
+    return int(d1), int(d2)
+
+
+# Per-thread scratch buffers for the generator (plays are copied out of them).
+class _Buffers:
+    def __init__(self):
+        self.b = np.empty((_core.MAX_PLAYS, _core.BOARD_LEN), np.int8)
+        self.s = np.empty((_core.MAX_PLAYS, 4, 4), np.int8)
+        self.n = np.empty(_core.MAX_PLAYS, np.int8)
+        self.k = np.empty((_core.MAX_PLAYS, 2), np.uint64)
+
+
+_tls = threading.local()
+
+
+def _buffers() -> _Buffers:
+    buf = getattr(_tls, "buf", None)
+    if buf is None:
+        buf = _tls.buf = _Buffers()
+    return buf
+
+
+class Position:
+    """A position from the mover's view (immutable, hashable).
+
+    Build with :meth:`start`, :meth:`from_id` or :meth:`from_boards`. The board is held as 28 signed
+    counts (see :mod:`nardy._core`): index 0 mover off, 1..24 points in the mover's numbering
+    (positive mover, negative opponent), 25 mover's bar, 26 opponent's bar, 27 opponent's off.
+    """
+
+    __slots__ = ("_b", "_rules", "_first", "_hash", "_arr")
+
+    def __init__(self, board: bytes, rules: Rules, first_turn=(False, False)):
+        # Internal: callers use the class methods, which validate.
+        self._b = board
+        self._rules = rules
+        self._first = first_turn
+        self._hash = None
+        self._arr = None
+
+    # ----- construction -------------------------------------------------------------------------
+    @classmethod
+    def start(cls, game="backgammon") -> "Position":
+        """The starting position of a game (RULES.md): backgammon/short 2-5-3-5 on own 24/13/8/6; long
+        nardy all 15 on own 24 (the head), both sides on their first turn."""
+        rules = get_rules(game)
+        mover = [0] * 26
+        opp = [0] * 26
+        if rules.hitting:
+            for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+                mover[p] = opp[p] = n
+            return cls.from_boards(mover, opp, rules)
+        mover[24] = opp[24] = 15
+        return cls.from_boards(mover, opp, rules, first_turn=(True, True))
+
+    @classmethod
+    def from_boards(cls, mover: Sequence[int], opponent: Sequence[int], game="backgammon",
+                    first_turn=None) -> "Position":
+        """A position from each side's checkers in its own numbering.
+
+        Args:
+            mover, opponent: 26 counts each, in that side's own numbering: ``[0]`` borne off,
+                ``[1..24]`` points, ``[25]`` bar. The borne-off count may be given as anything when the
+                rest sums to at most 15: it is then taken as 15 minus the rest.
+            game: a game name, alias or :class:`Rules`.
+            first_turn: long nardy only: ``(mover, opponent)`` first-turn flags; ``None`` infers them
+                (a side is on its first turn when all 15 of its checkers are on its head).
+        Raises:
+            InvalidPositionError: wrong lengths, negative counts, not 15 checkers a side, a point held
+                by both sides, a checker on the bar in long nardy, impossible first-turn flags.
+            UnknownGameError, InvalidOptionError: bad ``game``.
+        """
+        rules = get_rules(game)
+        sides = []
+        for name, side in (("mover", mover), ("opponent", opponent)):
+            try:
+                vals = [int(v) for v in side]
+            except (TypeError, ValueError):
+                raise InvalidPositionError(f"{name} board {side!r}: expected 26 integer counts") from None
+            if len(vals) != 26:
+                raise InvalidPositionError(f"{name} board {side!r}: expected 26 counts (off, points 1-24, bar)")
+            if any(v < 0 for v in vals):
+                raise InvalidPositionError(f"{name} board {side!r}: negative count")
+            on_board = sum(vals[1:])
+            if on_board > 15:
+                raise InvalidPositionError(f"{name} board has {on_board} checkers on the board and bar; at most 15")
+            vals[0] = 15 - on_board
+            if not rules.hitting and vals[25]:
+                raise InvalidPositionError(f"{name} has {vals[25]} checker(s) on the bar: long nardy has no bar")
+            sides.append(vals)
+        m, o = sides
+        b = [0] * 28
+        b[0], b[25], b[26], b[27] = m[0], m[25], o[25], o[0]
+        for p in range(1, 25):
+            b[p] = m[p]
+        for q in range(1, 25):
+            if o[q]:
+                p = 25 - q if rules.hitting else ((q + 11) % 24) + 1
+                if b[p]:
+                    raise InvalidPositionError(
+                        f"point {p} (opponent's {q}) holds checkers of both sides")
+                b[p] = -o[q]
+        if m[0] == 15 and o[0] == 15:
+            raise InvalidPositionError("both sides have borne off all 15 checkers")
+        return cls._make(bytes(np.array(b, np.int8).tobytes()), rules, first_turn)
+
+    @classmethod
+    def _make(cls, board: bytes, rules: Rules, first_turn) -> "Position":
+        if rules.hitting:
+            return cls(board, rules, (False, False))
+        arr = np.frombuffer(board, np.int8)
+        inferred = (bool(arr[24] == 15), bool(arr[12] == -15))
+        if first_turn is None:
+            first = inferred
+        else:
+            try:
+                first = (bool(first_turn[0]), bool(first_turn[1]))
+            except (TypeError, IndexError):
+                raise InvalidPositionError(f"first_turn {first_turn!r}: expected (mover, opponent) flags") from None
+            for who, flag, ok in (("mover", first[0], inferred[0]), ("opponent", first[1], inferred[1])):
+                if flag and not ok:
+                    raise InvalidPositionError(
+                        f"the {who} cannot be on the first turn: not all 15 checkers are on the head")
+        return cls(board, rules, first)
+
+    @classmethod
+    def from_id(cls, position_id: str, game="backgammon", first_turn=None) -> "Position":
+        """Decode a GNU Backgammon Position ID (14 characters) for a game.
+
+        For long nardy the ID may carry the first-turn suffix documented in :mod:`nardy.ids`
+        (e.g. ``"...:F10"``); ``first_turn`` given here overrides it, and ``None`` with no suffix
+        infers the flags (all 15 of a side's checkers on its head).
+
+        Raises:
+            InvalidIdError: malformed ID, or one describing an impossible position for this game
+                (the message quotes the ID).
+        """
+        from . import ids
+        rules = get_rules(game)
+        if not isinstance(position_id, str):
+            raise InvalidIdError(f"position ID {position_id!r} is not a string")
+        text = position_id.strip()
+        flags = None
+        if not rules.hitting:
+            text, flags = ids.split_long_id(text)
+        elif ":" in text:
+            raise InvalidIdError(f"position ID {position_id!r}: a suffix is only used for long nardy")
+        mover25, opp25 = ids.boards_from_position_id(text)
+        mover = [0] + list(mover25[:24]) + [mover25[24]]
+        opp = [0] + list(opp25[:24]) + [opp25[24]]
+        if first_turn is None:
+            first_turn = flags
+        try:
+            return cls.from_boards(mover, opp, rules, first_turn=first_turn)
+        except InvalidPositionError as e:
+            raise InvalidIdError(f"position ID {position_id!r} is not a valid {rules.name} position: {e}") from None
+
+    # ----- accessors ----------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        """The game's :class:`Rules`."""
+        return self._rules
+
+    @property
+    def game(self) -> str:
+        """The game's name: ``backgammon``, ``short`` or ``long``."""
+        return self._rules.name
+
+    @property
+    def first_turn(self) -> tuple[bool, bool]:
+        """Long nardy: ``(mover, opponent)`` still on the first turn; ``(False, False)`` elsewhere."""
+        return self._first
+
+    @property
+    def array(self) -> np.ndarray:
+        """The board as a read-only ``int8[28]`` array (layout in :mod:`nardy._core`)."""
+        if self._arr is None:
+            self._arr = np.frombuffer(self._b, np.int8)
+        return self._arr
+
+    @property
+    def board(self) -> tuple:
+        """The board as a tuple of 28 ints (layout in :mod:`nardy._core`)."""
+        return tuple(int(x) for x in self.array)
+
+    def _side(self, opponent: bool) -> tuple:
+        a = self.array
+        if not opponent:
+            out = [int(a[0])] + [max(0, int(a[p])) for p in range(1, 25)] + [int(a[25])]
+            return tuple(out)
+        out = [0] * 26
+        out[0] = int(a[27])
+        out[25] = int(a[26])
+        for p in range(1, 25):
+            if a[p] < 0:
+                q = 25 - p if self._rules.hitting else ((p + 11) % 24) + 1
+                out[q] = -int(a[p])
+        return tuple(out)
+
+    @property
+    def mover(self) -> tuple:
+        """The mover's checkers in the mover's numbering: 26 counts, ``[0]`` off, ``[1..24]``, ``[25]`` bar."""
+        return self._side(False)
+
+    @property
+    def opponent(self) -> tuple:
+        """The opponent's checkers in the opponent's own numbering (26 counts, as :attr:`mover`)."""
+        return self._side(True)
+
+    def pip_count(self) -> tuple[int, int]:
+        """``(mover, opponent)`` pip counts: for each checker, its point number in its own numbering
+        (the bar counts 25)."""
+        m, o = _core.pip_counts(self.array, self._rules.hitting)
+        return int(m), int(o)
+
+    def is_game_over(self) -> bool:
+        """True when a side has borne off all 15 checkers."""
+        a = self.array
+        return bool(a[0] == 15 or a[27] == 15)
+
+    def mirror(self) -> "Position":
+        """The same position from the opponent's view (as after the mover's turn ends)."""
+        a = self.array
+        r = _core.mirror_hitting(a) if self._rules.hitting else _core.mirror_long(a)
+        return Position(r.tobytes(), self._rules, (self._first[1], self._first[0]))
+
+    def with_first_turn(self, first_turn) -> "Position":
+        """A copy with other long nardy first-turn flags (validated as in :meth:`from_boards`)."""
+        return Position._make(self._b, self._rules, first_turn)
+
+    # ----- IDs ----------------------------------------------------------------------------------
+    def id(self) -> str:
+        """The GNU Backgammon Position ID (14 characters), mover as the player on roll.
+
+        Long nardy uses the same encoding with each side's checkers in its own numbering, and adds the
+        first-turn suffix of :mod:`nardy.ids` only when the flags differ from what the board implies.
+        """
+        from . import ids
+        m = self.mover
+        o = self.opponent
+        pid = ids.position_id_from_boards(tuple(m[1:25]) + (m[25],), tuple(o[1:25]) + (o[25],))
+        if not self._rules.hitting:
+            a = self.array
+            inferred = (bool(a[24] == 15), bool(a[12] == -15))
+            if inferred != self._first:
+                pid += ids.long_id_suffix(*self._first)
+        return pid
+
+    # ----- plays --------------------------------------------------------------------------------
+    def _params(self):
+        r = self._rules
+        return r.hitting, r.strict_bear_off, (-1 if r.hitting else _HEAD_MODE[r.head_exception])
+
+    def legal_plays(self, dice) -> list["Play"]:
+        """Every legal play for a roll, one per distinct resulting position (RULES.md rules 1-6 and the
+        game's own rules), in a deterministic order.
+
+        Args:
+            dice: two dice, e.g. ``(3, 1)``; order does not matter.
+        Returns:
+            A list of :class:`Play`; when no checker can move it holds one empty play whose result is
+            this position. Empty for a finished game.
+        Raises:
+            InvalidDiceError: bad dice.
+        """
+        d1, d2 = check_dice(dice)
+        if self.is_game_over():
+            return []
+        hitting, strict, hm = self._params()
+        buf = _buffers()
+        n = _core.legal_plays_into(self.array, d1, d2, hitting, strict, self._first[0], hm,
+                                   buf.b, buf.s, buf.n, buf.k)
+        first = (False, self._first[1])
+        rules = self._rules
+        plays = []
+        for i in range(n):
+            k = int(buf.n[i])
+            steps = tuple(Step(int(s[0]), int(s[1]), int(s[2]), bool(s[3])) for s in buf.s[i, :k].tolist()
+                          ) if k else ()
+            plays.append(Play(self, steps, buf.b[i].tobytes(), rules, first))
+        return plays
+
+    def legal_results(self, dice) -> np.ndarray:
+        """The boards after every legal play, as ``int8[n, 28]`` (mover's view, sides not swapped).
+
+        The fast path for bots: no :class:`Play` objects are built. Same order as :meth:`legal_plays`.
+        """
+        d1, d2 = check_dice(dice)
+        hitting, strict, hm = self._params()
+        buf = _buffers()
+        n = _core.legal_plays_into(self.array, d1, d2, hitting, strict, self._first[0], hm,
+                                   buf.b, buf.s, buf.n, buf.k)
+        return buf.b[:n].copy()
+
+    def partial_results(self, dice_left: Sequence[int], moved: Sequence[int] | None = None,
+                        heads_used: int = 0, head_limit: int = 1) -> np.ndarray:
+        """Boards reachable by playing some of ``dice_left`` (any order), for turn building.
+
+        Every leaf (a sequence that cannot go on) is returned, whether or not it uses all dice;
+        :class:`nardy.game.Turn` intersects these with the legal plays' results.
+        """
+        hitting, strict, hm = self._params()
+        buf = _buffers()
+        dl = list(dice_left)
+        if not dl:
+            return self.array.reshape(1, -1).copy()
+        dice = np.zeros(4, np.int64)
+        dice[:len(dl)] = dl
+        mv = np.zeros(26, np.int8) if moved is None else np.asarray(moved, np.int8)
+        hl = 0 if hm < 0 else head_limit
+        n = _core.generate(self.array, mv, heads_used, dice, len(dl), True, hitting, strict, hl, False,
+                           True, buf.b, buf.s, buf.n, buf.k)
+        return buf.b[:n].copy()
+
+    def head_limit(self, dice) -> int:
+        """Long nardy: how many checkers may leave the head with this roll (1, or 2 on a first-turn
+        6-6/4-4/3-3 under the ``head-exception`` option); 0 for the hitting games."""
+        d1, d2 = check_dice(dice)
+        hitting, _, hm = self._params()
+        if hitting:
+            return 0
+        return int(_core.head_limit(self.array, d1, d2, self._first[0], hm))
+
+    def parse_play(self, text: str, dice, numbering: str = "own", side: str | None = None) -> "Play":
+        """The legal play that ``text`` describes (RULES.md "Notation" and rule 4).
+
+        Any legal way of writing the play is accepted: merged hops (``24/13`` for 6-5), chains
+        (``24/18/13``), ``bar``/``25``, ``off``/``0``, ``(n)`` counts, optional ``*`` hit marks. The
+        text's steps are applied and the resulting position is matched against :meth:`legal_plays`.
+
+        Args:
+            text: the play; ``""`` for no play (only legal when nothing can move).
+            dice: the roll.
+            numbering: ``"own"`` (mover's numbering, default) or, for long nardy, ``"absolute"``
+                (White's head 24, Black's head 12; then ``side`` must be ``"white"`` or ``"black"``).
+        Raises:
+            NotationError: the text is not notation.
+            IllegalPlayError: no legal play matches, or several do (ambiguous); the message quotes the
+                text, the roll and the Position ID and says why.
+        """
+        d1, d2 = check_dice(dice)
+        plays = self.legal_plays((d1, d2))
+        unnumber = None
+        if numbering == "absolute":
+            if self._rules.hitting:
+                raise NotationError("absolute numbering is only defined for long nardy", text=str(text))
+            if side not in ("white", "black"):
+                raise NotationError("absolute numbering needs side='white' or 'black'", text=str(text))
+            if side == "black":
+                unnumber = lambda p: ((p + 11) % 24) + 1  # noqa: E731  (the map is its own inverse)
+        elif numbering != "own":
+            raise NotationError(f"unknown numbering {numbering!r}: expected own or absolute", text=str(text))
+        try:
+            paths = tokenize(text, 25 if self._rules.hitting else 24, unnumber)
+        except NotationError as e:
+            raise NotationError(f"{e} (roll {d1}-{d2}, position {self.id()})", text=str(text),
+                                dice=(d1, d2), position_id=self.id(), reason=e.reason) from None
+        by_result = {p._rb: p for p in plays}
+
+        def fail(reason: str):
+            raise IllegalPlayError(
+                f"illegal play {text!r} with roll {d1}-{d2} in position {self.id()} ({self.game}): {reason}",
+                text=text, dice=(d1, d2), position_id=self.id(), reason=reason)
+
+        if not plays:
+            fail("the game is over")
+        if not paths:
+            if len(plays) == 1 and not plays[0].steps:
+                return plays[0]
+            fail("a play must be made: the roll can be played")
+        dice_list = [d1] * 4 if d1 == d2 else [d1, d2]
+        candidates = _apply_paths(self, paths, dice_list)
+        if not candidates:
+            fail(_explain(self, paths, dice_list))
+        matched: dict[bytes, list] = {}
+        for rb, hits in candidates:
+            if rb in by_result:
+                matched.setdefault(rb, []).append(hits)
+        if not matched:
+            used = max(len(c[1]) for c in candidates)
+            most = max(len(p.steps) for p in plays)
+            if used < most:
+                fail(f"it plays {used} of the {most} dice the roll allows; as many dice as possible must be played")
+            fail("no legal play leads to that position (rules 2-5: blocked point, bar, bear-off, head or "
+                 "six-block rule)")
+        if len(matched) > 1:
+            marked = [(i, j) for i, path in enumerate(paths) for j, hop in enumerate(path) if hop.hit]
+            if marked:
+                want = {(i, j) for i, j in marked}
+                keep = {rb: hs for rb, hs in matched.items()
+                        if any({(i, j) for (i, j, written, hit) in h if written and hit} == want for h in hs)}
+                if keep:
+                    matched = keep
+            if len(matched) > 1:
+                # prefer the reading that hits nothing in passing (hits are written in notation)
+                quiet = {rb: hs for rb, hs in matched.items()
+                         if any(not any(hit and not written for (_, _, written, hit) in h) for h in hs)}
+                if len(quiet) == 1:
+                    matched = quiet
+        if len(matched) > 1:
+            options = ", ".join(sorted(str(by_result[rb]) for rb in matched))
+            fail(f"ambiguous: it can mean {options}")
+        return by_result[next(iter(matched))]
+
+    # ----- dunder -------------------------------------------------------------------------------
+    def __eq__(self, other):
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._b == other._b and self._rules == other._rules and self._first == other._first
+
+    def __hash__(self):
+        if self._hash is None:
+            self._hash = hash((self._b, self._rules, self._first))
+        return self._hash
+
+    def __repr__(self):
+        return f"Position.from_id({self.id()!r}, game={self.game!r})"
+
+    def __str__(self):
+        from .render import board_text
+        return board_text(self)
+
+    def __reduce__(self):
+        return (Position, (self._b, self._rules, self._first))
+
+
+def _apply_paths(pos: Position, paths, dice_list) -> list[tuple[bytes, tuple]]:
+    """Every way to realise the written paths with the dice, as (resulting board, step record).
+
+    The step record lists ``(path, hop, written, hit)`` per step; ``written`` is False for the
+    intermediate points of a multi-die hop. Legality beyond "a checker is there and the point is
+    open" is decided by comparing with the legal plays' results.
+    """
+    hitting = pos.rules.hitting
+    hops = [(i, j, hop) for i, path in enumerate(paths) for j, hop in enumerate(path)]
+    out: dict[tuple, None] = {}
+
+    def rec(k, board, dice_left, record):
+        if k == len(hops):
+            out[(bytes(np.array(board, np.int8).tobytes()), tuple(record))] = None
+            return
+        i, j, hop = hops[k]
+        seen = set()
+        for n in range(1, len(dice_left) + 1):
+            for seq in permutations(dice_left, n):
+                if seq in seen:
+                    continue
+                seen.add(seq)
+                total = sum(seq)
+                if hop.to > 0 and total != hop.frm - hop.to:
+                    continue
+                if hop.to == 0:
+                    if total < hop.frm or total - seq[-1] >= hop.frm:
+                        continue
+                b = list(board)
+                p = hop.frm
+                rec_steps = []
+                ok = True
+                for idx, d in enumerate(seq):
+                    src = p
+                    if src == 25:
+                        if b[25] <= 0:
+                            ok = False
+                            break
+                        b[25] -= 1
+                        dst = 25 - d
+                    else:
+                        if b[src] <= 0:
+                            ok = False
+                            break
+                        b[src] -= 1
+                        dst = max(0, src - d)
+                    last = idx == len(seq) - 1
+                    hit = False
+                    if dst == 0:
+                        b[0] += 1
+                    else:
+                        if hitting:
+                            if b[dst] < -1:
+                                ok = False
+                                break
+                            if b[dst] == -1:
+                                b[dst] = 0
+                                b[26] += 1
+                                hit = True
+                        elif b[dst] < 0:
+                            ok = False
+                            break
+                        b[dst] += 1
+                    rec_steps.append((i, j, last, hit))
+                    p = dst
+                if not ok:
+                    continue
+                rest = list(dice_left)
+                for d in seq:
+                    rest.remove(d)
+                rec(k + 1, b, rest, record + rec_steps)
+
+    rec(0, list(pos.board), list(dice_list), [])
+    return list(out)
+
+
+def _explain(pos: Position, paths, dice_list) -> str:
+    """A reason why written paths cannot be realised at all with the dice."""
+    mover = pos.mover
+    for path in paths:
+        hop = path[0]
+        if hop.frm == 25 and mover[25] == 0:
+            return "no checker on the bar"
+        if hop.frm != 25 and mover[hop.frm] == 0:
+            return f"no checker of the mover on point {hop.frm}"
+    dice_txt = "-".join(str(d) for d in dice_list[:2])
+    return f"the moves written do not fit the dice {dice_txt} (or land on a closed point)"
+
+
+class Play:
+    """One legal play: the steps of one turn and the position they lead to.
+
+    Attributes:
+        position: the :class:`Position` before the play.
+        steps: tuple of :class:`~nardy.notation.Step` (one canonical step list; empty when no checker
+            can move).
+        result: the :class:`Position` after the play, still from the mover's view (sides not swapped,
+            as GNU Backgammon's move generator reports); the mover's first-turn flag is cleared.
+
+    ``str(play)`` gives standard notation (``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/4(2)``); two
+    plays are equal when they start from the same position and reach the same result (rule 4).
+    """
+
+    __slots__ = ("position", "steps", "_rb", "_rules", "_first", "_result")
+
+    def __init__(self, position, steps, result_board: bytes, rules, first):
+        self.position = position
+        self.steps = steps
+        self._rb = result_board
+        self._rules = rules
+        self._first = first
+        self._result = None
+
+    @property
+    def result(self) -> Position:
+        if self._result is None:
+            self._result = Position(self._rb, self._rules, self._first)
+        return self._result
+
+    @property
+    def hits(self) -> int:
+        """Number of opponent blots this play hits."""
+        return sum(1 for s in self.steps if s.hit)
+
+    def notation(self, numbering: str = "own", side: str | None = None) -> str:
+        """The play in notation: ``own`` numbering (default, same as ``str(play)``) or, for long nardy,
+        ``absolute`` numbering as ``side`` (``"white"``: own = absolute; ``"black"``: own point p is
+        absolute ((p + 11) % 24) + 1, so Black's head is 12)."""
+        if numbering == "own":
+            return format_steps(self.steps)
+        if numbering == "absolute" and not self._rules.hitting and side in ("white", "black"):
+            if side == "white":
+                return format_steps(self.steps)
+            return format_steps(self.steps, numbering=lambda p: ((p + 11) % 24) + 1)
+        raise NotationError(f"numbering {numbering!r} with side {side!r} is not available for {self._rules.name}")
+
+    def __str__(self):
+        return format_steps(self.steps)
+
+    def __repr__(self):
+        return f"<Play {format_steps(self.steps) or '(no play)'} -> {self.result.id()}>"
+
+    def __eq__(self, other):
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self._rb == other._rb and self.position == other.position
+
+    def __hash__(self):
+        return hash((self._rb, self.position))
