@@ -14,7 +14,7 @@ def _cell(v: int, row: int) -> str:
         return " "
     ch = "X" if v > 0 else "O"
     if row == 4 and n > 5:
-        return str(n) if n < 10 else chr(ord("A") + n - 10)
+        return str(n)
     return ch if row < n else " "
 
 
@@ -28,28 +28,21 @@ def board_text(pos, numbering=None) -> str:
     top = list(range(13, 25))
     bottom = list(range(12, 0, -1))
 
-    def row_points(points, r):
+    def row(points, r):
         cells = [_cell(int(a[p]), r) for p in points]
-        return " ".join(cells[:6]) + " | " + " ".join(cells[6:])
+        return "|" + "".join(f"{c:>3}" for c in cells[:6]) + " |   |" + "".join(f"{c:>3}" for c in cells[6:]) + " |"
 
     def labels(points):
-        return " ".join(f"{label(p):>2}" for p in points)
+        return " " + "".join(f"{label(p):>3}" for p in points[:6]) + "      " + "".join(
+            f"{label(p):>3}" for p in points[6:])
 
-    lines = []
-    lines.append(" " + labels(top[:6]) + "     " + labels(top[6:]))
-    lines.append("+" + "-" * 17 + "+---+" + "-" * 17 + "+")
-    for r in range(5):
-        cells = [_cell(int(a[p]), r) for p in top]
-        lines.append("| " + "  ".join(cells[:6]) + " |   | " + "  ".join(cells[6:]) + " |")
-    bar = ""
-    if pos.rules.hitting:
-        bar = f"  bar: X {int(a[25])}  O {int(a[26])}"
-    lines.append("|" + " " * 17 + "|BAR|" + " " * 17 + "|" + bar)
-    for r in range(4, -1, -1):
-        cells = [_cell(int(a[p]), r) for p in bottom]
-        lines.append("| " + "  ".join(cells[:6]) + " |   | " + "  ".join(cells[6:]) + " |")
-    lines.append("+" + "-" * 17 + "+---+" + "-" * 17 + "+")
-    lines.append(" " + labels(bottom[:6]) + "     " + labels(bottom[6:]))
+    rule = "+" + "-" * 19 + "+---+" + "-" * 19 + "+"
+    lines = [labels(top), rule]
+    lines += [row(top, r) for r in range(5)]
+    bar = f"  bar: X {int(a[25])}  O {int(a[26])}" if pos.rules.hitting else ""
+    lines.append("|" + " " * 19 + "|BAR|" + " " * 19 + "|" + bar)
+    lines += [row(bottom, r) for r in range(4, -1, -1)]
+    lines += [rule, labels(bottom)]
     pm, po = pos.pip_count()
     lines.append(f"{pos.game}  X (on roll): pips {pm}, off {int(a[0])}   O: pips {po}, off {int(a[27])}"
                  f"   id {pos.id()}")

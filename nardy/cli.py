@@ -1,0 +1,110 @@
+"""The ``nardy`` command line (click).
+
+Sub-commands are registered here; each lives in the module of its concern so the core stays free of
+CLI code.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .errors import NardyError
+
+
+class _Group(click.Group):
+    """Turns nardy's input errors into a clear message and exit status 2 instead of a traceback,
+    and loads the sub-commands of other modules on demand."""
+
+    def list_commands(self, ctx):
+        names = set(super().list_commands(ctx))
+        names.update(n for n in _LAZY if _lazy_command(n) is not None)
+        return sorted(names)
+
+    def get_command(self, ctx, name):
+        cmd = super().get_command(ctx, name)
+        if cmd is None and name in _LAZY:
+            cmd = _lazy_command(name)
+        return cmd
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except NardyError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group)
+@click.version_option(package_name="nardy")
+def main():
+    """nardy: backgammon, short nardy and long nardy."""
+
+
+def _parse_dice(ctx, param, value):
+    from .position import check_dice
+    try:
+        return check_dice(value)
+    except NardyError as e:
+        raise click.BadParameter(str(e)) from None
+
+
+@main.command()
+@click.option("--game", "-g", default="backgammon", show_default=True,
+              help="backgammon, short (short nardy) or long (long nardy); aliases accepted.")
+@click.option("--position", "-p", "position_id", default=None,
+              help="GNU Backgammon Position ID (long nardy: optional :Fxy first-turn suffix). "
+                   "Default: the starting position.")
+@click.option("--dice", "-d", nargs=2, type=int, required=True, callback=_parse_dice, help="The roll, e.g. --dice 3 1.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.option("--numbering", type=click.Choice(["own", "absolute"]), default="own", show_default=True,
+              help="Point numbers: the mover's own, or long nardy's absolute numbering.")
+@click.option("--side", type=click.Choice(["white", "black"]), default="white", show_default=True,
+              help="With --numbering absolute: which side is on roll.")
+def moves(game, position_id, dice, as_json, numbering, side):
+    """Print every legal play for a position and roll, with the resulting Position ID.
+
+    The resulting position is from the mover's view, sides not swapped (as GNU Backgammon reports).
+    """
+    from .position import Position
+    from .rules import get_rules
+    rules = get_rules(game)
+    pos = Position.from_id(position_id, rules) if position_id else Position.start(rules)
+    plays = pos.legal_plays(dice)
+    if as_json:
+        out = {
+            "game": rules.name, "position": pos.id(), "dice": list(dice),
+            "plays": [{"play": p.notation(numbering, side) if numbering != "own" else str(p),
+                       "steps": [list(s) for s in p.steps], "position": p.result.id()} for p in plays],
+        }
+        click.echo(json.dumps(out, indent=2))
+        return
+    for p in plays:
+        text = p.notation(numbering, side) if numbering != "own" else str(p)
+        click.echo(f"{text or '(no play)':<28} {p.result.id()}")
+
+
+_LAZY = {
+    "replay": ("nardy.cli_replay", "replay"),
+    "train": ("nardy.bots.train", "train"),
+    "play": ("nardy.play", "play"),
+    "serve": ("nardy.web.server", "serve"),
+}
+
+
+def _lazy_command(name):
+    """Import a sub-command that lives in another module only when it is used (fast start-up)."""
+    modname, attr = _LAZY[name]
+    try:
+        mod = __import__(modname, fromlist=[attr])
+    except ImportError as e:
+        if e.name and (modname == e.name or modname.startswith(e.name + ".")):
+            return None  # that part of nardy is not there (yet)
+        raise
+    return getattr(mod, attr, None)
+
+
+if __name__ == "__main__":
+    main()
