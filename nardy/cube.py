@@ -1,0 +1,125 @@
+"""The doubling cube (RULES.md "Doubling cube and matches", seed 004).
+
+The cube starts centred at 1. Before rolling, a player who may double (cube centred, or owned by
+them) offers; the opponent takes (the cube doubles and the taker owns it), passes (loses the cube
+value before the double; the game ends) or, in money play with beavers, beavers (takes and at once
+redoubles, keeping the cube). The cube is used when the game's ``cube`` option is on (default: on for
+backgammon, off for short and long nardy); nobody may double in the Crawford game; a cube limit caps
+the value.
+
+:class:`Cube` only keeps the cube's state and checks its own rules; whose turn it is and the game
+phase are checked by :class:`nardy.game.Game`.
+"""
+
+from __future__ import annotations
+
+from .errors import GameStateError, InvalidOptionError
+
+__all__ = ["Cube"]
+
+PLAYER_NAMES = ("White", "Black")
+
+
+class Cube:
+    """State of the doubling cube.
+
+    Attributes:
+        enabled: the cube is in use at all.
+        value: 1, 2, 4, ...
+        owner: ``None`` (centred) or the player (0/1) who owns it.
+        limit: the largest value allowed (``None``: no limit).
+        offered_by: the player whose double is waiting for an answer, or ``None``.
+        beavers: a player who is doubled may beaver (money play).
+    """
+
+    __slots__ = ("enabled", "value", "owner", "limit", "offered_by", "beavers")
+
+    def __init__(self, enabled: bool = True, value: int = 1, owner: int | None = None,
+                 limit: int | None = None, offered_by: int | None = None, beavers: bool = False):
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1 or limit & (limit - 1):
+                raise InvalidOptionError(f"cube limit {limit!r}: expected a power of two (1, 2, 4, ...)")
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1 or value & (value - 1):
+            raise InvalidOptionError(f"cube value {value!r}: expected a power of two")
+        if owner not in (None, 0, 1) or offered_by not in (None, 0, 1):
+            raise InvalidOptionError(f"cube owner {owner!r} / offered_by {offered_by!r}: expected None, 0 or 1")
+        self.enabled = bool(enabled)
+        self.value = value
+        self.owner = owner
+        self.limit = limit
+        self.offered_by = offered_by
+        self.beavers = bool(beavers)
+
+    @property
+    def turned(self) -> bool:
+        """True once the cube has been doubled (Jacoby rule: gammons count only then)."""
+        return self.value > 1
+
+    def why_not_double(self, player: int, crawford: bool = False) -> str | None:
+        """The reason ``player`` may not double now, or ``None`` if they may (cube rules only)."""
+        who = PLAYER_NAMES[player]
+        if not self.enabled:
+            return "the doubling cube is not in use in this game (option cube is off)"
+        if crawford:
+            return "nobody may double in the Crawford game"
+        if self.offered_by is not None:
+            return "a double is already waiting for an answer"
+        if self.owner is not None and self.owner != player:
+            return f"{PLAYER_NAMES[self.owner]} owns the cube; {who} may not double"
+        if self.limit is not None and self.value * 2 > self.limit:
+            return f"the cube is at its limit {self.limit}"
+        return None
+
+    def offer(self, player: int, crawford: bool = False) -> int:
+        """``player`` doubles; returns the value offered. Raises GameStateError if not allowed."""
+        reason = self.why_not_double(player, crawford)
+        if reason:
+            raise GameStateError(f"{PLAYER_NAMES[player]} cannot double: {reason}")
+        self.offered_by = player
+        return self.value * 2
+
+    def take(self) -> int:
+        """The double is taken: the value doubles, the taker owns the cube. Returns the new value."""
+        if self.offered_by is None:
+            raise GameStateError("no double to take")
+        self.value *= 2
+        self.owner = 1 - self.offered_by
+        self.offered_by = None
+        return self.value
+
+    def beaver(self) -> int:
+        """The double is taken and at once redoubled by the taker, who keeps the cube (money play)."""
+        if self.offered_by is None:
+            raise GameStateError("no double to beaver")
+        if not self.beavers:
+            raise GameStateError("beavers are not allowed (money-play option beavers is off)")
+        if self.limit is not None and self.value * 4 > self.limit:
+            raise GameStateError(f"a beaver would pass the cube limit {self.limit}")
+        self.value *= 4
+        self.owner = 1 - self.offered_by
+        self.offered_by = None
+        return self.value
+
+    def drop(self) -> int:
+        """The double is passed: returns the points the doubler wins (the value before the double)."""
+        if self.offered_by is None:
+            raise GameStateError("no double to pass")
+        self.offered_by = None
+        return self.value
+
+    def to_dict(self) -> dict:
+        """JSON-able state."""
+        return {"enabled": self.enabled, "value": self.value, "owner": self.owner, "limit": self.limit,
+                "offered_by": self.offered_by, "beavers": self.beavers}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Cube":
+        """Rebuild from :meth:`to_dict`."""
+        return cls(**d)
+
+    def copy(self) -> "Cube":
+        return Cube.from_dict(self.to_dict())
+
+    def __repr__(self):
+        own = "centred" if self.owner is None else PLAYER_NAMES[self.owner]
+        return f"<Cube {self.value} {own}{' offered' if self.offered_by is not None else ''}>"

@@ -1,0 +1,847 @@
+"""One game of backgammon, short nardy or long nardy: turn flow, cube, resignation, result.
+
+A :class:`Game` holds the position (from the view of the player on turn, like :class:`Position`),
+whose turn it is, the dice, the doubling cube and the history, and enforces RULES.md:
+
+* the opening (rule 7): each player rolls one die, ties are rolled again; with the ``opening``
+  option ``use-opening-dice`` the starter plays those two dice, with ``reroll`` the starter rolls;
+* turns: roll (or double first), then a legal play, entered whole (:meth:`Game.play`) or step by
+  step with take-back until confirmed (:meth:`Game.step`, :meth:`Game.undo_step`,
+  :meth:`Game.confirm`, rule 8); a roll that cannot be played passes the turn by itself;
+* the end (rule 6) and the result: backgammon single/gammon/backgammon, short nardy
+  oyun/mars/home mars/koks, long nardy oyn/mars, each times the cube; long nardy's optional
+  ``last-roll`` draw; a drop scores the cube value before the double; resignations;
+* the doubling cube (:mod:`nardy.cube`) when the ``cube`` option is on, not in a Crawford game.
+
+Players are numbered 0 (White, the first player listed, the left column of a ``.mat`` record) and 1
+(Black). Every action may be given ``player=`` so that a front end gets a clear
+:class:`~nardy.errors.GameStateError` for an action out of turn; nothing changes when an action is
+refused. Dice come from an injected source (:mod:`nardy.dice`); explicit dice may be passed to
+:meth:`Game.start` and :meth:`Game.roll` (replays, analysis).
+
+Example::
+
+    >>> from nardy.game import Game
+    >>> from nardy.dice import DiceSource
+    >>> g = Game("backgammon", dice=DiceSource(seed=1))
+    >>> g.start()
+    >>> while not g.is_over:
+    ...     if g.phase == "roll":
+    ...         g.roll()
+    ...     else:
+    ...         g.play(g.legal_plays()[0])
+    >>> g.result.points >= 1
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cube import Cube
+from .dice import DiceSource, dice_from_dict
+from .errors import GameStateError, IllegalPlayError, InvalidOptionError
+from .notation import Step, format_steps
+from .position import Play, Position, check_dice
+from .rules import Rules, get_rules
+
+__all__ = ["Game", "GameResult", "result_level", "PHASES"]
+
+#: The phases of a game: ``opening`` (not started), ``roll`` (the player on turn may double or roll),
+#: ``double`` (a double waits for take/drop), ``resign`` (a resignation waits for accept/decline),
+#: ``move`` (dice rolled, a play is due), ``over``.
+PHASES = ("opening", "roll", "double", "resign", "move", "over")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game ended.
+
+    Attributes:
+        winner: 0 or 1; ``None`` for a long nardy ``last-roll`` draw.
+        level: index of the result level in ``rules.result_names`` (0 single/oyun/oyn, 1
+            gammon/mars, ...); 0 for a drop and for a draw.
+        level_name: that level's name (``"draw"`` for a draw).
+        points: points the winner scores (level value times the cube; the cube value before the
+            double for a drop); for a draw the points each side scores (½ or 1).
+        cube: the cube value at the end.
+        reason: ``"bear-off"``, ``"drop"``, ``"resign"`` or ``"draw"``.
+    """
+
+    winner: int | None
+    level: int
+    level_name: str
+    points: int | float
+    cube: int
+    reason: str
+
+    def score(self) -> tuple:
+        """Points this game adds to ``(player 0, player 1)``."""
+        if self.winner is None:
+            return (self.points, self.points)
+        return (self.points, 0) if self.winner == 0 else (0, self.points)
+
+    def to_dict(self) -> dict:
+        return {"winner": self.winner, "level": self.level, "level_name": self.level_name,
+                "points": self.points, "cube": self.cube, "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameResult":
+        return cls(**d)
+
+
+def result_level(rules: Rules, loser) -> int:
+    """The result level for a game just won, from the loser's checkers (RULES.md scoring).
+
+    Args:
+        rules: the game's rules.
+        loser: the loser's 26 counts in the loser's own numbering (``[0]`` off, ``[25]`` bar).
+    Returns:
+        Backgammon: 0 single (the loser has borne off a checker), 1 gammon, 2 backgammon (no checker
+        off and one on the bar or in the winner's home board, the loser's 19-24). Short nardy: 0 oyun
+        (a checker off, whatever happened after), else 3 koks (a checker on the bar), 1 mars (all in
+        the loser's home), 2 home mars. Long nardy: 0 oyn, 1 mars.
+    """
+    if loser[0] > 0:
+        return 0
+    if rules.name == "backgammon":
+        return 2 if loser[25] > 0 or any(loser[p] for p in range(19, 25)) else 1
+    if rules.name == "short":
+        if loser[25] > 0:
+            return 3
+        return 2 if any(loser[p] for p in range(7, 25)) else 1
+    return 1
+
+
+class _LastRollPosition(Position):
+    """A long nardy position after the starter bore off the last checker, for the other player's
+    one more roll (option ``last-roll``): plays are generated although a side has 15 off."""
+
+    __slots__ = ()
+
+    def is_game_over(self) -> bool:
+        return bool(self.array[0] == 15)
+
+
+def _diff_step(b, nb) -> tuple[int, int, bool]:
+    """The single step (from, to, hit) that turns board ``b`` into ``nb`` (mover's view)."""
+    frm = to = None
+    if nb[0] > b[0]:
+        to = 0
+    for i in range(1, 26):
+        if nb[i] < b[i] and b[i] > 0:
+            frm = i
+        elif nb[i] > b[i] and nb[i] > 0:
+            to = i
+    return frm, to, bool(nb[26] > b[26])
+
+
+class _Turn:
+    """Step-by-step entry of one play (RULES.md rule 8): the steps taken so far, and which next
+    steps can still be completed to a legal play (``Position.partial_results`` intersected with the
+    legal plays' results)."""
+
+    def __init__(self, position: Position, dice, plays):
+        self.position = position
+        d1, d2 = dice
+        self.all_dice = [d1] * 4 if d1 == d2 else [d1, d2]
+        self.targets = {p._rb: p for p in plays}
+        self.hitting = position.rules.hitting
+        self.hl = 1 if self.hitting else position.head_limit(dice)
+        self.groups: list[list[Step]] = []
+
+    @property
+    def steps(self) -> list[Step]:
+        return [s for g in self.groups for s in g]
+
+    def _start_state(self):
+        return (self.position.array.copy(), np.zeros(26, np.int8), 0, list(self.all_dice))
+
+    def _apply(self, state, step: Step):
+        b, moved, heads, left = state
+        b = b.copy()
+        moved = moved.copy()
+        b[step.frm] -= 1
+        if moved[step.frm] > 0:
+            moved[step.frm] -= 1
+        if step.to == 0:
+            b[0] += 1
+        else:
+            if b[step.to] == -1 and self.hitting:
+                b[step.to] = 0
+                b[26] += 1
+            b[step.to] += 1
+            moved[step.to] += 1
+        left = list(left)
+        left.remove(step.die)
+        return (b, moved, heads + (1 if (not self.hitting and step.frm == 24) else 0), left)
+
+    def state(self):
+        st = self._start_state()
+        for s in self.steps:
+            st = self._apply(st, s)
+        return st
+
+    def _pos(self, b) -> Position:
+        return Position(b.tobytes(), self.position.rules, self.position.first_turn)
+
+    def children(self, state):
+        """Every single step from ``state`` that can still be completed to a legal play:
+        list of ``(Step, new_state)``."""
+        b, moved, heads, left = state
+        if not left or b[0] >= 15:
+            return []
+        out = []
+        pos = self._pos(b)
+        for d in sorted(set(left), reverse=True):
+            leaves = pos.partial_results([d], moved, heads, self.hl)
+            for nb in leaves:
+                if np.array_equal(nb, b):
+                    continue
+                frm, to, hit = _diff_step(b, nb)
+                step = Step(frm, to, d, hit)
+                ns = self._apply(state, step)
+                if self.can_finish(ns):
+                    out.append((step, ns))
+        return out
+
+    def can_finish(self, state) -> bool:
+        b, moved, heads, left = state
+        if b.tobytes() in self.targets:
+            return True
+        if not left or b[0] >= 15:
+            return False
+        leaves = self._pos(b).partial_results(left, moved, heads, self.hl)
+        return any(leaf.tobytes() in self.targets for leaf in leaves)
+
+    def complete_play(self) -> Play | None:
+        b = self.state()[0]
+        return self.targets.get(b.tobytes())
+
+    def find_path(self, frm: int, to: int, die: int | None):
+        """Single steps moving one checker from ``frm`` to ``to`` (fewest steps; a checker path that
+        hits nothing in passing first; with ``die`` only a single step with that die)."""
+        start = self.state()
+        found = []
+        frontier = [(start, [])]
+        for _ in range(len(start[3])):
+            nxt = []
+            for st, path in frontier:
+                cur = path[-1].to if path else frm
+                if cur == 0:
+                    continue
+                for step, ns in self.children(st):
+                    if step.frm != cur:
+                        continue
+                    if die is not None and (path or step.die != die):
+                        continue
+                    if step.to == to:
+                        found.append(path + [step])
+                    else:
+                        nxt.append((ns, path + [step]))
+            if found:
+                break
+            frontier = nxt
+        if not found:
+            return None
+
+        def key(path):
+            passing_hits = sum(1 for s in path[:-1] if s.hit)
+            exact = 0 if (to != 0 or path[-1].die == path[-1].frm) else 1
+            return (passing_hits, exact, [s.die for s in path])
+        return min(found, key=key)
+
+
+def _event_steps(steps) -> list:
+    return [[s.frm, s.to, s.die, bool(s.hit)] for s in steps]
+
+
+class Game:
+    """One game with its turn flow, cube, resignations and result (see the module docstring).
+
+    Args:
+        rules_or_name: a :class:`~nardy.rules.Rules` or a game name/alias (``"backgammon"``,
+            ``"short"``, ``"long"``).
+        dice: a dice source (:class:`~nardy.dice.DiceSource`, :class:`~nardy.dice.FixedDice` or
+            anything with ``roll()``, ``roll_one()``); default a fresh unseeded ``DiceSource``.
+        cube: use the doubling cube; ``None`` takes the rules' ``cube`` option.
+        crawford: this is a match's Crawford game (nobody may double).
+        jacoby: money play's Jacoby rule (gammons, mars... count only with a turned cube).
+        beavers: money play's beavers.
+        cube_limit: the largest cube value allowed (a power of two) or ``None``.
+        players: the two players' names (for messages and records).
+        **options: rules options (RULES.md names, ``_`` for ``-``) applied to ``rules_or_name``.
+
+    Attributes:
+        rules, position (from the view of :attr:`turn`; before the opening White's), turn (0/1, the
+        player on roll; ``None`` before the opening), dice (the current roll or ``None``), phase
+        (one of :data:`PHASES`), history (list of event dicts), result (:class:`GameResult` or
+        ``None``), starter (who moved first), crawford, jacoby, players.
+    """
+
+    def __init__(self, rules_or_name="backgammon", dice=None, cube: bool | None = None, *,
+                 crawford: bool = False, jacoby: bool = False, beavers: bool = False,
+                 cube_limit: int | None = None, players=("White", "Black"), **options):
+        self.rules: Rules = get_rules(rules_or_name, **options)
+        self.dice_source = dice if dice is not None else DiceSource()
+        enabled = self.rules.cube if cube is None else bool(cube)
+        self._cube = Cube(enabled=enabled, limit=cube_limit, beavers=beavers)
+        self.crawford = bool(crawford)
+        self.jacoby = bool(jacoby)
+        self.players = tuple(players)
+        if len(self.players) != 2:
+            raise InvalidOptionError(f"players {players!r}: expected two names")
+        self.position: Position = Position.start(self.rules)
+        self.turn: int | None = None
+        self.dice: tuple[int, int] | None = None
+        self.phase = "opening"
+        self.history: list[dict] = []
+        self.result: GameResult | None = None
+        self.starter: int | None = None
+        self._turn: _Turn | None = None
+        self._plays: list[Play] | None = None
+        self._resign: tuple[int, int] | None = None   # (player, level)
+        self._resume: str | None = None               # phase to return to after a declined resignation
+        self._last_roll = False
+        self._undo: list[dict] = []
+
+    # ----- views --------------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """True once the game has a result."""
+        return self.result is not None
+
+    @property
+    def cube(self) -> Cube:
+        """The :class:`~nardy.cube.Cube` (read it; change it only through the game's actions)."""
+        return self._cube
+
+    @property
+    def cube_value(self) -> int:
+        return self._cube.value
+
+    @property
+    def cube_owner(self) -> int | None:
+        """``None`` (centred), 0 or 1."""
+        return self._cube.owner
+
+    @property
+    def cube_enabled(self) -> bool:
+        return self._cube.enabled
+
+    @property
+    def to_act(self) -> int | None:
+        """The player who must act now: the player on turn, except while a double (the taker) or a
+        resignation (the other side) waits for an answer; ``None`` before the opening and at the end."""
+        if self.phase in ("opening", "over"):
+            return None
+        if self.phase == "double":
+            return 1 - self.turn
+        if self.phase == "resign":
+            return 1 - self._resign[0]
+        return self.turn
+
+    @property
+    def resignation(self) -> tuple[int, int] | None:
+        """``(player, level)`` of a resignation waiting for an answer, or ``None``."""
+        return self._resign
+
+    @property
+    def steps_taken(self) -> list[Step]:
+        """The steps of the current turn taken so far (step-by-step entry)."""
+        return self._turn.steps if self._turn else []
+
+    @property
+    def partial_position(self) -> Position:
+        """The position after the steps taken so far this turn (mover's view); :attr:`position`
+        when none are taken."""
+        if not self._turn or not self._turn.groups:
+            return self.position
+        b = self._turn.state()[0]
+        return Position(b.tobytes(), self.rules, self.position.first_turn)
+
+    def position_for(self, player: int, partial: bool = True) -> Position:
+        """The position from ``player``'s view (0 White, 1 Black), with the steps taken so far this
+        turn when ``partial``; for front ends that keep one side at the bottom."""
+        if player not in (0, 1):
+            raise GameStateError(f"player {player!r}: expected 0 or 1")
+        pos = self.partial_position if partial else self.position
+        mover = 0 if self.turn is None else self.turn
+        return pos if player == mover else pos.mirror()
+
+    def player_name(self, player: int) -> str:
+        return self.players[player]
+
+    def _who(self, player) -> str:
+        return f"{self.players[player]} (player {player})"
+
+    def _check_player(self, player, expected, action: str):
+        if player is None:
+            return
+        if player not in (0, 1):
+            raise GameStateError(f"player {player!r}: expected 0 or 1")
+        if player != expected:
+            raise GameStateError(f"{self._who(player)} cannot {action}: it is {self._who(expected)}'s turn "
+                                 f"to act (phase {self.phase})")
+
+    def _need(self, phases, action: str):
+        if self.phase == "over":
+            raise GameStateError(f"cannot {action}: the game is over ({self._result_text()})")
+        if self.phase not in phases:
+            raise GameStateError(f"cannot {action} now: the game is in phase {self.phase!r} "
+                                 f"(expected {' or '.join(repr(p) for p in phases)})")
+
+    def _result_text(self) -> str:
+        r = self.result
+        if r is None:
+            return "no result"
+        if r.winner is None:
+            return f"drawn, {r.points} point(s) each"
+        return f"{self._who(r.winner)} won {r.points} point(s), {r.level_name}"
+
+    # ----- opening and rolls --------------------------------------------------------------------
+    def start(self, starter: int | None = None, dice=None) -> None:
+        """Play the opening (RULES.md rule 7).
+
+        Without arguments each player rolls one die from the dice source, ties are rolled again and
+        the higher starts; with ``use-opening-dice`` the starter then plays those two dice, with
+        ``reroll`` the starter is to roll (and may double first if the cube is in use).
+
+        Args:
+            starter: give the starter instead of rolling (replays); with ``use-opening-dice``
+                ``dice`` must then give the opening roll (two different dice).
+            dice: the opening dice (``use-opening-dice``) when ``starter`` is given.
+        Raises:
+            GameStateError: the game has already started.
+            InvalidDiceError: bad dice, or a double as the opening roll.
+        """
+        self._need(("opening",), "start the game")
+        use_dice = self.rules.opening == "use-opening-dice"
+        rolls = []
+        if starter is None:
+            if dice is not None:
+                d = check_dice(dice)
+                if d[0] == d[1]:
+                    raise GameStateError(f"opening dice {d}: a tie is rolled again")
+                rolls = [list(d)]
+            else:
+                while True:
+                    d = (self.dice_source.roll_one(), self.dice_source.roll_one())
+                    rolls.append(list(d))
+                    if d[0] != d[1]:
+                        break
+            starter = 0 if d[0] > d[1] else 1
+            opening = (max(d), min(d))
+        else:
+            if starter not in (0, 1):
+                raise GameStateError(f"starter {starter!r}: expected 0 or 1")
+            opening = None
+            if use_dice:
+                if dice is None:
+                    raise GameStateError("with opening use-opening-dice the starter's opening dice must be given")
+                opening = check_dice(dice)
+                if opening[0] == opening[1]:
+                    from .errors import InvalidDiceError
+                    raise InvalidDiceError(f"opening dice {opening}: the opening roll cannot be a double "
+                                           f"(ties are rolled again) with opening use-opening-dice")
+            elif dice is not None:
+                raise GameStateError("with opening reroll the starter rolls: give the dice to roll()")
+        self.starter = starter
+        self.turn = starter
+        if starter == 1:
+            self.position = self.position.mirror()
+        self.history.append({"type": "opening", "starter": starter, "rolls": rolls,
+                             "dice": list(opening) if (use_dice and opening) else None})
+        if use_dice:
+            self._begin_move(tuple(opening))
+        else:
+            self.phase = "roll"
+        self._snapshot()
+
+    def roll(self, dice=None, player: int | None = None) -> tuple[int, int]:
+        """Roll the dice for the player on turn (from the dice source, or ``dice`` if given).
+
+        A roll that cannot be played passes the turn at once (history ``pass`` event).
+        Returns the dice. Raises GameStateError out of phase or out of turn.
+        """
+        self._need(("roll",), "roll")
+        self._check_player(player, self.turn, "roll")
+        d = check_dice(dice) if dice is not None else tuple(self.dice_source.roll())
+        self.history.append({"type": "roll", "player": self.turn, "dice": list(d)})
+        self._begin_move(d)
+        return d
+
+    def _begin_move(self, d):
+        self.dice = tuple(d)
+        self.phase = "move"
+        plays = self.position.legal_plays(d)
+        self._plays = plays
+        self._turn = _Turn(self.position, d, plays)
+        if len(plays) == 1 and not plays[0].steps:
+            self.history.append({"type": "pass", "player": self.turn, "dice": list(d)})
+            self._finish_play(plays[0])
+
+    # ----- plays --------------------------------------------------------------------------------
+    def legal_plays(self) -> list[Play]:
+        """The legal plays for the current roll (phase ``move``), as :meth:`Position.legal_plays`."""
+        self._need(("move",), "list plays")
+        return list(self._plays)
+
+    def play(self, play, player: int | None = None) -> Play:
+        """Make a whole play for the current roll and end the turn.
+
+        Args:
+            play: a :class:`~nardy.position.Play` from :meth:`legal_plays` or notation text
+                (parsed by :meth:`Position.parse_play`, own numbering); steps taken so far are
+                discarded.
+        Returns:
+            The play made.
+        Raises:
+            GameStateError: not the phase to move, or out of turn.
+            IllegalPlayError / NotationError: the play is not legal for the position and roll.
+        """
+        self._need(("move",), "play")
+        self._check_player(player, self.turn, "play")
+        if isinstance(play, Play):
+            match = [p for p in self._plays if p == play]
+            if not match:
+                raise IllegalPlayError(f"play {play} is not legal with roll {self.dice[0]}-{self.dice[1]} "
+                                       f"in position {self.position.id()}", text=str(play), dice=self.dice,
+                                       position_id=self.position.id(), reason="not a legal play")
+            chosen = match[0]
+            steps = play.steps
+        else:
+            chosen = self.position.parse_play(play, self.dice)
+            steps = chosen.steps
+        self._record_play(chosen, steps)
+        return chosen
+
+    def _record_play(self, chosen: Play, steps):
+        self.history.append({"type": "play", "player": self.turn, "dice": list(self.dice),
+                             "play": format_steps(steps), "steps": _event_steps(steps),
+                             "position": self.position.id()})
+        self._finish_play(chosen)
+
+    def legal_steps(self) -> list[tuple[int, int]]:
+        """The single steps ``(from, to)`` that may be taken next and can still be completed to a
+        legal play (25 = bar, 0 = off); empty when the play is complete (then :meth:`confirm`)."""
+        self._need(("move",), "list steps")
+        return sorted({(s.frm, s.to) for s, _ in self._turn.children(self._turn.state())}, reverse=True)
+
+    def step(self, frm: int, to: int, die: int | None = None) -> list[Step]:
+        """Take one step of the play being entered (RULES.md rule 8).
+
+        ``frm``/``to`` are mover points (25 bar, 0 off). A hop over several dice (``24/13`` with 6-5)
+        is taken as single steps of one checker; ``die`` picks the die when a bear-off could use
+        either. Returns the single steps taken. Raises IllegalPlayError when no legal play continues
+        that way (nothing changes).
+        """
+        self._need(("move",), "step")
+        path = self._turn.find_path(int(frm), int(to), die)
+        if path is None:
+            raise IllegalPlayError(
+                f"step {frm}/{to} is not possible now (roll {self.dice[0]}-{self.dice[1]}, steps so far "
+                f"{format_steps(self._turn.steps) or 'none'}): no legal play continues that way",
+                text=f"{frm}/{to}", dice=self.dice, position_id=self.position.id(), reason="illegal step")
+        self._turn.groups.append(path)
+        return path
+
+    def undo_step(self) -> list[Step]:
+        """Take back the last step (or multi-die hop) of the current turn; returns it."""
+        self._need(("move",), "take back a step")
+        if not self._turn.groups:
+            raise GameStateError("no step of this turn to take back")
+        return self._turn.groups.pop()
+
+    def confirm(self) -> Play:
+        """End the turn with the steps taken, if they make a legal play; returns the play."""
+        self._need(("move",), "confirm")
+        chosen = self._turn.complete_play()
+        if chosen is None:
+            left = self._turn.state()[3]
+            raise IllegalPlayError(
+                f"the steps {format_steps(self._turn.steps) or '(none)'} are not a complete legal play for "
+                f"roll {self.dice[0]}-{self.dice[1]}: dice {left} must still be played",
+                text=format_steps(self._turn.steps), dice=self.dice, position_id=self.position.id(),
+                reason="incomplete play")
+        self._record_play(chosen, self._turn.steps)
+        return chosen
+
+    def _finish_play(self, chosen: Play):
+        res = chosen.result
+        mover = self.turn
+        self._turn = None
+        self._plays = None
+        if self._last_roll:
+            self._last_roll = False
+            if res.mover[0] == 15:
+                pts = 0.5 if self.rules.last_roll == "half" else 1
+                self._end(GameResult(None, 0, "draw", pts, self._cube.value, "draw"), res)
+            else:
+                winner = 1 - mover
+                self._end_win(winner, result_level(self.rules, res.mover), "bear-off", res)
+            return
+        if res.mover[0] == 15:
+            if (not self.rules.hitting and self.rules.last_roll != "off" and mover == self.starter):
+                self._last_roll = True
+                nxt = res.mirror()
+                self.position = _LastRollPosition(nxt._b, self.rules, nxt.first_turn)
+                self.turn = 1 - mover
+                self.dice = None
+                self.phase = "roll"
+                self.history.append({"type": "last-roll", "player": self.turn})
+                self._snapshot()
+                return
+            self._end_win(mover, result_level(self.rules, res.opponent), "bear-off", res)
+            return
+        self.position = res.mirror()
+        self.turn = 1 - mover
+        self.dice = None
+        self.phase = "roll"
+        self._snapshot()
+
+    # ----- results ------------------------------------------------------------------------------
+    def _points(self, level: int) -> int:
+        if self.jacoby and not self._cube.turned:
+            level = 0
+        return self.rules.scoring[level] * self._cube.value
+
+    def _end_win(self, winner: int, level: int, reason: str, final_pos: Position | None = None,
+                 points: int | None = None):
+        if points is None:
+            points = self._points(level)
+        self._end(GameResult(winner, level, self.rules.result_names[level], points, self._cube.value, reason),
+                  final_pos)
+
+    def _end(self, result: GameResult, final_pos: Position | None):
+        if self.result is not None:
+            raise GameStateError("the game already has a result; a game is scored once")
+        if final_pos is not None:
+            self.position = Position(final_pos._b, final_pos.rules, final_pos.first_turn)
+        self.result = result
+        self.phase = "over"
+        self.dice = None
+        self._resign = None
+        self.history.append({"type": "end", **result.to_dict()})
+
+    # ----- cube ---------------------------------------------------------------------------------
+    def why_not_double(self, player: int | None = None) -> str | None:
+        """Why the player on turn (or ``player``) may not double now; ``None`` if they may."""
+        p = self.turn if player is None else player
+        if self.phase != "roll":
+            return f"a double is offered only before rolling (phase is {self.phase!r})"
+        if p != self.turn:
+            return f"it is {self._who(self.turn)}'s turn"
+        if self._last_roll:
+            return "no doubling on the last roll"
+        return self._cube.why_not_double(p, self.crawford)
+
+    def may_double(self, player: int | None = None) -> bool:
+        """True if the player on turn (or ``player``) may double now."""
+        return self.phase == "roll" and self.why_not_double(player) is None
+
+    def double(self, player: int | None = None) -> int:
+        """The player on turn offers a double (before rolling); returns the value offered.
+
+        Raises GameStateError: out of phase or turn, cube not in use, Crawford game, the opponent
+        owns the cube, the cube limit.
+        """
+        self._need(("roll",), "double")
+        self._check_player(player, self.turn, "double")
+        reason = self.why_not_double()
+        if reason:
+            raise GameStateError(f"{self._who(self.turn)} cannot double: {reason}")
+        value = self._cube.offer(self.turn, self.crawford)
+        self.phase = "double"
+        self.history.append({"type": "double", "player": self.turn, "value": value})
+        return value
+
+    def take(self, player: int | None = None) -> int:
+        """The doubled player takes: the cube doubles and they own it; the doubler then rolls."""
+        self._need(("double",), "take")
+        taker = 1 - self.turn
+        self._check_player(player, taker, "take")
+        value = self._cube.take()
+        self.phase = "roll"
+        self.history.append({"type": "take", "player": taker, "value": value})
+        return value
+
+    def beaver(self, player: int | None = None) -> int:
+        """The doubled player beavers (money play): takes and redoubles at once, keeping the cube."""
+        self._need(("double",), "beaver")
+        taker = 1 - self.turn
+        self._check_player(player, taker, "beaver")
+        value = self._cube.beaver()
+        self.phase = "roll"
+        self.history.append({"type": "beaver", "player": taker, "value": value})
+        return value
+
+    def drop(self, player: int | None = None) -> GameResult:
+        """The doubled player passes: the doubler wins the cube value before the double."""
+        self._need(("double",), "drop")
+        taker = 1 - self.turn
+        self._check_player(player, taker, "drop")
+        points = self._cube.drop()
+        self.history.append({"type": "drop", "player": taker})
+        self._end_win(self.turn, 0, "drop", points=points)
+        return self.result
+
+    # ----- resignation --------------------------------------------------------------------------
+    def _level(self, level) -> int:
+        names = self.rules.result_names
+        if isinstance(level, str):
+            key = level.strip().lower()
+            if key not in names:
+                raise GameStateError(f"resignation level {level!r}: expected one of {', '.join(names)}")
+            return names.index(key)
+        if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level < len(names):
+            raise GameStateError(f"resignation level {level!r}: expected 0..{len(names) - 1} or one of "
+                                 f"{', '.join(names)}")
+        return level
+
+    def resign(self, level=0, player: int | None = None) -> None:
+        """Offer to resign at a level (index or name: single/gammon/backgammon, oyun/mars/home
+        mars/koks, oyn/mars). ``player`` defaults to the player who must act now.
+
+        Raises GameStateError: the game is over or not started, or a resignation is already waiting.
+        """
+        if self.phase == "resign":
+            raise GameStateError("a resignation is already waiting for an answer")
+        self._need(("roll", "move", "double"), "resign")
+        p = self.to_act if player is None else player
+        if p not in (0, 1):
+            raise GameStateError(f"player {player!r}: expected 0 or 1")
+        lv = self._level(level)
+        self._resign = (p, lv)
+        self._resume = self.phase
+        self.phase = "resign"
+        self.history.append({"type": "resign", "player": p, "level": lv,
+                             "level_name": self.rules.result_names[lv]})
+
+    def accept_resignation(self, player: int | None = None) -> GameResult:
+        """The opponent accepts the resignation: the game ends at that level times the cube."""
+        self._need(("resign",), "accept a resignation")
+        p, lv = self._resign
+        self._check_player(player, 1 - p, "accept the resignation")
+        self.history.append({"type": "accept", "player": 1 - p})
+        self._cube.offered_by = None
+        self._end_win(1 - p, lv, "resign")
+        return self.result
+
+    def decline_resignation(self, player: int | None = None) -> None:
+        """The opponent declines the resignation: play goes on where it was."""
+        self._need(("resign",), "decline a resignation")
+        p, _ = self._resign
+        self._check_player(player, 1 - p, "decline the resignation")
+        self.history.append({"type": "decline", "player": 1 - p})
+        self.phase = self._resume
+        self._resign = None
+        self._resume = None
+
+    # ----- undo and persistence -----------------------------------------------------------------
+    def _state(self, with_dice: bool = False) -> dict:
+        pos = self.position
+        return {
+            "position": pos.id(),
+            "first_turn": list(pos.first_turn),
+            "turn": self.turn, "dice": list(self.dice) if self.dice else None, "phase": self.phase,
+            "starter": self.starter, "cube": self._cube.to_dict(), "crawford": self.crawford,
+            "result": self.result.to_dict() if self.result else None,
+            "steps": [_event_steps(g) for g in self._turn.groups] if self._turn else [],
+            "resign": list(self._resign) if self._resign else None, "resume": self._resume,
+            "last_roll": self._last_roll,
+            "dice_source": (self.dice_source.to_dict() if with_dice and hasattr(self.dice_source, "to_dict")
+                            else None),
+        }
+
+    def _load(self, st: dict):
+        pos = Position.from_id(st["position"], self.rules, first_turn=tuple(st["first_turn"]))
+        self._last_roll = bool(st["last_roll"])
+        if self._last_roll:
+            pos = _LastRollPosition(pos._b, pos.rules, pos.first_turn)
+        self.position = pos
+        self.turn = st["turn"]
+        self.dice = tuple(st["dice"]) if st["dice"] else None
+        self.phase = st["phase"]
+        self.starter = st["starter"]
+        self._cube = Cube.from_dict(st["cube"])
+        self.crawford = st["crawford"]
+        self.result = GameResult.from_dict(st["result"]) if st["result"] else None
+        self._resign = tuple(st["resign"]) if st["resign"] else None
+        self._resume = st["resume"]
+        if st.get("dice_source") is not None and hasattr(self.dice_source, "set_state"):
+            self.dice_source.set_state(st["dice_source"]["state"])
+        self._turn = None
+        self._plays = None
+        if self.dice is not None and self.phase in ("move", "resign") and self.result is None:
+            self._plays = self.position.legal_plays(self.dice)
+            self._turn = _Turn(self.position, self.dice, self._plays)
+            for g in st["steps"]:
+                self._turn.groups.append([Step(int(a), int(b), int(c), bool(d)) for a, b, c, d in g])
+
+    def _snapshot(self):
+        self._undo.append({"hist": len(self.history), "state": self._state()})
+
+    def undo_turn(self) -> None:
+        """Take back the current turn's actions, or, when none were taken yet, the whole previous
+        turn (for analysis and replay); a finished game is reopened. The dice source is not rewound:
+        pass dice to :meth:`roll` to roll the same dice again.
+
+        Raises GameStateError: nothing to take back (the game has not started or is at its start).
+        """
+        if not self._undo:
+            raise GameStateError("nothing to undo: the game has not started")
+        top = self._undo[-1]
+        if len(self.history) == top["hist"] and self.result is None:
+            if len(self._undo) == 1:
+                raise GameStateError("nothing to undo: the game is at its first turn")
+            self._undo.pop()
+            top = self._undo[-1]
+        del self.history[top["hist"]:]
+        self._load(top["state"])
+
+    def to_dict(self) -> dict:
+        """The whole game as JSON-able data; :meth:`from_dict` resumes it exactly (dice source state,
+        cube, whose turn, steps of a partial turn, history, undo points)."""
+        return {
+            "version": 1, "rules": {"name": self.rules.name, **self.rules.options()},
+            "players": list(self.players), "jacoby": self.jacoby,
+            "state": self._state(with_dice=True), "history": [dict(e) for e in self.history],
+            "undo": list(self._undo),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict, dice=None) -> "Game":
+        """Rebuild a game saved with :meth:`to_dict`.
+
+        Args:
+            d: the saved data.
+            dice: a dice source to use instead of the saved one (the saved state is then not applied).
+        Raises:
+            GameStateError: the data is not a saved game.
+        """
+        try:
+            ro = dict(d["rules"])
+            name = ro.pop("name")
+            st = d["state"]
+            cube = st["cube"]
+            src = dice if dice is not None else (dice_from_dict(st["dice_source"]) if st["dice_source"] else None)
+            g = cls(get_rules(name, **ro), dice=src, cube=cube["enabled"], crawford=st["crawford"],
+                    jacoby=d["jacoby"], beavers=cube["beavers"], cube_limit=cube["limit"],
+                    players=tuple(d["players"]))
+            g.history = [dict(e) for e in d["history"]]
+            g._undo = list(d.get("undo", []))
+            if dice is not None:
+                st = dict(st, dice_source=None)
+            g._load(st)
+        except (KeyError, TypeError, ValueError) as e:
+            if isinstance(e, GameStateError):
+                raise
+            raise GameStateError(f"not a saved game: {e!r}") from None
+        return g
+
+    def __repr__(self):
+        return (f"<Game {self.rules.name} phase={self.phase} turn={self.turn} dice={self.dice} "
+                f"cube={self._cube.value} {self.position.id()}>")

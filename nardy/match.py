@@ -1,0 +1,215 @@
+"""Matches and money sessions (RULES.md "Doubling cube and matches", seed 004).
+
+A :class:`Match` is a series of :class:`~nardy.game.Game` objects of one game (backgammon, short or
+long nardy) sharing one dice source:
+
+* played to ``length`` points, or, with ``length=0``, an unlimited money session;
+* the running :attr:`Match.score` is the sum of the finished games' results (each game is scored
+  once: a game's result can be set only once, see :class:`~nardy.game.Game`);
+* the Crawford rule (option ``crawford``, on by default): in the first game after either player
+  reaches ``length - 1`` nobody may double; later (post-Crawford) games allow doubling again;
+* money-play options: ``jacoby`` (gammons/mars count only with a turned cube), ``beavers`` and a
+  ``cube_limit`` (which also applies to matches);
+* :meth:`Match.match_id` gives GNU Backgammon's Match ID of the current state (:mod:`nardy.ids`).
+
+Player 0 is White (the first player listed, the left column of a ``.mat`` record), player 1 Black.
+"""
+
+from __future__ import annotations
+
+from .dice import DiceSource, dice_from_dict
+from .errors import GameStateError, InvalidOptionError
+from .game import Game
+from .rules import Rules, get_rules
+
+__all__ = ["Match"]
+
+
+class Match:
+    """A match to ``length`` points or a money session (``length=0``).
+
+    Args:
+        rules_or_name: a :class:`~nardy.rules.Rules` or a game name/alias.
+        length: points needed to win; 0 for money play (no end).
+        dice: a dice source shared by all games (default: a fresh ``DiceSource()``).
+        jacoby, beavers: money-play options (refused with a match length).
+        cube_limit: the largest cube value allowed, or ``None``.
+        crawford: apply the Crawford rule in a match (default on).
+        cube: use the doubling cube; ``None`` takes the rules' ``cube`` option.
+        players: the two players' names.
+        **options: rules options (RULES.md names), applied to ``rules_or_name``.
+    Raises:
+        InvalidOptionError: bad length, money options in a match, bad rules options.
+    """
+
+    def __init__(self, rules_or_name="backgammon", length: int = 0, dice=None, *, jacoby: bool = False,
+                 beavers: bool = False, cube_limit: int | None = None, crawford: bool = True,
+                 cube: bool | None = None, players=("White", "Black"), **options):
+        self.rules: Rules = get_rules(rules_or_name, **options)
+        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+            raise InvalidOptionError(f"match length {length!r}: expected 0 (money) or a positive number of points")
+        if length and (jacoby or beavers):
+            raise InvalidOptionError("Jacoby and beavers are money-play options (match length 0)")
+        self.length = length
+        self.dice_source = dice if dice is not None else DiceSource()
+        self.jacoby = bool(jacoby)
+        self.beavers = bool(beavers)
+        self.cube_limit = cube_limit
+        self.crawford_rule = bool(crawford)
+        self.cube = self.rules.cube if cube is None else bool(cube)
+        self.players = tuple(players)
+        if len(self.players) != 2:
+            raise InvalidOptionError(f"players {players!r}: expected two names")
+        self.games: list[Game] = []
+        self._crawford_flags: list[bool] = []
+
+    # ----- score --------------------------------------------------------------------------------
+    @property
+    def is_money(self) -> bool:
+        return self.length == 0
+
+    @property
+    def score(self) -> tuple:
+        """``(player 0, player 1)`` points from the finished games."""
+        return self.score_before(len(self.games))
+
+    def score_before(self, index: int) -> tuple:
+        """The score before game ``index`` (0-based) was played."""
+        s0 = s1 = 0
+        for g in self.games[:index]:
+            if g.result is not None:
+                a, b = g.result.score()
+                s0 += a
+                s1 += b
+        return (s0, s1)
+
+    @property
+    def is_over(self) -> bool:
+        """True when a player has reached the match length (never in money play)."""
+        return bool(self.length) and max(self.score) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        """The match winner (0/1), or ``None`` while the match goes on (and in money play)."""
+        if not self.is_over:
+            return None
+        s0, s1 = self.score
+        if s0 == s1:
+            return None
+        return 0 if s0 > s1 else 1
+
+    @property
+    def current(self) -> Game | None:
+        """The last game (in progress or finished), or ``None`` before the first."""
+        return self.games[-1] if self.games else None
+
+    def is_crawford_game(self) -> bool:
+        """Whether the next game would be the Crawford game: the first game started with a player at
+        ``length - 1`` (and nobody at ``length``)."""
+        if not self.length or not self.crawford_rule:
+            return False
+        score = self.score
+        return ((self.length - 1) in score and max(score) < self.length
+                and not any((self.length - 1) in self.score_before(i) for i in range(len(self.games))))
+
+    @property
+    def crawford(self) -> bool:
+        """True when the current game is the Crawford game (nobody may double)."""
+        return bool(self._crawford_flags and self._crawford_flags[-1])
+
+    @property
+    def post_crawford(self) -> bool:
+        """True once the Crawford game has been played (later games allow doubling again)."""
+        return any(self._crawford_flags) and not self._crawford_flags[-1]
+
+    # ----- games --------------------------------------------------------------------------------
+    def new_game(self, start: bool = False) -> Game:
+        """Begin the next game (phase ``opening``; ``start=True`` also plays the opening).
+
+        Raises GameStateError: the current game is not over, or the match is over.
+        """
+        if self.games and not self.games[-1].is_over:
+            raise GameStateError(f"game {len(self.games)} is still in progress")
+        if self.is_over:
+            raise GameStateError(f"the match is over: {self.players[self.winner]} won "
+                                 f"{self.score[0]}-{self.score[1]}" if self.winner is not None else
+                                 "the match is over")
+        crawford = self.is_crawford_game()
+        g = Game(self.rules, dice=self.dice_source, cube=self.cube, crawford=crawford,
+                 jacoby=self.jacoby and self.is_money, beavers=self.beavers and self.is_money,
+                 cube_limit=self.cube_limit, players=self.players)
+        self.games.append(g)
+        self._crawford_flags.append(crawford)
+        if start:
+            g.start()
+        return g
+
+    # ----- IDs and persistence ------------------------------------------------------------------
+    def match_state(self):
+        """The current state as a :class:`nardy.ids.MatchState` (GNU Backgammon Match ID fields)."""
+        from .ids import MatchState
+        g = self.current
+        score = tuple(int(s) for s in self.score_before(len(self.games) - 1 if g is not None else 0))
+        if self.length:
+            score = tuple(min(s, self.length) for s in score)
+        if g is None or g.phase == "opening":
+            return MatchState(cube_value=1, cube_owner=-1, player_on_roll=0, crawford=self.is_crawford_game(),
+                              game_state=0, turn=0, match_length=self.length, score=self.score if not self.length
+                              else tuple(min(int(s), self.length) for s in self.score), no_jacoby=not self.jacoby)
+        if g.is_over:
+            r = g.result
+            state = {"bear-off": 2, "draw": 2, "resign": 3, "drop": 4}[r.reason]
+        else:
+            state = 1
+        resign = 0
+        if g.resignation is not None:
+            resign = min(g.resignation[1] + 1, 3)
+        turn = g.to_act if g.to_act is not None else g.turn
+        return MatchState(
+            cube_value=g.cube_value, cube_owner=-1 if g.cube_owner is None else g.cube_owner,
+            player_on_roll=g.turn, crawford=g.crawford, game_state=state, turn=turn,
+            double_offered=g.phase == "double", resignation=resign,
+            dice=g.dice if (g.dice and g.phase in ("move", "resign")) else (0, 0),
+            match_length=self.length, score=score, no_jacoby=not self.jacoby)
+
+    def match_id(self) -> str:
+        """GNU Backgammon Match ID (12 characters) of the current state (backgammon fields; for the
+        nardy games the same fields are filled, resignation levels above 3 are written as 3)."""
+        from .ids import match_id_from_state
+        return match_id_from_state(self.match_state())
+
+    def to_dict(self) -> dict:
+        """The match as JSON-able data; :meth:`from_dict` resumes it exactly (score, every game,
+        the game in progress with its dice source state)."""
+        return {
+            "version": 1, "rules": {"name": self.rules.name, **self.rules.options()},
+            "length": self.length, "jacoby": self.jacoby, "beavers": self.beavers,
+            "cube_limit": self.cube_limit, "crawford": self.crawford_rule, "cube": self.cube,
+            "players": list(self.players),
+            "dice_source": self.dice_source.to_dict() if hasattr(self.dice_source, "to_dict") else None,
+            "games": [g.to_dict() for g in self.games],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict, dice=None) -> "Match":
+        """Rebuild a match saved with :meth:`to_dict` (``dice`` replaces the saved dice source)."""
+        try:
+            ro = dict(d["rules"])
+            name = ro.pop("name")
+            src = dice if dice is not None else (dice_from_dict(d["dice_source"]) if d["dice_source"] else None)
+            m = cls(get_rules(name, **ro), length=d["length"], dice=src, jacoby=d["jacoby"],
+                    beavers=d["beavers"], cube_limit=d["cube_limit"], crawford=d["crawford"], cube=d["cube"],
+                    players=tuple(d["players"]))
+            for gd in d["games"]:
+                g = Game.from_dict(gd, dice=m.dice_source)
+                m.games.append(g)
+                m._crawford_flags.append(g.crawford)
+        except (KeyError, TypeError, ValueError) as e:
+            if isinstance(e, GameStateError):
+                raise
+            raise GameStateError(f"not a saved match: {e!r}") from None
+        return m
+
+    def __repr__(self):
+        kind = f"{self.length}-point match" if self.length else "money session"
+        return f"<Match {self.rules.name} {kind} score={self.score} games={len(self.games)}>"
