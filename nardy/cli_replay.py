@@ -1,0 +1,80 @@
+"""``nardy replay FILE.mat [--json]``: replay a Jellyfish .mat record through the rules.
+
+Prints each game's plays and result and the final score; on the first rule violation prints the
+error (game, move number, player, reason) and exits with status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .errors import RecordError
+
+
+def _who(match, p):
+    return match.players[p] if p in (0, 1) else "?"
+
+
+def _text_report(match) -> list[str]:
+    from .records.mat import match_summary
+    s = match_summary(match)
+    kind = f"{match.length} point match" if match.length else "money session"
+    lines = [f"{s['game']} {kind}: {match.players[0]} (White) vs {match.players[1]} (Black)"]
+    for g in s["games"]:
+        lines.append("")
+        craw = " (Crawford game)" if g["crawford"] else ""
+        lines.append(f"Game {g['game']}: score {g['score'][0]}-{g['score'][1]}{craw}")
+        for e in g["events"]:
+            who = _who(match, e["player"])
+            t = e["type"]
+            if t == "play":
+                lines.append(f"  {who:>12}  {e['dice'][0]}{e['dice'][1]}: {e['play']}")
+            elif t == "pass":
+                lines.append(f"  {who:>12}  {e['dice'][0]}{e['dice'][1]}: (no play)")
+            elif t in ("double", "beaver"):
+                lines.append(f"  {who:>12}  {t}s => {e['value']}")
+            elif t == "resign":
+                lines.append(f"  {who:>12}  resigns {e['level_name']}")
+            else:
+                lines.append(f"  {who:>12}  {t}s")
+        r = g["result"]
+        if r is None:
+            lines.append("  (game not finished)")
+        elif r["winner"] is None:
+            lines.append(f"  drawn: {r['points']} point(s) each")
+        else:
+            lines.append(f"  {_who(match, r['winner'])} wins {r['points']} point(s) "
+                         f"({r['level_name']}, {r['reason']}, cube {r['cube']})")
+    lines.append("")
+    sc = s["score"]
+    tail = f"Final score: {match.players[0]} {sc[0]}, {match.players[1]} {sc[1]}"
+    if s["winner"] is not None:
+        tail += f"; {match.players[s['winner']]} wins the match"
+    lines.append(tail)
+    return lines
+
+
+@click.command("replay")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the games, plays and results as JSON.")
+def replay(file, as_json):
+    """Replay a .mat match record through the rules: print each game's plays and results and the
+    final score; exit 1 on the first rule violation (game, move, player, reason)."""
+    from pathlib import Path
+
+    from .records.mat import match_summary, read_mat, replay as do_replay
+    try:
+        match = do_replay(read_mat(Path(file)))
+    except RecordError as e:
+        if as_json:
+            click.echo(json.dumps({"error": str(e), "game": e.game, "move": e.move, "player": e.player,
+                                   "reason": e.reason}))
+        click.echo(f"error: {file}: {e}", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(match_summary(match), indent=1))
+    else:
+        click.echo("\n".join(_text_report(match)))
