@@ -307,6 +307,24 @@ class Game:
         self._last_roll = False
         self._undo: list[dict] = []
 
+    @classmethod
+    def from_position(cls, position: Position, turn: int = 0, dice=None, **kwargs) -> "Game":
+        """A game set up at ``position`` (from the view of ``turn``, who is to roll), for analysis,
+        tests and puzzles. ``turn`` counts as the starter (long nardy ``last-roll``). Other arguments
+        as for :class:`Game`; the rules are the position's."""
+        if turn not in (0, 1):
+            raise GameStateError(f"turn {turn!r}: expected 0 or 1")
+        g = cls(position.rules, dice=dice, **kwargs)
+        if position.is_game_over():
+            raise GameStateError(f"position {position.id()} is already over")
+        g.position = position
+        g.turn = turn
+        g.starter = turn
+        g.phase = "roll"
+        g.history.append({"type": "setup", "position": position.id(), "turn": turn})
+        g._snapshot()
+        return g
+
     # ----- views --------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
