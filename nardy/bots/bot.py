@@ -1,0 +1,282 @@
+"""The :class:`Bot`: a computer player for any of the three games, at a named level.
+
+Levels (weakest first), :data:`BOT_LEVELS`:
+
+=============  =========================================================================
+``random``     a uniformly random legal play
+``heuristic``  a simple hand-made scoring of the results (no net): a benchmark opponent
+``beginner``   0-ply net, normal noise (sd 0.30 equity) on every play's equity
+``casual``     0-ply net, noise sd 0.12
+``intermediate`` 0-ply net, noise sd 0.04
+``advanced``   0-ply net (the evaluator's own choice)
+``expert``     1-ply search with gnubg-style candidate filtering
+``grandmaster`` 2-ply search with candidate filtering (the strongest; the default)
+=============  =========================================================================
+
+Example::
+
+    >>> import nardy
+    >>> bot = nardy.Bot("backgammon", level="grandmaster")
+    >>> pos = nardy.Position.start("backgammon")
+    >>> play = bot.choose_play(pos, (3, 1))      # one of pos.legal_plays((3, 1))
+    >>> bot.evaluate(pos).win                     # P(the side on roll wins)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nardy.position import Position, check_dice
+from nardy.rules import get_rules
+
+from . import _kernels as K
+from .cubeful import CubeDecision, cube_efficiency, decide, match_cube_decision, money_cube_decision
+from .evaluator import HybridEvaluator, Probabilities, default_evaluator, terminal_probs
+from .net import GAME_CODES, Net
+from .search import Searcher
+
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "Hint", "BOT_LEVELS", "STRONGEST_LEVEL", "DEFAULT_LEVEL"]
+
+#: level -> (search ply, noise sd); ``None`` ply for the non-net players.
+BOT_LEVELS = {
+    "random": (None, 0.0),
+    "heuristic": (None, 0.0),
+    "beginner": (0, 0.30),
+    "casual": (0, 0.12),
+    "intermediate": (0, 0.04),
+    "advanced": (0, 0.0),
+    "expert": (1, 0.0),
+    "grandmaster": (2, 0.0),
+}
+STRONGEST_LEVEL = "grandmaster"
+DEFAULT_LEVEL = STRONGEST_LEVEL
+
+
+@dataclass
+class Hint:
+    """A ranked play: the :class:`~nardy.position.Play`, its probabilities after the play (mover's view),
+    its cubeless money equity (mover's view, cube 1), the ply it was evaluated at, and ``loss``: the
+    equity given up against the best play (0 for the best)."""
+    play: object
+    probabilities: Probabilities
+    equity: float
+    ply: int
+    loss: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"play": str(self.play), "equity": self.equity, "loss": self.loss, "ply": self.ply,
+                "probabilities": self.probabilities.as_dict()}
+
+
+class Bot:
+    """A computer player.
+
+    Args:
+        game: ``"backgammon"``, ``"short"``, ``"long"`` (any alias) or a :class:`~nardy.rules.Rules`
+            (options such as the scoring values are honoured).
+        level: one of :data:`BOT_LEVELS` (default ``"grandmaster"``, the strongest).
+        seed: seed of the bot's own random generator (noise of the weak levels, ``random`` choices);
+            ``None`` for a fresh one. With a seed the bot is deterministic.
+        weights: a path to ``.npz`` weights or a :class:`~nardy.bots.net.Net` instead of the shipped ones.
+        evaluator: any :class:`~nardy.bots.evaluator.Evaluator` instead (overrides ``weights``).
+        bearoff: use the exact bearoff database in races where both sides are home (default True).
+    Raises:
+        ValueError: unknown level; UnknownGameError: unknown game; FileNotFoundError: no weights.
+    """
+
+    def __init__(self, game="backgammon", level: str = DEFAULT_LEVEL, seed=None, weights=None, evaluator=None,
+                 bearoff: bool = True):
+        self.rules = get_rules(game)
+        self.game = self.rules.name
+        if level not in BOT_LEVELS:
+            raise ValueError(f"unknown bot level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
+        self.level = level
+        self.ply, self.noise = BOT_LEVELS[level]
+        self.rng = np.random.default_rng(seed)
+        self._evaluator = evaluator
+        self._weights = weights
+        self._bearoff = bearoff
+        self._searcher = None
+
+    # ----- evaluator ----------------------------------------------------------------------------
+    @property
+    def evaluator(self):
+        """The evaluator (loaded on first use)."""
+        if self._evaluator is None:
+            if self._weights is None:
+                self._evaluator = default_evaluator(self.game, bearoff=self._bearoff)
+            else:
+                net = self._weights if isinstance(self._weights, Net) else Net.load(self._weights)
+                if net.game != self.game:
+                    raise ValueError(f"weights are for {net.game}, not {self.game}")
+                self._evaluator = HybridEvaluator(net, bearoff=self._bearoff)
+        return self._evaluator
+
+    @property
+    def searcher(self) -> Searcher:
+        if self._searcher is None:
+            self._searcher = Searcher(self.evaluator, self.rules)
+        return self._searcher
+
+    def _check(self, position: Position):
+        if not isinstance(position, Position):
+            raise TypeError(f"expected a Position, got {type(position).__name__}")
+        if position.game != self.game:
+            raise ValueError(f"this bot plays {self.game}, the position is {position.game}")
+
+    # ----- plays --------------------------------------------------------------------------------
+    def choose_play(self, position: Position, dice):
+        """The bot's play for ``position`` (the bot is the mover) and ``dice``: one of
+        ``position.legal_plays(dice)`` (the single empty play when nothing can move).
+
+        Raises:
+            InvalidDiceError: bad dice; ValueError: another game's position or a finished game.
+        """
+        self._check(position)
+        dice = check_dice(dice)
+        plays = position.legal_plays(dice)
+        if not plays:
+            raise ValueError("the game is over: no play to choose")
+        if len(plays) == 1:
+            return plays[0]
+        if self.level == "random":
+            return plays[int(self.rng.integers(len(plays)))]
+        if self.level == "heuristic":
+            code = GAME_CODES[self.game]
+            for p in plays:
+                if p.result.array[0] >= 15:
+                    return p
+            scores = [K.heuristic_score(np.ascontiguousarray(p.result.array), code) for p in plays]
+            return plays[int(np.argmax(scores))]
+        cands = self.searcher.rank(position, dice, ply=self.ply, noise=self.noise, rng=self.rng)
+        return plays[cands[0].index]
+
+    def hints(self, position: Position, dice, n: int = 5, ply: int | None = None) -> list[Hint]:
+        """The ``n`` best plays, best first, with probabilities and equities (mover's view, cubeless money
+        equity at cube 1). ``ply`` defaults to the level's search depth (0 for the non-net levels); no
+        noise is added. Plays filtered out before the deepest ply carry their shallower figures."""
+        self._check(position)
+        dice = check_dice(dice)
+        plays = position.legal_plays(dice)
+        if not plays:
+            return []
+        depth = self.ply if ply is None else ply
+        depth = 0 if depth is None else depth
+        cands = self.searcher.rank(position, dice, ply=depth)
+        best = cands[0].equity
+        return [Hint(plays[c.index], Probabilities(self.game, c.probs), c.equity, c.ply, best - c.equity)
+                for c in cands[:n]]
+
+    def evaluate(self, position: Position, ply: int | None = None) -> Probabilities:
+        """Probabilities for the side on roll of ``position`` (before it rolls), at ``ply`` (default: the
+        level's depth capped at 1; the non-net levels use the net at 0-ply). Exact for finished games.
+
+        Named access: ``p.win``, ``p["win_gammon"]``, ``p.as_dict()``; levels in
+        :data:`nardy.bots.evaluator.OUTPUT_NAMES`.
+        """
+        self._check(position)
+        term = terminal_probs(position.array, self.game)
+        if term is not None:
+            return Probabilities(self.game, term)
+        depth = min(self.ply or 0, 1) if ply is None else ply
+        first = np.array([position.first_turn], np.bool_)
+        out = self.searcher.evaluate_positions(position.array.reshape(1, 28), first, depth)[0]
+        return Probabilities(self.game, out)
+
+    # ----- cube ---------------------------------------------------------------------------------
+    def cube_action(self, state, score=None, match_length: int | None = None, ply: int | None = None,
+                    crawford: bool | None = None) -> CubeDecision:
+        """Cube decision for a game in progress.
+
+        Args:
+            state: a :class:`nardy.game.Game` (money play unless ``score``/``match_length`` are given),
+                a :class:`nardy.match.Match` (its current game, score, length and Crawford state are
+                used), or a :class:`~nardy.position.Position` (side on roll to decide, centred cube at 1,
+                money).
+            score: ``(player 0, player 1)`` match score, with ``match_length`` (0 or None = money).
+            ply: evaluation depth (default: the level's, capped at 1).
+            crawford: override the Crawford flag.
+        Returns:
+            A :class:`~nardy.bots.cubeful.CubeDecision`: ``double`` (should the player on roll double),
+            ``take`` (should the opponent take), and ``action`` for whoever must act now: ``"double"`` /
+            ``"no double"`` before the roll, ``"take"`` / ``"pass"`` when a double waits for an answer.
+            When the cube cannot be used, ``double`` is False and ``reason`` says why.
+        """
+        game = state
+        post_crawford = False
+        length = match_length or 0
+        if hasattr(state, "games") and hasattr(state, "length"):   # a Match
+            game = state.current
+            if game is None:
+                raise ValueError("the match has no game in progress")
+            length = state.length
+            if score is None:
+                score = state.score_before(len(state.games) - 1)
+            if crawford is None:
+                crawford = state.crawford
+            post_crawford = state.post_crawford
+        if isinstance(game, Position):
+            pos, cube_value, owner_rel, enabled, phase = game, 1, "centre", True, "roll"
+            jacoby = False
+            turn = 0
+        else:
+            pos = game.position
+            cube_value = int(game.cube_value)
+            turn = game.turn if game.turn is not None else 0
+            owner = game.cube_owner
+            owner_rel = "centre" if owner is None else ("me" if owner == turn else "opponent")
+            enabled = bool(game.cube_enabled)
+            phase = getattr(game, "phase", "roll")
+            jacoby = bool(getattr(game, "jacoby", False))
+            if crawford is None:
+                crawford = bool(getattr(game, "crawford", False))
+            if phase == "double":
+                # the double was offered: the cube shows the old value until the answer; evaluate as before it
+                cube_value = int(getattr(game.cube, "value", cube_value))
+        self._check(pos)
+        probs = self.evaluate(pos, ply=ply)
+        reason = ""
+        if not enabled:
+            reason = "the cube is not in use"
+        elif crawford:
+            reason = "Crawford game: nobody may double"
+        elif owner_rel == "opponent" and phase != "double":
+            reason = "the opponent owns the cube"
+        x = cube_efficiency(pos)
+        values = tuple(self.rules.scoring)
+        if length:
+            from .met import get_met
+            met = get_met(self.game)
+            me = turn
+            away_me = length - int(score[me])
+            away_opp = length - int(score[1 - me])
+            eqs = match_cube_decision(probs, values, x, owner_rel if phase != "double" else owner_rel,
+                                      away_me, away_opp, cube_value, met)
+            if post_crawford:
+                pass
+        else:
+            eqs = money_cube_decision(probs, values, x, owner_rel, jacoby=jacoby, cube_value=cube_value)
+        double, take = decide(eqs)
+        if reason:
+            double = False
+        if phase == "double":
+            action = "take" if take else "pass"
+        else:
+            action = "double" if double else "no double"
+        return CubeDecision(double, take, action, eqs, probs, reason)
+
+
+class RandomBot(Bot):
+    """``Bot(game, level="random")``: uniformly random legal plays (seedable)."""
+
+    def __init__(self, game="backgammon", seed=None):
+        super().__init__(game, level="random", seed=seed)
+
+
+class HeuristicBot(Bot):
+    """``Bot(game, level="heuristic")``: the simple hand-made scoring of :func:`nardy.bots._kernels.heuristic_score`."""
+
+    def __init__(self, game="backgammon", seed=None):
+        super().__init__(game, level="heuristic", seed=seed)

@@ -1,0 +1,192 @@
+"""Cube decisions: money play with Janowski's cube-efficiency model, match play from a match equity table.
+
+Money play (Rick Janowski, "Take-points in money games", 1993): from cubeless probabilities, ``W`` = the
+average points won when winning and ``L`` = the average points lost when losing (gammons and higher
+levels included). With a fully live cube the cubeful equity is piecewise linear in ``p = P(win)`` between
+the take point ``TP = (L - 1/2) / (W + L + 1/2)`` and the cash point ``CP = (L + 1) / (W + L + 1/2)``; with a
+dead cube it is the cubeless ``p (W + L) - L``. Cubeful equity = ``x * live + (1 - x) * dead`` with the cube
+efficiency ``x`` (GNU Backgammon's defaults: 0.68 in contact positions; in races 0.55 + 0.00125 * the
+on-roll side's pip count, clamped to 0.6..0.7).
+
+Match play: match winning chances from a match equity table (:mod:`nardy.bots.met`), converted to the
+same normalised equity so that the take and cash points come from the score, then the same Janowski
+interpolation (GNU Backgammon does the same kind of conversion).
+
+Decisions, for the side on roll (who may double): no double (ND), double/take (DT: the opponent owns the
+doubled cube), double/pass (DP: the doubler wins the current cube value). Double when
+``min(DT, DP) > ND``; the opponent takes when ``DT <= DP`` (from the doubler's view).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .evaluator import LEVELS
+
+__all__ = ["CubeDecision", "money_cube_decision", "match_cube_decision", "cube_efficiency",
+           "janowski_equity"]
+
+
+@dataclass
+class CubeDecision:
+    """A cube decision for the side on roll and its opponent.
+
+    Attributes:
+        double: the side on roll should double (or redouble) now.
+        take: the opponent should take a double (False: pass).
+        action: what the side that must act now should do: ``"double"``/``"no double"`` (before the roll),
+            ``"take"``/``"pass"`` (when a double is waiting for an answer), or ``"no double"`` when the
+            cube is not available.
+        equities: ``{"no double": .., "double/take": .., "double/pass": ..}`` for the side on roll, in
+            units of the current cube (money) or as match winning chances (match play).
+        probabilities: the cubeless probabilities used (:class:`~nardy.bots.evaluator.Probabilities`).
+        reason: why the cube is not available, or ``""``.
+    """
+    double: bool
+    take: bool
+    action: str
+    equities: dict = field(default_factory=dict)
+    probabilities: object = None
+    reason: str = ""
+
+    @property
+    def too_good(self) -> bool:
+        """The side on roll is too good to double (playing on beats cashing)."""
+        e = self.equities
+        return bool(e) and e["no double"] > e["double/pass"]
+
+
+def cube_efficiency(position) -> float:
+    """GNU Backgammon's cube efficiency for a position: 0.68 in contact, pip-based (0.6..0.7) in races."""
+    from . import _kernels as K
+    b = position.array
+    if K.is_race(b, position.rules.hitting):
+        pips = position.pip_count()[0]
+        if not position.rules.hitting:
+            pips = pips * 167 / 360
+        return float(min(0.7, max(0.6, 0.55 + 0.00125 * pips)))
+    return 0.68
+
+
+def _w_l(probs, values):
+    """Average win and loss (points at cube 1) from cumulative outputs."""
+    a = np.asarray(probs.array if hasattr(probs, "array") else probs, np.float64)
+    L = len(values)
+    p = a[0]
+    win_pts = values[0] * p + sum((values[i] - values[i - 1]) * a[i] for i in range(1, L))
+    lose_pts = values[0] * (1 - p) + sum((values[i] - values[i - 1]) * a[L - 1 + i] for i in range(1, L))
+    W = win_pts / p if p > 1e-9 else values[0]
+    Lq = lose_pts / (1 - p) if p < 1 - 1e-9 else values[0]
+    return float(p), float(W), float(Lq)
+
+
+def janowski_equity(p: float, W: float, L: float, x: float, owner: str) -> float:
+    """Cubeful equity (units of the current cube) for the side on roll.
+
+    Args:
+        p: P(win); W, L: average win/loss; x: cube efficiency (0 dead .. 1 fully live).
+        owner: ``"centre"``, ``"me"`` (the side on roll owns the cube) or ``"opponent"``.
+    """
+    dead = p * (W + L) - L
+    tp = (L - 0.5) / (W + L + 0.5)          # my take point
+    cp = (L + 1.0) / (W + L + 0.5)          # my cash point (the opponent's take point, from my view)
+    if owner == "centre":
+        if p <= tp:
+            live = -L + (p / tp) * (L - 1.0) if tp > 0 else -1.0
+        elif p >= cp:
+            live = 1.0 + (p - cp) / (1 - cp) * (W - 1.0) if cp < 1 else 1.0
+        else:
+            live = -1.0 + 2.0 * (p - tp) / (cp - tp)
+    elif owner == "me":
+        if p >= cp:
+            live = 1.0 + (p - cp) / (1 - cp) * (W - 1.0) if cp < 1 else 1.0
+        else:
+            live = -L + (1.0 + L) * p / cp
+    else:
+        if p <= tp:
+            live = -L + (p / tp) * (L - 1.0) if tp > 0 else -1.0
+        else:
+            live = -1.0 + (W + 1.0) * (p - tp) / (1 - tp)
+    return float(x * live + (1 - x) * dead)
+
+
+def money_cube_decision(probs, values, x: float, owner: str, jacoby: bool = False,
+                        cube_value: int = 1) -> dict:
+    """ND / DT / DP equities (units of the current cube) for money play.
+
+    ``owner`` as in :func:`janowski_equity` (the cube's owner before any double); with ``jacoby`` and a
+    centred cube, gammons and higher levels count for nothing when playing on.
+    """
+    p, W, L = _w_l(probs, values)
+    if jacoby and owner == "centre" and cube_value == 1:
+        Wn, Ln = float(values[0]), float(values[0])
+    else:
+        Wn, Ln = W, L
+    nd = janowski_equity(p, Wn, Ln, x, owner)
+    dt = 2.0 * janowski_equity(p, W, L, x, "opponent")
+    return {"no double": nd, "double/take": dt, "double/pass": 1.0}
+
+
+def match_cube_decision(probs, values, x: float, owner: str, away_me: int, away_opp: int, cube_value: int,
+                        met) -> dict:
+    """ND / DT / DP match winning chances for the side on roll at a match score.
+
+    Args:
+        probs: cubeless probabilities (side on roll); values: points per level; x: cube efficiency.
+        owner: the cube's owner before the decision (``"centre"``/``"me"``/``"opponent"``).
+        away_me, away_opp: points each side still needs; cube_value: the current cube.
+        met: a :class:`nardy.bots.met.MatchEquityTable` (``met.mwc(away_me, away_opp, post_crawford)``).
+
+    The outcome MWCs at cube value c are mapped linearly to a normalised equity (-1 = losing c, +1 = winning
+    c); W and L are then the average normalised win/loss including gammons, and Janowski's interpolation
+    gives the cubeful value, mapped back to MWC.
+    """
+    a = np.asarray(probs.array if hasattr(probs, "array") else probs, np.float64)
+    Lv = len(values)
+
+    def mwc_after(me, opp):
+        return met.mwc_after(me, opp, away_me, away_opp)
+
+    def cubeful(cube, own):
+        win1 = mwc_after(away_me - cube, away_opp)
+        lose1 = mwc_after(away_me, away_opp - cube)
+        span = (win1 - lose1) / 2.0
+        if span <= 1e-9:
+            return win1
+        mid = (win1 + lose1) / 2.0
+        p = a[0]
+        # exclusive level probabilities
+        wins = [a[0]] + [a[i] for i in range(1, Lv)]
+        loses = [1 - a[0]] + [a[Lv - 1 + i] for i in range(1, Lv)]
+        ew = sum((wins[i] - (wins[i + 1] if i + 1 < Lv else 0.0)) *
+                 (mwc_after(away_me - cube * values[i], away_opp) - mid) / span for i in range(Lv))
+        el = sum((loses[i] - (loses[i + 1] if i + 1 < Lv else 0.0)) *
+                 (mid - mwc_after(away_me, away_opp - cube * values[i])) / span for i in range(Lv))
+        W = ew / p if p > 1e-9 else 1.0
+        L = el / (1 - p) if p < 1 - 1e-9 else 1.0
+        # the cube is dead once its owner cannot use it (the doubled value already wins or loses the match)
+        xx = x
+        if own == "me" and away_me - 2 * cube <= 0 and away_opp - 2 * cube <= 0:
+            xx = 0.0
+        if own == "opponent" and away_opp <= cube:
+            xx = 0.0
+        e = janowski_equity(p, W, L, xx, own)
+        return mid + span * e
+
+    nd = cubeful(cube_value, owner)
+    dt = cubeful(2 * cube_value, "opponent")
+    dp = mwc_after(away_me - cube_value, away_opp)
+    return {"no double": nd, "double/take": dt, "double/pass": dp}
+
+
+def decide(eqs: dict) -> tuple[bool, bool]:
+    """``(double, take)`` from ND/DT/DP values (higher is better for the side on roll)."""
+    take = eqs["double/take"] <= eqs["double/pass"] + 1e-12
+    double = min(eqs["double/take"], eqs["double/pass"]) > eqs["no double"]
+    return bool(double), bool(take)
+
+
+def level_names(game):
+    return LEVELS[game]

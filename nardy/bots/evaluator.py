@@ -1,0 +1,357 @@
+"""Evaluators: a position (side on roll's view) to its result probabilities.
+
+Every evaluator follows the :class:`Evaluator` protocol:
+
+* ``evaluate(position) -> Probabilities`` for one :class:`~nardy.position.Position`;
+* ``evaluate_batch(boards, first=None) -> float32[n, K]`` for many ``int8[n, 28]`` boards (layout of
+  :mod:`nardy._core`, each from the view of the side **on roll**, before it rolls). ``first`` is an optional
+  ``bool[n, 2]`` of long nardy first-turn flags (on-roll side, other side).
+
+Outputs are cumulative, GNU Backgammon style (see :mod:`nardy.bots._kernels`):
+``[P(win), P(win >= level 2), ..., P(lose >= level 2), ...]`` with the game's levels (:data:`LEVELS`):
+
+* backgammon: ``win, win_gammon, win_backgammon, lose_gammon, lose_backgammon`` (K = 5);
+* short nardy: ``win, win_mars, win_home_mars, win_koks, lose_mars, lose_home_mars, lose_koks`` (K = 7;
+  "mars" means at least a mars: the loser bore off nothing);
+* long nardy: ``win, win_mars, lose_mars`` (K = 3).
+
+Implementations: :class:`NeuralEvaluator` (a trained :class:`~nardy.bots.net.Net`), :class:`BearoffEvaluator`
+(exact one-sided bearoff database, :mod:`nardy.bots.bearoff`, for positions where both sides have all
+checkers home and no contact) and :class:`HybridEvaluator` (bearoff where it applies, the net elsewhere;
+what :class:`nardy.bots.Bot` uses).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from nardy import _core
+from nardy.rules import get_rules
+
+from . import _kernels as K
+from .net import GAME_CODES, Net, shipped_path
+
+__all__ = ["LEVELS", "OUTPUT_NAMES", "Evaluator", "Probabilities", "NeuralEvaluator", "BearoffEvaluator",
+           "HybridEvaluator", "default_evaluator", "money_equity", "flip_probs", "terminal_probs"]
+
+#: Result level names of each game, lowest first (RULES.md scoring).
+LEVELS = {
+    "backgammon": ("single", "gammon", "backgammon"),
+    "short": ("oyun", "mars", "home_mars", "koks"),
+    "long": ("oyn", "mars"),
+}
+
+
+def _output_names(game):
+    lv = LEVELS[game]
+    return ("win",) + tuple(f"win_{n}" for n in lv[1:]) + tuple(f"lose_{n}" for n in lv[1:])
+
+
+#: Names of the K outputs of each game, in order.
+OUTPUT_NAMES = {g: _output_names(g) for g in LEVELS}
+_DEFAULT_VALUES = {"backgammon": (1, 2, 3), "short": (1, 2, 4, 8), "long": (1, 2)}
+
+
+def money_equity(probs: np.ndarray, game: str, values=None) -> np.ndarray:
+    """Cubeless money equity (points per game at cube 1, on-roll side's view) of outputs ``probs``
+    (``float[K]`` or ``float[n, K]``); ``values`` = the points of each level (default RULES.md scoring)."""
+    v = np.asarray(values if values is not None else _DEFAULT_VALUES[game], np.float64)
+    p = np.asarray(probs, np.float64)
+    L = len(v)
+    e = v[0] * (2.0 * p[..., 0] - 1.0)
+    for i in range(1, L):
+        e = e + (v[i] - v[i - 1]) * (p[..., i] - p[..., L - 1 + i])
+    return e
+
+
+def flip_probs(probs: np.ndarray, game: str) -> np.ndarray:
+    """The same outputs from the other side's view (``float[K]`` or ``float[n, K]``)."""
+    p = np.asarray(probs)
+    L = len(LEVELS[game])
+    out = np.empty_like(p)
+    out[..., 0] = 1.0 - p[..., 0]
+    out[..., 1:L] = p[..., L:]
+    out[..., L:] = p[..., 1:L]
+    return out
+
+
+def terminal_probs(board, game: str):
+    """Exact outputs (on-roll side's view) of a finished board, or ``None`` if the game is not over.
+
+    A board where the side on roll has borne off all 15 is a win for it; one where the other side has is
+    a loss, at the level RULES.md gives.
+    """
+    code = GAME_CODES[game]
+    k = int(K.N_OUTPUTS[code])
+    b = np.asarray(board, np.int8)
+    out = np.zeros(k, np.float32)
+    if b[0] >= 15:
+        K.outcome_vector(K.win_level(b, code), code, out)
+        return out
+    if b[27] >= 15:
+        m = _core.mirror_hitting(b) if code != K.GAME_LONG else _core.mirror_long(b)
+        K.outcome_vector(K.win_level(m, code), code, out)
+        return flip_probs(out, game)
+    return None
+
+
+class Probabilities:
+    """Result probabilities of a position for the side on roll.
+
+    Attributes:
+        game: the game name; ``array``: float32[K] cumulative outputs (see the module docstring).
+
+    Access by name: ``p["win_gammon"]`` or ``p.win``, ``p.lose`` (= 1 - win); :meth:`as_dict`;
+    :meth:`exclusive` gives P(exactly each level) per side; :meth:`equity` the cubeless money equity.
+    """
+
+    __slots__ = ("game", "array")
+
+    def __init__(self, game: str, array):
+        self.game = game
+        self.array = np.asarray(array, np.float32).copy()
+
+    @property
+    def names(self) -> tuple:
+        return OUTPUT_NAMES[self.game]
+
+    def __getitem__(self, name: str) -> float:
+        if name == "lose":
+            return 1.0 - float(self.array[0])
+        try:
+            return float(self.array[self.names.index(name)])
+        except ValueError:
+            raise KeyError(f"{name!r}: expected one of {', '.join(self.names)}, lose") from None
+
+    def __getattr__(self, name):
+        if name in ("game", "array"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def as_dict(self) -> dict:
+        """``{"win": .., "win_gammon": .., ..., "lose_gammon": ..}`` (cumulative), plus ``"lose"``."""
+        d = {n: float(v) for n, v in zip(self.names, self.array)}
+        d["lose"] = 1.0 - d["win"]
+        return d
+
+    def exclusive(self) -> dict:
+        """P(exactly each result): ``{"win": {"single": .., "gammon": ..}, "lose": {...}}``."""
+        lv = LEVELS[self.game]
+        L = len(lv)
+        a = self.array.astype(np.float64)
+        win = [a[0]] + list(a[1:L])
+        lose = [1.0 - a[0]] + list(a[L:])
+        out = {}
+        for side, cum in (("win", win), ("lose", lose)):
+            out[side] = {lv[i]: float(cum[i] - (cum[i + 1] if i + 1 < L else 0.0)) for i in range(L)}
+        return out
+
+    def equity(self, values=None) -> float:
+        """Cubeless money equity (points per game at cube 1) for the side on roll."""
+        return float(money_equity(self.array, self.game, values))
+
+    def flipped(self) -> "Probabilities":
+        """The other side's view."""
+        return Probabilities(self.game, flip_probs(self.array, self.game))
+
+    def __repr__(self):
+        inner = ", ".join(f"{n}={v:.3f}" for n, v in zip(self.names, self.array))
+        return f"Probabilities({self.game}: {inner})"
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """What search and bots need from an evaluator (see the module docstring)."""
+
+    game: str
+
+    def evaluate(self, position) -> Probabilities: ...
+
+    def evaluate_batch(self, boards: np.ndarray, first: np.ndarray | None = None) -> np.ndarray: ...
+
+
+class _Base:
+    game: str
+
+    def evaluate(self, position) -> Probabilities:
+        """Probabilities of ``position`` for its side on roll (exact when the game is over).
+
+        Raises:
+            ValueError: the position is of another game.
+        """
+        if position.game != self.game:
+            raise ValueError(f"a {self.game} evaluator cannot evaluate a {position.game} position")
+        b = position.array
+        term = terminal_probs(b, self.game)
+        if term is not None:
+            return Probabilities(self.game, term)
+        first = np.array([position.first_turn], np.bool_)
+        return Probabilities(self.game, self.evaluate_batch(b.reshape(1, 28), first)[0])
+
+
+def _first(first, n):
+    if first is None:
+        return np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+    f = np.asarray(first, np.bool_).reshape(n, 2)
+    return np.ascontiguousarray(f[:, 0]), np.ascontiguousarray(f[:, 1])
+
+
+class NeuralEvaluator(_Base):
+    """The net alone (no bearoff database): outputs sanitised so that every level <= the one below
+    and losses <= 1 - win. Finished boards are not special-cased by :meth:`evaluate_batch`."""
+
+    def __init__(self, net: Net):
+        self.net = net
+        self.game = net.game
+        self.code = net.code
+
+    def evaluate_batch(self, boards, first=None) -> np.ndarray:
+        boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
+        fm, fo = _first(first, boards.shape[0])
+        x = K.encode_batch(boards, self.code, fm, fo)
+        out = self.net.forward_inputs(x)
+        _sanitize_rows(out, len(LEVELS[self.game]))
+        return out
+
+
+def _sanitize_rows(out: np.ndarray, L: int):
+    np.clip(out, 0.0, 1.0, out=out)
+    for i in range(1, L):
+        np.minimum(out[:, i], out[:, i - 1], out=out[:, i])
+    np.minimum(out[:, L], 1.0 - out[:, 0], out=out[:, L])
+    for i in range(L + 1, 2 * L - 1):
+        np.minimum(out[:, i], out[:, i - 1], out=out[:, i])
+
+
+class BearoffEvaluator(_Base):
+    """Exact race probabilities from the one-sided bearoff database (:func:`nardy.bots.bearoff.load_database`).
+
+    Applies to boards where both sides have all their checkers in their own home board (hence no contact):
+    :meth:`applies` tells which. The side on roll wins if it needs no more rolls than the other side
+    (independent roll counts, each side minimising its expected rolls, as GNU Backgammon's one-sided
+    database does). The second level (gammon / mars) comes from the first-checker-off distribution;
+    higher levels are impossible when all the loser's checkers are home. The database is built on first use.
+    """
+
+    def __init__(self, game: str, db=None):
+        self.game = game
+        self.code = GAME_CODES[game]
+        self._db = db
+
+    @property
+    def db(self):
+        if self._db is None:
+            from .bearoff import load_database
+            self._db = load_database()
+        return self._db
+
+    def applies(self, boards) -> np.ndarray:
+        """bool[n]: which boards (on-roll side's view) are pure bear-offs this evaluator handles."""
+        return _bearoff_mask(np.ascontiguousarray(boards, np.int8).reshape(-1, 28), self.code != K.GAME_LONG)
+
+    def evaluate_batch(self, boards, first=None) -> np.ndarray:
+        """Outputs for bear-off boards (see :meth:`applies`); raises ValueError for others."""
+        boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
+        if not self.applies(boards).all():
+            raise ValueError("BearoffEvaluator: a board is not a pure bear-off position")
+        db = self.db
+        im, io = _bearoff_indices(boards, self.code != K.GAME_LONG)
+        a = db.rolls[im].astype(np.float64)           # on-roll side: P(all off in exactly n rolls)
+        b = db.rolls[io].astype(np.float64)
+        fa = db.first_off[im].astype(np.float64)
+        fb = db.first_off[io].astype(np.float64)
+        tail_b = np.cumsum(b[:, ::-1], axis=1)[:, ::-1]    # P(Y >= n)
+        tail_fb = np.cumsum(fb[:, ::-1], axis=1)[:, ::-1]
+        win = np.clip((a * tail_b).sum(axis=1), 0.0, 1.0)
+        win_g = np.clip((a * tail_fb).sum(axis=1), 0.0, 1.0)   # X_m <= F_o
+        lose_g = np.clip((b * (1.0 - np.cumsum(fa, axis=1))).sum(axis=1), 0.0, 1.0)  # X_o < F_m
+        win_g[boards[:, 27] > 0] = 0.0
+        lose_g[boards[:, 0] > 0] = 0.0
+        k = int(K.N_OUTPUTS[self.code])
+        L = len(LEVELS[self.game])
+        out = np.zeros((boards.shape[0], k), np.float32)
+        out[:, 0] = win
+        out[:, 1] = np.minimum(win_g, win)
+        out[:, L] = np.minimum(lose_g, 1.0 - win)
+        return out
+
+
+def _bearoff_mask(boards: np.ndarray, hitting: bool) -> np.ndarray:
+    if hitting:
+        mover_out = (np.clip(boards[:, 7:25], 0, None).sum(axis=1) + boards[:, 25]) > 0
+        opp_out = (np.clip(-boards[:, 1:19], 0, None).sum(axis=1) + boards[:, 26]) > 0
+    else:
+        mover_out = np.clip(boards[:, 7:25], 0, None).sum(axis=1) > 0
+        neg = np.clip(-boards, 0, None)
+        opp_out = (neg[:, 1:13].sum(axis=1) + neg[:, 19:25].sum(axis=1)) > 0
+    return ~mover_out & ~opp_out & (boards[:, 0] < 15) & (boards[:, 27] < 15)
+
+
+def _bearoff_indices(boards: np.ndarray, hitting: bool):
+    from .bearoff import _index_njit
+    n = boards.shape[0]
+    im = np.empty(n, np.int64)
+    io = np.empty(n, np.int64)
+    for i in range(n):
+        b = boards[i]
+        m6 = np.clip(b[1:7], 0, None).astype(np.int64)
+        if hitting:
+            o6 = np.clip(-b[24:18:-1], 0, None).astype(np.int64)   # opponent's own 1..6 = mover 24..19
+        else:
+            o6 = np.clip(-b[13:19], 0, None).astype(np.int64)      # opponent's own 1..6 = mover 13..18
+        im[i] = _index_njit(m6)
+        io[i] = _index_njit(o6)
+    return im, io
+
+
+class HybridEvaluator(_Base):
+    """The bearoff database where it applies (both sides all home), the net elsewhere.
+
+    ``bearoff=False`` turns the database off (net only). This is the evaluator :class:`nardy.bots.Bot` uses.
+    """
+
+    def __init__(self, net: Net, bearoff: bool = True, db=None):
+        self.net = net
+        self.game = net.game
+        self.neural = NeuralEvaluator(net)
+        self.race = BearoffEvaluator(net.game, db) if bearoff else None
+
+    def evaluate_batch(self, boards, first=None) -> np.ndarray:
+        boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
+        if self.race is None:
+            return self.neural.evaluate_batch(boards, first)
+        mask = self.race.applies(boards)
+        if not mask.any():
+            return self.neural.evaluate_batch(boards, first)
+        out = np.empty((boards.shape[0], int(K.N_OUTPUTS[self.net.code])), np.float32)
+        out[mask] = self.race.evaluate_batch(boards[mask])
+        rest = ~mask
+        if rest.any():
+            f = None if first is None else np.asarray(first, np.bool_).reshape(-1, 2)[rest]
+            out[rest] = self.neural.evaluate_batch(boards[rest], f)
+        return out
+
+
+_DEFAULT: dict = {}
+
+
+def default_evaluator(game: str, bearoff: bool = True) -> HybridEvaluator:
+    """The shipped evaluator of a game (``nardy/data/<game>.npz`` plus the bearoff database), cached.
+
+    Raises:
+        FileNotFoundError: no weights are shipped for the game.
+    """
+    g = get_rules(game).name
+    key = (g, bearoff)
+    ev = _DEFAULT.get(key)
+    if ev is None:
+        path = shipped_path(g)
+        if not path.exists():
+            raise FileNotFoundError(f"no shipped weights for {g} ({path}); train some with `nardy train --game {g}`")
+        ev = _DEFAULT[key] = HybridEvaluator(Net.load(path), bearoff=bearoff)
+    return ev

@@ -1,0 +1,117 @@
+"""A small multilayer perceptron (one sigmoid hidden layer, sigmoid outputs), numpy inference only.
+
+The weights are float32 and stored as ``.npz`` files with the arrays ``W1`` (``N_INPUTS x H``), ``b1``
+(``H``), ``W2`` (``H x K``), ``b2`` (``K``) and metadata (``game``, ``games_trained``, ``seed``, ``version``).
+The inputs are :func:`nardy.bots._kernels.encode` of a board from the view of the side on roll; the
+outputs are that side's cumulative result probabilities (see :mod:`nardy.bots._kernels`).
+
+Shipped weights live in ``nardy/data/<game>.npz`` (:func:`shipped_path`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from . import _kernels as K
+
+__all__ = ["Net", "shipped_path", "GAME_CODES", "ENCODING_VERSION"]
+
+#: Game name -> kernel game code.
+GAME_CODES = {"backgammon": K.GAME_BG, "short": K.GAME_SHORT, "long": K.GAME_LONG}
+#: Bumped whenever the input encoding changes (weights of another version are refused).
+ENCODING_VERSION = 1
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+def shipped_path(game: str) -> Path:
+    """Path of the weights shipped in the package for a game (``nardy/data/<game>.npz``)."""
+    return DATA_DIR / f"{game}.npz"
+
+
+class Net:
+    """An MLP evaluator's weights for one game.
+
+    Attributes:
+        game: ``backgammon``, ``short`` or ``long``; ``code``: the kernel game code.
+        W1, b1, W2, b2: float32 arrays (``N_INPUTS x H``, ``H``, ``H x K``, ``K``).
+        games_trained: self-play games behind these weights (metadata).
+    """
+
+    def __init__(self, game: str, W1, b1, W2, b2, games_trained: int = 0, seed: int = 0):
+        if game not in GAME_CODES:
+            raise ValueError(f"unknown game {game!r} for a net")
+        self.game = game
+        self.code = GAME_CODES[game]
+        self.W1 = np.ascontiguousarray(W1, np.float32)
+        self.b1 = np.ascontiguousarray(b1, np.float32)
+        self.W2 = np.ascontiguousarray(W2, np.float32)
+        self.b2 = np.ascontiguousarray(b2, np.float32)
+        k = int(K.N_OUTPUTS[self.code])
+        if self.W1.shape[0] != K.N_INPUTS or self.W2.shape[1] != k or self.W1.shape[1] != self.W2.shape[0]:
+            raise ValueError(f"net shapes {self.W1.shape}, {self.W2.shape} do not fit {game} "
+                             f"({K.N_INPUTS} inputs, {k} outputs)")
+        self.games_trained = int(games_trained)
+        self.seed = int(seed)
+
+    @property
+    def hidden(self) -> int:
+        return int(self.b1.shape[0])
+
+    @property
+    def n_outputs(self) -> int:
+        return int(self.b2.shape[0])
+
+    @property
+    def weights(self) -> tuple:
+        """``(W1, b1, W2, b2)``, the arrays the kernels take."""
+        return self.W1, self.b1, self.W2, self.b2
+
+    @classmethod
+    def random(cls, game: str, hidden: int = 80, seed: int = 0) -> "Net":
+        """Fresh weights: normal(0, 0.1) from ``numpy.random.default_rng(seed)``, zero biases."""
+        rng = np.random.default_rng(seed)
+        k = int(K.N_OUTPUTS[GAME_CODES[game]])
+        W1 = rng.standard_normal((K.N_INPUTS, hidden)) * 0.1
+        W2 = rng.standard_normal((hidden, k)) * 0.1
+        return cls(game, W1, np.zeros(hidden), W2, np.zeros(k), 0, seed)
+
+    def copy(self) -> "Net":
+        return Net(self.game, self.W1.copy(), self.b1.copy(), self.W2.copy(), self.b2.copy(),
+                   self.games_trained, self.seed)
+
+    @classmethod
+    def load(cls, path) -> "Net":
+        """Load weights from an ``.npz`` written by :meth:`save`.
+
+        Raises:
+            ValueError: another encoding version, or shapes that do not fit the game.
+        """
+        with np.load(path) as z:
+            version = int(z["version"])
+            if version != ENCODING_VERSION:
+                raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
+            return cls(str(z["game"]), z["W1"], z["b1"], z["W2"], z["b2"], int(z["games_trained"]),
+                       int(z["seed"]))
+
+    def save(self, path) -> Path:
+        """Write the weights (float32, compressed ``.npz``) atomically; returns the path."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp.npz")
+        np.savez_compressed(tmp, W1=self.W1, b1=self.b1, W2=self.W2, b2=self.b2, game=np.str_(self.game),
+                            games_trained=np.int64(self.games_trained), seed=np.int64(self.seed),
+                            version=np.int32(ENCODING_VERSION))
+        tmp.replace(path)
+        return path
+
+    def forward_inputs(self, x: np.ndarray) -> np.ndarray:
+        """Outputs (float32[n, K], not sanitised) for encoded inputs ``x`` (float32[n, N_INPUTS])."""
+        z = x @ self.W1
+        z += self.b1
+        h = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
+        y = h @ self.W2
+        y += self.b2
+        return (1.0 / (1.0 + np.exp(-np.clip(y, -40, 40)))).astype(np.float32)

@@ -1,0 +1,213 @@
+"""N-ply search with candidate filtering, as GNU Backgammon does.
+
+Vocabulary (GNU Backgammon's): a position is evaluated at *0-ply* by the evaluator itself; at *n-ply* by
+averaging, over the 21 distinct rolls of the side on roll (weighted 1/36 or 2/36), the (n-1)-ply value of
+the position after that side's best play, the best play being picked at 0-ply. A play is chosen at n-ply
+by evaluating each candidate's resulting position (the opponent on roll) at (n-1)-ply... in gnubg's
+numbering a play chosen "at 1-ply" has its results looked at one roll ahead; here, as in gnubg,
+``ply=0`` ranks the results with the evaluator, ``ply=1`` with one more roll of the opponent, ``ply=2``
+with two more rolls.
+
+Candidate filtering (gnubg's move filters): the 0-ply ranking keeps at most 8 plays within 0.16 equity of
+the best for deeper search; before 2-ply, the 1-ply ranking keeps at most 3 within 0.06.
+
+All boards are ``int8[28]`` in the layout of :mod:`nardy._core`; a *result* is from the mover's view
+(after its play, sides not swapped), a *position* to evaluate is from the view of the side on roll.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from nardy import _core
+
+from . import _kernels as K
+from .evaluator import flip_probs, money_equity
+from .net import GAME_CODES
+
+__all__ = ["Searcher", "Candidate", "ROLLS21", "ROLL_WEIGHTS", "mirror_boards", "FILTER_0PLY", "FILTER_1PLY"]
+
+#: The 21 distinct rolls and their probabilities.
+ROLLS21 = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int64)
+ROLL_WEIGHTS = np.array([1.0 / 36 if a == b else 2.0 / 36 for a, b in ROLLS21])
+#: (max candidates, equity window) kept after 0-ply and after 1-ply.
+FILTER_0PLY = (8, 0.16)
+FILTER_1PLY = (3, 0.06)
+
+_LONG_PERM = np.array([0] + [((p + 11) % 24) + 1 for p in range(1, 25)] + [26, 25, 27], np.int64)
+
+
+def mirror_boards(boards: np.ndarray, hitting: bool) -> np.ndarray:
+    """Boards (``int8[n, 28]``) from the other side's view (vectorised :func:`nardy._core.mirror_hitting`
+    / ``mirror_long``)."""
+    b = np.asarray(boards, np.int8)
+    out = np.empty_like(b)
+    out[:, 0] = b[:, 27]
+    out[:, 27] = b[:, 0]
+    out[:, 25] = b[:, 26]
+    out[:, 26] = b[:, 25]
+    if hitting:
+        out[:, 1:25] = -b[:, 24:0:-1]
+    else:
+        # mover point p becomes the other side's point ((p + 11) % 24) + 1
+        out[:, _LONG_PERM[1:25]] = -b[:, 1:25]
+    return out
+
+
+@njit(cache=True)
+def _segment_argmax(values, offsets):
+    n = offsets.shape[0] - 1
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        best = offsets[i]
+        for j in range(offsets[i] + 1, offsets[i + 1]):
+            if values[j] > values[best]:
+                best = j
+        out[i] = best
+    return out
+
+
+@dataclass
+class Candidate:
+    """One ranked play: ``index`` into ``position.legal_plays(dice)``, its probabilities (mover's view,
+    float32[K]), equity (cubeless money) and the ply it was last evaluated at."""
+    index: int
+    probs: np.ndarray
+    equity: float
+    ply: int
+
+
+class Searcher:
+    """N-ply evaluation and play ranking for one game over an :class:`~nardy.bots.evaluator.Evaluator`.
+
+    Args:
+        evaluator: evaluates positions with the side on roll (``evaluate_batch``).
+        rules: the game's :class:`~nardy.rules.Rules` (scoring values, bear-off and head options).
+    """
+
+    def __init__(self, evaluator, rules):
+        self.ev = evaluator
+        self.rules = rules
+        self.game = rules.name
+        self.code = GAME_CODES[self.game]
+        self.hitting = rules.hitting
+        self.strict = rules.strict_bear_off
+        self.head_mode = -1 if self.hitting else {"none": _core.HEAD_NONE, "head-block": _core.HEAD_BLOCK,
+                                                  "always": _core.HEAD_ALWAYS}[rules.head_exception]
+        self.values = np.array(rules.scoring, np.float64)
+        self.k = int(K.N_OUTPUTS[self.code])
+
+    # ----- helpers ------------------------------------------------------------------------------
+    def equity(self, probs) -> np.ndarray:
+        return money_equity(probs, self.game, self.values)
+
+    def result_values(self, results: np.ndarray, first_opp: np.ndarray) -> np.ndarray:
+        """0-ply outputs, from the mover's view, of result boards (mover just played; ``first_opp``: bool[n],
+        the other side's first-turn flag). Wins (mover all off) are exact."""
+        n = results.shape[0]
+        out = np.empty((n, self.k), np.float32)
+        won = results[:, 0] >= 15
+        if won.any():
+            for i in np.nonzero(won)[0]:
+                K.outcome_vector(K.win_level(results[i], self.code), self.code, out[i])
+        rest = ~won
+        if rest.any():
+            child = mirror_boards(results[rest], self.hitting)
+            first = np.zeros((child.shape[0], 2), np.bool_)
+            first[:, 0] = first_opp[rest]
+            out[rest] = flip_probs(self.ev.evaluate_batch(child, first), self.game)
+        return out
+
+    def _expand(self, boards: np.ndarray, first: np.ndarray):
+        """Results of every roll (21 each) of every position: (results, offsets, first flags of result)."""
+        n = boards.shape[0]
+        B = np.repeat(boards, 21, axis=0)
+        D = np.tile(ROLLS21, (n, 1))
+        fm = np.repeat(first[:, 0], 21)
+        cap = max(4096, B.shape[0] * 40)
+        while True:
+            out = np.empty((cap, 28), np.int8)
+            offs = np.empty(B.shape[0] + 1, np.int64)
+            tot = _core.batch_results(B, D, self.hitting, self.strict, fm, self.head_mode, out, offs)
+            if tot >= 0:
+                break
+            cap *= 4
+        fo = np.repeat(np.repeat(first[:, 1], 21), np.diff(offs))
+        return out[:tot], offs, fo
+
+    # ----- n-ply --------------------------------------------------------------------------------
+    def evaluate_positions(self, boards: np.ndarray, first: np.ndarray | None = None, ply: int = 0) -> np.ndarray:
+        """Outputs (float32[n, K], on-roll side's view) of positions at ``ply`` (0, 1, 2, ...).
+
+        ``boards``: int8[n, 28], each with the side on roll as mover; ``first``: bool[n, 2] first-turn
+        flags (long nardy) or ``None``.
+        """
+        boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
+        n = boards.shape[0]
+        first = np.zeros((n, 2), np.bool_) if first is None else np.asarray(first, np.bool_).reshape(n, 2)
+        if ply <= 0:
+            return self.ev.evaluate_batch(boards, first)
+        res, offs, fo = self._expand(boards, first)
+        v0 = self.result_values(res, fo)
+        best = _segment_argmax(self.equity(v0), offs)
+        vals = v0[best]                                   # mover's view, per (position, roll)
+        if ply > 1:
+            chosen = res[best]
+            live = chosen[:, 0] < 15
+            if live.any():
+                child = mirror_boards(chosen[live], self.hitting)
+                cf = np.zeros((child.shape[0], 2), np.bool_)
+                cf[:, 0] = fo[best][live]
+                vals[live] = flip_probs(self.evaluate_positions(child, cf, ply - 1), self.game)
+        vals = vals.reshape(n, 21, self.k).astype(np.float64)
+        return np.einsum("nrk,r->nk", vals, ROLL_WEIGHTS).astype(np.float32)
+
+    def rank(self, position, dice, ply: int = 0, noise: float = 0.0, rng=None,
+             filters=(FILTER_0PLY, FILTER_1PLY)) -> list[Candidate]:
+        """Rank the legal plays of ``position`` with ``dice``, best first.
+
+        Plays are ranked at 0-ply; for ``ply >= 1`` the 0-ply survivors of ``filters[0]`` are re-ranked at
+        1-ply, and for ``ply >= 2`` the 1-ply survivors of ``filters[1]`` at 2-ply (deeper plies the
+        same way). Candidates that were filtered out keep their shallower figures and rank below.
+        ``noise`` (> 0) adds normal noise of that standard deviation to every 0-ply equity (weak levels;
+        ``rng`` a ``numpy.random.Generator``); the noisy equity is then what is ranked and reported.
+        """
+        results = position.legal_results(dice)
+        n = results.shape[0]
+        fo = np.full(n, position.first_turn[1], np.bool_)
+        probs = self.result_values(results, fo)
+        eq = self.equity(probs)
+        if noise > 0:
+            rng = rng if rng is not None else np.random.default_rng()
+            eq = eq + rng.normal(0.0, noise, size=n)
+        cands = [Candidate(i, probs[i], float(eq[i]), 0) for i in range(n)]
+        cands.sort(key=lambda c: -c.equity)
+        if n == 1 or ply <= 0:
+            return cands
+        for depth in range(1, ply + 1):
+            keep_n, window = filters[min(depth - 1, len(filters) - 1)]
+            top = cands[0].equity
+            live = [c for c in cands[:keep_n] if c.equity >= top - window]
+            if len(live) <= 1 and depth > 1:
+                break
+            idx = np.array([c.index for c in live])
+            res = results[idx]
+            won = res[:, 0] >= 15
+            vals = np.empty((len(live), self.k), np.float32)
+            if won.any():
+                vals[won] = probs[idx[won]]
+            if (~won).any():
+                child = mirror_boards(res[~won], self.hitting)
+                cf = np.zeros((child.shape[0], 2), np.bool_)
+                cf[:, 0] = position.first_turn[1]
+                vals[~won] = flip_probs(self.evaluate_positions(child, cf, depth), self.game)
+            veq = self.equity(vals)
+            for c, v, e in zip(live, vals, veq):
+                c.probs, c.equity, c.ply = v, float(e), depth
+            live.sort(key=lambda c: -c.equity)
+            rest = [c for c in cands if c.ply < depth]
+            cands = live + rest
+        return cands

@@ -1,0 +1,162 @@
+"""``nardy train``: self-play TD(lambda) training of a game's evaluator net.
+
+The net plays both sides greedily at 0-ply (cubeless money equity); after each game every position's
+outputs are moved towards its lambda-return (see :func:`nardy.bots._kernels.td_train`), as TD-Gammon was
+trained. The run is reproducible: the initial weights come from ``--seed`` and chunk ``i`` of games uses
+the seed ``seed * 1_000_003 + i`` for its dice.
+
+Every ``--checkpoint-every`` games the weights are saved to ``<checkpoint-dir>/<game>-<games>.npz`` and
+benchmarked (duplicate dice, cubeless, 0-ply) against the previous checkpoint and against the simple
+heuristic player; the figures go to the console and to ``<checkpoint-dir>/log.jsonl``.
+
+Example::
+
+    nardy train --game short --games 200000 --seed 1 --out short.npz
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+from . import _kernels as K
+from .net import GAME_CODES, Net
+
+__all__ = ["train", "train_net", "benchmark"]
+
+_VALUES = {"backgammon": (1, 2, 3), "short": (1, 2, 4, 8), "long": (1, 2)}
+
+
+def _start(game: str) -> np.ndarray:
+    from nardy.position import Position
+    return Position.start(game).array.copy()
+
+
+def benchmark(net_a: Net, opponent, n_games: int, seed: int = 12345) -> dict:
+    """Cubeless 0-ply games of ``net_a`` against ``opponent`` (a :class:`Net`, ``"random"`` or ``"heuristic"``),
+    duplicate dice (``n_games`` rounded up to even).
+
+    Returns:
+        ``{"ppg": points per game for A, "ci95": half-width of its 95% interval, "win": A's win rate}``.
+    """
+    game = net_a.game
+    code = GAME_CODES[game]
+    vals = np.array(_VALUES[game], np.float64)
+    n = n_games + (n_games % 2)
+    if isinstance(opponent, Net):
+        pol_b, wb = K.POLICY_NET, opponent.weights
+    else:
+        pol_b = {"random": K.POLICY_RANDOM, "heuristic": K.POLICY_HEURISTIC}[opponent]
+        wb = net_a.weights
+    r = K.play_matches(code, _start(game), vals, n, seed, K.POLICY_NET, *net_a.weights, pol_b, *wb, 0.0, 0.0)
+    pairs = r.reshape(-1, 2).mean(axis=1)
+    ci = 1.96 * pairs.std(ddof=1) / np.sqrt(len(pairs)) if len(pairs) > 1 else float("nan")
+    return {"ppg": float(r.mean()), "ci95": float(ci), "win": float((r > 0).mean())}
+
+
+def train_net(net: Net, games: int, seed: int, lr: float, lr_final: float, lam: float, chunk: int = 500,
+              start_chunk: int = 0, callback=None, deadline: float | None = None) -> Net:
+    """Train ``net`` in place for ``games`` self-play games; ``callback(games_done, stats)`` after each chunk.
+
+    The learning rate falls linearly from ``lr`` to ``lr_final`` over the run. With ``deadline`` (a
+    ``time.perf_counter()`` value) training stops after the first chunk that ends past it.
+    """
+    vals = np.array(_VALUES[net.game], np.float64)
+    start = _start(net.game)
+    done = 0
+    i = start_chunk
+    while done < games:
+        n = min(chunk, games - done)
+        frac = done / max(games, 1)
+        rate = lr + (lr_final - lr) * frac
+        stats = np.zeros(4)
+        K.td_train(*net.weights, net.code, start, vals, n, rate, lam, seed * 1_000_003 + i, stats)
+        done += n
+        i += 1
+        net.games_trained += n
+        last = deadline is not None and time.perf_counter() > deadline
+        if callback is not None:
+            callback(games if last else done, stats)
+        if last:
+            break
+    return net
+
+
+@click.command("train")
+@click.option("--game", "-g", required=True, help="backgammon, short or long (aliases accepted)")
+@click.option("--games", "-n", default=100_000, show_default=True, help="self-play games to train")
+@click.option("--seed", "-s", default=1, show_default=True, help="seed of the initial weights and the dice")
+@click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
+              help="final weights file (default ./<game>.npz)")
+@click.option("--init", "init_path", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="start from these weights instead of random ones")
+@click.option("--hidden", default=80, show_default=True, help="hidden units (new nets)")
+@click.option("--lr", default=0.03, show_default=True, help="initial learning rate")
+@click.option("--lr-final", default=0.01, show_default=True, help="learning rate at the end")
+@click.option("--lam", "lam", default=0.7, show_default=True, help="TD lambda")
+@click.option("--checkpoint-dir", type=click.Path(file_okay=False), default=None,
+              help="checkpoints and log.jsonl (default: beside --out, in checkpoints-<game>/)")
+@click.option("--checkpoint-every", default=20_000, show_default=True, help="games between checkpoints")
+@click.option("--bench-games", default=1000, show_default=True,
+              help="games per benchmark at each checkpoint (0: none)")
+@click.option("--chunk", default=500, show_default=True, help="games per compiled call (part of the seed)")
+@click.option("--minutes", default=0.0, show_default=True,
+              help="stop after this much wall time (0: no limit); the run is then cut short of --games")
+def train(game, games, seed, out, init_path, hidden, lr, lr_final, lam, checkpoint_dir, checkpoint_every,
+          bench_games, chunk, minutes):
+    """Train a game's evaluator by self-play TD(lambda) and write its weights."""
+    from nardy.rules import game_name
+    g = game_name(game)
+    out = Path(out) if out else Path(f"{g}.npz")
+    ckdir = Path(checkpoint_dir) if checkpoint_dir else out.parent / f"checkpoints-{g}"
+    ckdir.mkdir(parents=True, exist_ok=True)
+    net = Net.load(init_path) if init_path else Net.random(g, hidden, seed)
+    if net.game != g:
+        raise click.BadParameter(f"{init_path} holds a {net.game} net, not {g}")
+    base_games = net.games_trained
+    prev = net.copy()
+    log = open(ckdir / "log.jsonl", "a")
+    t0 = time.perf_counter()
+    last_ck = [0]
+    plies = [0.0, 0]
+
+    def record(entry):
+        entry["elapsed_s"] = round(time.perf_counter() - t0, 1)
+        log.write(json.dumps(entry) + "\n")
+        log.flush()
+        click.echo("\n" + json.dumps(entry), err=True)
+
+    with click.progressbar(length=games, label=f"training {g}", show_pos=True, show_eta=True,
+                           file=None) as bar:
+        def cb(done, stats):
+            bar.update(int(done - bar.pos))
+            plies[0] += stats[0]
+            plies[1] += chunk
+            if done - last_ck[0] >= checkpoint_every or done == games:
+                last_ck[0] = done
+                path = net.save(ckdir / f"{g}-{net.games_trained:07d}.npz")
+                entry = {"games": net.games_trained, "checkpoint": str(path),
+                         "plies_per_game": round(plies[0] / max(plies[1], 1), 1),
+                         "games_per_s": round((net.games_trained - base_games) / (time.perf_counter() - t0), 1)}
+                plies[0], plies[1] = 0.0, 0
+                if bench_games:
+                    entry["vs_previous"] = benchmark(net, prev, bench_games)
+                    entry["vs_heuristic"] = benchmark(net, "heuristic", bench_games)
+                    entry["vs_random"] = benchmark(net, "random", bench_games // 2)
+                record(entry)
+                prev.W1[:], prev.b1[:], prev.W2[:], prev.b2[:] = net.W1, net.b1, net.W2, net.b2
+                prev.games_trained = net.games_trained
+
+        train_net(net, games, seed, lr, lr_final, lam, chunk, start_chunk=base_games // max(chunk, 1),
+                  callback=cb, deadline=(t0 + 60 * minutes) if minutes > 0 else None)
+    net.save(out)
+    click.echo(f"wrote {out} ({net.games_trained} games, {time.perf_counter() - t0:.0f} s)", err=True)
+    log.close()
+
+
+if __name__ == "__main__":
+    train()

@@ -1,0 +1,85 @@
+"""Cube decisions on clear-cut positions (money and match), and the match equity tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from nardy import Position
+from nardy.bots import Bot
+from nardy.bots.cubeful import janowski_equity
+from nardy.bots.met import get_met
+
+
+def _huge_race_lead():
+    # mover: 4 checkers on the 1- and 2-points (2 rolls at most); opponent: 8 checkers on its 6-point
+    # and 7 off (no gammon, needs 4 rolls or more)
+    m = [11, 2, 2] + [0] * 23
+    o = [7, 0, 0, 0, 0, 0, 8] + [0] * 19
+    return Position.from_boards(m, o, "backgammon")
+
+
+def test_huge_racing_lead_doubles_and_is_passed():
+    pos = _huge_race_lead()
+    d = Bot("backgammon", level="advanced").cube_action(pos)
+    assert d.probabilities.win > 0.9
+    assert d.double and not d.take and d.action == "double"
+
+
+def test_opening_position_no_double_take():
+    d = Bot("backgammon", level="advanced").cube_action(Position.start("backgammon"))
+    assert not d.double and d.take and d.action == "no double"
+
+
+def test_game_and_match_states():
+    from nardy.game import Game
+    from nardy.match import Match
+    bot = Bot("backgammon", level="advanced")
+    g = Game("backgammon")
+    g.start()
+    d = bot.cube_action(g)
+    assert d.action in ("double", "no double") and not d.double
+    m = Match("backgammon", length=5)
+    m.new_game(start=True)
+    d = bot.cube_action(m)
+    assert not d.double and d.take
+    assert 0.0 <= d.equities["no double"] <= 1.0
+
+
+def test_match_huge_lead_and_crawford():
+    pos = _huge_race_lead()
+    bot = Bot("backgammon", level="advanced")
+
+    class State:   # a minimal game-like object: the side on roll is player 0
+        position = pos
+        cube_value = 1
+        cube_owner = None
+        cube_enabled = True
+        turn = 0
+        phase = "roll"
+        crawford = False
+
+    d = bot.cube_action(State(), score=(0, 0), match_length=7)
+    assert d.double and not d.take
+    State.crawford = True
+    d = bot.cube_action(State(), score=(0, 6), match_length=7)
+    assert not d.double and d.reason
+
+
+def test_met_tables():
+    met = get_met("backgammon")
+    assert met.name == "Kazaross-XG2"
+    assert met.mwc(1, 2) == pytest.approx(0.67736)
+    assert met.mwc(2, 1, post_crawford=True) == pytest.approx(0.48803)
+    assert met.mwc(5, 5) == pytest.approx(0.5)
+    for game in ("short", "long"):
+        t = get_met(game)
+        assert t.mwc(3, 3) == pytest.approx(0.5)
+        assert t.mwc(1, 5) > t.mwc(2, 5) > t.mwc(3, 5) > 0.5 > t.mwc(5, 3)
+        assert t.mwc(4, 7) + t.mwc(7, 4) == pytest.approx(1.0)
+
+
+def test_janowski_limits():
+    # dead cube = cubeless equity; live cube at the take point = -1
+    assert janowski_equity(0.6, 1.0, 1.0, 0.0, "centre") == pytest.approx(0.2)
+    assert janowski_equity(0.2, 1.0, 1.0, 1.0, "centre") == pytest.approx(-1.0)
+    assert janowski_equity(0.8, 1.0, 1.0, 1.0, "centre") == pytest.approx(1.0)

@@ -1,0 +1,135 @@
+"""Evaluators: encoding symmetry, probability ranges and consistency, exact finished games, bearoff races."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nardy import Position
+from nardy.bots import _kernels as K
+from nardy.bots.evaluator import (LEVELS, OUTPUT_NAMES, BearoffEvaluator, Probabilities, default_evaluator,
+                                  flip_probs, money_equity, terminal_probs)
+from nardy.bots.net import GAME_CODES
+from nardy.bots.search import mirror_boards
+
+GAMES = ("backgammon", "short", "long")
+
+
+def _random_positions(game, n_games=4, seed=0):
+    """Positions met in a few random games (side on roll's view)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_games):
+        pos = Position.start(game)
+        for _ in range(400):
+            plays = pos.legal_plays((int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+            nxt = plays[int(rng.integers(len(plays)))].result
+            if nxt.is_game_over():
+                break
+            pos = nxt.mirror()
+            out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_encoding_is_symmetric_between_the_sides(game):
+    code = GAME_CODES[game]
+    for pos in _random_positions(game, 2)[::7]:
+        b = np.ascontiguousarray(pos.array)
+        m = mirror_boards(b.reshape(1, 28), pos.rules.hitting)[0]
+        x = np.zeros(K.N_INPUTS, np.float32)
+        y = np.zeros(K.N_INPUTS, np.float32)
+        K.encode(b, code, pos.first_turn[0], pos.first_turn[1], x)
+        K.encode(m, code, pos.first_turn[1], pos.first_turn[0], y)
+        s = K.SIDE_INPUTS
+        assert np.array_equal(x[:s], y[s:2 * s])
+        assert np.array_equal(x[s:2 * s], y[:s])
+        # the vectorised mirror agrees with the engine's
+        assert m.tobytes() == pos.mirror().array.tobytes()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_probabilities_in_range_and_consistent(game):
+    ev = default_evaluator(game)
+    positions = _random_positions(game, 3, seed=1)
+    boards = np.array([p.array for p in positions])
+    first = np.array([p.first_turn for p in positions])
+    out = ev.evaluate_batch(boards, first)
+    L = len(LEVELS[game])
+    assert out.shape == (len(positions), len(OUTPUT_NAMES[game]))
+    assert np.all(out >= 0) and np.all(out <= 1)
+    assert np.all(np.diff(out[:, :L], axis=1) <= 1e-6)             # win >= gammon >= backgammon
+    assert np.all(out[:, L] <= 1 - out[:, 0] + 1e-6)                 # lose gammon <= lose
+    assert np.all(np.diff(out[:, L:], axis=1) <= 1e-6)
+    p = ev.evaluate(positions[0])
+    ex = p.exclusive()
+    assert sum(ex["win"].values()) + sum(ex["lose"].values()) == pytest.approx(1.0, abs=1e-5)
+    assert p["lose"] == pytest.approx(1 - p.win)
+    assert set(p.as_dict()) == set(OUTPUT_NAMES[game]) | {"lose"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_flip_and_equity(game):
+    k = len(OUTPUT_NAMES[game])
+    rng = np.random.default_rng(2)
+    p = rng.random((5, k)).astype(np.float32)
+    assert np.allclose(flip_probs(flip_probs(p, game), game), p)
+    assert np.allclose(money_equity(flip_probs(p, game), game), -money_equity(p, game), atol=1e-6)
+    top = np.ones(k)
+    L = len(LEVELS[game])
+    top[L:] = 0
+    assert money_equity(top, game) == pytest.approx(Position.start(game).rules.scoring[-1])
+
+
+def test_finished_games_are_exact():
+    # backgammon: mover bore off all 15, opponent has nothing off and a checker in mover's home: backgammon
+    mover = [15] + [0] * 25
+    opp = [0] * 26
+    opp[20] = 1   # opponent's own 20 = mover's 5
+    opp[6] = 14
+    pos = Position.from_boards(mover, opp, "backgammon")
+    t = terminal_probs(pos.array, "backgammon")
+    assert list(t) == [1, 1, 1, 0, 0]
+    t2 = terminal_probs(pos.mirror().array, "backgammon")
+    assert list(t2) == [0, 0, 0, 1, 1]
+    # short nardy: koks (a loser checker on the bar)
+    opp = [0] * 26
+    opp[25] = 1
+    opp[6] = 14
+    pos = Position.from_boards(mover, opp, "short")
+    assert list(terminal_probs(pos.array, "short")) == [1, 1, 1, 1, 0, 0, 0]
+    # long nardy: the loser has one off: oyn
+    opp = [1] + [0] * 25
+    opp[24] = 14
+    pos = Position.from_boards(mover, opp, "long")
+    assert list(terminal_probs(pos.array, "long")) == [1, 0, 0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bearoff_race_values(game):
+    ev = BearoffEvaluator(game)
+    # one checker each on the 1-point: the side on roll always wins
+    m = [14, 1] + [0] * 24
+    o = [14, 1] + [0] * 24
+    pos = Position.from_boards(m, o, game)
+    assert ev.applies(pos.array.reshape(1, 28))[0]
+    p = ev.evaluate(pos)
+    assert p.win == pytest.approx(1.0)
+    assert p.array[1] == 0.0
+    # identical positions: being on roll is an edge
+    m = [9, 1, 1, 1, 1, 1, 1] + [0] * 19
+    pos = Position.from_boards(m, list(m), game)
+    p = ev.evaluate(pos)
+    assert 0.5 < p.win < 1.0
+    # the net's evaluator uses the database in such positions
+    assert default_evaluator(game).evaluate(pos).win == pytest.approx(p.win)
+
+
+def test_gammon_chance_in_a_bearoff():
+    # mover: 1 checker on the 1-point; opponent: 15 checkers home, none off -> mover wins a gammon now
+    m = [14, 1] + [0] * 24
+    o = [0, 0, 0, 0, 0, 0, 15] + [0] * 19
+    pos = Position.from_boards(m, o, "backgammon")
+    p = BearoffEvaluator("backgammon").evaluate(pos)
+    assert p.win == pytest.approx(1.0) and p.win_gammon == pytest.approx(1.0)
+    assert isinstance(p, Probabilities)
