@@ -593,6 +593,10 @@ def _write_game(out: list, game, number: int, score, players):
 
     for player, text in cells:
         if text.startswith("Wins") or text.startswith("Draw"):
+            if player == 1 and cur is not None and cur[0] is not None and cur[1] is None:
+                cur[1] = text  # as GNU Backgammon: 'Drops' and the doubler's 'Wins' on one line
+                flush()
+                continue
             flush()
             out.append((" " * 34 if player == 1 else " " * 6) + text)
             continue
@@ -631,9 +635,11 @@ def write_mat(match, headers: dict | None = None) -> str:
     if isinstance(match, Game):
         games, length, rules, players = [match], 0, match.rules, match.players
         jacoby, beavers, limit, crawford = match.jacoby, match.cube.beavers, match.cube.limit, True
+        cube = match.cube_enabled
     elif isinstance(match, Match):
         games, length, rules, players = match.games, match.length, match.rules, match.players
         jacoby, beavers, limit, crawford = match.jacoby, match.beavers, match.cube_limit, match.crawford_rule
+        cube = match.cube
     else:
         raise RecordError(f"write_mat expects a Match or a Game, got {type(match).__name__}", reason="bad input")
     h = {"Site": "nardy", "Player 1": players[0], "Player 2": players[1], "Variation": VARIATIONS[rules.name]}
@@ -645,14 +651,14 @@ def write_mat(match, headers: dict | None = None) -> str:
     if limit:
         h["CubeLimit"] = str(limit)
     default = get_rules(rules.name)
-    if rules != default or rules.name != "backgammon":
+    if rules != default or rules.name != "backgammon" or cube != rules.cube:
         h["Opening"] = rules.opening
         h["Scoring"] = "/".join(str(v) for v in rules.scoring)
         h["Strict Bear-off"] = "On" if rules.strict_bear_off else "Off"
         if rules.name == "long":
             h["Head Exception"] = rules.head_exception
             h["Last Roll"] = rules.last_roll
-        h["Cube"] = "On" if rules.cube else "Off"
+        h["Cube"] = "On" if cube else "Off"
     if headers:
         h.update(headers)
     out = [f'; [{k} "{v}"]' for k, v in h.items()]
