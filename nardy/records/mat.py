@@ -53,9 +53,6 @@ __all__ = ["MatAction", "MatGame", "MatchRecord", "read_mat", "replay", "write_m
 #: ``Variation`` header value written for each game.
 VARIATIONS = {"backgammon": "Backgammon", "short": "Short Nardy", "long": "Long Nardy"}
 
-_PLAYER_COLS = ("left", "right")
-
-
 @dataclass
 class MatAction:
     """One cell of a record.
@@ -246,9 +243,7 @@ def read_mat(source) -> MatchRecord:
             is the record read up to that line).
     """
     if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and len(source) < 4096
-                                    and not source.lstrip().startswith(";")
-                                    and Path(source).suffix.lower() in (".mat", ".txt", "")
-                                    and Path(source).exists()):
+                                    and Path(source).is_file()):
         try:
             raw = Path(source).read_bytes()
         except OSError as e:
@@ -340,11 +335,8 @@ def read_mat(source) -> MatchRecord:
             for k, (col, act) in enumerate(cells):
                 pending.append((col, act, False, k, len(cells)))
         except RecordError as e:
-            flush_game_safe = pending
-            try:
-                _assign_players(flush_game_safe, game) if game is not None else None
-            except RecordError:
-                pass
+            if game is not None:
+                _assign_players(pending, game)  # keep the cells read so far in the partial record
             e.game = e.game if e.game is not None else (game.number if game else None)
             e.partial = rec
             raise
@@ -484,9 +476,6 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                 g.beaver(player=act.player)
             elif act.kind == "drop":
                 g.drop(player=act.player)
-                nxt = acts[i + 1] if i + 1 < len(acts) else None
-                if nxt is None or nxt.kind != "wins":
-                    pass
             elif act.kind == "wins":
                 if g.is_over:
                     r = g.result
@@ -515,8 +504,6 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
             raise
         except NardyError as e:
             fail(str(e), act)
-    if not g.is_over:
-        return
 
 
 def rules_uses_opening_dice(rules: Rules) -> bool:
@@ -524,10 +511,6 @@ def rules_uses_opening_dice(rules: Rules) -> bool:
 
 
 # ----- writing ----------------------------------------------------------------------------------
-def _pt(p: int) -> str:
-    return str(p)
-
-
 def _plain(steps) -> str:
     """Steps as GNU Backgammon's plain move text: every step ``from/to`` (25 bar, 0 off), ``*``."""
     return " ".join(f"{a}/{b}{'*' if hit else ''}" for a, b, _d, hit in steps)
