@@ -366,7 +366,7 @@ def _assign_players(pending, game: MatGame):
 
 
 # ----- replaying --------------------------------------------------------------------------------
-def replay(record, dice=None):
+def replay(record):
     """Play a record through the rules and return the :class:`~nardy.match.Match`.
 
     Every play is parsed with :meth:`Position.parse_play` and must be legal; cube actions must be in
