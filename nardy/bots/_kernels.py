@@ -564,3 +564,39 @@ def play_matches(game, start, values, n_games, seed, pol_a, Wa1, ba1, Wa2, ba2, 
             fm, fopp = fopp, False
         res[g] = result
     return res
+
+
+@njit(cache=True)
+def forward_batch(W1, b1, W2, b2, x):
+    """MLP outputs (float32[n, K], not sanitised) of inputs ``x`` (float32[n, N_INPUTS]), skipping zeros."""
+    n = x.shape[0]
+    H = b1.shape[0]
+    K = b2.shape[0]
+    out = np.empty((n, K), np.float32)
+    h = np.empty(H, np.float32)
+    for r in range(n):
+        forward(W1, b1, W2, b2, x[r], h, out[r])
+    return out
+
+
+@njit(cache=True)
+def bearoff_mask(boards, hitting):
+    """bool[n]: boards where both sides have all their checkers in their own home and nobody has finished."""
+    n = boards.shape[0]
+    out = np.zeros(n, np.bool_)
+    for i in range(n):
+        b = boards[i]
+        ok = b[0] < 15 and b[27] < 15
+        if hitting:
+            ok = ok and b[25] == 0 and b[26] == 0
+            for p in range(1, 25):
+                if (p > 6 and b[p] > 0) or (p < 19 and b[p] < 0):
+                    ok = False
+                    break
+        else:
+            for p in range(1, 25):
+                if (p > 6 and b[p] > 0) or (b[p] < 0 and (p < 13 or p > 18)):
+                    ok = False
+                    break
+        out[i] = ok
+    return out

@@ -150,7 +150,8 @@ class Bot:
                     return p
             scores = [K.heuristic_score(np.ascontiguousarray(p.result.array), code) for p in plays]
             return plays[int(np.argmax(scores))]
-        cands = self.searcher.rank(position, dice, ply=self.ply, noise=self.noise, rng=self.rng)
+        cands = self.searcher.rank(position, dice, ply=self.ply, noise=self.noise, rng=self.rng,
+                                   results=_results_of(plays))
         return plays[cands[0].index]
 
     def hints(self, position: Position, dice, n: int = 5, ply: int | None = None) -> list[Hint]:
@@ -164,7 +165,7 @@ class Bot:
             return []
         depth = self.ply if ply is None else ply
         depth = 0 if depth is None else depth
-        cands = self.searcher.rank(position, dice, ply=depth)
+        cands = self.searcher.rank(position, dice, ply=depth, results=_results_of(plays))
         best = cands[0].equity
         return [Hint(plays[c.index], Probabilities(self.game, c.probs), c.equity, c.ply, best - c.equity)
                 for c in cands[:n]]
@@ -266,6 +267,11 @@ class Bot:
         else:
             action = "double" if double else "no double"
         return CubeDecision(double, take, action, eqs, probs, reason)
+
+
+def _results_of(plays) -> np.ndarray:
+    """The result boards of plays (int8[n, 28]) without generating them again."""
+    return np.frombuffer(b"".join(p._rb for p in plays), np.int8).reshape(len(plays), 28).copy()
 
 
 class RandomBot(Bot):

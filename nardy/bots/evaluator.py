@@ -282,14 +282,7 @@ class BearoffEvaluator(_Base):
 
 
 def _bearoff_mask(boards: np.ndarray, hitting: bool) -> np.ndarray:
-    if hitting:
-        mover_out = (np.clip(boards[:, 7:25], 0, None).sum(axis=1) + boards[:, 25]) > 0
-        opp_out = (np.clip(-boards[:, 1:19], 0, None).sum(axis=1) + boards[:, 26]) > 0
-    else:
-        mover_out = np.clip(boards[:, 7:25], 0, None).sum(axis=1) > 0
-        neg = np.clip(-boards, 0, None)
-        opp_out = (neg[:, 1:13].sum(axis=1) + neg[:, 19:25].sum(axis=1)) > 0
-    return ~mover_out & ~opp_out & (boards[:, 0] < 15) & (boards[:, 27] < 15)
+    return K.bearoff_mask(boards, hitting)
 
 
 def _bearoff_indices(boards: np.ndarray, hitting: bool):

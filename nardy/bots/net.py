@@ -109,9 +109,5 @@ class Net:
 
     def forward_inputs(self, x: np.ndarray) -> np.ndarray:
         """Outputs (float32[n, K], not sanitised) for encoded inputs ``x`` (float32[n, N_INPUTS])."""
-        z = x @ self.W1
-        z += self.b1
-        h = 1.0 / (1.0 + np.exp(-np.clip(z, -40, 40)))
-        y = h @ self.W2
-        y += self.b2
-        return (1.0 / (1.0 + np.exp(-np.clip(y, -40, 40)))).astype(np.float32)
+        x = np.ascontiguousarray(x, np.float32)
+        return K.forward_batch(self.W1, self.b1, self.W2, self.b2, x)

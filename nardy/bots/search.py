@@ -166,16 +166,18 @@ class Searcher:
         return np.einsum("nrk,r->nk", vals, ROLL_WEIGHTS).astype(np.float32)
 
     def rank(self, position, dice, ply: int = 0, noise: float = 0.0, rng=None,
-             filters=(FILTER_0PLY, FILTER_1PLY)) -> list[Candidate]:
+             filters=(FILTER_0PLY, FILTER_1PLY), results: np.ndarray | None = None) -> list[Candidate]:
         """Rank the legal plays of ``position`` with ``dice``, best first.
 
         Plays are ranked at 0-ply; for ``ply >= 1`` the 0-ply survivors of ``filters[0]`` are re-ranked at
         1-ply, and for ``ply >= 2`` the 1-ply survivors of ``filters[1]`` at 2-ply (deeper plies the
         same way). Candidates that were filtered out keep their shallower figures and rank below.
+        ``results`` may pass ``position.legal_results(dice)`` when the caller already has it.
         ``noise`` (> 0) adds normal noise of that standard deviation to every 0-ply equity (weak levels;
         ``rng`` a ``numpy.random.Generator``); the noisy equity is then what is ranked and reported.
         """
-        results = position.legal_results(dice)
+        if results is None:
+            results = position.legal_results(dice)
         n = results.shape[0]
         fo = np.full(n, position.first_turn[1], np.bool_)
         probs = self.result_values(results, fo)
