@@ -13,7 +13,11 @@ Input encoding (``N_INPUTS`` floats), GNU Backgammon / TD-Gammon style. For each
 opponent), in that side's own numbering: for points 1..24 four units ``n>=1, n>=2, n>=3, (n-3)/4``; the
 bar as four units the same way; borne off ``/15`` and ``>=1``; pip count ``/200``; checkers outside home
 ``/15``. Then: a "no contact" flag (a pure race), the long-nardy first-turn flags of both sides, and the
-number of the mover's points in a row blocking the opponent (long nardy; ``/6``).
+number of the mover's points in a row blocking the opponent (long nardy; ``/6``). Encoding version 2 adds:
+the share of the 36 rolls with which the side on roll can hit an opponent blot, the same for the opponent
+(were it on roll), and the longest prime (points with 2+ checkers in a row) of each side ``/6`` (long nardy:
+0, 0, 0 and the opponent's longest run of held points ``/6``). Nets of version 1 are read with zero weights
+for these inputs.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ GAME_BG, GAME_SHORT, GAME_LONG = 0, 1, 2
 N_LEVELS = np.array([3, 4, 2], np.int64)
 N_OUTPUTS = np.array([5, 7, 3], np.int64)
 SIDE_INPUTS = 104
-N_INPUTS = 2 * SIDE_INPUTS + 4
+#: Inputs of encoding version 1 (the first 212); version 2 adds 4 (hit chances and primes).
+N_INPUTS_V1 = 2 * SIDE_INPUTS + 4
+N_INPUTS = N_INPUTS_V1 + 4
 MAX_GAME_PLIES = 3000
 
 #: Policies for :func:`play_matches`: a net (greedy at 0-ply), uniform random, the simple heuristic.
@@ -158,6 +164,85 @@ def encode(b, game, first_m, first_o, x):
     x[k + 2] = 1.0 if first_o else 0.0
     if not hitting:
         x[k + 3] = _block_run(b) / 6.0
+        x[k + 7] = _opp_block_run(b) / 6.0
+    else:
+        x[k + 4] = hit_chance(b)
+        x[k + 5] = hit_chance(_core.mirror_hitting(b))
+        x[k + 6] = _prime(b, 1) / 6.0
+        x[k + 7] = _prime(b, -1) / 6.0
+
+
+@njit(cache=True)
+def _opp_block_run(b):
+    """Long nardy: the opponent's longest run of held points along its route (mover points 12..1, 24..13)."""
+    best = 0
+    run = 0
+    for i in range(24):
+        p = 12 - i if i < 12 else 36 - i
+        if b[p] < 0:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+@njit(cache=True)
+def _prime(b, sign):
+    """Longest run of consecutive points holding 2+ checkers of one side (sign 1 mover, -1 opponent)."""
+    best = 0
+    run = 0
+    for p in range(1, 25):
+        if sign * b[p] >= 2:
+            run += 1
+            if run > best:
+                best = run
+        else:
+            run = 0
+    return best
+
+
+@njit(cache=True)
+def _can_hit(b, a, c):
+    """Whether the mover can hit an opponent blot with the roll a-c (hitting games; intermediate points of a
+    combined hit must be open; entering checkers only hit from the bar)."""
+    for r in range(25, 0, -1):
+        if r == 25:
+            if b[25] == 0:
+                continue
+        elif b[25] > 0 or b[r] <= 0:
+            continue
+        if a != c:
+            for d in (a, c):
+                t = r - d
+                if t >= 1 and b[t] == -1:
+                    return True
+            t = r - a - c
+            if t >= 1 and b[t] == -1 and b[25] <= 1:
+                if b[r - a] >= -1 or b[r - c] >= -1:
+                    return True
+        else:
+            t = r
+            steps = 4 if b[25] <= 1 else 1
+            for _ in range(steps):
+                t -= a
+                if t < 1 or b[t] < -1:
+                    break
+                if b[t] == -1:
+                    return True
+    return False
+
+
+@njit(cache=True)
+def hit_chance(b):
+    """Share of the 36 rolls with which the mover (hitting games) can hit at least one opponent blot."""
+    n = 0
+    for a in range(1, 7):
+        for c in range(1, 7):
+            if _can_hit(b, a, c):
+                n += 1
+    return n / 36.0
 
 
 @njit(cache=True)

@@ -206,7 +206,6 @@ class Bot:
             When the cube cannot be used, ``double`` is False and ``reason`` says why.
         """
         game = state
-        post_crawford = False
         length = match_length or 0
         if hasattr(state, "games") and hasattr(state, "length"):   # a Match
             game = state.current
@@ -217,7 +216,6 @@ class Bot:
                 score = state.score_before(len(state.games) - 1)
             if crawford is None:
                 crawford = state.crawford
-            post_crawford = state.post_crawford
         if isinstance(game, Position):
             pos, cube_value, owner_rel, enabled, phase = game, 1, "centre", True, "roll"
             jacoby = False
@@ -243,6 +241,8 @@ class Bot:
             reason = "the cube is not in use"
         elif crawford:
             reason = "Crawford game: nobody may double"
+        elif phase != "double" and hasattr(game, "why_not_double"):
+            reason = game.why_not_double() or ""
         elif owner_rel == "opponent" and phase != "double":
             reason = "the opponent owns the cube"
         x = cube_efficiency(pos)
@@ -253,10 +253,7 @@ class Bot:
             me = turn
             away_me = length - int(score[me])
             away_opp = length - int(score[1 - me])
-            eqs = match_cube_decision(probs, values, x, owner_rel if phase != "double" else owner_rel,
-                                      away_me, away_opp, cube_value, met)
-            if post_crawford:
-                pass
+            eqs = match_cube_decision(probs, values, x, owner_rel, away_me, away_opp, cube_value, met)
         else:
             eqs = money_cube_decision(probs, values, x, owner_rel, jacoby=jacoby, cube_value=cube_value)
         double, take = decide(eqs)

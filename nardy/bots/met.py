@@ -111,3 +111,15 @@ def get_met(game: str) -> MatchEquityTable:
         return MatchEquityTable(g, "Kazaross-XG2", pre, post)
     n = 64
     return MatchEquityTable(g, "computed", _computed(LEVEL_SHARES[g], _VALUES[g], n), None)
+
+
+def level_shares_from_selfplay(net, games: int = 2000, seed: int = 1) -> tuple:
+    """Share of each result level in ``games`` cubeless 0-ply self-play games of a net (how
+    :data:`LEVEL_SHARES` of the nardy games were measured)."""
+    from . import _kernels as K
+    from .train import _VALUES, _start
+    vals = np.array(_VALUES[net.game], np.float64)
+    r = K.play_matches(net.code, _start(net.game), vals, games, seed, K.POLICY_NET, *net.weights,
+                       K.POLICY_NET, *net.weights, 0.0, 0.0)
+    pts = np.abs(r[r != 0])
+    return tuple(float(np.mean(pts == v)) for v in vals)

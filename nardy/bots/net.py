@@ -21,7 +21,7 @@ __all__ = ["Net", "shipped_path", "GAME_CODES", "ENCODING_VERSION"]
 #: Game name -> kernel game code.
 GAME_CODES = {"backgammon": K.GAME_BG, "short": K.GAME_SHORT, "long": K.GAME_LONG}
 #: Bumped whenever the input encoding changes (weights of another version are refused).
-ENCODING_VERSION = 1
+ENCODING_VERSION = 2
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -91,9 +91,13 @@ class Net:
         """
         with np.load(path) as z:
             version = int(z["version"])
-            if version != ENCODING_VERSION:
+            W1 = z["W1"]
+            if version == 1 and W1.shape[0] == K.N_INPUTS_V1:
+                # version 1 lacks the last inputs: zero weights keep its outputs unchanged
+                W1 = np.vstack([W1, np.zeros((K.N_INPUTS - K.N_INPUTS_V1, W1.shape[1]), W1.dtype)])
+            elif version != ENCODING_VERSION:
                 raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
-            return cls(str(z["game"]), z["W1"], z["b1"], z["W2"], z["b2"], int(z["games_trained"]),
+            return cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]),
                        int(z["seed"]))
 
     def save(self, path) -> Path:

@@ -1,12 +1,11 @@
 """N-ply search with candidate filtering, as GNU Backgammon does.
 
-Vocabulary (GNU Backgammon's): a position is evaluated at *0-ply* by the evaluator itself; at *n-ply* by
-averaging, over the 21 distinct rolls of the side on roll (weighted 1/36 or 2/36), the (n-1)-ply value of
-the position after that side's best play, the best play being picked at 0-ply. A play is chosen at n-ply
-by evaluating each candidate's resulting position (the opponent on roll) at (n-1)-ply... in gnubg's
-numbering a play chosen "at 1-ply" has its results looked at one roll ahead; here, as in gnubg,
-``ply=0`` ranks the results with the evaluator, ``ply=1`` with one more roll of the opponent, ``ply=2``
-with two more rolls.
+Vocabulary (GNU Backgammon's): a position (side on roll) is evaluated at *0-ply* by the evaluator itself;
+at *n-ply* by averaging, over the 21 distinct rolls of the side on roll (weighted 1/36 or 2/36), the value
+of the position after that side's best play for the roll, the best play being picked at 0-ply and its
+resulting position evaluated at (n-1)-ply. Plays are ranked by the value of their resulting position
+(the opponent on roll): ``ply=0`` with the evaluator, ``ply=1`` averaging over the opponent's next roll,
+``ply=2`` over the opponent's roll and the mover's next one.
 
 Candidate filtering (gnubg's move filters): the 0-ply ranking keeps at most 8 plays within 0.16 equity of
 the best for deeper search; before 2-ply, the 1-ply ranking keeps at most 3 within 0.06.

@@ -83,3 +83,24 @@ def test_janowski_limits():
     assert janowski_equity(0.6, 1.0, 1.0, 0.0, "centre") == pytest.approx(0.2)
     assert janowski_equity(0.2, 1.0, 1.0, 1.0, "centre") == pytest.approx(-1.0)
     assert janowski_equity(0.8, 1.0, 1.0, 1.0, "centre") == pytest.approx(1.0)
+
+
+def test_game_in_double_phase_gets_take_or_pass():
+    from nardy.game import Game
+    bot = Bot("backgammon", level="advanced")
+    g = Game.from_position(_huge_race_lead(), turn=1)
+    d = bot.cube_action(g)
+    assert d.action == "double" and d.double
+    g.double()
+    d = bot.cube_action(g)
+    assert d.action == "pass" and not d.take
+    g = Game.from_position(Position.start("backgammon"), turn=0)
+    g.double()
+    assert bot.cube_action(g).action == "take"
+
+
+def test_nardy_cube_off_by_default():
+    from nardy.game import Game
+    g = Game.from_position(Position.start("short"), turn=0)
+    d = Bot("short", level="advanced").cube_action(g)
+    assert not d.double and d.reason

@@ -44,6 +44,10 @@ def test_encoding_is_symmetric_between_the_sides(game):
         s = K.SIDE_INPUTS
         assert np.array_equal(x[:s], y[s:2 * s])
         assert np.array_equal(x[s:2 * s], y[:s])
+        k = 2 * s
+        if pos.rules.hitting:
+            assert x[k + 4] == y[k + 5] and x[k + 5] == y[k + 4]
+            assert x[k + 6] == y[k + 7] and x[k + 7] == y[k + 6]
         # the vectorised mirror agrees with the engine's
         assert m.tobytes() == pos.mirror().array.tobytes()
 
@@ -79,6 +83,17 @@ def test_flip_and_equity(game):
     L = len(LEVELS[game])
     top[L:] = 0
     assert money_equity(top, game) == pytest.approx(Position.start(game).rules.scoring[-1])
+
+
+def test_hit_chance_counts_rolls():
+    # a mover checker 6 pips behind an opponent blot: 11 rolls with a 6, 5-1, 4-2 (twice each), 3-3, 2-2
+    m = [0] * 26
+    o = [0] * 26
+    m[13], m[6] = 1, 14
+    o[18], o[1] = 1, 14          # the opponent's 18 is the mover's 7
+    pos = Position.from_boards(m, o, "backgammon")
+    assert K.hit_chance(np.ascontiguousarray(pos.array)) * 36 == pytest.approx(17)
+    assert K.hit_chance(np.ascontiguousarray(Position.start("backgammon").array)) == 0.0
 
 
 def test_finished_games_are_exact():
