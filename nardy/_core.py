@@ -33,6 +33,8 @@ BOARD_LEN = 28
 OFF, BAR, OPP_BAR, OPP_OFF = 0, 25, 26, 27
 #: Capacity of the per-call play buffers; the real maximum of distinct plays is far lower.
 MAX_PLAYS = 4096
+TABLE_BITS = 10
+TABLE_SIZE = 1 << TABLE_BITS
 
 HEAD_NONE, HEAD_BLOCK, HEAD_ALWAYS = 0, 1, 2
 
@@ -45,14 +47,15 @@ def _opp_route_point(q):
 
 @njit(cache=True)
 def board_key(b):
-    """Two uint64 that identify a board among boards with the same checker totals (for dedupe)."""
-    k1 = np.uint64(0)
-    k2 = np.uint64(0)
+    """Two int64 that identify a board among boards with the same checker totals (5 bits a point,
+    the mover's bar in the top bits of the second; used for dedupe)."""
+    k1 = np.int64(0)
+    k2 = np.int64(0)
     for p in range(1, 13):
-        k1 |= np.uint64(b[p] + 15) << np.uint64(5 * (p - 1))
+        k1 |= np.int64(b[p] + 15) << np.int64(5 * (p - 1))
     for p in range(13, 25):
-        k2 |= np.uint64(b[p] + 15) << np.uint64(5 * (p - 13))
-    k2 |= np.uint64(b[25]) << np.uint64(60)
+        k2 |= np.int64(b[p] + 15) << np.int64(5 * (p - 13))
+    k2 |= np.int64(b[25]) << np.int64(60)
     return k1, k2
 
 
@@ -115,7 +118,7 @@ def _outside_home(b):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _target(b, moved, s, d, hitting, strict, can_bear):
     """Destination of a step of die d from mover point s (25 = bar), or -1 if illegal.
 
@@ -151,29 +154,293 @@ def _target(b, moved, s, d, hitting, strict, can_bear):
     return 0
 
 
+#: Width of one row of the packed play buffer: 28 board bytes, the step count, then 4 steps of
+#: (from, to, die, hit).
+OUT_W = 45
+STACK_ROWS = 8
+WORK64_LEN = STACK_ROWS * 5 + 2 * MAX_PLAYS + TABLE_SIZE + 1
+WORK8_LEN = 64
+
+
+def new_workspace():
+    """Scratch arrays for :func:`legal_into`: ``(out int8[MAX_PLAYS, OUT_W], work8, work64)``."""
+    return (np.empty((MAX_PLAYS, OUT_W), np.int8), np.zeros(WORK8_LEN, np.int8),
+            np.zeros(WORK64_LEN, np.int64))
+
+
 @njit(cache=True)
-def _apply(b, moved, s, t):
-    """Move one mover checker from s to t in place; returns 1 if it hit an opponent blot."""
-    b[s] -= 1
-    if moved[s] > 0:
-        moved[s] -= 1
-    if t == 0:
-        b[OFF] += 1
-        return 0
-    hit = 0
-    if b[t] == -1:
-        b[t] = 0
-        b[OPP_BAR] += 1
-        hit = 1
-    b[t] += 1
-    moved[t] += 1
-    return hit
+def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
+            out, work64):
+    """Depth-first search over single steps (make/unmake on ``b`` and ``moved``, both restored on
+    return), keeping each resulting position once (RULES.md rule 4) in ``out`` (rows of OUT_W).
+
+    ``work64`` holds the stacks (its first row: the dice to play, in order), the board keys and an
+    open-addressing hash table whose entries are stamped, so it is never cleared.
+    """
+    stack = work64[0:STACK_ROWS * 5]
+    kbase = STACK_ROWS * 5
+    tbase = kbase + 2 * MAX_PLAYS
+    stamp_at = tbase + TABLE_SIZE
+    # stack rows: 0 dice, 1 src, 2 dst, 3 hit, 4 flags (moved taken | head), 5 outside dec, 6 next src,
+    # 7 had child
+    d0 = stack[0]
+    d1 = stack[1]
+    is_double = ndice >= 2 and d0 == d1
+    big = d0 if d0 > d1 or ndice < 2 else d1
+    n_orders = 2 if (permute and ndice == 2 and d0 != d1) else 1
+    prune = prune_doubles and is_double and hitting
+    count = 0
+    best = -1
+    cap = out.shape[0]
+    with_steps = out.shape[1] >= OUT_W
+    stamp = work64[stamp_at] + 1
+    k1_0, k2_0 = board_key(b)
+    outside0 = _outside_home(b)
+    u5 = np.int64(5)
+    for o in range(n_orders):
+        skip_second = False
+        k1 = k1_0
+        k2 = k2_0
+        outside = outside0
+        heads = heads0
+        depth = 0
+        stack[30] = 25
+        stack[35] = 0
+        while depth >= 0:
+            leaf = depth == ndice or b[OFF] >= 15
+            if not leaf:
+                if o == 1 and depth < 2:
+                    d = stack[1 - depth]
+                else:
+                    d = stack[depth]
+                found = False
+                s = stack[30 + depth]
+                can_bear = outside == 0
+                bar_first = hitting and b[BAR] > 0
+                while s >= 1:
+                    if bar_first:
+                        if s != BAR:
+                            break
+                    elif s == BAR or b[s] <= 0:
+                        s -= 1
+                        continue
+                    t = _target(b, moved, s, d, hitting, strict, can_bear)
+                    if t >= 0 and hlimit > 0 and s == 24 and heads >= hlimit:
+                        t = -1
+                    if t < 0:
+                        s -= 1
+                        continue
+                    if skip_second and depth == 1 and t != 0 and s != stack[10]:
+                        # Second order, second step by another checker: the same play was met in
+                        # the first order (hitting games; the first step neither entered from the
+                        # bar nor brought the last checker home, and this step is no bear-off).
+                        stack[35 + depth] = 1
+                        s -= 1
+                        continue
+                    # make the step
+                    was_empty = t > 0 and b[t] == 0
+                    b[s] -= 1
+                    tm = 0
+                    if moved[s] > 0:
+                        moved[s] -= 1
+                        tm = 1
+                    h = 0
+                    if t == 0:
+                        b[OFF] += 1
+                    else:
+                        if b[t] == -1:
+                            b[t] = 0
+                            b[OPP_BAR] += 1
+                            h = 1
+                        b[t] += 1
+                        moved[t] += 1
+                    if not hitting and was_empty and six_block_illegal(b, t):
+                        moved[t] -= 1
+                        b[t] -= 1
+                        b[s] += 1
+                        if tm:
+                            moved[s] += 1
+                        s -= 1
+                        continue
+                    if s == BAR:
+                        k2 -= np.int64(1) << np.int64(60)
+                    elif s <= 12:
+                        k1 -= np.int64(1) << (u5 * (s - 1))
+                    else:
+                        k2 -= np.int64(1) << (u5 * (s - 13))
+                    if t > 0:
+                        inc = np.int64(1 + h)
+                        if t <= 12:
+                            k1 += inc << (u5 * (t - 1))
+                        else:
+                            k2 += inc << (u5 * (t - 13))
+                    o_dec = 1 if (s >= 7 and t <= 6) else 0
+                    outside -= o_dec
+                    hd = 1 if (hlimit > 0 and s == 24) else 0
+                    heads += hd
+                    if o == 1 and depth == 0 and hitting and s != BAR and o_dec == 0 and not (
+                            strict and can_bear):
+                        skip_second = True
+                    elif depth == 0:
+                        skip_second = False
+                    stack[5 + depth] = s
+                    stack[10 + depth] = t
+                    stack[15 + depth] = h
+                    stack[20 + depth] = tm + 2 * hd
+                    stack[25 + depth] = o_dec
+                    stack[30 + depth] = s - 1
+                    stack[35 + depth] = 1
+                    depth += 1
+                    stack[30 + depth] = s if prune else 25
+                    stack[35 + depth] = 0
+                    found = True
+                    break
+                if found:
+                    continue
+                leaf = stack[35 + depth] == 0
+            if leaf:
+                if all_leaves:
+                    score = 0
+                else:
+                    score = 2 * depth
+                    if depth == 1 and not is_double:
+                        first_die = stack[1] if o == 1 else stack[0]
+                        if first_die == big:
+                            score += 1
+                if score >= best:
+                    if score > best:
+                        best = score
+                        count = 0
+                        stamp += 1
+                    dup = False
+                    slot = -1
+                    if count < TABLE_SIZE // 2:
+                        hsh = (k1 * np.int64(-7046029254386353131)) ^ (k2 * np.int64(-4417276706812531889))
+                        slot = np.int64((hsh >> np.int64(64 - TABLE_BITS)) & (TABLE_SIZE - 1))
+                        while True:
+                            ent = work64[tbase + slot]
+                            if (ent >> 32) != stamp:
+                                break
+                            j = ent & 0xFFFFFFFF
+                            if work64[kbase + 2 * j] == k1 and work64[kbase + 2 * j + 1] == k2:
+                                dup = True
+                                break
+                            slot = (slot + 1) & (TABLE_SIZE - 1)
+                    else:  # table half full: plain scan (not met in real positions)
+                        for j in range(count):
+                            if work64[kbase + 2 * j] == k1 and work64[kbase + 2 * j + 1] == k2:
+                                dup = True
+                                break
+                    if not dup and count < cap:
+                        if slot >= 0:
+                            work64[tbase + slot] = (stamp << 32) | count
+                        row = out[count]
+                        for i in range(BOARD_LEN):
+                            row[i] = b[i]
+                        if with_steps:
+                            row[28] = depth
+                            for i in range(depth):
+                                row[29 + 4 * i] = stack[5 + i]
+                                row[30 + 4 * i] = stack[10 + i]
+                                row[31 + 4 * i] = stack[1 - i] if (o == 1 and i < 2) else stack[i]
+                                row[32 + 4 * i] = stack[15 + i]
+                        work64[kbase + 2 * count] = k1
+                        work64[kbase + 2 * count + 1] = k2
+                        count += 1
+            # pop: unmake the step that led here
+            depth -= 1
+            if depth >= 0:
+                s = stack[5 + depth]
+                t = stack[10 + depth]
+                h = stack[15 + depth]
+                m = stack[20 + depth]
+                if t == 0:
+                    b[OFF] -= 1
+                else:
+                    moved[t] -= 1
+                    b[t] -= 1
+                    if h:
+                        b[t] = -1
+                        b[OPP_BAR] -= 1
+                    inc = np.int64(1 + h)
+                    if t <= 12:
+                        k1 -= inc << (u5 * (t - 1))
+                    else:
+                        k2 -= inc << (u5 * (t - 13))
+                b[s] += 1
+                if m & 1:
+                    moved[s] += 1
+                if m & 2:
+                    heads -= 1
+                outside += stack[25 + depth]
+                if s == BAR:
+                    k2 += np.int64(1) << np.int64(60)
+                elif s <= 12:
+                    k1 += np.int64(1) << (u5 * (s - 1))
+                else:
+                    k2 += np.int64(1) << (u5 * (s - 13))
+    work64[stamp_at] = stamp
+    return count
+
+
+@njit(cache=True)
+def legal_into(b0, code, out, work8, work64):
+    """All legal plays of a full turn, packed arguments for a cheap call from Python.
+
+    Args:
+        b0: int8[28] board (mover's view).
+        code: ``d1 | d2 << 3 | hitting << 6 | strict << 7 | first_turn << 8 | (head_mode + 1) << 9``
+            (see :func:`pack_code`).
+        out: int8[MAX_PLAYS, OUT_W] rows: board (28), step count, then (from, to, die, hit) x 4.
+        work8, work64: scratch from :func:`new_workspace`.
+    Returns:
+        The number of distinct plays (at least 1: when nothing can be played, one empty play whose
+        result is ``b0``).
+    """
+    d1 = code & 7
+    d2 = (code >> 3) & 7
+    hitting = (code >> 6) & 1 == 1
+    strict = (code >> 7) & 1 == 1
+    first = (code >> 8) & 1 == 1
+    head_mode = ((code >> 9) & 3) - 1
+    b = b0.copy()
+    moved = np.zeros(26, np.int8)
+    if d1 == d2:
+        ndice = 4
+        for i in range(4):
+            work64[i] = d1
+    else:
+        ndice = 2
+        work64[0] = d1
+        work64[1] = d2
+    hl = 0
+    if head_mode >= 0:
+        hl = head_limit(b, d1, d2, first, head_mode)
+    return _search(b, moved, 0, ndice, True, hitting, strict, hl, True, False, out, work64)
+
+
+def pack_code(d1, d2, hitting, strict, first_turn, head_mode):
+    """The ``code`` argument of :func:`legal_into`."""
+    return (d1 | (d2 << 3) | (int(hitting) << 6) | (int(strict) << 7) | (int(first_turn) << 8)
+            | ((head_mode + 1) << 9))
+
+
+@njit(cache=True)
+def _unpack(out, n, out_b, out_s, out_n):
+    for i in range(n):
+        for j in range(BOARD_LEN):
+            out_b[i, j] = out[i, j]
+        k = out[i, 28]
+        out_n[i] = k
+        for j in range(k):
+            for c in range(4):
+                out_s[i, j, c] = out[i, 29 + 4 * j + c]
 
 
 @njit(cache=True)
 def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, prune_doubles,
              all_leaves, out_b, out_s, out_n, out_keys):
-    """Generate plays from board ``b0`` (see module docstring) into the output buffers.
+    """Generate plays from board ``b0`` into separate output buffers (general form).
 
     Args:
         b0: int8[28] board, mover's view.
@@ -187,134 +454,37 @@ def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, 
         all_leaves: if False (a full turn), keep only the plays that use the most dice and, when a
             non-double allows only one die, the larger (RULES.md rule 3); if True keep every leaf
             (for partial turns; a leaf is a sequence that cannot continue).
+        out_b: int8[M, 28] resulting boards; out_s: int8[M, 4, 4] steps (from, to, die, hit);
+        out_n: int8[M] step counts; out_keys: uint64[M, 2] (unused, kept for callers).
     Returns:
-        The number of distinct resulting boards written to ``out_b``/``out_s``/``out_n``.
+        The number of distinct resulting boards written.
     """
-    boards = np.empty((5, BOARD_LEN), np.int8)
-    moveds = np.empty((5, 26), np.int8)
-    heads = np.zeros(5, np.int64)
-    next_src = np.zeros(5, np.int64)
-    had_child = np.zeros(5, np.bool_)
-    can_bear = np.zeros(5, np.bool_)
-    steps = np.zeros((4, 4), np.int8)
-    order = np.empty(4, np.int64)
-    is_double = ndice >= 2 and dice[0] == dice[1]
-    big = dice[0]
+    b = b0.copy()
+    moved = moved0.copy()
+    work64 = np.zeros(WORK64_LEN, np.int64)
     for i in range(ndice):
-        if dice[i] > big:
-            big = dice[i]
-    n_orders = 2 if (permute and ndice == 2 and dice[0] != dice[1]) else 1
-    prune = prune_doubles and is_double and hitting
-    count = 0
-    best = -1
-    cap = out_b.shape[0]
-    for o in range(n_orders):
-        for i in range(ndice):
-            order[i] = dice[i]
-        if o == 1:
-            order[0] = dice[1]
-            order[1] = dice[0]
-        boards[0, :] = b0
-        moveds[0, :] = moved0
-        heads[0] = heads0
-        next_src[0] = 25
-        had_child[0] = False
-        can_bear[0] = _outside_home(b0) == 0
-        depth = 0
-        while depth >= 0:
-            b = boards[depth]
-            leaf = depth == ndice or b[OFF] >= 15
-            if not leaf:
-                d = order[depth]
-                found = False
-                s = next_src[depth]
-                while s >= 1:
-                    t = _target(b, moveds[depth], s, d, hitting, strict, can_bear[depth])
-                    if t >= 0 and hlimit > 0 and s == 24 and heads[depth] >= hlimit:
-                        t = -1
-                    if t >= 0:
-                        nb = boards[depth + 1]
-                        nb[:] = b
-                        moveds[depth + 1, :] = moveds[depth]
-                        h = _apply(nb, moveds[depth + 1], s, t)
-                        if not hitting and t > 0 and b[t] == 0 and six_block_illegal(nb, t):
-                            s -= 1
-                            continue
-                        heads[depth + 1] = heads[depth] + (1 if (hlimit > 0 and s == 24) else 0)
-                        steps[depth, 0] = s
-                        steps[depth, 1] = t
-                        steps[depth, 2] = d
-                        steps[depth, 3] = h
-                        next_src[depth] = s - 1
-                        had_child[depth] = True
-                        depth += 1
-                        next_src[depth] = s if prune else 25
-                        had_child[depth] = False
-                        if can_bear[depth - 1]:
-                            can_bear[depth] = True
-                        else:
-                            can_bear[depth] = _outside_home(nb) == 0
-                        found = True
-                        break
-                    s -= 1
-                if found:
-                    continue
-                if had_child[depth]:
-                    depth -= 1
-                    continue
-            # a leaf: record it
-            if all_leaves:
-                score = 0
-            else:
-                score = 2 * depth
-                if depth == 1 and not is_double and order[0] == big:
-                    score += 1
-            if score >= best:
-                if score > best:
-                    best = score
-                    count = 0
-                k1, k2 = board_key(b)
-                dup = False
-                for j in range(count):
-                    if out_keys[j, 0] == k1 and out_keys[j, 1] == k2:
-                        dup = True
-                        break
-                if not dup and count < cap:
-                    out_b[count, :] = b
-                    for i in range(depth):
-                        for c in range(4):
-                            out_s[count, i, c] = steps[i, c]
-                    out_n[count] = depth
-                    out_keys[count, 0] = k1
-                    out_keys[count, 1] = k2
-                    count += 1
-            depth -= 1
-    return count
+        work64[i] = dice[i]
+    out = np.empty((out_b.shape[0], OUT_W), np.int8)
+    n = _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
+                out, work64)
+    _unpack(out, n, out_b, out_s, out_n)
+    return n
 
 
 @njit(cache=True)
 def legal_plays_into(b0, d1, d2, hitting, strict, first_turn, head_mode, out_b, out_s, out_n, out_keys):
-    """All legal plays of a full turn with dice (d1, d2) from board ``b0`` (mover's view).
-
-    ``head_mode`` is -1 for the hitting games (no head rule) or HEAD_NONE/HEAD_BLOCK/HEAD_ALWAYS
-    for long nardy. Returns the number of distinct plays (at least 1: when nothing can be played,
-    one empty play whose result is ``b0``).
-    """
-    moved0 = np.zeros(26, np.int8)
-    dice = np.empty(4, np.int64)
-    if d1 == d2:
-        ndice = 4
-        for i in range(4):
-            dice[i] = d1
-    else:
-        ndice = 2
-        dice[0] = d1
-        dice[1] = d2
-    hl = 0
-    if head_mode >= 0:
-        hl = head_limit(b0, d1, d2, first_turn, head_mode)
-    return generate(b0, moved0, 0, dice, ndice, True, hitting, strict, hl, True, False,
-                    out_b, out_s, out_n, out_keys)
+    """All legal plays of a full turn with dice (d1, d2) from board ``b0`` (mover's view), into
+    separate buffers (see :func:`generate`). ``head_mode`` is -1 for the hitting games (no head rule)
+    or HEAD_NONE/HEAD_BLOCK/HEAD_ALWAYS for long nardy. Returns the number of distinct plays (at
+    least 1: when nothing can be played, one empty play whose result is ``b0``)."""
+    out = np.empty((out_b.shape[0], OUT_W), np.int8)
+    work8 = np.zeros(WORK8_LEN, np.int8)
+    work64 = np.zeros(WORK64_LEN, np.int64)
+    code = (d1 | (d2 << 3) | (int(hitting) << 6) | (int(strict) << 7) | (int(first_turn) << 8)
+            | ((head_mode + 1) << 9))
+    n = legal_into(b0, code, out, work8, work64)
+    _unpack(out, n, out_b, out_s, out_n)
+    return n
 
 
 @njit(cache=True)
@@ -329,18 +499,17 @@ def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, o
         The total number of results written, or -1 if ``out_b`` was too small.
     """
     n = boards.shape[0]
-    tb = np.empty((MAX_PLAYS, BOARD_LEN), np.int8)
-    ts = np.empty((MAX_PLAYS, 4, 4), np.int8)
-    tn = np.empty(MAX_PLAYS, np.int8)
-    tk = np.empty((MAX_PLAYS, 2), np.uint64)
+    work8 = np.zeros(WORK8_LEN, np.int8)
+    work64 = np.zeros(WORK64_LEN, np.int64)
+    base = (int(hitting) << 6) | (int(strict) << 7) | ((head_mode + 1) << 9)
     pos = 0
     offsets[0] = 0
     for i in range(n):
-        c = legal_plays_into(boards[i], dice[i, 0], dice[i, 1], hitting, strict, first_turn[i],
-                             head_mode, tb, ts, tn, tk)
-        if pos + c > out_b.shape[0]:
+        code = base | dice[i, 0] | (dice[i, 1] << 3) | (int(first_turn[i]) << 8)
+        room = out_b.shape[0] - pos
+        c = legal_into(boards[i], code, out_b[pos:], work8, work64)
+        if c >= room:
             return -1
-        out_b[pos:pos + c] = tb[:c]
         pos += c
         offsets[i + 1] = pos
     return pos

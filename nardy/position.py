@@ -61,6 +61,7 @@ def check_dice(dice) -> tuple[int, int]:
 # Per-thread scratch buffers for the generator (plays are copied out of them).
 class _Buffers:
     def __init__(self):
+        self.out, self.work8, self.work64 = _core.new_workspace()
         self.b = np.empty((_core.MAX_PLAYS, _core.BOARD_LEN), np.int8)
         self.s = np.empty((_core.MAX_PLAYS, 4, 4), np.int8)
         self.n = np.empty(_core.MAX_PLAYS, np.int8)
@@ -75,6 +76,18 @@ def _buffers() -> _Buffers:
     if buf is None:
         buf = _tls.buf = _Buffers()
     return buf
+
+
+_DICE_OK = {(a, b): (a, b) for a in range(1, 7) for b in range(1, 7)}
+
+
+def _dice(dice) -> tuple[int, int]:
+    """Fast path of :func:`check_dice` for a tuple of two ints."""
+    if type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
+        d = _DICE_OK.get(dice)
+        if d is not None:
+            return d
+    return check_dice(dice)
 
 
 class Position:
@@ -308,6 +321,19 @@ class Position:
         r = self._rules
         return r.hitting, r.strict_bear_off, (-1 if r.hitting else _HEAD_MODE[r.head_exception])
 
+    def _generate(self, dice):
+        """Run the generator into this thread's buffer; returns ``(buffer, count)``."""
+        if type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
+            d = _DICE_OK.get(dice) or check_dice(dice)
+        else:
+            d = check_dice(dice)
+        buf = _tls.__dict__.get("buf") or _buffers()
+        code = self._rules.code_base | d[0] | (d[1] << 3) | (256 if self._first[0] else 0)
+        a = self._arr
+        if a is None:
+            a = self.array
+        return buf.out, _core.legal_into(a, code, buf.out, buf.work8, buf.work64)
+
     def legal_plays(self, dice) -> list["Play"]:
         """Every legal play for a roll, one per distinct resulting position (RULES.md rules 1-6 and the
         game's own rules), in a deterministic order.
@@ -320,21 +346,20 @@ class Position:
         Raises:
             InvalidDiceError: bad dice.
         """
-        d1, d2 = check_dice(dice)
         if self.is_game_over():
+            _dice(dice)
             return []
-        hitting, strict, hm = self._params()
-        buf = _buffers()
-        n = _core.legal_plays_into(self.array, d1, d2, hitting, strict, self._first[0], hm,
-                                   buf.b, buf.s, buf.n, buf.k)
+        out, n = self._generate(dice)
         first = (False, self._first[1])
         rules = self._rules
         plays = []
+        rows = out[:n].tolist()
         for i in range(n):
-            k = int(buf.n[i])
-            steps = tuple(Step(int(s[0]), int(s[1]), int(s[2]), bool(s[3])) for s in buf.s[i, :k].tolist()
-                          ) if k else ()
-            plays.append(Play(self, steps, buf.b[i].tobytes(), rules, first))
+            row = rows[i]
+            k = row[28]
+            steps = tuple(Step(row[29 + 4 * j], row[30 + 4 * j], row[31 + 4 * j], row[32 + 4 * j] == 1)
+                          for j in range(k))
+            plays.append(Play(self, steps, out[i, :28].tobytes(), rules, first))
         return plays
 
     def legal_results(self, dice) -> np.ndarray:
@@ -342,12 +367,18 @@ class Position:
 
         The fast path for bots: no :class:`Play` objects are built. Same order as :meth:`legal_plays`.
         """
-        d1, d2 = check_dice(dice)
-        hitting, strict, hm = self._params()
-        buf = _buffers()
-        n = _core.legal_plays_into(self.array, d1, d2, hitting, strict, self._first[0], hm,
-                                   buf.b, buf.s, buf.n, buf.k)
-        return buf.b[:n].copy()
+        if type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
+            d = _DICE_OK.get(dice) or check_dice(dice)
+        else:
+            d = check_dice(dice)
+        buf = _tls.__dict__.get("buf") or _buffers()
+        a = self._arr
+        if a is None:
+            a = self.array
+        out = buf.out
+        n = _core.legal_into(a, self._rules.code_base | d[0] | (d[1] << 3) | (256 if self._first[0] else 0),
+                             out, buf.work8, buf.work64)
+        return out[:n, :28].copy()
 
     def partial_results(self, dice_left: Sequence[int], moved: Sequence[int] | None = None,
                         heads_used: int = 0, head_limit: int = 1) -> np.ndarray:

@@ -99,6 +99,15 @@ class Rules:
                 f"option scoring={sc!r}: expected {n} positive integers for {self.name}")
         if not isinstance(self.strict_bear_off, bool) or not isinstance(self.cube, bool):
             raise InvalidOptionError("options strict-bear-off and cube must be booleans")
+        # Cached for the hot path: the hash, and the rule bits of nardy._core.pack_code.
+        object.__setattr__(self, "_hash", hash((self.name, self.opening, self.head_exception, self.strict_bear_off,
+                                                self.scoring, self.last_roll, self.cube)))
+        head_mode = -1 if self.name != "long" else {"none": 0, "head-block": 1, "always": 2}[self.head_exception]
+        object.__setattr__(self, "code_base", (int(self.name != "long") << 6) | (int(self.strict_bear_off) << 7)
+                           | ((head_mode + 1) << 9))
+
+    def __hash__(self):
+        return self._hash
 
     @property
     def hitting(self) -> bool:

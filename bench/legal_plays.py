@@ -1,0 +1,109 @@
+"""Legal-play throughput: nardy against GNU Backgammon's move generator (gnubg-nn), same positions.
+
+Usage: python bench/legal_plays.py [--positions 2000] [--repeat 5] [--seed 1]
+
+Positions: half from gnubg-nn 0-ply self-play, half from random games (backgammon), each with a
+random roll. Figures printed: positions per second for
+  * gnubg-nn ``moves(board, d1, d2)`` (one call per position; the reference),
+  * nardy per call: ``Position.legal_results(dice)`` (resulting boards, what a bot needs) and
+    ``Position.legal_plays(dice)`` (Play objects with steps),
+  * nardy batched: ``_core.batch_results`` over all positions in one call,
+and the ratios against gnubg-nn measured in the same process. Long and short nardy throughput is
+printed too (no reference exists for them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from nardy import Position, _core  # noqa: E402
+from tests.helpers import random_positions, to_gnubg  # noqa: E402
+
+
+def best_of(fn, repeat):
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def nardy_rates(pairs, repeat):
+    positions = [p for p, _ in pairs]
+    dice = [d for _, d in pairs]
+    rules = positions[0].rules
+    hitting, strict = rules.hitting, rules.strict_bear_off
+    head_mode = -1 if hitting else {"none": 0, "head-block": 1, "always": 2}[rules.head_exception]
+
+    def per_call_results():
+        for p, d in pairs:
+            p.legal_results(d)
+
+    def per_call_plays():
+        for p, d in pairs:
+            p.legal_plays(d)
+
+    boards = np.stack([p.array for p in positions])
+    dd = np.array(dice, np.int64)
+    first = np.array([p.first_turn[0] for p in positions])
+    out = np.empty((len(pairs) * 200, 28), np.int8)
+    offsets = np.empty(len(pairs) + 1, np.int64)
+
+    def batched():
+        n = _core.batch_results(boards, dd, hitting, strict, first, head_mode, out, offsets)
+        assert n >= 0
+
+    per_call_results()
+    batched()  # compile / warm up
+    n = len(pairs)
+    return (n / best_of(per_call_results, repeat), n / best_of(per_call_plays, repeat),
+            n / best_of(batched, repeat), int(offsets[-1]))
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--positions", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    import gnubg_nn
+    from tests.test_vs_gnubg import gnubg_selfplay_positions
+
+    half = args.positions // 2
+    pairs = gnubg_selfplay_positions(half, args.seed) + random_positions("backgammon", args.positions - half,
+                                                                           args.seed)
+    rng = random.Random(args.seed)
+    pairs = [(p, (rng.randint(1, 6), rng.randint(1, 6))) for p, _ in pairs]
+    gboards = [to_gnubg(p.array) for p, _ in pairs]
+
+    def gnubg_calls():
+        for gb, (_, d) in zip(gboards, pairs):
+            gnubg_nn.moves(gb, d[0], d[1])
+
+    gnubg_calls()
+    g_rate = len(pairs) / best_of(gnubg_calls, args.repeat)
+    r_rate, p_rate, b_rate, total = nardy_rates(pairs, args.repeat)
+    print(f"backgammon: {len(pairs)} positions, {total} plays in all")
+    print(f"  gnubg-nn moves() per call      {g_rate:12,.0f} positions/s   1.00x (reference)")
+    print(f"  nardy legal_results per call   {r_rate:12,.0f} positions/s   {r_rate / g_rate:.2f}x")
+    print(f"  nardy legal_plays per call     {p_rate:12,.0f} positions/s   {p_rate / g_rate:.2f}x")
+    print(f"  nardy batched (batch_results)  {b_rate:12,.0f} positions/s   {b_rate / g_rate:.2f}x")
+    for game in ("short", "long"):
+        gp = random_positions(game, args.positions, args.seed)
+        r_rate, p_rate, b_rate, total = nardy_rates(gp, args.repeat)
+        print(f"{game}: {len(gp)} positions, {total} plays; per call {r_rate:,.0f}/s (results), "
+              f"{p_rate:,.0f}/s (Play objects); batched {b_rate:,.0f}/s")
+
+
+if __name__ == "__main__":
+    main()
