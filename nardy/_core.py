@@ -158,12 +158,15 @@ def _target(b, moved, s, d, hitting, strict, can_bear):
 #: (from, to, die, hit).
 OUT_W = 45
 STACK_ROWS = 8
-WORK64_LEN = STACK_ROWS * 5 + 2 * MAX_PLAYS + TABLE_SIZE + 1
+WORK64_LEN = STACK_ROWS * 5 + TABLE_SIZE + 1 + 2 * MAX_PLAYS
 WORK8_LEN = 64
 
 
 def new_workspace():
-    """Scratch arrays for :func:`legal_into`: ``(out int8[MAX_PLAYS, OUT_W], work8, work64)``."""
+    """Scratch arrays for :func:`legal_into`: ``(out int8[MAX_PLAYS, OUT_W], work8, work64)``.
+
+    ``work64`` holds the search stacks, a stamped hash table and the board keys of up to
+    ``MAX_PLAYS`` plays (see :func:`_work64_len`)."""
     return (np.empty((MAX_PLAYS, OUT_W), np.int8), np.zeros(WORK8_LEN, np.int8),
             np.zeros(WORK64_LEN, np.int64))
 
@@ -178,9 +181,9 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
     open-addressing hash table whose entries are stamped, so it is never cleared.
     """
     stack = work64[0:STACK_ROWS * 5]
-    kbase = STACK_ROWS * 5
-    tbase = kbase + 2 * MAX_PLAYS
+    tbase = STACK_ROWS * 5
     stamp_at = tbase + TABLE_SIZE
+    kbase = stamp_at + 1
     # stack rows: 0 dice, 1 src, 2 dst, 3 hit, 4 flags (moved taken | head), 5 outside dec, 6 next src,
     # 7 had child
     d0 = stack[0]
@@ -191,7 +194,7 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
     prune = prune_doubles and is_double and hitting
     count = 0
     best = -1
-    cap = out.shape[0]
+    cap = min(out.shape[0], (work64.shape[0] - kbase) // 2)
     with_steps = out.shape[1] >= OUT_W
     stamp = work64[stamp_at] + 1
     k1_0, k2_0 = board_key(b)
@@ -384,6 +387,14 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
 
 
 @njit(cache=True)
+def _small_work64(cap):
+    """A ``work64`` scratch array for up to ``cap`` plays (stacks and hash table zeroed)."""
+    w = np.empty(STACK_ROWS * 5 + TABLE_SIZE + 1 + 2 * cap, np.int64)
+    w[:STACK_ROWS * 5 + TABLE_SIZE + 1] = 0
+    return w
+
+
+@njit(cache=True)
 def legal_into(b0, code, out, work8, work64):
     """All legal plays of a full turn, packed arguments for a cheap call from Python.
 
@@ -461,12 +472,20 @@ def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, 
     """
     b = b0.copy()
     moved = moved0.copy()
-    work64 = np.zeros(WORK64_LEN, np.int64)
+    small = min(256, out_b.shape[0])
+    work64 = _small_work64(small)
     for i in range(ndice):
         work64[i] = dice[i]
-    out = np.empty((out_b.shape[0], OUT_W), np.int8)
+    out = np.empty((small, OUT_W), np.int8)
     n = _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
                 out, work64)
+    if n >= small and out_b.shape[0] > small:  # rare: many plays, run again with the full buffer
+        out = np.empty((out_b.shape[0], OUT_W), np.int8)
+        w2 = _small_work64(out_b.shape[0])
+        w2[:4] = work64[:4]
+        work64 = w2
+        n = _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
+                    out, work64)
     _unpack(out, n, out_b, out_s, out_n)
     return n
 
@@ -477,12 +496,17 @@ def legal_plays_into(b0, d1, d2, hitting, strict, first_turn, head_mode, out_b, 
     separate buffers (see :func:`generate`). ``head_mode`` is -1 for the hitting games (no head rule)
     or HEAD_NONE/HEAD_BLOCK/HEAD_ALWAYS for long nardy. Returns the number of distinct plays (at
     least 1: when nothing can be played, one empty play whose result is ``b0``)."""
-    out = np.empty((out_b.shape[0], OUT_W), np.int8)
-    work8 = np.zeros(WORK8_LEN, np.int8)
-    work64 = np.zeros(WORK64_LEN, np.int64)
+    work8 = np.empty(WORK8_LEN, np.int8)
     code = (d1 | (d2 << 3) | (int(hitting) << 6) | (int(strict) << 7) | (int(first_turn) << 8)
             | ((head_mode + 1) << 9))
+    small = min(256, out_b.shape[0])
+    out = np.empty((small, OUT_W), np.int8)
+    work64 = _small_work64(small)
     n = legal_into(b0, code, out, work8, work64)
+    if n >= small and out_b.shape[0] > small:  # rare: many plays, run again with the full buffer
+        out = np.empty((out_b.shape[0], OUT_W), np.int8)
+        work64 = _small_work64(out_b.shape[0])
+        n = legal_into(b0, code, out, work8, work64)
     _unpack(out, n, out_b, out_s, out_n)
     return n
 
