@@ -225,6 +225,49 @@ class Position:
         except InvalidPositionError as e:
             raise InvalidIdError(f"position ID {position_id!r} is not a valid {rules.name} position: {e}") from None
 
+    @classmethod
+    def from_xgid(cls, xgid: str, game="backgammon") -> "Position":
+        """The position of an XGID (eXtreme Gammon ID), from the view of the side the turn field names.
+
+        Backgammon and short nardy only; the cube, score and dice fields are read by
+        :func:`nardy.ids.parse_xgid` (use it for those).
+
+        Raises:
+            InvalidIdError: malformed XGID or an impossible position (the message quotes it).
+        """
+        from . import ids
+        rules = get_rules(game)
+        if not rules.hitting:
+            raise InvalidIdError(f"XGID {xgid!r}: XGID is defined for backgammon and short nardy only")
+        st = ids.parse_xgid(xgid)
+        mover = [0] + list(st.mover[:24]) + [st.mover[24]]
+        opp = [0] + list(st.opponent[:24]) + [st.opponent[24]]
+        try:
+            return cls.from_boards(mover, opp, rules)
+        except InvalidPositionError as e:
+            raise InvalidIdError(f"XGID {xgid!r} is not a valid {rules.name} position: {e}") from None
+
+    def xgid(self, dice=(0, 0), cube_value: int = 1, cube_owner: int = 0, score=(0, 0), match_length: int = 0,
+             crawford_jacoby: int = 0, max_cube=1024) -> str:
+        """This position as an XGID with the mover as the side on turn (XGID turn 1).
+
+        ``cube_owner`` uses XG's convention (1 the mover, -1 the opponent, 0 centred); ``score`` is
+        ``(mover, opponent)``. Backgammon and short nardy only.
+
+        Raises:
+            InvalidIdError: long nardy, or bad cube/score/dice values.
+        """
+        from . import ids
+        if not self._rules.hitting:
+            raise InvalidIdError("XGID is defined for backgammon and short nardy only")
+        m = self.mover
+        o = self.opponent
+        st = ids.XgidState(mover=tuple(m[1:25]) + (m[25],), opponent=tuple(o[1:25]) + (o[25],),
+                           cube_value=cube_value, cube_owner=cube_owner, turn=1, dice=tuple(dice),
+                           score_bottom=score[0], score_top=score[1], crawford_jacoby=crawford_jacoby,
+                           match_length=match_length, max_cube=max_cube)
+        return ids.format_xgid(st)
+
     # ----- accessors ----------------------------------------------------------------------------
     @property
     def rules(self) -> Rules:

@@ -141,3 +141,21 @@ def test_long_nardy_id_suffix_round_trip():
     assert p.id().endswith(":F01")
     assert Position.from_id(p.id(), "long") == p
     assert Position.from_id(Position.start("long").id(), "long").first_turn == (True, True)
+
+
+@SETTINGS
+@given(position_and_dice())
+def test_xgid_round_trip_hitting_games(pd):
+    p, d = pd
+    if p.game == "long":
+        with pytest.raises(InvalidIdError):
+            p.xgid()
+        return
+    text = p.xgid(dice=d)
+    assert text.startswith("XGID=") and text.endswith(":10")
+    assert Position.from_xgid(text, p.rules) == p
+
+
+def test_xgid_start_position():
+    from nardy.ids import START_XGID
+    assert Position.from_xgid(START_XGID).id() == "4HPwATDgc/ABMA"
