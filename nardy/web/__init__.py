@@ -1,0 +1,9 @@
+"""The web app of ``nardy serve``: FastAPI routes (:mod:`nardy.web.app`), saved games
+(:mod:`nardy.web.storage`), the glue to the game (:mod:`nardy.web.sessions`) and the page
+(``static/``: plain HTML, SVG and JavaScript, no build step)."""
+
+
+def create_app(*args, **kwargs):
+    """See :func:`nardy.web.app.create_app`."""
+    from .app import create_app as _create
+    return _create(*args, **kwargs)

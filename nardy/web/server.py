@@ -1,0 +1,51 @@
+"""``nardy serve``: the web app under uvicorn."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import click
+
+__all__ = ["serve"]
+
+
+def _warm_up():
+    """Compile the move generator in the background, so the first page does not wait for it."""
+    try:
+        from ..position import Position
+        for game in ("backgammon", "long"):
+            Position.start(game).legal_plays((3, 1))
+    except Exception:  # pragma: no cover - only a speed-up
+        pass
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
+@click.option("--database", "database", default=None, envvar="NARDY_DATABASE_URL", show_envvar=True,
+              help="Where saved games live: sqlite:///PATH, a file path, or postgresql://USER:PASS@HOST/DB "
+                   "(needs the extra nardy[postgres]). Default: an SQLite file in the user data directory.")
+@click.option("--log-level", default="warning", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]), help="uvicorn's log level.")
+@click.option("--warm-up/--no-warm-up", default=True, show_default=True,
+              help="Compile the move generator at start, in the background.")
+def serve(host, port, database, log_level, warm_up):
+    """Play in the browser and use the engine over HTTP (API documented at /docs)."""
+    try:
+        import uvicorn
+    except ImportError:  # pragma: no cover
+        raise click.ClickException("nardy serve needs uvicorn and fastapi: pip install nardy") from None
+    from .app import create_app
+    from .storage import Storage, StorageError
+    try:
+        storage = Storage(database)
+    except StorageError as e:
+        raise click.ClickException(str(e)) from None
+    app = create_app(storage=storage)
+    if warm_up:
+        threading.Thread(target=_warm_up, daemon=True).start()
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host
+    click.echo(f"nardy: http://{shown}:{port}/  (API docs: /docs; games in {storage.safe_url})", err=True)
+    sys.stderr.flush()
+    uvicorn.run(app, host=host, port=port, log_level=log_level)

@@ -1,0 +1,466 @@
+"""The glue between the web app and the game: a saved :class:`~nardy.match.Match` with its web settings.
+
+A *session* is what the page calls a saved game: a match (to N points, or a money session with
+``length=0``) of one of the three games, two players of whom each is a person at this device or the
+computer (a :class:`~nardy.bots.Bot` at a level), and the page's settings. Everything is rebuilt from
+the stored JSON on every request (a few milliseconds), so the server keeps no game in memory.
+
+The page gets a *view* (:meth:`Session.view`) from a fixed viewer's side: the board as 24 signed counts
+in the viewer's numbering, bar, off, pips, dice, cube, score, the legal next steps of a person to act
+(``moves``: ``{from: [to, ...]}``, viewer numbering, 25 = the mover's bar, 0 = the mover's off), the
+actions open to that person and the history. The page sends actions back (:meth:`Session.act`); the
+rules are checked here by :class:`~nardy.game.Game`, never by the page.
+"""
+
+from __future__ import annotations
+
+import threading
+import zlib
+
+from ..dice import DiceSource
+from ..errors import GameStateError, IllegalPlayError, InvalidOptionError
+from ..match import Match
+from ..notation import Step, format_steps
+from ..rules import get_rules
+
+__all__ = ["Session", "new_session", "NUMBERINGS", "ACTIONS", "BOT_LEVELS"]
+
+from ..bots.bot import BOT_LEVELS  # noqa: E402  (levels only; the bots load on first use)
+
+#: Point numberings the page may show, per game.
+NUMBERINGS = {"backgammon": ("own", "traditional"), "short": ("own", "traditional"), "long": ("own", "absolute")}
+
+#: Actions a person may send.
+ACTIONS = ("roll", "step", "undo", "confirm", "play", "double", "take", "drop", "beaver", "resign", "accept",
+           "decline", "next")
+
+#: At most this many bot computations at once (the rest wait; other requests are not held up).
+_BOT_SLOTS = threading.BoundedSemaphore(2)
+
+_MAX_BOT_ACTIONS = 2000
+
+
+def _to_viewer(p: int, mover: int, viewer: int, hitting: bool) -> int:
+    """A mover point (0 off, 25 bar, 1..24) in the viewer's numbering (0/25 stay: mover's off/bar)."""
+    if mover == viewer or p in (0, 25):
+        return p
+    return 25 - p if hitting else ((p + 11) % 24) + 1
+
+
+# the map is its own inverse (25 - p, and +12 mod 24)
+_from_viewer = _to_viewer
+
+
+def _numbering_fn(numbering: str, game: str, player: int):
+    """A point-label function for ``format_steps`` for plays of ``player`` (own numbering in, label out)."""
+    if numbering == "absolute" and game == "long":
+        return None if player == 0 else (lambda q: ((q + 11) % 24) + 1)
+    if numbering == "traditional" and game != "long":
+        return lambda q: str(q) if q <= 12 else f"0{25 - q}"
+    return None
+
+
+def _labels(numbering: str, game: str, viewer: int) -> list[str]:
+    fn = _numbering_fn(numbering, game, viewer)
+    return [str(fn(p) if fn else p) for p in range(1, 25)]
+
+
+def _check_numbering(numbering: str, game: str) -> str:
+    if numbering is None:
+        return "own"
+    if numbering not in NUMBERINGS[game]:
+        raise InvalidOptionError(f"numbering {numbering!r} is not available for {game}: expected one of "
+                                 f"{', '.join(NUMBERINGS[game])}")
+    return numbering
+
+
+def _bot_seed(seed, *parts) -> int | None:
+    if seed is None:
+        return None
+    return zlib.crc32(repr((seed,) + parts).encode()) & 0x7FFFFFFF
+
+
+def new_session(game: str = "backgammon", *, length: int = 0, opponent: str = "bot", level: str = "advanced",
+                colour: str = "white", options: dict | None = None, players=None, seed=None,
+                auto_roll: bool = True, crawford: bool = True, jacoby: bool = False, beavers: bool = False,
+                cube_limit: int | None = None) -> "Session":
+    """Start a match and play the opening (and the computer's first turn if it starts).
+
+    Args:
+        game: backgammon, short, long (or an alias).
+        length: match length in points, 0 for a money session (games follow one another without end).
+        opponent: ``"bot"`` (the computer at ``level``) or ``"human"`` (a second person at this device).
+        colour: the person's side against the computer: ``"white"`` (player 0), ``"black"`` or ``"random"``.
+        options: rules options with RULES.md names (cube, opening, last-roll, head-exception,
+            strict-bear-off, scoring).
+        players: two names (default: the colours, or ``Player`` and ``nardy (level)``).
+        seed: seed of the dice and of the computer's choices (reproducible games); ``None`` for random.
+        auto_roll: roll for a person by itself when doubling is not possible.
+    Raises:
+        InvalidOptionError / UnknownGameError: bad settings.
+    """
+    rules = get_rules(game, **(options or {}))
+    if opponent not in ("bot", "human"):
+        raise InvalidOptionError(f"opponent {opponent!r}: expected bot or human")
+    if level not in BOT_LEVELS:
+        raise InvalidOptionError(f"level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
+    if colour not in ("white", "black", "random"):
+        raise InvalidOptionError(f"colour {colour!r}: expected white, black or random")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise InvalidOptionError(f"seed {seed!r}: expected an integer")
+    dice = DiceSource(seed)
+    if colour == "random":
+        colour = "white" if DiceSource(None if seed is None else seed + 1).roll_one() <= 3 else "black"
+    me = 0 if colour == "white" else 1
+    if opponent == "bot":
+        humans = [True, True]
+        humans[1 - me] = False
+    else:
+        humans = [True, True]
+    if players is None:
+        if opponent == "human":
+            players = ("White", "Black")
+        else:
+            names = ["Player", "Player"]
+            names[1 - me] = f"nardy-{level}"
+            players = tuple(names)
+    players = tuple(str(p).strip() or f"Player{i + 1}" for i, p in enumerate(players))
+    if len(players) != 2:
+        raise InvalidOptionError(f"players {players!r}: expected two names")
+    match = Match(rules, length=length, dice=dice, jacoby=jacoby, beavers=beavers, cube_limit=cube_limit,
+                  crawford=crawford, players=players)
+    settings = {"humans": humans, "level": level, "seed": seed, "auto_roll": bool(auto_roll),
+                "viewer": me if opponent == "bot" else 0, "opponent": opponent}
+    s = Session(match, settings)
+    match.new_game(start=True)
+    s.run_bots()
+    return s
+
+
+class Session:
+    """A match with its web settings; see the module docstring."""
+
+    def __init__(self, match: Match, settings: dict):
+        self.match = match
+        self.settings = settings
+
+    # ----- persistence --------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {"version": 1, "settings": dict(self.settings), "match": self.match.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Session":
+        try:
+            return cls(Match.from_dict(d["match"]), dict(d["settings"]))
+        except (KeyError, TypeError) as e:
+            raise GameStateError(f"not a saved game: {e!r}") from None
+
+    @property
+    def game(self):
+        return self.match.current
+
+    @property
+    def humans(self) -> list[bool]:
+        return list(self.settings["humans"])
+
+    @property
+    def status(self) -> str:
+        """``playing``, ``game-over`` (a next game may follow) or ``over`` (the match is decided)."""
+        g = self.game
+        if self.match.is_over:
+            return "over"
+        if g is None or g.is_over:
+            return "game-over"
+        return "playing"
+
+    def summary(self) -> dict:
+        """What the list of saved games shows."""
+        g = self.game
+        return {"game": self.match.rules.name, "players": list(self.match.players), "humans": self.humans,
+                "level": self.settings["level"], "opponent": self.settings.get("opponent", "bot"),
+                "length": self.match.length, "score": list(self.match.score), "games": len(self.match.games),
+                "phase": g.phase if g else None, "to_act": g.to_act if g else None, "status": self.status,
+                "winner": self.match.winner,
+                "result": g.result.to_dict() if (g is not None and g.result) else None}
+
+    def title(self) -> str:
+        p = self.match.players
+        return f"{self.match.rules.name}: {p[0]} - {p[1]}"
+
+    # ----- the computer -------------------------------------------------------------------------
+    def _bot(self, player: int):
+        from ..bots import Bot
+        g = self.game
+        seed = _bot_seed(self.settings.get("seed"), len(self.match.games), len(g.history), player)
+        return Bot(self.match.rules, level=self.settings["level"], seed=seed)
+
+    def run_bots(self) -> int:
+        """Let the computer act (and roll for a person with ``auto_roll``) until a person must act or the
+        game is over. Returns the number of actions taken."""
+        n = 0
+        while n < _MAX_BOT_ACTIONS:
+            g = self.game
+            if g is None or g.is_over:
+                break
+            p = g.to_act
+            if self.settings["humans"][p]:
+                if g.phase == "roll" and self.settings.get("auto_roll", True) and not g.may_double(p):
+                    g.roll(player=p)
+                    n += 1
+                    continue
+                break
+            with _BOT_SLOTS:
+                self._bot_act(p)
+            n += 1
+        return n
+
+    def _bot_act(self, p: int):
+        g = self.game
+        bot = self._bot(p)
+        if g.phase == "roll":
+            if g.may_double(p) and bot.cube_action(self.match).action == "double":
+                g.double(player=p)
+            else:
+                g.roll(player=p)
+        elif g.phase == "move":
+            g.play(bot.choose_play(g.position, g.dice), player=p)
+        elif g.phase == "double":
+            if bot.cube_action(self.match).take:
+                g.take(player=p)
+            else:
+                g.drop(player=p)
+        elif g.phase == "resign":
+            player, level = g.resignation
+            probs = bot.evaluate(g.position)
+            if g.turn != p:
+                probs = probs.flipped()
+            expected = probs.equity(self.match.rules.scoring)
+            if self.match.rules.scoring[level] >= expected - 1e-9:
+                g.accept_resignation(player=p)
+            else:
+                g.decline_resignation(player=p)
+        else:  # pragma: no cover - opening is played by new_game(start=True)
+            raise GameStateError(f"the computer cannot act in phase {g.phase!r}")
+
+    # ----- actions ------------------------------------------------------------------------------
+    def _human(self, player, action: str) -> int:
+        g = self.game
+        if g is None:
+            raise GameStateError("no game in progress")
+        if player is None:
+            player = g.to_act
+        if player not in (0, 1):
+            if g.is_over:
+                raise GameStateError(f"cannot {action}: the game is over")
+            raise GameStateError(f"player {player!r}: expected 0 or 1")
+        if not self.settings["humans"][player]:
+            raise GameStateError(f"cannot {action} for player {player}: that side is played by the computer")
+        return player
+
+    def act(self, action: str, *, frm: int | None = None, to: int | None = None, die: int | None = None,
+            play: str | None = None, level=None, player: int | None = None, viewer: int | None = None) -> dict:
+        """Apply a person's action, then let the computer answer. Returns a short note of what was done.
+
+        ``frm``/``to`` of a step are in the ``viewer``'s numbering (default: the session's viewer),
+        25 = the mover's bar, 0 = off; ``play`` is notation in the mover's own numbering.
+
+        Raises:
+            GameStateError: not allowed now (wrong phase, out of turn, the computer's side...).
+            IllegalPlayError / NotationError: a step or play that no legal play continues.
+            InvalidOptionError: an unknown action.
+        """
+        if action not in ACTIONS:
+            raise InvalidOptionError(f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}")
+        m = self.match
+        g = self.game
+        v = self.settings["viewer"] if viewer is None else viewer
+        if action == "next":
+            if g is not None and not g.is_over:
+                raise GameStateError("cannot start the next game: this game is not over")
+            m.new_game(start=True)
+            self.run_bots()
+            return {"action": action}
+        if action == "resign":
+            if player is None:
+                humans = [i for i in (0, 1) if self.settings["humans"][i]]
+                player = g.to_act if (len(humans) == 2 or g.to_act is None) else humans[0]
+            p = self._human(player, action)
+            g.resign(0 if level is None else level, player=p)
+        else:
+            p = self._human(player, action)
+            if action == "roll":
+                g.roll(player=p)
+            elif action in ("step", "undo", "confirm"):
+                if g.phase == "move" and g.to_act != p:
+                    raise GameStateError(f"cannot {action}: it is player {g.to_act}'s turn to move")
+                if action == "step":
+                    if frm is None or to is None:
+                        raise IllegalPlayError("a step needs 'from' and 'to' points")
+                    for name, x in (("from", frm), ("to", to)):
+                        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 25:
+                            raise IllegalPlayError(f"step {name} point {x!r}: expected 0 (off), 1-24 or 25 (bar)")
+                    hitting = m.rules.hitting
+                    g.step(_from_viewer(frm, g.turn, v, hitting), _from_viewer(to, g.turn, v, hitting), die)
+                elif action == "undo":
+                    g.undo_step()
+                else:
+                    g.confirm()
+            elif action == "play":
+                if not isinstance(play, str):
+                    raise IllegalPlayError("action play needs 'play': the play in notation (mover's numbering)")
+                g.play(play, player=p)
+            elif action == "double":
+                g.double(player=p)
+            elif action == "take":
+                g.take(player=p)
+            elif action == "drop":
+                g.drop(player=p)
+            elif action == "beaver":
+                g.beaver(player=p)
+            elif action == "accept":
+                g.accept_resignation(player=p)
+            elif action == "decline":
+                g.decline_resignation(player=p)
+        self.run_bots()
+        return {"action": action}
+
+    # ----- hints --------------------------------------------------------------------------------
+    def hints(self, n: int = 5, level: str = "grandmaster", numbering: str = "own") -> dict:
+        """The best plays for the roll (phase ``move``), or the cube decision (phase ``roll``/``double``),
+        for the side to act."""
+        from ..bots import Bot
+        g = self.game
+        numbering = _check_numbering(numbering, self.match.rules.name)
+        if level not in BOT_LEVELS:
+            raise InvalidOptionError(f"level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
+        if g is None or g.phase not in ("move", "roll", "double"):
+            raise GameStateError(f"no hint in phase {g.phase if g else None!r}: hints are for a roll or a double")
+        bot = Bot(self.match.rules, level=level, seed=0)
+        with _BOT_SLOTS:
+            if g.phase == "move":
+                hs = bot.hints(g.position, g.dice, n=n)
+                fn = _numbering_fn(numbering, self.match.rules.name, g.turn)
+                return {"kind": "plays", "player": g.turn, "dice": list(g.dice), "plays": [
+                    {"play": str(h.play), "text": format_steps(h.play.steps, fn), "equity": round(h.equity, 4),
+                     "loss": round(h.loss, 4), "ply": h.ply,
+                     "probabilities": {k: round(x, 4) for k, x in h.probabilities.as_dict().items()}}
+                    for h in hs]}
+            d = bot.cube_action(self.match)
+        return {"kind": "cube", "player": g.to_act, "action": d.action, "double": d.double, "take": d.take,
+                "reason": d.reason, "equities": {k: round(float(x), 4) for k, x in d.equities.items()},
+                "probabilities": {k: round(x, 4) for k, x in d.probabilities.as_dict().items()}}
+
+    # ----- the page's view ----------------------------------------------------------------------
+    def view(self, viewer: int | None = None, numbering: str = "own") -> dict:
+        """Everything the page draws, from ``viewer``'s side (see the module docstring)."""
+        m = self.match
+        g = self.game
+        rules = m.rules
+        game = rules.name
+        numbering = _check_numbering(numbering, game)
+        v = self.settings["viewer"] if viewer is None else viewer
+        if v not in (0, 1):
+            raise GameStateError(f"viewer {viewer!r}: expected 0 or 1")
+        humans = self.humans
+        pos = g.position_for(v)
+        a = [int(x) for x in pos.array]
+        pips = pos.pip_count()
+        to_act = g.to_act
+        human_to_act = to_act is not None and humans[to_act]
+        moves: dict[str, list[int]] = {}
+        can_confirm = False
+        dice_left: list[int] = []
+        steps_text = ""
+        if g.phase == "move":
+            d1, d2 = g.dice
+            dice_left = [d1] * 4 if d1 == d2 else [d1, d2]
+            for s in g.steps_taken:
+                dice_left.remove(s.die)
+            steps_text = format_steps(g.steps_taken, _numbering_fn(numbering, game, g.turn))
+            if human_to_act:
+                legal = g.legal_steps()
+                for frm, to in legal:
+                    moves.setdefault(str(_to_viewer(frm, g.turn, v, rules.hitting)), []).append(
+                        _to_viewer(to, g.turn, v, rules.hitting))
+                can_confirm = not legal
+        actions: list[str] = []
+        if human_to_act:
+            if g.phase == "roll":
+                actions.append("roll")
+                if g.may_double(to_act):
+                    actions.append("double")
+            elif g.phase == "double":
+                actions += ["take", "drop"] + (["beaver"] if g.cube.beavers else [])
+            elif g.phase == "resign":
+                actions += ["accept", "decline"]
+            elif g.phase == "move":
+                if g.steps_taken:
+                    actions.append("undo")
+                if can_confirm:
+                    actions.append("confirm")
+            if g.phase in ("roll", "move", "double"):
+                actions += ["hint", "resign"]
+        elif g.phase in ("roll", "move", "double") and any(humans):
+            actions.append("resign")
+        if g.is_over and not m.is_over:
+            actions.append("next")
+        res = g.result
+        last_play = None
+        for e in reversed(g.history):
+            if e["type"] in ("play", "pass"):
+                pl = e["player"]
+                steps = [Step(*s) for s in e.get("steps", [])]
+                last_play = {"player": pl, "dice": e["dice"],
+                             "text": format_steps(steps, _numbering_fn(numbering, game, pl)),
+                             "steps": [[_to_viewer(s.frm, pl, v, rules.hitting), _to_viewer(s.to, pl, v, rules.hitting)]
+                                       for s in steps]}
+                break
+        cube = g.cube
+        return {
+            "game": game, "rules": {"name": game, **rules.options()}, "result_names": list(rules.result_names),
+            "length": m.length, "players": list(m.players), "humans": humans, "level": self.settings["level"],
+            "viewer": v, "numbering": numbering, "numberings": list(NUMBERINGS[game]),
+            "labels": _labels(numbering, game, v),
+            "score": list(m.score), "game_number": len(m.games), "crawford": g.crawford,
+            "match_over": m.is_over, "match_winner": m.winner, "status": self.status,
+            "phase": g.phase, "turn": g.turn, "to_act": to_act, "human_to_act": human_to_act,
+            "position_id": g.position.id(),
+            "dice": list(g.dice) if g.dice else None, "dice_left": dice_left,
+            "board": {"points": [0] + a[1:25], "bar": [a[25], a[26]], "off": [a[0], a[27]]},
+            "pips": [pips[0], pips[1]],
+            "cube": {"enabled": cube.enabled, "value": cube.value, "owner": cube.owner,
+                     "offered_by": cube.offered_by},
+            "moves": moves, "can_confirm": can_confirm, "steps": steps_text, "actions": actions,
+            "resignation": ({"player": g.resignation[0], "level": g.resignation[1],
+                             "level_name": rules.result_names[g.resignation[1]]} if g.resignation else None),
+            "result": res.to_dict() if res else None,
+            "last_play": last_play,
+            "history": self.history(numbering),
+        }
+
+    def history(self, numbering: str = "own") -> list[dict]:
+        """The current game's events for the list of plays: ``{"kind", "player", ...}``; plays carry
+        ``dice`` and ``text`` (notation in ``numbering``, from the mover's side)."""
+        g = self.game
+        game = self.match.rules.name
+        out = []
+        for e in g.history:
+            t = e["type"]
+            if t == "roll":
+                continue
+            item = {"kind": t}
+            if "player" in e:
+                item["player"] = e["player"]
+            if t == "opening":
+                item.update(player=e["starter"], dice=e.get("dice") or (e["rolls"][-1] if e.get("rolls") else None))
+            elif t in ("play", "pass"):
+                steps = [Step(*s) for s in e.get("steps", [])]
+                item.update(dice=e["dice"], text=format_steps(steps, _numbering_fn(numbering, game, e["player"])))
+            elif t in ("double", "take", "beaver"):
+                item["value"] = e.get("value")
+            elif t == "resign":
+                item.update(level=e["level"], level_name=e["level_name"])
+            elif t == "end":
+                item.update(winner=e["winner"], points=e["points"], level_name=e["level_name"], reason=e["reason"])
+            out.append(item)
+        return out

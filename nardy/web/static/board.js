@@ -1,0 +1,218 @@
+// The SVG board. It knows only geometry: the server sends the board from the viewer's side
+// (points 1..24 in the viewer's numbering, + the viewer's checkers, - the other side's), bar, off,
+// dice, cube and the legal next steps ({from: [to...]}, 25 = the mover's bar, 0 = the mover's off).
+//
+// Layout (the viewer at the bottom): points 1-6 bottom right (1 at the right edge), 7-12 bottom left,
+// 13-18 top left, 19-24 top right. The viewer moves 24 -> 1, counter-clockwise. In backgammon and short
+// nardy the other side moves the opposite way; in long nardy the same way (its head is the viewer's 12).
+// Points are coloured alternately, the viewer's point 1 dark (seed 003, rule 4).
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const G = {
+  W: 790, H: 570,
+  trayL: 10, fieldL: 70, bar: 370, fieldR: 420, trayR: 730, trayW: 50,
+  top: 35, bottom: 535, mid: 285, pointW: 50, pointH: 205, r: 22,
+};
+
+function el(tag, attrs, parent) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function pointX(p) {
+  // left edge of point p's column
+  if (p <= 6) return G.fieldR + (6 - p) * G.pointW;
+  if (p <= 12) return G.fieldL + (12 - p) * G.pointW;
+  if (p <= 18) return G.fieldL + (p - 13) * G.pointW;
+  return G.fieldR + (p - 19) * G.pointW;
+}
+
+function isTop(p) { return p >= 13; }
+
+// where checker k (0 = at the base) of a stack of n on point p sits
+function stackPos(p, k, n) {
+  const room = G.pointH - 2 * G.r - 4;
+  const step = n <= 5 ? 2 * G.r : Math.min(2 * G.r, room / (n - 1));
+  const cx = pointX(p) + G.pointW / 2;
+  const off = G.r + 2 + k * step;
+  return [cx, isTop(p) ? G.top + off : G.bottom - off];
+}
+
+// The mover's off tray: long nardy's other side bears off on the left (its home is the viewer's 13-18).
+function offTray(view, side) {
+  // side 0 = the viewer, 1 = the other side
+  if (side === 0) return { x: G.trayR, y0: G.bottom, dir: -1 };
+  if (view.game === "long") return { x: G.trayL, y0: G.top, dir: 1 };
+  return { x: G.trayR, y0: G.top, dir: 1 };
+}
+
+function renderBoard(svg, view, ui) {
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  svg.setAttribute("viewBox", `0 0 ${G.W} ${G.H}`);
+  const viewer = view.viewer;
+  const colourOf = (side) => ((side === 0 ? viewer : 1 - viewer) === 0 ? "white" : "black");
+  const moverSide = view.turn === null ? 0 : (view.turn === viewer ? 0 : 1);
+  const moves = view.moves || {};
+  const selected = ui.selected;
+  const dests = selected !== null && moves[selected] ? moves[selected] : [];
+
+  el("rect", { x: 0, y: 0, width: G.W, height: G.H, rx: 12, class: "frame" }, svg);
+  el("rect", { x: G.fieldL, y: G.top, width: 6 * G.pointW, height: G.bottom - G.top, class: "field" }, svg);
+  el("rect", { x: G.fieldR, y: G.top, width: 6 * G.pointW, height: G.bottom - G.top, class: "field" }, svg);
+  el("rect", { x: G.bar, y: G.top, width: G.fieldR - G.bar, height: G.bottom - G.top, class: "bar" }, svg);
+  el("rect", { x: G.trayL, y: G.top, width: G.trayW, height: G.bottom - G.top, class: "tray" }, svg);
+  el("rect", { x: G.trayR, y: G.top, width: G.trayW, height: G.bottom - G.top, class: "tray" }, svg);
+
+  const lastFrom = new Set(), lastTo = new Set();
+  if (view.last_play && view.last_play.player !== (view.human_to_act ? view.to_act : -1)) {
+    for (const [a, b] of view.last_play.steps) { lastFrom.add(a); lastTo.add(b); }
+  }
+
+  // points, labels, hit areas
+  for (let p = 1; p <= 24; p++) {
+    const x = pointX(p), top = isTop(p);
+    const baseY = top ? G.top : G.bottom, tipY = top ? G.top + G.pointH : G.bottom - G.pointH;
+    const dark = p % 2 === 1;
+    el("polygon", {
+      points: `${x + 1},${baseY} ${x + G.pointW - 1},${baseY} ${x + G.pointW / 2},${tipY}`,
+      class: "point " + (dark ? "dark" : "light"), "data-point": p,
+    }, svg);
+    if (dests.includes(p)) {
+      el("polygon", {
+        points: `${x + 1},${baseY} ${x + G.pointW - 1},${baseY} ${x + G.pointW / 2},${tipY}`, class: "dest",
+      }, svg);
+    }
+    if (lastFrom.has(p)) el("circle", { cx: x + G.pointW / 2, cy: top ? G.top + 8 : G.bottom - 8, r: 5, class: "last-from" }, svg);
+    const label = el("text", { x: x + G.pointW / 2, y: top ? G.top - 10 : G.bottom + 22, class: "label" }, svg);
+    label.textContent = view.labels[p - 1];
+  }
+
+  // checkers on points
+  const pts = view.board.points;
+  for (let p = 1; p <= 24; p++) {
+    const c = pts[p];
+    if (!c) continue;
+    const side = c > 0 ? 0 : 1, n = Math.abs(c);
+    for (let k = 0; k < n; k++) {
+      const [cx, cy] = stackPos(p, k, n);
+      const isTopChecker = k === n - 1;
+      const cls = ["checker", colourOf(side)];
+      if (isTopChecker && String(p) === String(selected)) cls.push("selected");
+      if (isTopChecker && lastTo.has(p)) cls.push("last-to");
+      if (isTopChecker && selected === null && moves[p] && side === moverSide) cls.push("movable");
+      el("circle", { cx, cy, r: G.r, class: cls.join(" ") }, svg);
+    }
+    if (n > 5) {
+      const [cx, cy] = stackPos(p, n - 1, n);
+      const txt = el("text", { x: cx, y: cy + 5, class: "count " + colourOf(side) }, svg);
+      txt.textContent = n;
+    }
+  }
+
+  // bar: the viewer's hit checkers on the upper half (they enter at the top right), the other's below
+  const barX = (G.bar + G.fieldR) / 2;
+  for (const side of [0, 1]) {
+    const n = view.board.bar[side];
+    for (let k = 0; k < n; k++) {
+      const cy = side === 0 ? G.mid - 45 - k * 20 : G.mid + 45 + k * 20;
+      const cls = ["checker", colourOf(side)];
+      if (k === n - 1 && side === moverSide && String(selected) === "25") cls.push("selected");
+      if (k === n - 1 && side === moverSide && selected === null && moves["25"]) cls.push("movable");
+      el("circle", { cx: barX, cy, r: G.r, class: cls.join(" ") }, svg);
+    }
+    if (n > 1) {
+      const t = el("text", { x: barX, y: (side === 0 ? G.mid - 45 : G.mid + 45) + 5, class: "count " + colourOf(side) }, svg);
+      t.textContent = n;
+    }
+  }
+
+  // off trays
+  for (const side of [0, 1]) {
+    const n = view.board.off[side];
+    const tr = offTray(view, side);
+    for (let k = 0; k < n; k++) {
+      const y = tr.dir < 0 ? tr.y0 - 6 - (k + 1) * 11 : tr.y0 + 6 + k * 11;
+      el("rect", { x: tr.x + 5, y, width: G.trayW - 10, height: 10, rx: 3, class: "off " + colourOf(side) }, svg);
+    }
+    if (n) {
+      const t = el("text", { x: tr.x + G.trayW / 2, y: tr.dir < 0 ? tr.y0 - 6 - n * 11 - 8 : tr.y0 + 6 + n * 11 + 16, class: "label" }, svg);
+      t.textContent = n;
+    }
+  }
+  if (dests.includes(0)) {
+    const tr = offTray(view, moverSide);
+    const h = (G.bottom - G.top) / 2;
+    el("rect", { x: tr.x, y: tr.dir < 0 ? G.mid : G.top, width: G.trayW, height: h, class: "dest" }, svg);
+  }
+
+  // dice: the mover's, in the middle of the mover's half
+  if (view.dice) {
+    const [d1, d2] = view.dice;
+    const all = d1 === d2 ? [d1, d1, d1, d1] : [d1, d2];
+    const left = [...view.dice_left];
+    const used = all.map((d) => { const i = left.indexOf(d); if (i >= 0) { left.splice(i, 1); return false; } return true; });
+    const size = all.length === 4 ? 34 : 42, gap = 10;
+    const total = all.length * size + (all.length - 1) * gap;
+    const cx0 = (moverSide === 0 ? G.fieldR + 3 * G.pointW : G.fieldL + 3 * G.pointW) - total / 2;
+    all.forEach((d, i) => drawDie(svg, cx0 + i * (size + gap), G.mid - size / 2, size, d, colourOf(moverSide), used[i], i));
+  }
+
+  // cube: centred in the left tray, or at the owner's side; an offered double in the middle
+  if (view.cube.enabled) {
+    const c = view.cube;
+    let y = G.mid - 20, val = c.value;
+    if (c.owner !== null) {
+      const ownerSide = c.owner === viewer ? 0 : 1;
+      y = ownerSide === 0 ? G.bottom - 60 : (view.game === "long" ? G.mid - 100 : G.top + 20);
+    }
+    if (c.offered_by !== null) {
+      val = c.value * 2;
+      const offSide = c.offered_by === viewer ? 0 : 1;
+      drawCube(svg, offSide === 0 ? G.fieldR + 3 * G.pointW - 20 : G.fieldL + 3 * G.pointW - 20, G.mid - 20, val, true);
+    } else {
+      drawCube(svg, G.trayL + 5, y, c.value === 1 ? 64 : val, false);
+    }
+  }
+
+  // hit areas on top of everything (transparent): points, bar, trays
+  for (let p = 1; p <= 24; p++) {
+    const top = isTop(p);
+    el("rect", {
+      x: pointX(p), y: top ? G.top : G.mid, width: G.pointW, height: G.mid - G.top,
+      class: "hit" + (dests.includes(p) ? " hit-dest" : "") + (moves[p] ? " hit-src" : ""), "data-loc": p,
+    }, svg);
+  }
+  el("rect", { x: G.bar, y: G.top, width: G.fieldR - G.bar, height: G.bottom - G.top, class: "hit" + (moves["25"] ? " hit-src" : ""), "data-loc": 25 }, svg);
+  const offSide = offTray(view, moverSide);
+  el("rect", { x: offSide.x, y: G.top, width: G.trayW, height: G.bottom - G.top, class: "hit" + (dests.includes(0) ? " hit-dest" : ""), "data-loc": 0 }, svg);
+}
+
+const PIPS = {
+  1: [[0.5, 0.5]], 2: [[0.25, 0.25], [0.75, 0.75]], 3: [[0.25, 0.25], [0.5, 0.5], [0.75, 0.75]],
+  4: [[0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]],
+  5: [[0.25, 0.25], [0.75, 0.25], [0.5, 0.5], [0.25, 0.75], [0.75, 0.75]],
+  6: [[0.25, 0.25], [0.75, 0.25], [0.25, 0.5], [0.75, 0.5], [0.25, 0.75], [0.75, 0.75]],
+};
+
+function drawDie(svg, x, y, s, d, colour, used, i) {
+  const g = el("g", { class: "die " + colour + (used ? " used" : ""), "data-die": d, "data-die-index": i }, svg);
+  el("rect", { x, y, width: s, height: s, rx: s / 6 }, g);
+  for (const [px, py] of PIPS[d]) el("circle", { cx: x + px * s, cy: y + py * s, r: s / 11, class: "pip" }, g);
+}
+
+function drawCube(svg, x, y, v, offered) {
+  const g = el("g", { class: "cube" + (offered ? " offered" : ""), "data-cube": v }, svg);
+  el("rect", { x, y, width: 40, height: 40, rx: 6 }, g);
+  const t = el("text", { x: x + 20, y: y + 27 }, g);
+  t.textContent = v;
+}
+
+// The board location under a client point (for drag and drop), or null.
+function locationAt(clientX, clientY) {
+  const e = document.elementFromPoint(clientX, clientY);
+  if (!e || !e.dataset || e.dataset.loc === undefined) return null;
+  return e.dataset.loc;
+}

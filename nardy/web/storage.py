@@ -1,0 +1,195 @@
+"""Saved games for ``nardy serve``: one table, SQLAlchemy 2 (SQLite by default, PostgreSQL by URL).
+
+A saved game is a :class:`~nardy.match.Match` (a match to N points, or a money session) with the
+settings of the web session (who is a person, the computer's level...). It is stored as JSON text
+beside a few columns for the list of saved games.
+
+* :func:`default_database_url`: an SQLite file in the user's data directory (``platformdirs``).
+* :func:`normalise_url`: ``postgresql://`` URLs use the psycopg (v3) driver (extra ``nardy[postgres]``).
+* :class:`Storage`: ``create``, ``get``, ``save``, ``delete``, ``list``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, delete, select, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+__all__ = ["Storage", "SavedGame", "default_database_url", "normalise_url", "StorageError"]
+
+metadata = MetaData()
+
+games = Table(
+    "nardy_games", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False, index=True),
+    Column("game", String(16), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("title", String(200), nullable=False, default=""),
+    Column("summary", Text, nullable=False, default="{}"),
+    Column("revision", Integer, nullable=False, default=0),
+    Column("data", Text, nullable=False),
+)
+
+
+class StorageError(RuntimeError):
+    """The database URL is unusable or the database cannot be reached."""
+
+
+@dataclass
+class SavedGame:
+    """One row: ``data`` is the decoded JSON (match and session settings)."""
+    id: str
+    created: _dt.datetime
+    updated: _dt.datetime
+    game: str
+    status: str
+    title: str
+    revision: int
+    data: dict
+    summary: dict
+
+
+def default_database_url() -> str:
+    """``sqlite:///<user data dir>/nardy.db`` (the folder is created)."""
+    from platformdirs import user_data_dir
+    folder = Path(user_data_dir("nardy", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'nardy.db'}"
+
+
+def normalise_url(url: str) -> str:
+    """A SQLAlchemy URL for ``url``: ``postgresql://`` and ``postgres://`` get the psycopg (v3) driver;
+    a bare file path becomes an SQLite URL."""
+    if not isinstance(url, str) or not url.strip():
+        raise StorageError(f"database URL {url!r}: expected sqlite:///PATH or postgresql://...")
+    url = url.strip()
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    return url
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.timezone.utc)
+
+
+def _aware(t: _dt.datetime) -> _dt.datetime:
+    # SQLite gives naive datetimes back; they were written in UTC.
+    return t if t.tzinfo is not None else t.replace(tzinfo=_dt.timezone.utc)
+
+
+class Storage:
+    """Saved games in a database given by URL (default: :func:`default_database_url`).
+
+    Thread-safe (SQLAlchemy's pool); each call is one short transaction. The table is created if
+    missing.
+
+    Raises:
+        StorageError: a malformed URL, a missing driver (``pip install 'nardy[postgres]'`` for
+            PostgreSQL) or a database that cannot be reached.
+    """
+
+    def __init__(self, url: str | None = None):
+        self.url = normalise_url(url) if url else default_database_url()
+        try:
+            u = make_url(self.url)
+            kwargs = {}
+            if u.get_backend_name() == "sqlite":
+                kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+                if u.database and u.database != ":memory:":
+                    Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                else:
+                    from sqlalchemy.pool import StaticPool
+                    kwargs["poolclass"] = StaticPool
+            else:
+                kwargs["pool_pre_ping"] = True
+            self.engine = create_engine(u, **kwargs)
+            metadata.create_all(self.engine)
+        except (ArgumentError, NoSuchModuleError) as e:
+            raise StorageError(f"database URL {self._safe_url()}: {e}") from None
+        except ImportError as e:
+            raise StorageError(f"database URL {self._safe_url()}: driver missing ({e}); for PostgreSQL "
+                               f"install the extra: pip install 'nardy[postgres]'") from None
+        except Exception as e:  # OperationalError and friends: say which database
+            raise StorageError(f"cannot open the database {self._safe_url()}: {e}") from None
+
+    @property
+    def safe_url(self) -> str:
+        """The URL without the password."""
+        return self._safe_url()
+
+    def _safe_url(self) -> str:
+        try:
+            return make_url(self.url).render_as_string(hide_password=True)
+        except Exception:
+            return "(unparsable URL)"
+
+    @property
+    def backend(self) -> str:
+        return self.engine.dialect.name
+
+    def create(self, data: dict, game: str, status: str, title: str = "", summary: dict | None = None) -> SavedGame:
+        gid = secrets.token_hex(8)
+        now = _now()
+        summary = summary or {}
+        with self.engine.begin() as c:
+            c.execute(games.insert().values(id=gid, created=now, updated=now, game=game, status=status,
+                                            title=title[:200], summary=json.dumps(summary), revision=0,
+                                            data=json.dumps(data)))
+        return SavedGame(gid, now, now, game, status, title[:200], 0, data, summary)
+
+    def get(self, gid: str) -> SavedGame | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(games).where(games.c.id == gid)).first()
+        if row is None:
+            return None
+        return SavedGame(row.id, _aware(row.created), _aware(row.updated), row.game, row.status, row.title,
+                         row.revision, json.loads(row.data), json.loads(row.summary or "{}"))
+
+    def save(self, saved: SavedGame) -> SavedGame:
+        """Write back ``saved.data``/``status``/``title``/``summary``; bumps the revision and the update time."""
+        now = _now()
+        with self.engine.begin() as c:
+            res = c.execute(update(games).where(games.c.id == saved.id).values(
+                updated=now, status=saved.status, title=saved.title[:200], summary=json.dumps(saved.summary),
+                revision=saved.revision + 1,
+                data=json.dumps(saved.data)))
+            if res.rowcount != 1:
+                raise KeyError(saved.id)
+        saved.updated = now
+        saved.revision += 1
+        return saved
+
+    def delete(self, gid: str) -> bool:
+        with self.engine.begin() as c:
+            res = c.execute(delete(games).where(games.c.id == gid))
+        return res.rowcount == 1
+
+    def list(self, limit: int = 100, offset: int = 0, status: str | None = None) -> list[SavedGame]:
+        """Saved games, most recently played first (``data`` is left empty: only the summary is read)."""
+        q = select(games.c.id, games.c.created, games.c.updated, games.c.game, games.c.status, games.c.title,
+                   games.c.revision, games.c.summary).order_by(games.c.updated.desc()).limit(limit).offset(offset)
+        if status:
+            q = q.where(games.c.status == status)
+        with self.engine.connect() as c:
+            rows = c.execute(q).all()
+        return [SavedGame(r.id, _aware(r.created), _aware(r.updated), r.game, r.status, r.title, r.revision, {},
+                          json.loads(r.summary or "{}")) for r in rows]
+
+    def count(self) -> int:
+        from sqlalchemy import func
+        with self.engine.connect() as c:
+            return int(c.execute(select(func.count()).select_from(games)).scalar_one())
+
+    def close(self):
+        self.engine.dispose()

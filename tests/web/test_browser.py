@@ -1,0 +1,226 @@
+"""The page in a real browser: Playwright driving Debian's chromium against ``nardy serve``.
+
+A person's games by clicking: a full game of long nardy and a backgammon game with a double against the
+computer (fast levels, fixed seeds), the result shown and stored, a restart of the server and the resume
+of a saved game. A screenshot of each board goes to ``test-artifacts/``. Skipped when chromium or the
+playwright package is missing (CI installs Debian's ``chromium``; Playwright's own browser download is
+not used).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from .conftest import ARTIFACTS, Server
+
+CHROMIUM = os.environ.get("NARDY_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = [
+    pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)),
+                       reason=f"chromium not installed ({CHROMIUM}); apt-get install chromium"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python package) not installed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("web") / "games.db"
+    s = Server(f"sqlite:///{db}")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1100, "height": 820}, locale="en-GB")
+    pg = ctx.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.errors = errors
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def shot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def view(page) -> dict:
+    return page.evaluate("window.nardy.view")
+
+
+def wait_answer(page, before: int):
+    page.wait_for_function("(n) => window.nardy.updates > n && !window.nardy.busy", arg=before, timeout=120_000)
+    err = page.query_selector("#message.error")
+    assert err is None, f"the server refused an action: {err.inner_text()}"
+
+
+def click_and_wait(page, selector: str):
+    before = page.evaluate("window.nardy.updates")
+    page.click(selector)
+    wait_answer(page, before)
+
+
+def new_game(page, server, game: str, level: str, seed: int, length: int = 0):
+    page.goto(f"{server.url}/?seed={seed}")
+    page.wait_for_selector("#home:not([hidden])")
+    page.click("#btn-new")
+    page.select_option("#ng-game", game)
+    page.fill("#ng-length", str(length))
+    page.select_option("#ng-opponent", "bot")
+    page.select_option("#ng-level", level)
+    page.select_option("#ng-colour", "white")
+    page.click("#ng-start")
+    page.wait_for_selector("#play:not([hidden])")
+    page.wait_for_function("window.nardy.view && window.nardy.id && !window.nardy.busy")
+    return page.evaluate("window.nardy.id")
+
+
+def pick_step(moves: dict) -> tuple[int, int]:
+    """A racing person: bear off when possible, else move the farthest-back checker the farthest."""
+    best = None
+    for frm, tos in moves.items():
+        for to in tos:
+            f = int(frm)
+            key = (to == 0, f, f - to)
+            if best is None or key > best[0]:
+                best = (key, f, to)
+    return best[1], best[2]
+
+
+def play_turn(page):
+    """Enter the person's whole play by clicking checkers and destinations, then confirm."""
+    for _ in range(8):
+        v = view(page)
+        if v["phase"] != "move" or not v["human_to_act"]:
+            return
+        if v["can_confirm"]:
+            click_and_wait(page, "#btn-confirm")
+            return
+        frm, to = pick_step(v["moves"])
+        page.click(f'#board [data-loc="{frm}"]')            # select: destinations are highlighted
+        assert page.evaluate("window.nardy.selected") == str(frm)
+        assert page.query_selector_all("#board .dest"), "no destination highlighted"
+        click_and_wait(page, f'#board [data-loc="{to}"]')
+    raise AssertionError("a turn took more than 8 steps")
+
+
+def play_out(page, take_doubles: bool = True, double_once: bool = False, max_turns: int = 400) -> dict:
+    doubled = False
+    for _ in range(max_turns):
+        v = view(page)
+        if v["phase"] == "over":
+            return {"view": v, "doubled": doubled}
+        assert v["human_to_act"], f"the page waits for the computer: {v['phase']}"
+        acts = v["actions"]
+        if "double" in acts and double_once and not doubled:
+            click_and_wait(page, "#btn-double")
+            doubled = True
+        elif "take" in acts:
+            click_and_wait(page, "#btn-take" if take_doubles else "#btn-drop")
+        elif "roll" in acts:
+            click_and_wait(page, "#btn-roll")
+        elif v["phase"] == "move":
+            play_turn(page)
+        else:
+            raise AssertionError(f"nothing to do in phase {v['phase']} with actions {acts}")
+    raise AssertionError("the game did not end")
+
+
+def stored(server, gid):
+    return server.get(f"/api/games/{gid}/record")
+
+
+def test_long_nardy_full_game(server, page):
+    gid = new_game(page, server, "long", "random", seed=7)
+    v = view(page)
+    assert v["game"] == "long" and v["numbering"] == "absolute"
+    assert v["labels"][23] == "24" and v["history"][0]["kind"] == "opening"
+    shot(page, "long-nardy-start")
+    out = play_out(page)
+    v = out["view"]
+    res = v["result"]
+    assert res["reason"] == "bear-off" and res["level_name"] in ("oyn", "mars")
+    status = page.inner_text("#status-main")
+    assert v["players"][res["winner"]] in status and str(res["points"]) in status
+    # the list of plays on the page ends with the result
+    assert "wins" in page.inner_text("#history li:last-child")
+    shot(page, "long-nardy-end")
+    rec = stored(server, gid)
+    assert rec["status"] in ("over", "game-over")
+    g = rec["record"]["games"][-1]
+    assert g["result"]["winner"] == res["winner"] and g["result"]["points"] == res["points"]
+    assert sum(1 for e in g["events"] if e["type"] == "play") > 20
+    # the .mat record downloads
+    with page.expect_download() as dl:
+        page.click("#download")
+    text = open(dl.value.path(), encoding="utf-8").read()
+    assert 'Variation "Long Nardy"' in text and "Wins" in text
+
+
+def test_backgammon_with_a_double(server, page):
+    gid = new_game(page, server, "backgammon", "beginner", seed=3)
+    out = play_out(page, double_once=True)
+    v = out["view"]
+    assert out["doubled"], "the person never had the chance to double"
+    kinds = [e["kind"] for e in v["history"]]
+    assert "double" in kinds and ("take" in kinds or "drop" in kinds)
+    res = v["result"]
+    if "take" in kinds:
+        assert res["cube"] >= 2 and res["points"] >= 2
+    status = page.inner_text("#status-main")
+    assert v["players"][res["winner"]] in status
+    shot(page, "backgammon-end")
+    rec = stored(server, gid)
+    g = rec["record"]["games"][-1]
+    assert g["result"] == {k: res[k] for k in g["result"]}
+    assert any(e["type"] == "double" for e in g["events"])
+
+
+def test_restart_and_resume(tmp_path, browser):
+    srv = Server(f"sqlite:///{tmp_path / 'resume.db'}").start()
+    try:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU")   # a phone, in Russian
+        page = ctx.new_page()
+        gid = new_game(page, srv, "short", "beginner", seed=5)
+        assert page.inner_text("#btn-new") == "Новая партия"
+        v = view(page)
+        if v["phase"] == "move" and not v["can_confirm"]:
+            frm, to = pick_step(v["moves"])
+            page.click(f'#board [data-loc="{frm}"]')
+            click_and_wait(page, f'#board [data-loc="{to}"]')
+        before = view(page)
+        box = page.query_selector("#board").bounding_box()
+        assert box["width"] >= 370, "the board does not use the phone's width"
+        shot(page, "short-nardy-phone")
+        srv.restart()
+        page.goto(srv.url + "/")
+        page.wait_for_selector(f'.game-card[data-id="{gid}"]')
+        page.click(f'.game-card[data-id="{gid}"] .open-game')
+        page.wait_for_function("window.nardy.view && !window.nardy.busy")
+        after = view(page)
+        for key in ("board", "dice", "dice_left", "steps", "phase", "to_act", "history", "score", "moves"):
+            assert after[key] == before[key], key
+        # go on playing after the restart
+        play_turn(page)
+        assert view(page)["history"] != before["history"] or view(page)["phase"] == "over"
+        shot(page, "short-nardy-resumed")
+        ctx.close()
+    finally:
+        srv.stop()
