@@ -95,8 +95,8 @@ def train_net(net: Net, games: int, seed: int, lr: float, lr_final: float, lam: 
 @click.option("--init", "init_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="start from these weights instead of random ones")
 @click.option("--hidden", default=80, show_default=True, help="hidden units (new nets)")
-@click.option("--lr", default=0.03, show_default=True, help="initial learning rate")
-@click.option("--lr-final", default=0.01, show_default=True, help="learning rate at the end")
+@click.option("--lr", default=0.05, show_default=True, help="initial learning rate")
+@click.option("--lr-final", default=0.005, show_default=True, help="learning rate at the end")
 @click.option("--lam", "lam", default=0.7, show_default=True, help="TD lambda")
 @click.option("--checkpoint-dir", type=click.Path(file_okay=False), default=None,
               help="checkpoints and log.jsonl (default: beside --out, in checkpoints-<game>/)")

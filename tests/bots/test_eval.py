@@ -148,3 +148,22 @@ def test_gammon_chance_in_a_bearoff():
     p = BearoffEvaluator("backgammon").evaluate(pos)
     assert p.win == pytest.approx(1.0) and p.win_gammon == pytest.approx(1.0)
     assert isinstance(p, Probabilities)
+
+
+def test_training_is_reproducible_and_the_command_runs(tmp_path):
+    from click.testing import CliRunner
+
+    from nardy.bots.net import Net
+    from nardy.bots.train import train, train_net
+
+    a = train_net(Net.random("short", 16, seed=3), 20, seed=5, lr=0.05, lr_final=0.01, lam=0.7, chunk=10)
+    b = train_net(Net.random("short", 16, seed=3), 20, seed=5, lr=0.05, lr_final=0.01, lam=0.7, chunk=10)
+    assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
+    assert not np.array_equal(a.W1, Net.random("short", 16, seed=3).W1)
+    out = tmp_path / "long.npz"
+    r = CliRunner().invoke(train, ["--game", "long-nardy", "--games", "10", "--hidden", "8", "--chunk", "5",
+                                   "--checkpoint-every", "10", "--bench-games", "4", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    net = Net.load(out)
+    assert net.game == "long" and net.games_trained == 10
+    assert (tmp_path / "checkpoints-long" / "log.jsonl").exists()
