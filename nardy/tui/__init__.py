@@ -1,0 +1,1 @@
+"""Terminal front end pieces of ``nardy play``: board drawing and point numbering."""
