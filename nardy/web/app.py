@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError, NotationError
+from .sessions import _BOT_SLOTS as _bot_slots
 from .sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session, new_session
 from .storage import Storage
 
@@ -176,8 +177,6 @@ def _bot(game, level: str, seed=0):
     from ..bots import Bot
     return Bot(game, level=level, seed=seed)
 
-
-_bot_slots = threading.BoundedSemaphore(2)
 
 
 def create_app(database_url: str | None = None, storage: Storage | None = None) -> FastAPI:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
-import threading
 
 import click
 
@@ -11,13 +11,15 @@ __all__ = ["serve"]
 
 
 def _warm_up():
-    """Compile the move generator in the background, so the first page does not wait for it."""
+    """Fill numba's on-disk cache in a child process (see :mod:`nardy.web.warmup`), so that the server
+    loads compiled kernels instead of compiling them in its own, long-lived memory."""
+    click.echo("nardy: preparing the engine (the first start after an install compiles it)...", err=True)
     try:
-        from ..position import Position
-        for game in ("backgammon", "long"):
-            Position.start(game).legal_plays((3, 1))
-    except Exception:  # pragma: no cover - only a speed-up
-        pass
+        r = subprocess.run([sys.executable, "-m", "nardy.web.warmup"], timeout=600)
+        if r.returncode != 0:
+            click.echo("nardy: warm-up failed; the engine compiles on first use", err=True)
+    except (OSError, subprocess.TimeoutExpired) as e:  # pragma: no cover - only a speed-up
+        click.echo(f"nardy: warm-up skipped ({e})", err=True)
 
 
 @click.command()
@@ -29,7 +31,7 @@ def _warm_up():
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]), help="uvicorn's log level.")
 @click.option("--warm-up/--no-warm-up", default=True, show_default=True,
-              help="Compile the move generator at start, in the background.")
+              help="Before serving, compile the engine in a child process (numba's disk cache): less memory.")
 def serve(host, port, database, log_level, warm_up):
     """Play in the browser and use the engine over HTTP (API documented at /docs)."""
     try:
@@ -44,7 +46,7 @@ def serve(host, port, database, log_level, warm_up):
         raise click.ClickException(str(e)) from None
     app = create_app(storage=storage)
     if warm_up:
-        threading.Thread(target=_warm_up, daemon=True).start()
+        _warm_up()
     shown = "localhost" if host in ("127.0.0.1", "::1") else host
     click.echo(f"nardy: http://{shown}:{port}/  (API docs: /docs; games in {storage.safe_url})", err=True)
     sys.stderr.flush()

@@ -37,7 +37,7 @@ class Server:
         self.proc = None
         self.log = None
 
-    def start(self, timeout: float = 90):
+    def start(self, timeout: float = 300):
         self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"nardy-serve-{self.port}.log", "ab")
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(

@@ -66,7 +66,7 @@ def view(page) -> dict:
 
 
 def wait_answer(page, before: int):
-    page.wait_for_function("(n) => window.nardy.updates > n && !window.nardy.busy", arg=before, timeout=120_000)
+    page.wait_for_function("(n) => window.nardy.updates > n && !window.nardy.busy", arg=before, timeout=60_000)
     err = page.query_selector("#message.error")
     assert err is None, f"the server refused an action: {err.inner_text()}"
 
@@ -102,6 +102,18 @@ def pick_step(moves: dict) -> tuple[int, int]:
             if best is None or key > best[0]:
                 best = (key, f, to)
     return best[1], best[2]
+
+
+def drag(page, frm: int, to: int):
+    """Drag the top checker of ``frm`` to ``to`` with the mouse."""
+    a = page.query_selector(f'#board [data-loc="{frm}"]').bounding_box()
+    b = page.query_selector(f'#board [data-loc="{to}"]').bounding_box()
+    before = page.evaluate("window.nardy.updates")
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=8)
+    page.mouse.up()
+    wait_answer(page, before)
 
 
 def play_turn(page):
@@ -201,11 +213,11 @@ def test_restart_and_resume(tmp_path, browser):
         gid = new_game(page, srv, "short", "beginner", seed=5)
         assert page.inner_text("#btn-new") == "Новая партия"
         v = view(page)
-        if v["phase"] == "move" and not v["can_confirm"]:
-            frm, to = pick_step(v["moves"])
-            page.click(f'#board [data-loc="{frm}"]')
-            click_and_wait(page, f'#board [data-loc="{to}"]')
+        assert v["phase"] == "move" and v["human_to_act"] and not v["can_confirm"]
+        frm, to = pick_step(v["moves"])
+        drag(page, frm, to)                                                   # a step by drag and drop
         before = view(page)
+        assert before["steps"] and before["board"] != v["board"]
         box = page.query_selector("#board").bounding_box()
         assert box["width"] >= 370, "the board does not use the phone's width"
         shot(page, "short-nardy-phone")
@@ -219,8 +231,23 @@ def test_restart_and_resume(tmp_path, browser):
             assert after[key] == before[key], key
         # go on playing after the restart
         play_turn(page)
-        assert view(page)["history"] != before["history"] or view(page)["phase"] == "over"
+        v = view(page)
+        assert v["history"] != before["history"]
         shot(page, "short-nardy-resumed")
+        # a hint lists plays with equities; then resign a single game: the computer accepts
+        while v["phase"] != "move" and v["phase"] != "over":
+            click_and_wait(page, "#btn-roll")
+            v = view(page)
+        if v["phase"] == "move":
+            click_and_wait(page, "#btn-hint")
+            assert len(page.query_selector_all("#hints li")) >= 1
+            assert "Подсказки" in page.inner_text("#hints")
+        page.select_option("#resign-level", "0")
+        click_and_wait(page, "#btn-resign")
+        v = view(page)
+        assert v["phase"] == "over" and v["result"]["reason"] == "resign"
+        assert "выигрывает" in page.inner_text("#status-main")
+        assert srv.get(f"/api/games/{gid}/record")["record"]["games"][0]["result"]["reason"] == "resign"
         ctx.close()
     finally:
         srv.stop()

@@ -177,7 +177,7 @@ async function hint() {
   try {
     S.hints = await api("GET", `/api/games/${S.id}/hints?n=5&${gameQuery()}`);
   } catch (e) { showError(e); }
-  finally { setBusy(false); render(); }
+  finally { S.updates++; setBusy(false); render(); }
 }
 
 function step(from, to) {

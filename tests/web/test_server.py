@@ -1,0 +1,87 @@
+"""``nardy serve`` as a process: the command line, bot moves that do not block other requests, memory
+with 100 games in progress, bad requests that leave the server running."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from click.testing import CliRunner
+
+from nardy.cli import main
+
+LEVELS = ["beginner", "advanced", "expert", "grandmaster"]
+MIDGAME_LONG = "AGB1gT8AwK7APw"
+
+
+def test_cli_help_and_bad_database(tmp_path):
+    r = CliRunner().invoke(main, ["serve", "--help"])
+    assert r.exit_code == 0 and "--database" in r.output and "--port" in r.output
+    assert "serve" in CliRunner().invoke(main, ["--help"]).output
+    r = CliRunner().invoke(main, ["serve", "--database", "nosuchdb://x/y"])
+    assert r.exit_code != 0 and "database URL" in r.output
+    r = CliRunner().invoke(main, ["serve", "--port", "70000"])
+    assert r.exit_code == 2
+
+
+def test_bot_thinking_does_not_block(make_server):
+    s = make_server()
+    slow = f"/api/move?game=long&position={MIDGAME_LONG}&die1=3&die2=3&level=grandmaster&n=50"
+    s.get(slow)                                   # compile and load once
+    took = []
+
+    def run():
+        t = time.perf_counter()
+        s.get(slow)
+        took.append(time.perf_counter() - t)
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    t0 = time.perf_counter()
+    for th in threads:
+        th.start()
+    lat = []
+    while any(th.is_alive() for th in threads):
+        t = time.perf_counter()
+        assert s.get("/api/health")["status"] == "ok"
+        lat.append(time.perf_counter() - t)
+        time.sleep(0.02)
+    for th in threads:
+        th.join()
+    total = time.perf_counter() - t0
+    assert len(took) == 4
+    assert lat and max(lat) < max(0.5 * total, 0.05), (lat, took)
+
+
+def test_memory_with_100_games_and_bad_requests(make_server):
+    s = make_server()
+    ids = []
+    for i in range(100):
+        game = ("backgammon", "short", "long")[i % 3]
+        v = s.post("/api/games", {"game": game, "level": LEVELS[i % 4], "seed": i,
+                                  "opponent": "bot", "colour": ("white", "black")[i % 2]})
+        ids.append(v["id"])
+        if v["phase"] == "move" and v["moves"]:
+            frm = max(v["moves"], key=int)
+            s.post(f"/api/games/{v['id']}/actions", {"action": "step", "from": int(frm), "to": v["moves"][frm][0]})
+    # a hint with the strongest level in each game, and a few bad requests: the server keeps serving
+    for gid in ids[:3]:
+        s.get(f"/api/games/{gid}/hints?level=grandmaster")
+    for path, body in (("/api/games", {"game": "chess"}), (f"/api/games/{ids[0]}/actions", {"action": "fly"}),
+                       ("/api/games/zzz/actions", {"action": "roll"})):
+        try:
+            s.post(path, body)
+            raise AssertionError("accepted")
+        except urllib.error.HTTPError as e:
+            assert e.code in (404, 422) and json.loads(e.read())["detail"]
+    try:
+        s.get("/api/plays?die1=9&die2=1")
+    except urllib.error.HTTPError as e:
+        assert e.code == 422
+    games = s.get("/api/games?limit=500")["games"]
+    assert len(games) == 100 and all(g["status"] == "playing" for g in games)
+    rss = s.rss_mb()
+    print(f"server RSS with 100 games: {rss:.0f} MB")
+    assert rss < 300, f"server uses {rss:.0f} MB"
+    assert s.get("/api/health")["status"] == "ok"
