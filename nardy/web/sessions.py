@@ -6,10 +6,13 @@ computer (a :class:`~nardy.bots.Bot` at a level), and the page's settings. Every
 the stored JSON on every request (a few milliseconds), so the server keeps no game in memory.
 
 The page gets a *view* (:meth:`Session.view`) from a fixed viewer's side: the board as 24 signed counts
-in the viewer's numbering, bar, off, pips, dice, cube, score, the legal next steps of a person to act
+in the viewer's numbering (+ the viewer's checkers, - the other side's), bar and off as ``[viewer,
+other]``, pips, dice and the dice still to play, cube, score, the legal next steps of a person to act
 (``moves``: ``{from: [to, ...]}``, viewer numbering, 25 = the mover's bar, 0 = the mover's off), the
-actions open to that person and the history. The page sends actions back (:meth:`Session.act`); the
-rules are checked here by :class:`~nardy.game.Game`, never by the page.
+actions open to that person, point labels in the chosen numbering, the last play and the history;
+``position_id`` is the Position ID from the view of the player on turn (before this turn's steps), for
+API clients that want ``/api/move`` or ``/api/eval`` on it. The page sends actions back
+(:meth:`Session.act`); the rules are checked here by :class:`~nardy.game.Game`, never by the page.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import threading
 import zlib
 
+from ..bots.bot import BOT_LEVELS
 from ..dice import DiceSource
 from ..errors import GameStateError, IllegalPlayError, InvalidOptionError
 from ..match import Match
@@ -24,8 +28,6 @@ from ..notation import Step, format_steps
 from ..rules import get_rules
 
 __all__ = ["Session", "new_session", "NUMBERINGS", "ACTIONS", "BOT_LEVELS"]
-
-from ..bots.bot import BOT_LEVELS  # noqa: E402  (levels only; the bots load on first use)
 
 #: Point numberings the page may show, per game.
 NUMBERINGS = {"backgammon": ("own", "traditional"), "short": ("own", "traditional"), "long": ("own", "absolute")}

@@ -1,94 +1,10 @@
-"""Shared helpers for the web tests: start ``nardy serve`` as a subprocess on a free port."""
+"""Fixtures of the web tests."""
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from pathlib import Path
-
 import pytest
 
-pytest.importorskip("fastapi")
-pytest.importorskip("sqlalchemy")
-
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``nardy serve`` in a subprocess; :meth:`restart` keeps the port and the database."""
-
-    def __init__(self, database: str, port: int | None = None):
-        self.database = database
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = None
-        self.log = None
-
-    def start(self, timeout: float = 300):
-        self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"nardy-serve-{self.port}.log", "ab")
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "nardy.cli", "serve", "--port", str(self.port), "--database", self.database],
-            cwd=str(ROOT), stdout=self.log, stderr=subprocess.STDOUT, env=env)
-        end = time.time() + timeout
-        while time.time() < end:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"nardy serve exited with {self.proc.returncode}; log {self.log.name}")
-            try:
-                with urllib.request.urlopen(self.url + "/api/health", timeout=2) as r:
-                    if r.status == 200:
-                        return self
-            except (urllib.error.URLError, ConnectionError, OSError):
-                time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"nardy serve did not answer in {timeout} s; log {self.log.name}")
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.proc = None
-        if self.log:
-            self.log.close()
-            self.log = None
-
-    def restart(self):
-        self.stop()
-        return self.start()
-
-    def get(self, path: str):
-        with urllib.request.urlopen(self.url + path, timeout=120) as r:
-            return json.loads(r.read())
-
-    def post(self, path: str, body) -> dict:
-        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return json.loads(r.read())
-
-    def rss_mb(self) -> float:
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        raise RuntimeError("no VmRSS")
+from .helpers import Server
 
 
 @pytest.fixture

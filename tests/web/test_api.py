@@ -435,3 +435,27 @@ def test_seeded_games_repeat(client):
             a = ok(act(client, a["id"], "roll"))
             b = ok(act(client, b["id"], "roll"))
     assert a["history"] == b["history"] and a["board"] == b["board"]
+
+
+def test_computer_declines_a_cheap_resignation():
+    """The computer accepts a resignation only when it is worth at least what it expects to win."""
+    from nardy.match import Match
+    from nardy.position import Position
+    from nardy.web.sessions import Session
+    me = [0] * 26
+    for p in (19, 20, 21, 22, 23):
+        me[p] = 3                      # all in the computer's home board, nothing off: a backgammon
+    bot = [0] * 26
+    bot[0] = 14
+    bot[1] = 1                         # the computer bears off next turn
+    g = Game.from_position(Position.from_boards(me, bot, "backgammon"), turn=0, cube=False)
+    d = Match("backgammon", length=0).to_dict()
+    d["games"] = [g.to_dict()]
+    s = Session(Match.from_dict(d), {"humans": [True, False], "level": "advanced", "seed": 1,
+                                     "auto_roll": False, "viewer": 0, "opponent": "bot"})
+    s.act("resign", level="single")
+    v = s.view()
+    assert v["phase"] == "roll" and [e["kind"] for e in v["history"]][-2:] == ["resign", "decline"]
+    s.act("resign", level="backgammon")
+    v = s.view()
+    assert v["phase"] == "over" and v["result"]["points"] == 3 and v["result"]["winner"] == 1

@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from .conftest import ARTIFACTS, Server
+from .helpers import ARTIFACTS, Server
 
 CHROMIUM = os.environ.get("NARDY_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
