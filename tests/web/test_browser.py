@@ -133,7 +133,8 @@ def play_turn(page):
     raise AssertionError("a turn took more than 8 steps")
 
 
-def play_out(page, take_doubles: bool = True, double_once: bool = False, max_turns: int = 400) -> dict:
+def play_out(page, take_doubles: bool = True, double_once: bool = False, max_turns: int = 400,
+             after_double=None) -> dict:
     doubled = False
     for _ in range(max_turns):
         v = view(page)
@@ -144,6 +145,8 @@ def play_out(page, take_doubles: bool = True, double_once: bool = False, max_tur
         if "double" in acts and double_once and not doubled:
             click_and_wait(page, "#btn-double")
             doubled = True
+            if after_double:
+                after_double()
         elif "take" in acts:
             click_and_wait(page, "#btn-take" if take_doubles else "#btn-drop")
         elif "roll" in acts:
@@ -188,7 +191,7 @@ def test_long_nardy_full_game(server, page):
 
 def test_backgammon_with_a_double(server, page):
     gid = new_game(page, server, "backgammon", "beginner", seed=3)
-    out = play_out(page, double_once=True)
+    out = play_out(page, double_once=True, after_double=lambda: shot(page, "backgammon-after-double"))
     v = out["view"]
     assert out["doubled"], "the person never had the chance to double"
     kinds = [e["kind"] for e in v["history"]]
