@@ -12,6 +12,7 @@ slow query never blocks other requests; bot computations are limited to two at o
 from __future__ import annotations
 
 import threading
+import zlib
 from importlib import resources
 from typing import Any, Literal
 
@@ -195,17 +196,11 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
         version=_version(),
     )
     app.state.storage = store
-    locks: dict[str, threading.Lock] = {}
-    locks_guard = threading.Lock()
+    # One game's actions run one at a time (striped locks: a bounded number, whatever the games).
+    locks = [threading.Lock() for _ in range(256)]
 
     def lock_for(gid: str) -> threading.Lock:
-        with locks_guard:
-            lk = locks.get(gid)
-            if lk is None:
-                if len(locks) > 10000:
-                    locks.clear()
-                lk = locks[gid] = threading.Lock()
-            return lk
+        return locks[zlib.crc32(gid.encode()) % len(locks)]
 
     # ----- errors ---------------------------------------------------------------------------------------
     @app.exception_handler(NardyError)
