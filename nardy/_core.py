@@ -158,16 +158,17 @@ def _target(b, moved, s, d, hitting, strict, can_bear):
 #: (from, to, die, hit).
 OUT_W = 45
 STACK_ROWS = 8
-WORK64_LEN = STACK_ROWS * 5 + TABLE_SIZE + 1 + 2 * MAX_PLAYS
-WORK8_LEN = 64
+B_AT = STACK_ROWS * 5           # work64 layout: stacks, then a board and moved counts (legal_into),
+MOVED_AT = B_AT + BOARD_LEN      # then the stamped hash table, then the keys
+TABLE_AT = MOVED_AT + 26
+WORK64_LEN = TABLE_AT + TABLE_SIZE + 1 + 2 * MAX_PLAYS
 
 
 def new_workspace():
-    """Scratch arrays for :func:`legal_into`: ``(out int8[MAX_PLAYS, OUT_W], work8, work64)``.
-
-    ``work64`` holds the search stacks, a stamped hash table and the board keys of up to
-    ``MAX_PLAYS`` plays (see :func:`_work64_len`)."""
-    return (np.empty((MAX_PLAYS, OUT_W), np.int8), np.zeros(WORK8_LEN, np.int8),
+    """Scratch arrays for :func:`legal_into`: ``(out int8[MAX_PLAYS, OUT_W], boards int8[MAX_PLAYS, 28],
+    work64)``; ``work64`` holds the search stacks, a stamped hash table and the board keys of up to
+    ``MAX_PLAYS`` plays."""
+    return (np.empty((MAX_PLAYS, OUT_W), np.int8), np.empty((MAX_PLAYS, BOARD_LEN), np.int8),
             np.zeros(WORK64_LEN, np.int64))
 
 
@@ -181,7 +182,7 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
     open-addressing hash table whose entries are stamped, so it is never cleared.
     """
     stack = work64[0:STACK_ROWS * 5]
-    tbase = STACK_ROWS * 5
+    tbase = TABLE_AT
     stamp_at = tbase + TABLE_SIZE
     kbase = stamp_at + 1
     # stack rows: 0 dice, 1 src, 2 dst, 3 hit, 4 flags (moved taken | head), 5 outside dec, 6 next src,
@@ -389,21 +390,22 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
 @njit(cache=True)
 def _small_work64(cap):
     """A ``work64`` scratch array for up to ``cap`` plays (stacks and hash table zeroed)."""
-    w = np.empty(STACK_ROWS * 5 + TABLE_SIZE + 1 + 2 * cap, np.int64)
-    w[:STACK_ROWS * 5 + TABLE_SIZE + 1] = 0
+    w = np.empty(TABLE_AT + TABLE_SIZE + 1 + 2 * cap, np.int64)
+    w[:TABLE_AT + TABLE_SIZE + 1] = 0
     return w
 
 
 @njit(cache=True)
-def legal_into(b0, code, out, work8, work64):
+def legal_into(b0, code, out, work64):
     """All legal plays of a full turn, packed arguments for a cheap call from Python.
 
     Args:
         b0: int8[28] board (mover's view).
         code: ``d1 | d2 << 3 | hitting << 6 | strict << 7 | first_turn << 8 | (head_mode + 1) << 9``
             (see :func:`pack_code`).
-        out: int8[MAX_PLAYS, OUT_W] rows: board (28), step count, then (from, to, die, hit) x 4.
-        work8, work64: scratch from :func:`new_workspace`.
+        out: int8[MAX_PLAYS, OUT_W] rows: board (28), step count, then (from, to, die, hit) x 4; or
+            int8[MAX_PLAYS, 28] for the boards alone.
+        work64: scratch from :func:`new_workspace`.
     Returns:
         The number of distinct plays (at least 1: when nothing can be played, one empty play whose
         result is ``b0``).
@@ -414,8 +416,11 @@ def legal_into(b0, code, out, work8, work64):
     strict = (code >> 7) & 1 == 1
     first = (code >> 8) & 1 == 1
     head_mode = ((code >> 9) & 3) - 1
-    b = b0.copy()
-    moved = np.zeros(26, np.int8)
+    b = work64[B_AT:B_AT + BOARD_LEN]
+    moved = work64[MOVED_AT:MOVED_AT + 26]
+    for i in range(BOARD_LEN):
+        b[i] = b0[i]
+    moved[:] = 0
     if d1 == d2:
         ndice = 4
         for i in range(4):
@@ -496,17 +501,16 @@ def legal_plays_into(b0, d1, d2, hitting, strict, first_turn, head_mode, out_b, 
     separate buffers (see :func:`generate`). ``head_mode`` is -1 for the hitting games (no head rule)
     or HEAD_NONE/HEAD_BLOCK/HEAD_ALWAYS for long nardy. Returns the number of distinct plays (at
     least 1: when nothing can be played, one empty play whose result is ``b0``)."""
-    work8 = np.empty(WORK8_LEN, np.int8)
     code = (d1 | (d2 << 3) | (int(hitting) << 6) | (int(strict) << 7) | (int(first_turn) << 8)
             | ((head_mode + 1) << 9))
     small = min(256, out_b.shape[0])
     out = np.empty((small, OUT_W), np.int8)
     work64 = _small_work64(small)
-    n = legal_into(b0, code, out, work8, work64)
+    n = legal_into(b0, code, out, work64)
     if n >= small and out_b.shape[0] > small:  # rare: many plays, run again with the full buffer
         out = np.empty((out_b.shape[0], OUT_W), np.int8)
         work64 = _small_work64(out_b.shape[0])
-        n = legal_into(b0, code, out, work8, work64)
+        n = legal_into(b0, code, out, work64)
     _unpack(out, n, out_b, out_s, out_n)
     return n
 
@@ -523,7 +527,6 @@ def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, o
         The total number of results written, or -1 if ``out_b`` was too small.
     """
     n = boards.shape[0]
-    work8 = np.zeros(WORK8_LEN, np.int8)
     work64 = np.zeros(WORK64_LEN, np.int64)
     base = (int(hitting) << 6) | (int(strict) << 7) | ((head_mode + 1) << 9)
     pos = 0
@@ -531,7 +534,7 @@ def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, o
     for i in range(n):
         code = base | dice[i, 0] | (dice[i, 1] << 3) | (int(first_turn[i]) << 8)
         room = out_b.shape[0] - pos
-        c = legal_into(boards[i], code, out_b[pos:], work8, work64)
+        c = legal_into(boards[i], code, out_b[pos:], work64)
         if c >= room:
             return -1
         pos += c

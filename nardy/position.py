@@ -61,7 +61,7 @@ def check_dice(dice) -> tuple[int, int]:
 # Per-thread scratch buffers for the generator (plays are copied out of them).
 class _Buffers:
     def __init__(self):
-        self.out, self.work8, self.work64 = _core.new_workspace()
+        self.out, self.boards, self.work64 = _core.new_workspace()
         self.b = np.empty((_core.MAX_PLAYS, _core.BOARD_LEN), np.int8)
         self.s = np.empty((_core.MAX_PLAYS, 4, 4), np.int8)
         self.n = np.empty(_core.MAX_PLAYS, np.int8)
@@ -375,7 +375,7 @@ class Position:
         a = self._arr
         if a is None:
             a = self.array
-        return buf.out, _core.legal_into(a, code, buf.out, buf.work8, buf.work64)
+        return buf.out, _core.legal_into(a, code, buf.out, buf.work64)
 
     def legal_plays(self, dice) -> list["Play"]:
         """Every legal play for a roll, one per distinct resulting position (RULES.md rules 1-6 and the
@@ -418,10 +418,10 @@ class Position:
         a = self._arr
         if a is None:
             a = self.array
-        out = buf.out
+        out = buf.boards
         n = _core.legal_into(a, self._rules.code_base | d[0] | (d[1] << 3) | (256 if self._first[0] else 0),
-                             out, buf.work8, buf.work64)
-        return out[:n, :28].copy()
+                             out, buf.work64)
+        return out[:n].copy()
 
     def partial_results(self, dice_left: Sequence[int], moved: Sequence[int] | None = None,
                         heads_used: int = 0, head_limit: int = 1) -> np.ndarray:
