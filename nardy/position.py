@@ -632,7 +632,8 @@ def _apply_paths(pos: Position, paths, dice_list) -> list[tuple[bytes, tuple]]:
 
 
 def _explain(pos: Position, paths, dice_list) -> str:
-    """A reason why written paths cannot be realised at all with the dice."""
+    """A reason why written paths cannot be realised at all with the dice: a missing checker, a hop
+    no combination of the dice covers, or a closed landing point."""
     mover = pos.mover
     for path in paths:
         hop = path[0]
@@ -640,8 +641,28 @@ def _explain(pos: Position, paths, dice_list) -> str:
             return "no checker on the bar"
         if hop.frm != 25 and mover[hop.frm] == 0:
             return f"no checker of the mover on point {hop.frm}"
+    if pos.rules.hitting and mover[25] and any(path[0].frm != 25 for path in paths):
+        return "a checker on the bar must enter first"
     dice_txt = "-".join(str(d) for d in dice_list[:2])
-    return f"the moves written do not fit the dice {dice_txt} (or land on a closed point)"
+    sums = set()
+    for n in range(1, len(dice_list) + 1):
+        for seq in permutations(dice_list, n):
+            sums.add(sum(seq))
+    for path in paths:
+        for hop in path:
+            dist = hop.frm - hop.to
+            if hop.to > 0 and dist not in sums:
+                return f"{_pt(hop.frm)}/{hop.to} is {dist} pips: no combination of the dice {dice_txt} moves that far"
+    b = pos.board
+    closed = [hop.to for path in paths for hop in path
+              if hop.to > 0 and (b[hop.to] < -1 or (not pos.rules.hitting and b[hop.to] < 0))]
+    if closed:
+        return f"point {closed[0]} is closed (held by the opponent)"
+    return f"the moves written do not fit the dice {dice_txt} (intermediate points closed, or dice used twice)"
+
+
+def _pt(p: int) -> str:
+    return "bar" if p == 25 else str(p)
 
 
 class Play:
