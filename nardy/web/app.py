@@ -20,6 +20,7 @@ from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -184,7 +185,8 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
     """The app. ``storage`` (a :class:`Storage`) or ``database_url`` (default: SQLite in the user data
     directory)."""
     store = storage if storage is not None else Storage(database_url)
-    app = FastAPI(
+    # FastAPIOffline: /docs and /redoc served from packaged Swagger UI/ReDoc files, no CDN needed.
+    app = FastAPIOffline(
         title="nardy",
         summary="Backgammon, short nardy and long nardy: play in the browser, legal plays, best plays, "
                 "evaluations and cube decisions over HTTP.",

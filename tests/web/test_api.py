@@ -54,7 +54,9 @@ def test_page_static_and_docs(client):
     for f in ("app.js", "board.js", "i18n.js", "style.css"):
         assert client.get(f"/static/{f}").status_code == 200
     assert client.get("/static/nothing.js").status_code == 404
-    assert "swagger" in client.get("/docs").text.lower()
+    docs = client.get("/docs").text
+    assert "swagger" in docs.lower() and "cdn" not in docs.lower()   # served offline
+    assert client.get("/static-offline-docs/swagger-ui-bundle.js").status_code == 200
     paths = ok(client.get("/openapi.json"))["paths"]
     for p in ("/api/plays", "/api/move", "/api/eval", "/api/cube", "/api/mat", "/api/games", "/api/games/{gid}",
               "/api/games/{gid}/actions", "/api/games/{gid}/hints", "/api/games/{gid}/mat",
