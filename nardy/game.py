@@ -548,7 +548,18 @@ class Game:
         self._need(("move",), "list steps")
         return sorted({(s.frm, s.to) for s, _ in self._turn.children(self._turn.state())}, reverse=True)
 
-    def step(self, frm: int, to: int, die: int | None = None) -> list[Step]:
+    @property
+    def dice_left(self) -> list[int]:
+        """The dice of the current roll not yet used by the steps taken (empty outside phase ``move``)."""
+        if self.phase != "move" or self._turn is None:
+            return []
+        return list(self._turn.state()[3])
+
+    def can_confirm(self) -> bool:
+        """True when the steps taken so far make a complete legal play (then :meth:`confirm` ends the turn)."""
+        return self.phase == "move" and self._turn is not None and self._turn.complete_play() is not None
+
+    def step(self, frm: int, to: int, die: int | None = None, player: int | None = None) -> list[Step]:
         """Take one step of the play being entered (RULES.md rule 8).
 
         ``frm``/``to`` are mover points (25 bar, 0 off). A hop over several dice (``24/13`` with 6-5)
@@ -557,6 +568,7 @@ class Game:
         that way (nothing changes).
         """
         self._need(("move",), "step")
+        self._check_player(player, self.turn, "step")
         path = self._turn.find_path(int(frm), int(to), die)
         if path is None:
             raise IllegalPlayError(
@@ -566,16 +578,18 @@ class Game:
         self._turn.groups.append(path)
         return path
 
-    def undo_step(self) -> list[Step]:
+    def undo_step(self, player: int | None = None) -> list[Step]:
         """Take back the last step (or multi-die hop) of the current turn; returns it."""
         self._need(("move",), "take back a step")
+        self._check_player(player, self.turn, "take back a step")
         if not self._turn.groups:
             raise GameStateError("no step of this turn to take back")
         return self._turn.groups.pop()
 
-    def confirm(self) -> Play:
+    def confirm(self, player: int | None = None) -> Play:
         """End the turn with the steps taken, if they make a legal play; returns the play."""
         self._need(("move",), "confirm")
+        self._check_player(player, self.turn, "confirm")
         chosen = self._turn.complete_play()
         if chosen is None:
             left = self._turn.state()[3]

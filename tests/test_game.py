@@ -576,3 +576,19 @@ def test_random_games_end_with_a_result_of_the_games_levels(game):
         assert r.level_name in g.rules.result_names
         if r.reason == "bear-off":
             assert r.points == g.rules.scoring[r.level] * r.cube
+
+
+def test_rule8_dice_left_and_can_confirm_follow_the_steps():
+    g = Game.from_position(Position.start("backgammon"), turn=0)
+    assert g.dice_left == []
+    g.roll((3, 1))
+    assert g.phase == "move" and sorted(g.dice_left) == [1, 3] and not g.can_confirm()
+    g.step(8, 5)
+    assert g.dice_left == [1] and not g.can_confirm()
+    with pytest.raises(GameStateError):
+        g.step(6, 5, player=1)          # out of turn: refused, nothing changes
+    assert g.dice_left == [1]
+    g.step(6, 5)
+    assert g.dice_left == [] and g.can_confirm()
+    g.undo_step()
+    assert g.dice_left == [1]
