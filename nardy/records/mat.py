@@ -283,6 +283,9 @@ def read_mat(source) -> MatchRecord:
                 if seen_length or game is not None:
                     raise RecordError(f"line {lineno}: a second match length line", reason="repeated match length")
                 rec.length = int(m.group("n"))
+                if rec.length > 9999:
+                    raise RecordError(f"line {lineno}: match length {rec.length} is out of range (0-9999)",
+                                      reason="match length out of range")
                 seen_length = True
                 continue
             m = _GAME.match(line)
@@ -341,6 +344,8 @@ def read_mat(source) -> MatchRecord:
             e.partial = rec
             raise
     flush_game()
+    if not seen_length and not rec.games:
+        raise RecordError("empty record: no match length line and no games", reason="empty record", partial=rec)
     p1, p2 = rec.header("Player 1"), rec.header("Player 2")
     if not names_found and p1 and p2:
         rec.players = (p1, p2)
@@ -429,12 +434,23 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
         return
     first = acts[0]
     try:
-        if rules_uses_opening_dice(match.rules):
+        if first.kind == "wins":
+            # A resignation before any play (the starter resigned on the opening roll): the record
+            # cannot hold the opening dice, so the game is opened by the resigning side with a
+            # placeholder roll and the resignation is applied to it.
+            loser = 1 - first.player
+            if rules_uses_opening_dice(match.rules):
+                g.start(starter=loser, dice=(2, 1))
+            else:
+                g.start(starter=loser)
+        elif rules_uses_opening_dice(match.rules):
             if first.kind != "move":
                 fail(f"the game must open with a roll ({first.kind} found)", first)
             g.start(starter=first.player, dice=first.dice)
         else:
             g.start(starter=first.player)
+    except RecordError:
+        raise
     except NardyError as e:
         fail(str(e), first)
     for i, act in enumerate(acts):

@@ -247,3 +247,35 @@ def test_long_nardy_last_roll_draw_round_trips():
     assert "Draw 0.5 points each" in text and '; [Last Roll "half"]' in text
     back = replay(text)
     assert back.score == (0.5, 0.5) and _events(back) == _events(m)
+
+
+def test_resignation_before_any_play_round_trips():
+    from nardy.dice import DiceSource
+    from nardy.match import Match
+    m = Match("backgammon", length=3, dice=DiceSource(5))
+    g = m.new_game() if not m.games else m.current
+    g.start()
+    g.resign(0, player=g.turn)
+    g.accept_resignation()
+    back = replay(read_mat(write_mat(m)))
+    assert back.score == m.score and sum(m.score) == 1
+
+
+@pytest.mark.parametrize("text", ["", "; [EventDa", "\n\n"])
+def test_empty_record_is_an_error(text):
+    with pytest.raises(RecordError, match="empty record"):
+        read_mat(text)
+
+
+def test_absurd_match_length_is_an_error():
+    with pytest.raises(RecordError, match="out of range"):
+        read_mat(" 99999999 point match\n")
+
+
+def test_record_error_message_names_game_once():
+    text = " 1 point match\n\n Game 1\n White : 0                      Black : 0\n  1) 31: 8/5 6/5\n"
+    rec = read_mat(text)
+    rec.games[0].actions[0].kind = "double"
+    with pytest.raises(RecordError) as e:
+        replay(rec)
+    assert str(e.value).count("game 1") == 1
