@@ -47,6 +47,9 @@ from .notation import Step, format_steps
 from .position import Play, Position, check_dice
 from .rules import Rules, get_rules
 
+#: The phases of a game (see :class:`Game`).
+_PHASES = ("opening", "roll", "double", "resign", "move", "over")
+
 __all__ = ["Game", "GameResult", "result_level", "PHASES"]
 
 #: The phases of a game: ``opening`` (not started), ``roll`` (the player on turn may double or roll),
@@ -794,8 +797,14 @@ class Game:
         if self._last_roll:
             pos = _LastRollPosition(pos._b, pos.rules, pos.first_turn)
         self.position = pos
+        if st["turn"] not in (0, 1) or st["starter"] not in (0, 1, None):
+            raise GameStateError(f"saved turn {st['turn']!r} / starter {st['starter']!r}: expected 0 or 1")
+        if st["phase"] not in _PHASES:
+            raise GameStateError(f"saved phase {st['phase']!r}: expected one of {', '.join(_PHASES)}")
         self.turn = st["turn"]
-        self.dice = tuple(st["dice"]) if st["dice"] else None
+        self.dice = check_dice(tuple(st["dice"])) if st["dice"] else None
+        if self.dice is None and st["phase"] in ("move", "resign") and st["result"] is None and st["steps"]:
+            raise GameStateError("saved game has steps of a turn but no dice")
         self.phase = st["phase"]
         self.starter = st["starter"]
         self._cube = Cube.from_dict(st["cube"])
@@ -868,10 +877,10 @@ class Game:
             if dice is not None:
                 st = dict(st, dice_source=None)
             g._load(st)
-        except (KeyError, TypeError, ValueError) as e:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
             if isinstance(e, GameStateError):
                 raise
-            raise GameStateError(f"not a saved game: {e!r}") from None
+            raise GameStateError(f"not a saved game: {type(e).__name__}: {e}") from None
         return g
 
     def __repr__(self):

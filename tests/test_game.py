@@ -592,3 +592,15 @@ def test_rule8_dice_left_and_can_confirm_follow_the_steps():
     assert g.dice_left == [] and g.can_confirm()
     g.undo_step()
     assert g.dice_left == [1]
+
+
+@pytest.mark.parametrize("field,value", [("turn", 5), ("phase", "zzz"), ("dice", [7, 1]), ("starter", "x")])
+def test_resume_refuses_corrupted_saved_state(field, value):
+    g = Game("backgammon", dice=DiceSource(3))
+    g.start()
+    d = json.loads(json.dumps(g.to_dict()))
+    d["state"][field] = value
+    with pytest.raises(GameStateError):
+        Game.from_dict(d)
+    with pytest.raises(GameStateError, match="not a saved game"):
+        Game.from_dict({"rules": 3})
