@@ -11,7 +11,9 @@ slow query never blocks other requests; bot computations are limited to two at o
 
 from __future__ import annotations
 
+import re
 import threading
+import unicodedata
 import zlib
 from importlib import resources
 from typing import Any, Literal
@@ -21,7 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError, NotationError
@@ -38,6 +40,34 @@ _STATIC = resources.files("nardy.web") / "static"
 _GAME = Query("backgammon", max_length=40, description="backgammon, short (short nardy) or long (long nardy); "
                                                        "aliases such as long-nardy, narde, trictrac accepted")
 _MAT_LIMIT = 5 * 1024 * 1024
+
+
+_NAME_MAX = 40
+_NAME_BAD = ':"'
+
+
+def _check_name(name: str, i: int) -> str:
+    """A player's name as it can be written to (and read back from) a .mat score line."""
+    name = name.strip()
+    if not name:
+        raise ValueError(f"player {i + 1}'s name is empty")
+    if len(name) > _NAME_MAX:
+        raise ValueError(f"player {i + 1}'s name is {len(name)} characters long; at most {_NAME_MAX}")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise ValueError(f"player {i + 1}'s name {name[:_NAME_MAX]!r} contains a control character")
+    bad = sorted({c for c in name if c in _NAME_BAD})
+    if bad:
+        raise ValueError(f"player {i + 1}'s name {name!r} contains {' and '.join(map(repr, bad))}, "
+                         "which a .mat record cannot hold")
+    return name
+
+
+def _clean_message(msg) -> str:
+    """A validation message without pydantic's 'For further information visit ...' tail."""
+    msg = str(msg)
+    msg = re.sub(r"\s*For further information visit \S+", "", msg)
+    msg = re.sub(r"\s*\[type=[^\]]*\]", "", msg).strip()
+    return msg[len("Value error, "):] if msg.startswith("Value error, ") else msg
 
 
 # ----- request and response models ------------------------------------------------------------------
@@ -59,6 +89,11 @@ class NewGame(BaseModel):
     jacoby: bool = False
     beavers: bool = False
     cube_limit: int | None = Field(None, ge=1, le=2**20)
+
+    @field_validator("players")
+    @classmethod
+    def _check_players(cls, v):
+        return None if v is None else [_check_name(x, i) for i, x in enumerate(v)]
 
 
 class Action(BaseModel):
@@ -215,8 +250,9 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
         parts = []
         for er in errs[:5]:
             loc = ".".join(str(x) for x in er.get("loc", ()) if x != "body") or "request"
-            parts.append(f"{loc}: {er.get('msg', 'invalid')}")
-        clean = [{"loc": list(er.get("loc", ())), "msg": er.get("msg"), "type": er.get("type")} for er in errs]
+            parts.append(f"{loc}: {_clean_message(er.get('msg', 'invalid'))}")
+        clean = [{"loc": list(er.get("loc", ())), "msg": _clean_message(er.get("msg")), "type": er.get("type")}
+                 for er in errs]
         return _error(422, "; ".join(parts) or "invalid request", "RequestValidationError", errors=clean)
 
     @app.exception_handler(Exception)
@@ -315,6 +351,13 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
                 raise InvalidOptionError(f"cube value {cube}: expected a power of two")
             if length and (score_me >= length or score_opponent >= length):
                 raise InvalidOptionError(f"score {score_me}-{score_opponent} is not below the match length {length}")
+            if crawford and not length:
+                raise InvalidOptionError("crawford: the Crawford rule applies only to match play; "
+                                         "money play (length 0) has no Crawford game")
+            if crawford and [score_me, score_opponent].count(length - 1) != 1:
+                raise InvalidOptionError(f"crawford: at {score_me}-{score_opponent} in a {length}-point match this "
+                                         f"cannot be the Crawford game (exactly one side must be at {length - 1}, "
+                                         "one point from winning)")
             g = Game.from_position(pos, turn=0, cube=True, crawford=crawford, jacoby=jacoby)
             # the cube's documented state attributes (a Game has no action that sets up a cube position)
             g.cube.value = cube
@@ -341,8 +384,13 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
         if "json" in ctype:
             try:
                 text = MatText.model_validate_json(raw).text
+            except ValidationError as e:
+                why = "; ".join(f"{'.'.join(str(x) for x in er.get('loc', ())) or 'body'}: "
+                                f"{_clean_message(er.get('msg', 'invalid'))}" for er in e.errors()[:5])
+                return _error(422, f"expected JSON {{\"text\": \"...\"}}: {why}", "RequestValidationError")
             except Exception as e:
-                return _error(422, f"expected JSON {{\"text\": \"...\"}}: {e}", "RequestValidationError")
+                return _error(422, f"expected JSON {{\"text\": \"...\"}}: {_clean_message(e)}",
+                              "RequestValidationError")
         else:
             text = raw.decode("utf-8", errors="replace")
         if not text.strip():
@@ -355,10 +403,17 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
             m = replay(text)
             out = {"record": match_summary(m)}
             if save:
-                m2 = Match.from_dict(m.to_dict(), dice=DiceSource())
+                md = m.to_dict()
+                if m.current is not None and m.current.phase == "opening":
+                    # a record cut after a game's header: that game has not begun; drop it and begin it
+                    # afresh below (with its opening roll), so the saved game can be played on
+                    md["games"] = md["games"][:-1]
+                m2 = Match.from_dict(md, dice=DiceSource())
                 s = Session(m2, {"humans": [True, True], "level": "advanced", "seed": None, "auto_roll": True,
                                  "viewer": 0, "opponent": "human"})
-                if m2.current is None:
+                if (m2.current is None or m2.current.is_over) and not m2.is_over and len(m2.games) < len(m.games):
+                    m2.new_game(start=True)
+                elif m2.current is None:
                     m2.new_game(start=True)
                 saved = store.create(s.to_dict(), m2.rules.name, s.status, s.title(), s.summary())
                 out["id"] = saved.id
@@ -384,7 +439,7 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
                 "game": saved.game, "status": saved.status, "title": saved.title, **saved.summary}
 
     @app.get("/api/games", tags=["games"], summary="Saved games, most recently played first")
-    async def list_games(limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0),
+    async def list_games(limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0, le=10**9),
                          status: Literal["playing", "game-over", "over"] | None = Query(None)):
         rows = await run_in_threadpool(store.list, limit, offset, status)
         return {"games": [listing(r) for r in rows]}

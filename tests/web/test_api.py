@@ -461,3 +461,64 @@ def test_computer_declines_a_cheap_resignation():
     s.act("resign", level="backgammon")
     v = s.view()
     assert v["phase"] == "over" and v["result"]["points"] == 3 and v["result"]["winner"] == 1
+
+
+# ----- regressions --------------------------------------------------------------------------------------------
+def test_games_offset_too_large_is_422(client):
+    bad(client.get("/api/games", params={"offset": 9223372036854775808}), 422, "offset")
+    bad(client.get("/api/games", params={"offset": 10**9 + 1}), 422, "offset")
+    ok(client.get("/api/games", params={"offset": 10**9}))
+
+
+@pytest.mark.parametrize("name, word", [("Jo\nSmith", "control"), ("x" * 100_000, "at most 40"),
+                                        ('Jo "X" : 3', ":"), ("   ", "empty"), ("Tab\there", "control")])
+def test_player_names_validated(client, name, word):
+    body = bad(client.post("/api/games", json={"opponent": "human", "players": ["Bob", name]}), 422, "players",
+               word)
+    assert "player 2" in body["detail"]
+
+
+def test_player_names_stripped_and_exported_mat_reads_back(client):
+    v = new(client, opponent="human", players=["  Анна Петровна ", "O'Brien-2"])
+    assert v["players"] == ["Анна Петровна", "O'Brien-2"]
+    text = client.get(f"/api/games/{v['id']}/mat").text
+    rec = ok(client.post("/api/mat", content=text))["record"]
+    assert rec["players"] == ["Анна Петровна", "O'Brien-2"]
+
+
+def test_saved_truncated_record_is_playable(client):
+    from pathlib import Path
+    src = Path("/work/shared/data/gnubg-matches/gnubg-1004.mat")
+    if src.exists():
+        lines = src.read_text().splitlines()
+        cut = next(i for i, x in enumerate(lines) if x.strip() == "Game 1") + 2   # "Game 1" and its score line
+        text = "\n".join(lines[:cut]) + "\n"
+    else:
+        text = " 7 point match\n\n Game 1\n gnubg : 0                      root : 0\n"
+    gid = ok(client.post("/api/mat", params={"save": "true"}, content=text))["id"]
+    v = ok(client.get(f"/api/games/{gid}"))
+    assert v["phase"] != "opening" and v["to_act"] in (0, 1) and v["actions"], v
+    if v["phase"] == "move":
+        h = ok(client.get(f"/api/games/{gid}/hints", params={"level": "beginner", "n": 1}))
+        v2 = ok(act(client, gid, "play", play=h["plays"][0]["play"]))
+    else:
+        v2 = ok(act(client, gid, "roll"))
+    assert len(v2["history"]) > len(v["history"]) and v2["to_act"] in (0, 1)
+
+
+def test_cube_crawford_checked(client):
+    bad(client.get("/api/cube", params={"crawford": True}), 422, "crawford", "money")
+    bad(client.get("/api/cube", params={"crawford": True, "length": 5, "score_me": 3}), 422, "crawford", "4")
+    bad(client.get("/api/cube", params={"crawford": True, "length": 5, "score_me": 4, "score_opponent": 4}), 422,
+        "crawford")
+    ok(client.get("/api/cube", params={"crawford": True, "length": 5, "score_opponent": 4, "level": "beginner"}))
+
+
+def test_validation_messages_have_no_pydantic_url(client):
+    for r in (client.post("/api/mat", json={"text": None}), client.post("/api/mat", json={"txt": "x"}),
+              client.post("/api/mat", content="{not json", headers={"Content-Type": "application/json"}),
+              client.post("/api/games", json={"length": -1}), client.get("/api/games", params={"limit": "x"}),
+              client.post("/api/games", json={"players": ["a\nb", "c"]})):
+        body = bad(r, 422)
+        assert "errors.pydantic.dev" not in r.text and "For further information" not in r.text, body
+    bad(client.post("/api/mat", json={"text": None}), 422, "text", "string")
