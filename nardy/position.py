@@ -147,6 +147,8 @@ class Position:
                 vals = [int(v) for v in side]
             except (TypeError, ValueError):
                 raise InvalidPositionError(f"{name} board {side!r}: expected 26 integer counts") from None
+            if any(v != w for v, w in zip(vals, side)):
+                raise InvalidPositionError(f"{name} board {side!r}: counts must be whole numbers")
             if len(vals) != 26:
                 raise InvalidPositionError(f"{name} board {side!r}: expected 26 counts (off, points 1-24, bar)")
             if any(v < 0 for v in vals):
@@ -183,10 +185,11 @@ class Position:
         if first_turn is None:
             first = inferred
         else:
-            try:
-                first = (bool(first_turn[0]), bool(first_turn[1]))
-            except (TypeError, IndexError):
-                raise InvalidPositionError(f"first_turn {first_turn!r}: expected (mover, opponent) flags") from None
+            ok_flags = (isinstance(first_turn, (tuple, list)) and len(first_turn) == 2
+                        and all(isinstance(f, (bool, np.bool_)) or f in (0, 1) for f in first_turn))
+            if not ok_flags:
+                raise InvalidPositionError(f"first_turn {first_turn!r}: expected (mover, opponent) booleans")
+            first = (bool(first_turn[0]), bool(first_turn[1]))
             for who, flag, ok in (("mover", first[0], inferred[0]), ("opponent", first[1], inferred[1])):
                 if flag and not ok:
                     raise InvalidPositionError(
@@ -653,6 +656,10 @@ def _explain(pos: Position, paths, dice_list) -> str:
             dist = hop.frm - hop.to
             if hop.to > 0 and dist not in sums:
                 return f"{_pt(hop.frm)}/{hop.to} is {dist} pips: no combination of the dice {dice_txt} moves that far"
+    if any(hop.to == 0 for path in paths for hop in path):
+        outside = sum(mover[p] for p in range(7, 26))
+        if outside:
+            return f"cannot bear off: {outside} checker(s) are not yet in the home board (points 1-6)"
     b = pos.board
     closed = [hop.to for path in paths for hop in path
               if hop.to > 0 and (b[hop.to] < -1 or (not pos.rules.hitting and b[hop.to] < 0))]

@@ -94,9 +94,11 @@ class Rules:
         n = len(RESULT_NAMES[self.name])
         sc = self.scoring
         if (not isinstance(sc, tuple) or len(sc) != n
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in sc)):
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 64 for v in sc)
+                or any(a > b for a, b in zip(sc, sc[1:]))):
             raise InvalidOptionError(
-                f"option scoring={sc!r}: expected {n} positive integers for {self.name}")
+                f"option scoring={sc!r}: expected {n} integers 1-64 for {self.name}, lowest level first, "
+                f"never decreasing")
         if not isinstance(self.strict_bear_off, bool) or not isinstance(self.cube, bool):
             raise InvalidOptionError("options strict-bear-off and cube must be booleans")
         # Cached for the hot path: the hash, and the rule bits of nardy._core.pack_code.

@@ -402,3 +402,22 @@ def test_long_nardy_absolute_numbering():
     black = Position.start("long").parse_play("24/4", (5, 5)).result.mirror()
     pl = black.parse_play("12/8", (4, 4), numbering="absolute", side="black")
     assert str(pl) == "24/20" and pl.notation("absolute", "black") == "12/8"
+
+
+def test_validation_rejects_fractional_counts_and_non_boolean_first_turn_flags():
+    with pytest.raises(InvalidPositionError, match="whole numbers"):
+        Position.from_boards([0.5] * 26, [0] * 26)
+    with pytest.raises(InvalidPositionError, match="booleans"):
+        Position.start("long").with_first_turn("no")
+
+
+def test_scoring_option_must_be_a_non_decreasing_scale():
+    with pytest.raises(InvalidOptionError, match="never decreasing"):
+        get_rules("short", scoring=[3, 2, 1, 1])
+    with pytest.raises(InvalidOptionError):
+        get_rules("backgammon", scoring=[1, 2, 10 ** 30])
+
+
+def test_parse_play_bear_off_before_all_home_says_why():
+    with pytest.raises(IllegalPlayError, match="cannot bear off"):
+        Position.start().parse_play("6/off", (3, 1))
