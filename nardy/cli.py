@@ -70,8 +70,15 @@ def moves(game, position_id, dice, as_json, numbering, side):
     """
     from .position import Position
     from .rules import get_rules
+    from .errors import GameStateError, NotationError
     rules = get_rules(game)
+    if numbering == "absolute" and rules.hitting:
+        raise NotationError(f"--numbering absolute is only defined for long nardy, not {rules.name}")
+    if position_id is not None and not position_id.strip():
+        raise click.BadParameter("empty Position ID", param_hint="--position")
     pos = Position.from_id(position_id, rules) if position_id else Position.start(rules)
+    if pos.is_game_over():
+        raise GameStateError(f"position {pos.id()} is finished: a side has borne off all 15 checkers")
     plays = pos.legal_plays(dice)
     if as_json:
         out = {
