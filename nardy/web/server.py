@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import socket
 import subprocess
 import sys
 
@@ -47,7 +49,36 @@ def serve(host, port, database, log_level, warm_up):
     app = create_app(storage=storage)
     if warm_up:
         _warm_up()
-    shown = "localhost" if host in ("127.0.0.1", "::1") else host
-    click.echo(f"nardy: http://{shown}:{port}/  (API docs: /docs; games in {storage.safe_url})", err=True)
+    sock = _listen(host, port)
+    bound = sock.getsockname()[1]
+    shown = "localhost" if host in ("127.0.0.1", "::1") else (f"[{host}]" if ":" in host else host)
+    config = uvicorn.Config(app, host=host, port=bound, log_level=log_level)
+    server = uvicorn.Server(config)
+    click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {storage.safe_url})", err=True)
     sys.stderr.flush()
-    uvicorn.run(app, host=host, port=port, log_level=log_level)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening (port 0: a free port the system picks), so that the
+    URL shown is the real one and a port in use is reported before anything else."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    family, kind, proto, _, addr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(addr)
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        why = "the port is already in use (choose another with --port)" if e.errno == errno.EADDRINUSE \
+            else (e.strerror or str(e))
+        raise click.ClickException(f"cannot listen on {host}:{port}: {why}") from None
+    sock.set_inheritable(True)
+    return sock

@@ -85,3 +85,34 @@ def test_memory_with_100_games_and_bad_requests(make_server):
     print(f"server RSS with 100 games: {rss:.0f} MB")
     assert rss < 300, f"server uses {rss:.0f} MB"
     assert s.get("/api/health")["status"] == "ok"
+
+
+def test_port_in_use_reported_without_url(tmp_path):
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        r = CliRunner().invoke(main, ["serve", "--port", str(port), "--no-warm-up",
+                                      "--database", f"sqlite:///{tmp_path / 'x.db'}"])
+    assert r.exit_code == 1 and "already in use" in r.output and str(port) in r.output
+    assert "http://" not in r.output
+
+
+def test_port_zero_prints_the_real_port(tmp_path):
+    import os
+    import re
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    p = subprocess.Popen([sys.executable, "-m", "nardy.cli", "serve", "--port", "0", "--no-warm-up",
+                          "--database", f"sqlite:///{tmp_path / 'z.db'}"], stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = p.stderr.readline()
+        m = re.search(r"http://localhost:(\d+)/", line)
+        assert m and int(m.group(1)) != 0, line
+        with urllib.request.urlopen(f"http://127.0.0.1:{m.group(1)}/api/health", timeout=30) as r:
+            assert json.loads(r.read())["status"] == "ok"
+    finally:
+        p.terminate()
+        p.wait(10)
