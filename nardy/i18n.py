@@ -221,6 +221,8 @@ _T = {
     "saved": ("Saved to {path}. Resume with: nardy play --resume {path}",
               "Сохранено в {path}. Продолжить: nardy play --resume {path}"),
     "save_failed": ("Cannot save to {path}: {reason}", "Не удалось сохранить в {path}: {reason}"),
+    "record_failed": ("Cannot write the record to {path}: {reason}",
+                      "Не удалось записать запись партии в {path}: {reason}"),
     "save_needs_file": ("save needs a file name: save FILE", "Укажите имя файла: сохранить ФАЙЛ"),
     "resumed": ("Resumed from {path}.", "Игра продолжена из {path}."),
     "bye": ("Bye.", "До свидания."),

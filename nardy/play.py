@@ -173,6 +173,7 @@ class Session:
         self.num = Numbering(numbering, self.game_name)
         self.out = out or Output()
         self.record = record
+        self.record_error = None    # the last failure to write the record (exit status 1 at the end)
         self.delay = float(delay or 0)
         self.seed = seed
         self.show_eval = show_eval
@@ -422,6 +423,8 @@ class Session:
             status = 130
         finally:
             self.write_record()
+        if status == 0 and self.record_error:
+            status = 1
         return status
 
     def finished(self) -> bool:
@@ -473,8 +476,15 @@ class Session:
         try:
             Path(self.record).write_text(write_mat(self.match), encoding="utf-8")
         except OSError as e:
-            self.error(self.t("save_failed", path=self.record, reason=e.strerror or str(e)))
+            msg = self.t("record_failed", path=self.record, reason=e.strerror or str(e))
+            if msg != self.record_error:    # once, not after every game
+                if self.out.quiet:
+                    click.echo(f"nardy: {msg}", err=True)
+                else:
+                    self.error(msg)
+            self.record_error = msg
             return
+        self.record_error = None
         if self.finished() and not self.out.quiet:
             self.say("record_written", path=self.record)
 
@@ -1070,6 +1080,8 @@ def load_session_data(path: str, seed=None):
         raw = p.read_text(encoding="utf-8")
     except OSError as e:
         raise click.UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    if not raw.strip():
+        raise click.UsageError(f"{path} is empty: not a saved game or a .mat record")
     if raw.lstrip().startswith("{"):
         try:
             data = json.loads(raw)
@@ -1077,10 +1089,13 @@ def load_session_data(path: str, seed=None):
             raise click.UsageError(f"{path} is not a saved game: {e}") from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise click.UsageError(f"{path} is not a game saved by nardy play")
+        _check_saved_settings(path, data)
         try:
             match = Match.from_dict(data["match"])
-        except (GameStateError, KeyError, TypeError) as e:
-            raise click.UsageError(f"{path}: cannot resume: {e}") from None
+        except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            why = f"missing key {e}" if isinstance(e, KeyError) else str(e)
+            raise click.UsageError(f"{path}: cannot resume: field 'match': {why}") from None
+        _check_saved_match(path, match)
         return match, data
     from .dice import DiceSource
     from .records.mat import replay
@@ -1093,6 +1108,59 @@ def load_session_data(path: str, seed=None):
     for g in match.games:
         g.dice_source = src
     return match, {}
+
+
+def _check_saved_settings(path, data: dict):
+    """Refuse a saved game whose settings were edited into something ``nardy play`` cannot use."""
+    from .bots.bot import BOT_LEVELS
+
+    def bad(field, why):
+        raise click.UsageError(f"{path}: cannot resume: field {field!r}: {why}")
+    if "match" not in data:
+        bad("match", "missing (the saved match)")
+    if not isinstance(data["match"], dict):
+        bad("match", f"expected an object, got {type(data['match']).__name__}")
+    players = data.get("players")
+    if players is not None:
+        if not isinstance(players, list) or len(players) != 2:
+            bad("players", f"{players!r}: expected two players")
+        for p in players:
+            if not isinstance(p, str):
+                bad("players", f"{p!r}: expected human or bot[:LEVEL]")
+            try:
+                parse_player(p)
+            except ValueError as e:
+                bad("players", str(e))
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        bad("seed", f"{seed!r}: expected a whole number >= 0 or null")
+    if "single" in data and not isinstance(data["single"], bool):
+        bad("single", f"{data['single']!r}: expected true or false")
+    if data.get("lang") is not None and data["lang"] not in LANGS:
+        bad("lang", f"{data['lang']!r}: expected one of {', '.join(LANGS)}")
+    if data.get("numbering") is not None and data["numbering"] not in NUMBERINGS:
+        bad("numbering", f"{data['numbering']!r}: expected one of {', '.join(NUMBERINGS)}")
+    if data.get("record") is not None and not isinstance(data["record"], str):
+        bad("record", f"{data['record']!r}: expected a file name or null")
+    if data.get("hint_level") is not None and data["hint_level"] not in BOT_LEVELS:
+        bad("hint_level", f"{data['hint_level']!r}: expected one of {', '.join(BOT_LEVELS)}")
+    if data.get("bots") is not None and not isinstance(data["bots"], dict):
+        bad("bots", f"expected an object, got {type(data['bots']).__name__}")
+
+
+def _check_saved_match(path, match):
+    """Refuse a loaded match whose games are in a state no turn can continue from (an edited file)."""
+    from .game import PHASES
+    for i, g in enumerate(match.games):
+        where = f"match.games[{i}]"
+        if g.phase not in PHASES:
+            raise click.UsageError(f"{path}: cannot resume: field '{where}.state.phase': {g.phase!r}: "
+                                   f"expected one of {', '.join(PHASES)}")
+        if g.phase not in ("opening", "over") and g.to_act not in (0, 1):
+            raise click.UsageError(f"{path}: cannot resume: field '{where}.state.turn': {g.turn!r}: "
+                                   "expected 0 or 1")
+        if i < len(match.games) - 1 and not g.is_over:
+            raise click.UsageError(f"{path}: cannot resume: field '{where}': a game before the last is not over")
 
 
 # ----- the command ------------------------------------------------------------------------------

@@ -390,3 +390,52 @@ def test_match_to_three_typed(tmp_path):
     assert re.search(r"(White|Black) wins the match \d-\d\.", out)
     summary = replayed(rec)
     assert max(summary["score"]) >= 3
+
+
+# ----- regressions: edited save files, unwritable record ------------------------------------------------
+def _saved_game(tmp_path):
+    save = tmp_path / "g.json"
+    m = Match("long", dice=FixedDice([5, 2, (6, 5), (3, 1), (4, 2)]))
+    session_output(m, ["24/18", f"save {save}", "quit", "y", ""])
+    return json.loads(save.read_text())
+
+
+def _edit_turn(d):
+    d["match"]["games"][-1]["state"]["turn"] = 5
+
+
+def _edit_phase(d):
+    d["match"]["games"][-1]["state"]["phase"] = "zzz"
+
+
+@pytest.mark.parametrize("name, edit, words", [
+    ("turn", _edit_turn, ["match", "turn"]),
+    ("seed", lambda d: d.update(seed="abc"), ["'seed'", "abc"]),
+    ("players", lambda d: d.update(players=["alien", "human"]), ["'players'", "alien"]),
+    ("phase", _edit_phase, ["match", "phase", "zzz"]),
+    ("no-match", lambda d: d.pop("match"), ["'match'", "missing"]),
+    ("lang", lambda d: d.update(lang="klingon"), ["'lang'"]),
+    ("empty", None, ["empty"]),
+])
+def test_resume_edited_save_file_exits_2_naming_the_field(tmp_path, name, edit, words):
+    path = tmp_path / f"{name}.json"
+    if edit is None:
+        path.write_text("")
+    else:
+        d = _saved_game(tmp_path)
+        edit(d)
+        path.write_text(json.dumps(d))
+    r = run_nardy("play", "--resume", str(path), timeout=60)
+    assert r.returncode == 2, (r.returncode, r.stdout[-500:], r.stderr[-2000:])
+    assert "Traceback" not in r.stderr and str(path) in r.stderr
+    for w in words:
+        assert w in r.stderr, r.stderr
+
+
+def test_auto_record_to_unwritable_path_fails(tmp_path):
+    rec = tmp_path / "no-such-dir" / "x.mat"
+    r = CliRunner().invoke(nardy_main, ["play", "--auto", "--game", "long", "--seed", "3", "--white", "bot:random",
+                                        "--black", "bot:random", "--record", str(rec)])
+    assert r.exit_code == 1 and not rec.exists()
+    assert "Cannot write the record" in r.stderr and str(rec) in r.stderr
+    assert r.stdout.startswith("; [Site")
