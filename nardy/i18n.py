@@ -226,7 +226,7 @@ _T = {
     "save_needs_file": ("save needs a file name: save FILE", "Укажите имя файла: сохранить ФАЙЛ"),
     "resumed": ("Resumed from {path}.", "Игра продолжена из {path}."),
     "bye": ("Bye.", "До свидания."),
-    "cube_disabled": ("the doubling cube is not in use", "куб удвоения не используется"),
+    "cube_disabled": ("the doubling cube is not used in this game", "в этой игре куб удвоения не используется"),
     "crawford_no_double": ("nobody may double in the Crawford game", "в партии Кроуфорда удваивать нельзя"),
     "opponent_owns_cube": ("the opponent owns the cube", "куб у соперника"),
     "cube_limit": ("the cube is at its limit", "куб на пределе"),
@@ -257,6 +257,8 @@ _T = {
     "r_expected_traditional": ("traditional numbering uses 1-12 and 01-012 (or I-XII), bar, off",
                                "в традиционной нумерации пункты 1–12 и 01–012 (или I–XII), bar, off"),
     "r_expected_points": ("points are 1-24, bar and off", "пункты — 1–24, bar и off"),
+    "r_backwards": ("{frm}/{to} goes backwards: {who} moves {path}",
+                    "{frm}/{to} — ход назад: {who} ходят {path}"),
     "or": ("or", "или"),
     # ----- help -------------------------------------------------------------------------------------
     "help": (

@@ -42,6 +42,7 @@ __all__ = ["play", "PlayerSpec", "Session", "parse_player", "SAVE_FORMAT"]
 SAVE_FORMAT = "nardy-play"
 SAVE_VERSION = 1
 
+_COUNT_TAIL = re.compile(r"\(\d+\)$")
 _EXAMPLE = {"backgammon": "24/18 13/11", "short": "24/18 13/11", "long": "24/18 24/21"}
 
 
@@ -646,11 +647,35 @@ class Session:
         self.command(g, side, line)
 
     def _example(self) -> str:
+        """An example play for the side to move, in the chosen numbering."""
         ex = _EXAMPLE[self.game_name]
         if self.num.kind == "own":
             return ex
-        side = self.viewer(self.match.current)
+        g = self.match.current
+        side = g.to_act if (g is not None and g.to_act in (0, 1)) else self.viewer(g)
         return self.num.relabel(ex, side)
+
+    def _backwards_reason(self, line: str, own: str, side: int) -> str | None:
+        """The reason for a typed play with a step away from home (own numbers must go down)."""
+        typed = [p.rstrip("*") for tok in re.split(r"[\s,]+", line.strip()) if tok
+                 for p in _COUNT_TAIL.sub("", tok).split("/")]
+        mine = [p.rstrip("*") for tok in re.split(r"[\s,]+", own.strip()) if tok
+                for p in _COUNT_TAIL.sub("", tok).split("/")]
+        if len(typed) != len(mine):
+            return None
+        for i in range(len(mine) - 1):
+            a, b = mine[i], mine[i + 1]
+            if a.isdigit() and b.isdigit() and 0 < int(a) < int(b) < 25:
+                if self.num.kind == "traditional":
+                    path = f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, " \
+                           f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
+                elif self.num.kind == "absolute" and side == 1:
+                    path = f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, " \
+                           f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
+                else:
+                    path = f"{self.num.label(side, 24)}…{self.num.label(side, 1)}"
+                return self.t("r_backwards", frm=typed[i], to=typed[i + 1], who=self.who(side), path=path)
+        return None
 
     def _pick(self, g, side, n):
         if not self.listing or self.listing[0] != self._turn_key(g):
@@ -680,12 +705,14 @@ class Session:
                 g.play(chosen, player=side)
                 return
             if isinstance(whole_error, NotationError):
-                self.error(t("illegal", text=line, reason=t("bad_notation", example=self._example())))
+                reason = self._backwards_reason(line, own, side) or t("bad_notation", example=self._example())
+                self.error(t("illegal", text=line, reason=reason))
                 return
         try:
             paths = tokenize(own, 25 if g.rules.hitting else 24)
         except NotationError:
-            self.error(t("illegal", text=line, reason=t("bad_notation", example=self._example())))
+            reason = self._backwards_reason(line, own, side) or t("bad_notation", example=self._example())
+            self.error(t("illegal", text=line, reason=reason))
             return
         taken = 0
         for path in paths:
@@ -838,6 +865,9 @@ class Session:
         return self.t("no_steps_now")
 
     def cmd_double(self, g, side):
+        if not g.cube.enabled:      # whatever the phase: there is no cube to turn in this game
+            self.say("cannot_double", reason=self.t("cube_disabled"))
+            return
         if g.phase != "roll":
             self.say("cannot_double", reason=self._phase_reason(g))
             return

@@ -439,3 +439,21 @@ def test_auto_record_to_unwritable_path_fails(tmp_path):
     assert r.exit_code == 1 and not rec.exists()
     assert "Cannot write the record" in r.stderr and str(rec) in r.stderr
     assert r.stdout.startswith("; [Site")
+
+
+def test_traditional_numbering_black_example_and_backwards_step_explained():
+    m = Match("short", dice=FixedDice([2, 5, (3, 1), (4, 2)]))
+    out, _ = session_output(m, ["", "12/9", "quit", "y", ""], players=(PlayerSpec("human"), PlayerSpec("human")),
+                            numbering="traditional")
+    assert "Black starts" in out
+    assert "(e.g. 1/7 12/011)" in out and "01/07 012/11" not in out
+    assert "Illegal play '12/9': 12/9 goes backwards: Black moves 1…12, 012…01" in out
+    assert "cannot read it as a play" not in out
+
+
+@pytest.mark.parametrize("game", ["long", "short"])
+def test_double_without_cube_says_the_cube_is_not_used(game):
+    m = Match(game, dice=FixedDice([5, 2, (6, 5), (3, 1), (4, 2)]))
+    out, _ = session_output(m, ["double", "quit", "y", ""])
+    assert "You cannot double" in out and "a double is offered before rolling" not in out
+    assert "You cannot double: the doubling cube is not used in this game" in out
