@@ -168,6 +168,8 @@ def match_cube_decision(probs, values, x: float, owner: str, away_me: int, away_
         L = el / (1 - p) if p < 1 - 1e-9 else 1.0
         # the cube is dead once its owner cannot use it (the doubled value already wins or loses the match)
         xx = x
+        if own == "centre" and away_me <= cube and away_opp <= cube:
+            xx = 0.0  # double match point (or beyond): any win decides the match, the cube is dead
         if own == "me" and away_me - 2 * cube <= 0 and away_opp - 2 * cube <= 0:
             xx = 0.0
         if own == "opponent" and away_opp <= cube:

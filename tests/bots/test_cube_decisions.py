@@ -104,3 +104,12 @@ def test_nardy_cube_off_by_default():
     g = Game.from_position(Position.start("short"), turn=0)
     d = Bot("short", level="advanced").cube_action(g)
     assert not d.double and d.reason
+
+
+def test_double_match_point_cube_is_dead():
+    from nardy.bots.cubeful import decide, match_cube_decision
+    probs = [0.52385, 0.15, 0.01, 0.12, 0.01]
+    eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", 1, 1, 1, get_met("backgammon"))
+    assert eqs["no double"] == pytest.approx(0.52385)      # any win decides the match: cubeless chances
+    assert eqs["double/take"] == pytest.approx(0.52385)
+    assert decide(eqs) == (False, True)
