@@ -157,7 +157,7 @@ class Bot:
     def hints(self, position: Position, dice, n: int = 5, ply: int | None = None) -> list[Hint]:
         """The ``n`` best plays, best first, with probabilities and equities (mover's view, cubeless money
         equity at cube 1). ``ply`` defaults to the level's search depth (0 for the non-net levels); no
-        noise is added. Plays filtered out before the deepest ply carry their shallower figures."""
+        noise is added. The ``n`` hints are all searched to the full depth (filters widened to keep them)."""
         self._check(position)
         dice = check_dice(dice)
         plays = position.legal_plays(dice)
@@ -165,7 +165,11 @@ class Bot:
             return []
         depth = self.ply if ply is None else ply
         depth = 0 if depth is None else depth
-        cands = self.searcher.rank(position, dice, ply=depth, results=_results_of(plays))
+        # every one of the n hints is searched to the full depth, so the list is ordered and the losses
+        # compare like with like (the play-choosing filters would drop some to shallower figures)
+        keep = max(n, 1)
+        cands = self.searcher.rank(position, dice, ply=depth, results=_results_of(plays),
+                                   filters=((max(8, keep), float("inf")), (keep, float("inf"))))
         best = cands[0].equity
         return [Hint(plays[c.index], Probabilities(self.game, c.probs), c.equity, c.ply, best - c.equity)
                 for c in cands[:n]]

@@ -80,3 +80,11 @@ def test_evaluate_returns_named_probabilities():
     assert 0.3 < p.win < 0.7
     assert set(p.as_dict()) >= {"win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"}
     assert -1 < p.equity() < 1
+
+
+def test_hints_are_all_at_full_depth_and_ordered():
+    from nardy import Bot, Position
+    hs = Bot("backgammon", level="expert").hints(Position.from_id("4PPIATDgc/ABMA"), (5, 2), 5)
+    assert len(hs) == 5 and all(h.ply == 1 for h in hs)
+    assert [h.equity for h in hs] == sorted((h.equity for h in hs), reverse=True)
+    assert hs[0].loss == 0 and all(h.loss >= 0 for h in hs)
