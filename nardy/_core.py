@@ -416,11 +416,8 @@ def legal_into(b0, code, out, work64):
     strict = (code >> 7) & 1 == 1
     first = (code >> 8) & 1 == 1
     head_mode = ((code >> 9) & 3) - 1
-    b = work64[B_AT:B_AT + BOARD_LEN]
-    moved = work64[MOVED_AT:MOVED_AT + 26]
-    for i in range(BOARD_LEN):
-        b[i] = b0[i]
-    moved[:] = 0
+    b = b0.copy()  # int8 locals measured faster than int64 scratch rows, despite two small allocations
+    moved = np.zeros(26, np.int8)
     if d1 == d2:
         ndice = 4
         for i in range(4):
