@@ -665,6 +665,8 @@ class Game:
     def why_not_double(self, player: int | None = None) -> str | None:
         """Why the player on turn (or ``player``) may not double now; ``None`` if they may."""
         p = self.turn if player is None else player
+        if not self._cube.enabled:
+            return self._cube.why_not_double(p, self.crawford)
         if self.phase != "roll":
             return f"a double is offered only before rolling (phase is {self.phase!r})"
         if p != self.turn:
@@ -797,10 +799,11 @@ class Game:
         if self._last_roll:
             pos = _LastRollPosition(pos._b, pos.rules, pos.first_turn)
         self.position = pos
-        if st["turn"] not in (0, 1) or st["starter"] not in (0, 1, None):
-            raise GameStateError(f"saved turn {st['turn']!r} / starter {st['starter']!r}: expected 0 or 1")
         if st["phase"] not in _PHASES:
             raise GameStateError(f"saved phase {st['phase']!r}: expected one of {', '.join(_PHASES)}")
+        unstarted = st["phase"] == "opening"
+        if (st["turn"] not in (0, 1) and not (unstarted and st["turn"] is None)) or st["starter"] not in (0, 1, None):
+            raise GameStateError(f"saved turn {st['turn']!r} / starter {st['starter']!r}: expected 0 or 1")
         self.turn = st["turn"]
         self.dice = check_dice(tuple(st["dice"])) if st["dice"] else None
         if self.dice is None and st["phase"] in ("move", "resign") and st["result"] is None and st["steps"]:

@@ -604,3 +604,17 @@ def test_resume_refuses_corrupted_saved_state(field, value):
         Game.from_dict(d)
     with pytest.raises(GameStateError, match="not a saved game"):
         Game.from_dict({"rules": 3})
+
+
+def test_unstarted_game_round_trips_through_to_dict():
+    g = Game("long", dice=DiceSource(1))
+    back = Game.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert back.phase == "opening" and back.turn is None
+    back.start()
+    assert back.phase in ("roll", "move")
+
+
+def test_why_not_double_says_the_cube_is_off_first():
+    g = Game("long", dice=DiceSource(1))
+    g.start()
+    assert "not in use" in g.why_not_double()
