@@ -79,6 +79,7 @@ def _buffers() -> _Buffers:
 
 
 _DICE_OK = {(a, b): (a, b) for a in range(1, 7) for b in range(1, 7)}
+_DICE_CODE = {(a, b): a | (b << 3) for a in range(1, 7) for b in range(1, 7)}
 
 _ENTRY = []
 
@@ -115,7 +116,7 @@ class Position:
     (positive mover, negative opponent), 25 mover's bar, 26 opponent's bar, 27 opponent's off.
     """
 
-    __slots__ = ("_b", "_rules", "_first", "_hash", "_arr")
+    __slots__ = ("_b", "_rules", "_first", "_hash", "_arr", "_code")
 
     def __init__(self, board: bytes, rules: Rules, first_turn=(False, False)):
         # Internal: callers use the class methods, which validate.
@@ -124,6 +125,7 @@ class Position:
         self._first = first_turn
         self._hash = None
         self._arr = None
+        self._code = rules.code_base | (256 if first_turn[0] else 0)  # rule bits of _core.legal_into
 
     # ----- construction -------------------------------------------------------------------------
     @classmethod
@@ -391,7 +393,7 @@ class Position:
         else:
             d = check_dice(dice)
         buf = _tls.__dict__.get("buf") or _buffers()
-        code = self._rules.code_base | d[0] | (d[1] << 3) | (256 if self._first[0] else 0)
+        code = self._code | d[0] | (d[1] << 3)
         a = self._arr
         if a is None:
             a = self.array
@@ -429,18 +431,26 @@ class Position:
         """The boards after every legal play, as ``int8[n, 28]`` (mover's view, sides not swapped).
 
         The fast path for bots: no :class:`Play` objects are built. Same order as :meth:`legal_plays`.
+
+        Raises:
+            InvalidDiceError: bad dice.
         """
-        if type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
-            d = _DICE_OK.get(dice) or check_dice(dice)
-        else:
+        try:
+            dc = _DICE_CODE[dice]
+            if type(dice[0]) is bool or type(dice[1]) is bool:
+                raise KeyError(dice)
+        except (KeyError, TypeError, IndexError):
             d = check_dice(dice)
+            dc = d[0] | (d[1] << 3)
         buf = _tls.__dict__.get("buf") or _buffers()
         a = self._arr
         if a is None:
             a = self.array
         out = buf.boards
-        n = _legal_into(a, self._rules.code_base | d[0] | (d[1] << 3) | (256 if self._first[0] else 0),
-                        out, buf.work64)
+        if _ENTRY:
+            n = _ENTRY[0](a, self._code | dc, out, buf.work64)
+        else:
+            n = _legal_into(a, self._code | dc, out, buf.work64)
         return out[:n].copy()
 
     def partial_results(self, dice_left: Sequence[int], moved: Sequence[int] | None = None,
