@@ -228,7 +228,13 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
                     elif s == BAR or b[s] <= 0:
                         s -= 1
                         continue
-                    t = _target(b, moved, s, d, hitting, strict, can_bear)
+                    t = s - d
+                    if s != BAR and t >= 1:
+                        # the common case inline: a step inside the board (RULES.md rule 2)
+                        if b[t] < (-1 if hitting else 0):
+                            t = -1
+                    else:
+                        t = _target(b, moved, s, d, hitting, strict, can_bear)
                     if t >= 0 and hlimit > 0 and s == 24 and heads >= hlimit:
                         t = -1
                     if t < 0:
@@ -396,8 +402,10 @@ def _small_work64(cap):
 
 
 @njit(cache=True)
-def legal_into(b0, code, out, work64):
-    """All legal plays of a full turn, packed arguments for a cheap call from Python.
+def _legal(b0, code, out, work64, b, moved):
+    """All legal plays of a full turn (see :func:`legal_into`), with int8 scratch ``b`` (28) and ``moved`` (26).
+
+    Packed arguments for a cheap call from Python:
 
     Args:
         b0: int8[28] board (mover's view).
@@ -416,8 +424,9 @@ def legal_into(b0, code, out, work64):
     strict = (code >> 7) & 1 == 1
     first = (code >> 8) & 1 == 1
     head_mode = ((code >> 9) & 3) - 1
-    b = b0.copy()  # int8 locals measured faster than int64 scratch rows, despite two small allocations
-    moved = np.zeros(26, np.int8)
+    for i in range(BOARD_LEN):
+        b[i] = b0[i]
+    moved[:] = 0
     if d1 == d2:
         ndice = 4
         for i in range(4):
@@ -430,6 +439,17 @@ def legal_into(b0, code, out, work64):
     if head_mode >= 0:
         hl = head_limit(b, d1, d2, first, head_mode)
     return _search(b, moved, 0, ndice, True, hitting, strict, hl, True, False, out, work64)
+
+
+@njit(cache=True)
+def legal_into(b0, code, out, work64):
+    """All legal plays of a full turn with packed arguments (see :func:`_legal` for their meaning).
+
+    Returns the number of distinct plays (at least 1: when nothing can be played, one empty play whose
+    result is ``b0``).
+    """
+    # int8 locals measured faster than int64 scratch rows, despite two small allocations
+    return _legal(b0, code, out, work64, np.empty(BOARD_LEN, np.int8), np.empty(26, np.int8))
 
 
 def pack_code(d1, d2, hitting, strict, first_turn, head_mode):
@@ -525,13 +545,15 @@ def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, o
     """
     n = boards.shape[0]
     work64 = np.zeros(WORK64_LEN, np.int64)
+    b = np.empty(BOARD_LEN, np.int8)
+    moved = np.empty(26, np.int8)
     base = (int(hitting) << 6) | (int(strict) << 7) | ((head_mode + 1) << 9)
     pos = 0
     offsets[0] = 0
     for i in range(n):
         code = base | dice[i, 0] | (dice[i, 1] << 3) | (int(first_turn[i]) << 8)
         room = out_b.shape[0] - pos
-        c = legal_into(boards[i], code, out_b[pos:], work64)
+        c = _legal(boards[i], code, out_b[pos:], work64, b, moved)
         if c >= room:
             return -1
         pos += c
