@@ -60,3 +60,21 @@ def to_gnubg(a):
     mover[24] = int(a[25])
     opp[24] = int(a[26])
     return [opp, mover]
+
+
+def play_out(g, rng, double_rate=0.0, take_rate=0.7):
+    """Play a :class:`nardy.game.Game` to its end with random plays; double with ``double_rate`` when
+    allowed and take with ``take_rate`` (else drop). Returns the game."""
+    if g.phase == "opening":
+        g.start()
+    while not g.is_over:
+        if g.phase == "roll":
+            if double_rate and g.may_double() and rng.random() < double_rate:
+                g.double()
+            else:
+                g.roll()
+        elif g.phase == "double":
+            (g.take if rng.random() < take_rate else g.drop)()
+        else:
+            g.play(rng.choice(g.legal_plays()))
+    return g

@@ -10,6 +10,7 @@ from nardy.dice import DiceSource, FixedDice, dice_from_dict
 from nardy.errors import GameStateError, IllegalPlayError, InvalidDiceError
 from nardy.game import Game, GameResult, result_level
 from nardy.rules import get_rules
+from tests.helpers import play_out
 
 
 def board(points: dict, bar: int = 0) -> list:
@@ -35,20 +36,6 @@ def finish(g, dice, play=None):
     return g
 
 
-def random_playout(g, rng, double_rate=0.0):
-    if g.phase == "opening":
-        g.start()
-    while not g.is_over:
-        if g.phase == "roll":
-            if double_rate and g.may_double() and rng.random() < double_rate:
-                g.double()
-            else:
-                g.roll()
-        elif g.phase == "double":
-            (g.take if rng.random() < 0.7 else g.drop)()
-        else:
-            g.play(rng.choice(g.legal_plays()))
-    return g
 
 
 # ----- dice --------------------------------------------------------------------------------------
@@ -562,7 +549,7 @@ def test_save_and_resume_exactly_mid_turn_and_mid_double():
     assert k.phase == "double" and k.to_act == h.to_act
     for x in (g, h, k):
         x.take()
-        random_playout(x, random.Random(4), 0.05)
+        play_out(x, random.Random(4), 0.05)
     assert g.result == h.result == k.result
     assert g.history == h.history == k.history
 
@@ -570,7 +557,7 @@ def test_save_and_resume_exactly_mid_turn_and_mid_double():
 @pytest.mark.parametrize("game", ["backgammon", "short", "long"])
 def test_random_games_end_with_a_result_of_the_games_levels(game):
     for seed in range(3):
-        g = random_playout(Game(game, dice=DiceSource(seed), cube=True), random.Random(seed), 0.05)
+        g = play_out(Game(game, dice=DiceSource(seed), cube=True), random.Random(seed), 0.05)
         r = g.result
         assert isinstance(r, GameResult) and r.winner in (0, 1)
         assert r.level_name in g.rules.result_names

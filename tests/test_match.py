@@ -10,22 +10,7 @@ from nardy.dice import DiceSource, FixedDice
 from nardy.errors import GameStateError, InvalidOptionError
 from nardy.ids import state_from_match_id
 from nardy.match import Match
-
-
-def play_game(g, rng, double_rate=0.0, take_rate=0.7):
-    if g.phase == "opening":
-        g.start()
-    while not g.is_over:
-        if g.phase == "roll":
-            if double_rate and g.may_double() and rng.random() < double_rate:
-                g.double()
-            else:
-                g.roll()
-        elif g.phase == "double":
-            (g.take if rng.random() < take_rate else g.drop)()
-        else:
-            g.play(rng.choice(g.legal_plays()))
-    return g
+from tests.helpers import play_out
 
 
 def quick_win(m, winner, level=0):
@@ -102,7 +87,7 @@ def test_random_match_plays_to_the_end_with_cube():
     rng = random.Random(7)
     m = Match("backgammon", length=5, dice=DiceSource(7))
     while not m.is_over:
-        play_game(m.new_game(), rng, double_rate=0.2)
+        play_out(m.new_game(), rng, double_rate=0.2)
     assert max(m.score) >= 5 and m.winner == (0 if m.score[0] > m.score[1] else 1)
     crawford = [g.crawford for g in m.games]
     assert crawford.count(True) <= 1
@@ -111,7 +96,7 @@ def test_random_match_plays_to_the_end_with_cube():
 def test_match_saves_and_resumes_exactly():
     rng = random.Random(3)
     m = Match("short", length=5, dice=DiceSource(11), cube=True)
-    play_game(m.new_game(), rng, 0.1)
+    play_out(m.new_game(), rng, 0.1)
     g = m.new_game(start=True)
     for _ in range(7):
         if g.phase == "roll":
@@ -126,7 +111,7 @@ def test_match_saves_and_resumes_exactly():
         r = random.Random(5)
         while not x.is_over:
             g = x.current if not x.current.is_over else x.new_game()
-            play_game(g, r)
+            play_out(g, r)
     assert m.score == m2.score
     assert [g.history for g in m.games] == [g.history for g in m2.games]
 
