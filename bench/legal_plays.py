@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nardy import Position, _core  # noqa: E402
+from nardy import _core  # noqa: E402
 from tests.helpers import random_positions, to_gnubg  # noqa: E402
 
 

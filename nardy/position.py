@@ -17,7 +17,7 @@ Example::
 from __future__ import annotations
 
 from itertools import permutations
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import threading
 
