@@ -159,15 +159,17 @@ def encode(b, game, first_m, first_o, x):
     x[SIDE_INPUTS + 102] = po / 200.0
     x[SIDE_INPUTS + 103] = out_o / 15.0
     k = 2 * SIDE_INPUTS
-    x[k] = 1.0 if is_race(b, hitting) else 0.0
+    race = is_race(b, hitting)
+    x[k] = 1.0 if race else 0.0
     x[k + 1] = 1.0 if first_m else 0.0
     x[k + 2] = 1.0 if first_o else 0.0
     if not hitting:
         x[k + 3] = _block_run(b) / 6.0
         x[k + 7] = _opp_block_run(b) / 6.0
     else:
-        x[k + 4] = hit_chance(b)
-        x[k + 5] = hit_chance(_core.mirror_hitting(b))
+        if not race:  # no contact: nobody can hit
+            x[k + 4] = hit_chance(b)
+            x[k + 5] = hit_chance(_core.mirror_hitting(b))
         x[k + 6] = _prime(b, 1) / 6.0
         x[k + 7] = _prime(b, -1) / 6.0
 
@@ -237,11 +239,18 @@ def _can_hit(b, a, c):
 @njit(cache=True)
 def hit_chance(b):
     """Share of the 36 rolls with which the mover (hitting games) can hit at least one opponent blot."""
+    blot = False
+    for p in range(1, 25):
+        if b[p] == -1:
+            blot = True
+            break
+    if not blot:
+        return 0.0
     n = 0
     for a in range(1, 7):
-        for c in range(1, 7):
+        for c in range(a, 7):  # _can_hit is symmetric in the two dice
             if _can_hit(b, a, c):
-                n += 1
+                n += 1 if a == c else 2
     return n / 36.0
 
 

@@ -96,6 +96,14 @@ def test_hit_chance_counts_rolls():
     assert K.hit_chance(np.ascontiguousarray(Position.start("backgammon").array)) == 0.0
 
 
+def test_hit_chance_equals_a_count_over_all_36_ordered_rolls():
+    # hit_chance counts 21 rolls with weight 2 for non-doubles: the same as trying both dice orders
+    for pos in _random_positions("backgammon", n_games=6, seed=3):
+        b = np.ascontiguousarray(pos.array)
+        n = sum(K._can_hit(b, a, c) for a in range(1, 7) for c in range(1, 7))
+        assert K.hit_chance(b) * 36 == pytest.approx(n)
+
+
 def test_finished_games_are_exact():
     # backgammon: mover bore off all 15, opponent has nothing off and a checker in mover's home: backgammon
     mover = [15] + [0] * 25
