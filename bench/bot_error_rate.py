@@ -5,7 +5,8 @@ only positions with a real choice (more than one legal play) are kept. For each 
 judge evaluates, at 2-ply, the position after nardy's choice, after gnubg-nn 0-ply's choice and after
 gnubg-nn 2-ply's best play (``gnubg_nn.best_move(..., n=2, list=1)``); the best of these is the
 reference. Reported: mean equity loss in millipoints per move (cubeless money equity, 1000 = one point)
-for nardy and for gnubg-nn 0-ply on the same positions, and the ratio nardy / gnubg.
+for nardy and for gnubg-nn 0-ply on the same positions, and the ratio nardy / gnubg; also split into
+race (no contact) and contact positions.
 
     python bench/bot_error_rate.py --positions 2000 --level advanced
 """
@@ -26,6 +27,7 @@ import gnubg_nn  # noqa: E402
 
 from nardy import Position  # noqa: E402
 from nardy.bots import Bot  # noqa: E402
+from nardy.bots._kernels import is_race  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_vs_gnubg import gnubg_board, gnubg_choice  # noqa: E402
@@ -70,7 +72,7 @@ def main(argv=None):
     t0 = time.perf_counter()
     positions = sample_positions(args.positions, args.seed)
     bot = Bot("backgammon", level=args.level, seed=1, weights=args.weights)
-    ours, theirs = [], []
+    ours, theirs, race = [], [], []
     for i, (pos, dice) in enumerate(positions):
         plays = pos.legal_plays(dice)
         _, key = gnubg_nn.best_move(gnubg_board(pos), dice[0], dice[1], n=2, b=1)
@@ -81,6 +83,7 @@ def main(argv=None):
         g0 = gnubg_choice(pos, dice, 0)
         e = {str(p): judged_equity(p) for p in (best, mine, g0)}
         top = max(e.values())
+        race.append(bool(is_race(pos.array, True)))
         ours.append(top - e[str(mine)])
         theirs.append(top - e[str(g0)])
         if (i + 1) % 200 == 0:
@@ -90,6 +93,11 @@ def main(argv=None):
     out = {"level": args.level, "positions": len(ours), "nardy_mp_per_move": a, "gnubg0_mp_per_move": b,
            "ratio": a / b if b > 0 else float("inf"), "nardy_blunders_over_100mp": int(np.sum(np.array(ours) > 0.1)),
            "wall_s": round(time.perf_counter() - t0, 1)}
+    r = np.array(race)
+    for name, m in (("race", r), ("contact", ~r)):
+        if m.any():
+            out[name] = {"positions": int(m.sum()), "nardy_mp_per_move": 1000 * float(np.mean(np.array(ours)[m])),
+                         "gnubg0_mp_per_move": 1000 * float(np.mean(np.array(theirs)[m]))}
     print(f"error rate vs gnubg-nn 2-ply on {len(ours)} positions: nardy {args.level} {a:.1f} mp/move, "
           f"gnubg-nn 0-ply {b:.1f} mp/move, ratio {out['ratio']:.2f}")
     print(json.dumps(out))

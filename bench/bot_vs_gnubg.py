@@ -6,7 +6,10 @@ luck of the dice cancels within a pair. Reports nardy's points per game with a 9
 (over pairs), and the speed of nardy's choices.
 
     python bench/bot_vs_gnubg.py --games 1000 --level advanced
-    python bench/bot_vs_gnubg.py --games 100 --level grandmaster --gnubg-ply 0
+    python bench/bot_vs_gnubg.py --games 5000 --level grandmaster --workers 2 --results gm.json
+
+The dice of pair ``i`` come from ``numpy.random.default_rng([seed, i])``, so a run's games do not depend on
+``--workers`` (processes that split the pairs between them).
 
 ``gnubg_nn.best_move(board, d1, d2, n=plies, b=1)`` takes the board as ``[opponent25, mover25]`` (index
 0..23 = own points 1..24, 24 = bar) and returns the chosen move and the key of the resulting board, from
@@ -78,6 +81,20 @@ def play_pair(bot: Bot, rng, gnubg_plies: int, timing: list):
     return out
 
 
+_BOT = {}
+
+
+def _pair_worker(args):
+    i, level, seed, gnubg_plies, weights = args
+    key = (level, weights)
+    if key not in _BOT:
+        _BOT.clear()
+        _BOT[key] = Bot("backgammon", level=level, seed=seed, weights=weights)
+    timing = []
+    res = play_pair(_BOT[key], np.random.default_rng([seed, i]), gnubg_plies, timing)
+    return i, res, timing
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000, help="games (rounded up to even)")
@@ -85,17 +102,32 @@ def main(argv=None):
     ap.add_argument("--gnubg-ply", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--weights", default=None, help="nardy weights (.npz) instead of the shipped ones")
+    ap.add_argument("--workers", type=int, default=1, help="processes playing the pairs")
+    ap.add_argument("--results", default=None, help="also write every game's points to this JSON file")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    bot = Bot("backgammon", level=args.level, seed=args.seed, weights=args.weights)
-    rng = np.random.default_rng(args.seed)
-    results, timing = [], []
+    n_pairs = (args.games + 1) // 2
+    jobs = [(i, args.level, args.seed, args.gnubg_ply, args.weights) for i in range(n_pairs)]
+    by_pair, timing = {}, []
     t0 = time.perf_counter()
-    for i in range((args.games + 1) // 2):
-        results += play_pair(bot, rng, args.gnubg_ply, timing)
-        if (i + 1) % 50 == 0 and not args.json:
-            r = np.array(results)
-            print(f"  {len(r)} games: {r.mean():+.3f} ppg", file=sys.stderr, flush=True)
+    if args.workers > 1:
+        import multiprocessing as mp
+        pool = mp.get_context("fork").Pool(args.workers)
+        it = pool.imap_unordered(_pair_worker, jobs, chunksize=4)
+    else:
+        pool, it = None, map(_pair_worker, jobs)
+    for i, res, tm in it:
+        by_pair[i] = res
+        timing += tm
+        if len(by_pair) % 50 == 0 and not args.json:
+            r = np.concatenate([by_pair[k] for k in by_pair])
+            print(f"  {len(r)} games: {r.mean():+.3f} ppg ({time.perf_counter() - t0:.0f} s)", file=sys.stderr,
+                  flush=True)
+    if pool is not None:
+        pool.close()
+    results = [x for i in range(n_pairs) for x in by_pair[i]]
+    if args.results:
+        Path(args.results).write_text(json.dumps({"level": args.level, "seed": args.seed, "points": results}))
     r = np.array(results, float)
     pairs = r.reshape(-1, 2).mean(axis=1)
     ci = 1.96 * pairs.std(ddof=1) / np.sqrt(len(pairs)) if len(pairs) > 1 else float("nan")
