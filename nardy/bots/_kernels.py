@@ -16,8 +16,12 @@ bar as four units the same way; borne off ``/15`` and ``>=1``; pip count ``/200`
 number of the mover's points in a row blocking the opponent (long nardy; ``/6``). Encoding version 2 adds:
 the share of the 36 rolls with which the side on roll can hit an opponent blot, the same for the opponent
 (were it on roll), and the longest prime (points with 2+ checkers in a row) of each side ``/6`` (long nardy:
-0, 0, 0 and the opponent's longest run of held points ``/6``). Nets of version 1 are read with zero weights
-for these inputs.
+0, 0, 0 and the opponent's longest run of held points ``/6``). Encoding version 3 adds, for the hitting
+games in contact: the pips the opponent loses to the mover's best hit averaged over the 36 rolls ``/12``, the
+same for the mover were the opponent on roll (GNU Backgammon's "pip loss"), and the chance that a checker on
+the bar fails to enter, ``(closed home points / 6)^2``, for the mover (against the opponent's board) then for
+the opponent (zero for long nardy and in races). Nets of an older version are read with zero weights for
+the inputs they lack, which leaves their outputs unchanged.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ N_OUTPUTS = np.array([5, 7, 3], np.int64)
 SIDE_INPUTS = 104
 #: Inputs of encoding version 1 (the first 212); version 2 adds 4 (hit chances and primes).
 N_INPUTS_V1 = 2 * SIDE_INPUTS + 4
-N_INPUTS = N_INPUTS_V1 + 4
+#: Inputs of encoding version 2 (version 3 adds 4: pip loss to hits and closed-board entering).
+N_INPUTS_V2 = N_INPUTS_V1 + 4
+N_INPUTS = N_INPUTS_V2 + 4
 MAX_GAME_PLIES = 3000
 
 #: Policies for :func:`play_matches`: a net (greedy at 0-ply), uniform random, the simple heuristic.
@@ -168,8 +174,17 @@ def encode(b, game, first_m, first_o, x):
         x[k + 7] = _opp_block_run(b) / 6.0
     else:
         if not race:  # no contact: nobody can hit
-            x[k + 4] = hit_chance(b)
-            x[k + 5] = hit_chance(_core.mirror_hitting(b))
+            n, loss = hit_stats(b)
+            x[k + 4] = n / 36.0
+            x[k + 8] = loss / (36.0 * 12.0)
+            n, loss = hit_stats(_core.mirror_hitting(b))
+            x[k + 5] = n / 36.0
+            x[k + 9] = loss / (36.0 * 12.0)
+            # chance that a checker on the bar fails to enter: (closed home points / 6) squared
+            c = _home_points(b, -1)
+            x[k + 10] = c * c / 36.0
+            c = _home_points(b, 1)
+            x[k + 11] = c * c / 36.0
         x[k + 6] = _prime(b, 1) / 6.0
         x[k + 7] = _prime(b, -1) / 6.0
 
@@ -206,24 +221,28 @@ def _prime(b, sign):
 
 
 @njit(cache=True)
-def _can_hit(b, a, c):
-    """Whether the mover can hit an opponent blot with the roll a-c (hitting games; intermediate points of a
-    combined hit must be open; entering checkers only hit from the bar)."""
+def _best_hit(b, a, c):
+    """The highest mover point (1..24) on which the mover can hit an opponent blot with the roll a-c, 0 when
+    it cannot hit (hitting games; intermediate points of a combined hit must be open; entering checkers only
+    hit from the bar). A blot hit on mover point t costs the opponent t pips."""
+    best = 0
     for r in range(25, 0, -1):
         if r == 25:
             if b[25] == 0:
                 continue
         elif b[25] > 0 or b[r] <= 0:
             continue
+        if r - 1 <= best:
+            break  # no higher target is reachable from here on
         if a != c:
             for d in (a, c):
                 t = r - d
-                if t >= 1 and b[t] == -1:
-                    return True
+                if t >= 1 and b[t] == -1 and t > best:
+                    best = t
             t = r - a - c
-            if t >= 1 and b[t] == -1 and b[25] <= 1:
+            if t >= 1 and t > best and b[t] == -1 and b[25] <= 1:
                 if b[r - a] >= -1 or b[r - c] >= -1:
-                    return True
+                    best = t
         else:
             t = r
             steps = 4 if b[25] <= 1 else 1
@@ -232,26 +251,59 @@ def _can_hit(b, a, c):
                 if t < 1 or b[t] < -1:
                     break
                 if b[t] == -1:
-                    return True
-    return False
+                    if t > best:
+                        best = t
+                    break
+    return best
 
 
 @njit(cache=True)
-def hit_chance(b):
-    """Share of the 36 rolls with which the mover (hitting games) can hit at least one opponent blot."""
+def _can_hit(b, a, c):
+    """Whether the mover can hit an opponent blot with the roll a-c (see :func:`_best_hit`)."""
+    return _best_hit(b, a, c) > 0
+
+
+@njit(cache=True)
+def hit_stats(b):
+    """(rolls of 36 with which the mover can hit an opponent blot, sum over the 36 rolls of the pips the
+    opponent loses to the best such hit) for board ``b`` (hitting games). Pips lost = the mover's number of
+    the hit point (the checker restarts from the bar); GNU Backgammon's contact inputs use the same figures."""
     blot = False
     for p in range(1, 25):
         if b[p] == -1:
             blot = True
             break
     if not blot:
-        return 0.0
+        return 0, 0
     n = 0
+    loss = 0
     for a in range(1, 7):
-        for c in range(a, 7):  # _can_hit is symmetric in the two dice
-            if _can_hit(b, a, c):
-                n += 1 if a == c else 2
-    return n / 36.0
+        for c in range(a, 7):  # _best_hit is symmetric in the two dice
+            t = _best_hit(b, a, c)
+            if t > 0:
+                w = 1 if a == c else 2
+                n += w
+                loss += w * t
+    return n, loss
+
+
+@njit(cache=True)
+def hit_chance(b):
+    """Share of the 36 rolls with which the mover (hitting games) can hit at least one opponent blot."""
+    return hit_stats(b)[0] / 36.0
+
+
+@njit(cache=True)
+def _home_points(b, sign):
+    """Points of a side's home board holding 2+ of its checkers (sign 1: mover's 1..6, -1: opponent's 19..24)."""
+    n = 0
+    for i in range(6):
+        if sign > 0:
+            if b[1 + i] >= 2:
+                n += 1
+        elif b[24 - i] <= -2:
+            n += 1
+    return n
 
 
 @njit(cache=True)

@@ -21,7 +21,9 @@ __all__ = ["Net", "shipped_path", "GAME_CODES", "ENCODING_VERSION"]
 #: Game name -> kernel game code.
 GAME_CODES = {"backgammon": K.GAME_BG, "short": K.GAME_SHORT, "long": K.GAME_LONG}
 #: Bumped whenever the input encoding changes (weights of another version are refused).
-ENCODING_VERSION = 2
+ENCODING_VERSION = 3
+#: Inputs of each older encoding version (read with zero weights for the inputs they lack).
+_OLD_INPUTS = {1: K.N_INPUTS_V1, 2: K.N_INPUTS_V2}
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -92,9 +94,9 @@ class Net:
         with np.load(path) as z:
             version = int(z["version"])
             W1 = z["W1"]
-            if version == 1 and W1.shape[0] == K.N_INPUTS_V1:
-                # version 1 lacks the last inputs: zero weights keep its outputs unchanged
-                W1 = np.vstack([W1, np.zeros((K.N_INPUTS - K.N_INPUTS_V1, W1.shape[1]), W1.dtype)])
+            if version in _OLD_INPUTS and W1.shape[0] == _OLD_INPUTS[version]:
+                # older versions lack the last inputs: zero weights keep their outputs unchanged
+                W1 = np.vstack([W1, np.zeros((K.N_INPUTS - W1.shape[0], W1.shape[1]), W1.dtype)])
             elif version != ENCODING_VERSION:
                 raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
             return cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]),

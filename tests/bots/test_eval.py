@@ -96,6 +96,29 @@ def test_hit_chance_counts_rolls():
     assert K.hit_chance(np.ascontiguousarray(Position.start("backgammon").array)) == 0.0
 
 
+def test_pip_loss_and_closed_board_inputs():
+    # the 17 hitting rolls all hit the blot on the mover's 7: the opponent loses 7 pips each time
+    m = [0] * 26
+    o = [0] * 26
+    m[13], m[6] = 1, 14
+    o[18], o[1] = 1, 14
+    b = np.ascontiguousarray(Position.from_boards(m, o, "backgammon").array)
+    assert K.hit_stats(b) == (17, 17 * 7)
+    x = np.zeros(K.N_INPUTS, np.float32)
+    K.encode(b, K.GAME_BG, False, False, x)
+    k = 2 * K.SIDE_INPUTS
+    assert x[k + 8] == pytest.approx(17 * 7 / (36 * 12))
+    # the mover holds its 6 point, the opponent its 1 point (the mover's 24): one closed point each
+    assert x[k + 10] == pytest.approx(1 / 36) and x[k + 11] == pytest.approx(1 / 36)
+    # a pure race has no contact inputs
+    x2 = np.zeros(K.N_INPUTS, np.float32)
+    race = [0] * 26
+    race[1] = 15
+    b2 = np.ascontiguousarray(Position.from_boards(race, race, "backgammon").array)
+    K.encode(b2, K.GAME_BG, False, False, x2)
+    assert x2[k] == 1.0 and not x2[k + 4:k + 6].any() and not x2[k + 8:k + 12].any()
+
+
 def test_hit_chance_equals_a_count_over_all_36_ordered_rolls():
     # hit_chance counts 21 rolls with weight 2 for non-doubles: the same as trying both dice orders
     for pos in _random_positions("backgammon", n_games=6, seed=3):
