@@ -98,6 +98,7 @@ _LAZY = {
     "train": ("nardy.bots.train", "train"),
     "play": ("nardy.play", "play"),
     "serve": ("nardy.web.server", "serve"),
+    "bearoff": ("nardy.bots.bearoff", "bearoff"),
 }
 
 

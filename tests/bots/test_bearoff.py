@@ -9,6 +9,7 @@ database through ``gnubg_nn.bearoff_probabilities`` (which returns P(1 roll), P(
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from fractions import Fraction
 from functools import lru_cache
@@ -130,6 +131,24 @@ def test_command_line_build(tmp_path, capsys):
     assert target.exists() and "wrote" in capsys.readouterr().out
     other = bo.BearoffDatabase.load(target)
     np.testing.assert_array_equal(other.rolls[:2000], bo.load_database(target).rolls[:2000])
+
+
+def test_command_line_lookup_prints_exact_figures(db):
+    from click.testing import CliRunner
+
+    from nardy.cli import main
+    r = CliRunner().invoke(main, ["bearoff", "lookup", "0,0,0,0,0,1", "--json"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    # one checker on the 6 point stays on after one roll only with 1-1, 2-1, 3-1, 4-1 or 3-2 (9 rolls of 36)
+    assert out["mean_rolls"] == pytest.approx(1.25)
+    assert out["rolls"] == {"1": 0.75, "2": 0.25}
+    r = CliRunner().invoke(main, ["bearoff", "lookup", "1,0,0,0,0,0", "--against", "0,0,0,0,0,1", "--json"])
+    assert json.loads(r.output)["win"] == 1.0
+    r = CliRunner().invoke(main, ["bearoff", "lookup", "1,x"])
+    assert r.exit_code == 2 and "'1,x'" in r.output
+    r = CliRunner().invoke(main, ["bearoff", "lookup", "9,9,0,0,0,0"])
+    assert r.exit_code == 2 and "at most 15" in r.output
 
 
 def test_distributions_are_complete_within_cap(db):
