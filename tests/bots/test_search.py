@@ -73,3 +73,14 @@ def test_two_ply_runs_in_a_bearoff_exactly():
     p0 = s.evaluate_positions(b, None, 0)[0]
     p2 = s.evaluate_positions(b, None, 2)[0]
     assert abs(p0[0] - p2[0]) < 0.01
+
+
+@pytest.mark.parametrize("game,kept", [("backgammon", 5), ("short", 3)])
+def test_two_ply_searches_the_games_filtered_candidates(game, kept):
+    # opening 4-3 has many plays close together at 1-ply: backgammon's 1-ply filter keeps 5 for 2-ply
+    # (measured to lose less equity than 3), the nardy games keep 3 (their 2-ply is slower)
+    bot = Bot(game, level="grandmaster")
+    cands = bot.searcher.rank(Position.start(game), (4, 3), ply=2)
+    assert bot.searcher.filters[1][0] == kept
+    assert [c.ply for c in cands[:kept + 1]] == [2] * kept + [1]
+    assert Bot("long").searcher.filters[1] == (3, 0.06)
