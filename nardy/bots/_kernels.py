@@ -258,12 +258,6 @@ def _best_hit(b, a, c):
 
 
 @njit(cache=True)
-def _can_hit(b, a, c):
-    """Whether the mover can hit an opponent blot with the roll a-c (see :func:`_best_hit`)."""
-    return _best_hit(b, a, c) > 0
-
-
-@njit(cache=True)
 def hit_stats(b):
     """(rolls of 36 with which the mover can hit an opponent blot, sum over the 36 rolls of the pips the
     opponent loses to the best such hit) for board ``b`` (hitting games). Pips lost = the mover's number of

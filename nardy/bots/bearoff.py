@@ -528,19 +528,8 @@ def race_gammon_probabilities(mover_counts6, opponent_counts6) -> tuple[float, f
 # ----------------------------------------------------------------------------------------------
 
 def _main(argv=None) -> int:
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m nardy.bots.bearoff",
-                                     description="One-sided bearoff database.")
-    sub = parser.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="build the database file")
-    b.add_argument("--path", default=None, help=f"output file (default {default_path()})")
-    args = parser.parse_args(argv)
-    if args.cmd == "build":
-        t0 = time.perf_counter()
-        path = build_database(args.path)
-        dt = time.perf_counter() - t0
-        print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB) in {dt:.1f} s")
+    """``python -m nardy.bots.bearoff build|lookup ...``: the same commands as ``nardy bearoff``."""
+    bearoff.main(args=argv, prog_name="python -m nardy.bots.bearoff", standalone_mode=False)
     return 0
 
 
