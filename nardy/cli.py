@@ -99,6 +99,7 @@ _LAZY = {
     "play": ("nardy.play", "play"),
     "serve": ("nardy.web.server", "serve"),
     "bearoff": ("nardy.bots.bearoff", "bearoff"),
+    "rollout": ("nardy.bots.rollout", "rollout_command"),
 }
 
 

@@ -1,4 +1,4 @@
-"""``nardy train``: self-play TD(lambda) training of a game's evaluator net.
+"""``nardy train``: training a game's evaluator net by self-play TD(lambda) or on rollout results.
 
 The net plays both sides greedily at 0-ply (cubeless money equity); after each game every position's
 outputs are moved towards its lambda-return (see :func:`nardy.bots._kernels.td_train`), as TD-Gammon was
@@ -9,9 +9,16 @@ Every ``--checkpoint-every`` games the weights are saved to ``<checkpoint-dir>/<
 benchmarked (duplicate dice, cubeless, 0-ply) against the previous checkpoint and against the simple
 heuristic player; the figures go to the console and to ``<checkpoint-dir>/log.jsonl``.
 
-Example::
+With ``--method rollout`` (the second stage, as GNU Backgammon and wildbg train): ``--positions``
+positions are sampled from the ``--init`` net's self-play (default: the shipped net) and each is rolled out
+``--trials`` times by that net at 0-ply (:mod:`nardy.bots.rollout`); the dataset is saved to ``--data``
+(resumable); then the net is fitted to the rollout means for ``--epochs`` epochs, 10% of the positions held
+out, and benchmarked against the net it started from.
+
+Examples::
 
     nardy train --game short --games 200000 --seed 1 --out short.npz
+    nardy train --game backgammon --method rollout --positions 90000 --trials 36 --out bg.npz
 """
 
 from __future__ import annotations
@@ -95,8 +102,10 @@ def train_net(net: Net, games: int, seed: int, lr: float, lr_final: float, lam: 
 @click.option("--init", "init_path", type=click.Path(exists=True, dir_okay=False), default=None,
               help="start from these weights instead of random ones")
 @click.option("--hidden", default=80, show_default=True, help="hidden units (new nets)")
-@click.option("--lr", default=0.05, show_default=True, help="initial learning rate")
-@click.option("--lr-final", default=0.005, show_default=True, help="learning rate at the end")
+@click.option("--method", type=click.Choice(["td", "rollout"]), default="td", show_default=True,
+              help="self-play TD(lambda), or fitting to rollouts of self-play positions")
+@click.option("--lr", type=float, default=None, help="initial learning rate [td: 0.05, rollout: 0.002]")
+@click.option("--lr-final", type=float, default=None, help="learning rate at the end [td: 0.005, rollout: lr/4]")
 @click.option("--lam", "lam", default=0.7, show_default=True, help="TD lambda")
 @click.option("--checkpoint-dir", type=click.Path(file_okay=False), default=None,
               help="checkpoints and log.jsonl (default: beside --out, in checkpoints-<game>/)")
@@ -105,18 +114,34 @@ def train_net(net: Net, games: int, seed: int, lr: float, lr_final: float, lam: 
               help="games per benchmark at each checkpoint (0: none)")
 @click.option("--chunk", default=500, show_default=True, help="games per compiled call (part of the seed)")
 @click.option("--minutes", default=0.0, show_default=True,
-              help="stop after this much wall time (0: no limit); the run is then cut short of --games")
-def train(game, games, seed, out, init_path, hidden, lr, lr_final, lam, checkpoint_dir, checkpoint_every,
-          bench_games, chunk, minutes):
-    """Train a game's evaluator by self-play TD(lambda) and write its weights."""
+              help="stop after this much wall time (0: no limit); the run is then cut short of --games "
+                   "(rollout: of --positions)")
+@click.option("--positions", default=50_000, show_default=True, help="rollout: positions to roll out")
+@click.option("--trials", default=36, show_default=True, help="rollout: games per position")
+@click.option("--truncate", default=0, show_default=True, help="rollout: plies per game (0: to the end)")
+@click.option("--epochs", default=3, show_default=True, help="rollout: passes over the dataset")
+@click.option("--data", "data_path", type=click.Path(dir_okay=False), default=None,
+              help="rollout: dataset file, resumed if present (default <checkpoint-dir>/<game>-rollouts.npz)")
+def train(game, games, seed, out, init_path, hidden, method, lr, lr_final, lam, checkpoint_dir, checkpoint_every,
+          bench_games, chunk, minutes, positions, trials, truncate, epochs, data_path):
+    """Train a game's evaluator (self-play TD(lambda) or rollout fitting) and write its weights."""
     from nardy.rules import game_name
     g = game_name(game)
     out = Path(out) if out else Path(f"{g}.npz")
     ckdir = Path(checkpoint_dir) if checkpoint_dir else out.parent / f"checkpoints-{g}"
     ckdir.mkdir(parents=True, exist_ok=True)
+    if method == "rollout":
+        from .net import shipped_path
+        init_path = init_path or str(shipped_path(g))
     net = Net.load(init_path) if init_path else Net.random(g, hidden, seed)
     if net.game != g:
         raise click.BadParameter(f"{init_path} holds a {net.game} net, not {g}")
+    if method == "rollout":
+        _train_rollout(net, g, out, ckdir, seed, positions, trials, truncate, epochs, data_path, bench_games,
+                       lr if lr is not None else 0.002, lr_final, minutes)
+        return
+    lr = 0.05 if lr is None else lr
+    lr_final = 0.005 if lr_final is None else lr_final
     base_games = net.games_trained
     prev = net.copy()
     log = open(ckdir / "log.jsonl", "a")
@@ -155,6 +180,35 @@ def train(game, games, seed, out, init_path, hidden, lr, lr_final, lam, checkpoi
                   callback=cb, deadline=(t0 + 60 * minutes) if minutes > 0 else None)
     net.save(out)
     click.echo(f"wrote {out} ({net.games_trained} games, {time.perf_counter() - t0:.0f} s)", err=True)
+    log.close()
+
+
+def _train_rollout(net, g, out, ckdir, seed, positions, trials, truncate, epochs, data_path, bench_games, lr,
+                   lr_final, minutes):
+    from .rollout import build_dataset, fit
+    t0 = time.perf_counter()
+    data_path = Path(data_path) if data_path else ckdir / f"{g}-rollouts.npz"
+    start = net.copy()
+    with click.progressbar(length=positions, label=f"rolling out {g}", show_pos=True, show_eta=True) as bar:
+        data = build_dataset(net, positions, data_path, trials=trials, truncate=truncate, seed=seed,
+                             callback=lambda done, total: bar.update(done - bar.pos),
+                             deadline=(t0 + 60 * minutes) if minutes > 0 else None)
+    n = len(data["boards"])
+    click.echo(f"{data_path}: {n} positions x {trials} trials ({time.perf_counter() - t0:.0f} s)", err=True)
+    log = open(ckdir / "log.jsonl", "a")
+
+    def record(entry):
+        entry.update(method="rollout", positions=n, trials=trials, elapsed_s=round(time.perf_counter() - t0, 1))
+        log.write(json.dumps(entry) + "\n")
+        log.flush()
+        click.echo(json.dumps(entry), err=True)
+
+    fit(net, data, epochs=epochs, lr=lr, lr_final=lr_final, seed=seed, callback=record)
+    if bench_games:
+        record({"vs_start": benchmark(net, start, bench_games), "vs_heuristic": benchmark(net, "heuristic",
+                                                                                         bench_games)})
+    net.save(out)
+    click.echo(f"wrote {out} (fitted to {n} rollouts, {time.perf_counter() - t0:.0f} s)", err=True)
     log.close()
 
 

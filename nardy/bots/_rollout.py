@@ -1,0 +1,245 @@
+"""Compiled kernels for rollouts and for training a net on rollout results (numba).
+
+Boards are ``int8[28]`` from the view of the side on roll (layout of :mod:`nardy._core`); outputs are the
+cumulative result probabilities of :mod:`nardy.bots._kernels`. The rollout player is the net at 0-ply
+(greedy on cubeless money equity), the same player as in TD self-play.
+
+Rollouts run positions in parallel (``prange``); each position draws its dice from its own small generator
+(SplitMix64) seeded from ``(seed, index)``, so results do not depend on the number of threads.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from nardy import _core
+
+from ._kernels import (MAX_GAME_PLIES, N_INPUTS, POLICY_NET, POLICY_RANDOM, _choose, _first_roll, encode, flip,
+                       forward, game_params, money_equity, outcome_vector, sanitize, win_level)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, inline="always")
+def _next(state):
+    """SplitMix64: advance ``state`` (uint64[1]) and return 64 random bits."""
+    state[0] += _GOLDEN
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def _roll(state):
+    """One roll (0..35, as ``6 * (d1 - 1) + (d2 - 1)``) from ``state``."""
+    return np.int64((_next(state) >> np.uint64(11)) % np.uint64(36))
+
+
+@njit(cache=True)
+def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, keep, out_b, out_f):
+    """Play ``n_games`` self-play games (0-ply greedy, a uniformly random play with probability ``eps``) and
+    keep each position after the first two plies with probability ``keep``.
+
+    Args:
+        out_b: int8[cap, 28] receives the kept boards (side on roll's view); out_f: bool[cap, 2] their
+            first-turn flags (mover, opponent; long nardy). Sampling stops when ``cap`` is reached.
+    Returns:
+        The number of positions written.
+    """
+    np.random.seed(seed)
+    hitting, strict, hm = game_params(game)
+    M = _core.MAX_PLAYS
+    tb = np.empty((M, 28), np.int8)
+    ts = np.empty((M, 4, 4), np.int8)
+    tn = np.empty(M, np.int8)
+    tk = np.empty((M, 2), np.uint64)
+    K = b2.shape[0]
+    x = np.zeros(N_INPUTS, np.float32)
+    h = np.zeros(b1.shape[0], np.float32)
+    o = np.zeros(K, np.float32)
+    fo = np.zeros(K, np.float32)
+    ch = np.zeros(K, np.float32)
+    board = np.empty(28, np.int8)
+    cap = out_b.shape[0]
+    count = 0
+    for g in range(n_games):
+        if count >= cap:
+            break
+        board[:] = start
+        fm = not hitting
+        fopp = not hitting
+        for t in range(MAX_GAME_PLIES):
+            if t >= 2 and count < cap and np.random.random() < keep:
+                out_b[count, :] = board
+                out_f[count, 0] = fm
+                out_f[count, 1] = fopp
+                count += 1
+            if t == 0:
+                d1, d2 = _first_roll(game)
+            else:
+                d1 = np.random.randint(1, 7)
+                d2 = np.random.randint(1, 7)
+            pol = POLICY_RANDOM if np.random.random() < eps else POLICY_NET
+            _choose(board, d1, d2, fm, fopp, game, pol, W1, b1, W2, b2, values, tb, ts, tn, tk, x, h, o, fo, ch)
+            if tb[0, 0] >= 15:
+                break
+            if hitting:
+                board[:] = _core.mirror_hitting(tb[0])
+            else:
+                board[:] = _core.mirror_long(tb[0])
+            fm, fopp = fopp, False
+    return count
+
+
+@njit(cache=True, parallel=True)
+def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate, seed, out_mean, out_sq):
+    """Roll out each board ``trials`` times with the net playing both sides at 0-ply.
+
+    Trial ``t`` starts with roll ``t % 36`` and follows it with roll ``(t // 36 + 5 * (t % 36)) % 36`` (a
+    Latin square: with a multiple of 36 trials every first roll is played equally often, and with 1,296 every
+    pair of first two rolls once); later rolls are random. A trial ends when a side bears off its last
+    checker (exact outcome) or, with ``truncate > 0``, after that many plies, where the net's (sanitised)
+    outputs stand in for the outcome.
+
+    Args:
+        boards: int8[n, 28] (side on roll's view); firsts: bool[n, 2] first-turn flags (on roll, other).
+        game, values: kernel game code and scoring per level (float64).
+        trials, truncate, seed: as above; position ``i`` seeds its dice with ``seed * 1_000_003 + i``.
+        out_mean: float32[n, K] receives the mean outcome (cumulative outputs, the root mover's view);
+        out_sq: float32[n] receives the standard error of the mean cubeless money equity.
+    """
+    n = boards.shape[0]
+    K = b2.shape[0]
+    H = b1.shape[0]
+    M = _core.MAX_PLAYS
+    hitting, strict, hm = game_params(game)
+    for i in prange(n):
+        state = np.empty(1, np.uint64)
+        state[0] = np.uint64(seed) * np.uint64(1_000_003) + np.uint64(i)
+        tb = np.empty((M, 28), np.int8)
+        ts = np.empty((M, 4, 4), np.int8)
+        tn = np.empty(M, np.int8)
+        tk = np.empty((M, 2), np.uint64)
+        x = np.zeros(N_INPUTS, np.float32)
+        h = np.zeros(H, np.float32)
+        o = np.zeros(K, np.float32)
+        fo = np.zeros(K, np.float32)
+        ch = np.zeros(K, np.float32)
+        res = np.zeros(K, np.float32)
+        tmp = np.zeros(K, np.float32)
+        acc = np.zeros(K, np.float64)
+        board = np.empty(28, np.int8)
+        s_e = 0.0
+        s_e2 = 0.0
+        for t in range(trials):
+            board[:] = boards[i]
+            fm = firsts[i, 0]
+            fopp = firsts[i, 1]
+            ply = 0
+            view = -1  # the ply whose mover's view res is in
+            while ply < MAX_GAME_PLIES:
+                if truncate > 0 and ply >= truncate:
+                    break
+                if ply == 0:
+                    r = t % 36
+                elif ply == 1:
+                    r = (t // 36 + 5 * (t % 36)) % 36
+                else:
+                    r = _roll(state)
+                d1 = r // 6 + 1
+                d2 = r % 6 + 1
+                _choose(board, d1, d2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values,
+                        tb, ts, tn, tk, x, h, o, fo, ch)
+                if tb[0, 0] >= 15:
+                    outcome_vector(win_level(tb[0], game), game, res)
+                    view = ply
+                    break
+                ply += 1
+                if hitting:
+                    board[:] = _core.mirror_hitting(tb[0])
+                else:
+                    board[:] = _core.mirror_long(tb[0])
+                fm, fopp = fopp, False
+            if view < 0:
+                # truncated (or past the ply limit): the net's outputs for the side now on roll
+                encode(board, game, fm, fopp, x)
+                forward(W1, b1, W2, b2, x, h, o)
+                sanitize(o, game)
+                res[:] = o
+                view = ply
+            if view % 2 == 1:
+                flip(res, game, tmp)
+                res[:] = tmp
+            e = money_equity(res, game, values)
+            s_e += e
+            s_e2 += e * e
+            for k in range(K):
+                acc[k] += res[k]
+        for k in range(K):
+            out_mean[i, k] = acc[k] / trials
+        m = s_e / trials
+        var = s_e2 / trials - m * m
+        out_sq[i] = np.sqrt(max(var, 0.0) / max(trials - 1, 1))
+
+
+@njit(cache=True)
+def sgd_epoch(W1, b1, W2, b2, game, boards, firsts, targets, order, lr):
+    """One pass of per-position gradient steps (cross-entropy of the sigmoid outputs against ``targets``,
+    the same update as :func:`nardy.bots._kernels.td_train`) in the given ``order``; weights in place.
+
+    Returns:
+        The mean squared error of the outputs before each step (float64).
+    """
+    H = b1.shape[0]
+    K = b2.shape[0]
+    x = np.zeros(N_INPUTS, np.float32)
+    h = np.zeros(H, np.float32)
+    o = np.zeros(K, np.float32)
+    dout = np.zeros(K, np.float32)
+    dh = np.zeros(H, np.float32)
+    se = 0.0
+    for r in range(order.shape[0]):
+        s = order[r]
+        encode(boards[s], game, firsts[s, 0], firsts[s, 1], x)
+        forward(W1, b1, W2, b2, x, h, o)
+        for k in range(K):
+            dout[k] = targets[s, k] - o[k]
+            se += dout[k] * dout[k]
+        for j in range(H):
+            acc = 0.0
+            for k in range(K):
+                acc += dout[k] * W2[j, k]
+            dh[j] = acc * h[j] * (1.0 - h[j])
+        for j in range(H):
+            for k in range(K):
+                W2[j, k] += lr * dout[k] * h[j]
+        for k in range(K):
+            b2[k] += lr * dout[k]
+        for i in range(N_INPUTS):
+            xi = x[i]
+            if xi != 0.0:
+                for j in range(H):
+                    W1[i, j] += lr * xi * dh[j]
+        for j in range(H):
+            b1[j] += lr * dh[j]
+    return se / max(order.shape[0] * K, 1)
+
+
+@njit(cache=True)
+def mse(W1, b1, W2, b2, game, boards, firsts, targets):
+    """Mean squared error of the net's outputs against ``targets`` (no update)."""
+    H = b1.shape[0]
+    K = b2.shape[0]
+    x = np.zeros(N_INPUTS, np.float32)
+    h = np.zeros(H, np.float32)
+    o = np.zeros(K, np.float32)
+    se = 0.0
+    for s in range(boards.shape[0]):
+        encode(boards[s], game, firsts[s, 0], firsts[s, 1], x)
+        forward(W1, b1, W2, b2, x, h, o)
+        for k in range(K):
+            d = targets[s, k] - o[k]
+            se += d * d
+    return se / max(boards.shape[0] * K, 1)
