@@ -10,7 +10,8 @@ Public API:
   :class:`NeuralEvaluator`, :class:`BearoffEvaluator`, :class:`HybridEvaluator`.
 * :mod:`nardy.bots.search` (n-ply search), :mod:`nardy.bots.cubeful` (cube decisions),
   :mod:`nardy.bots.met` (match equity tables), :mod:`nardy.bots.train` (``nardy train``),
-  :mod:`nardy.bots.bearoff` (one-sided bearoff database).
+  :mod:`nardy.bots.bearoff` (one-sided bearoff database), :mod:`nardy.bots.rollout` (rollouts,
+  ``rollout(position, trials=1296)``, and the datasets of rollout training).
 """
 
 from .bot import BOT_LEVELS, DEFAULT_LEVEL, STRONGEST_LEVEL, Bot, HeuristicBot, Hint, RandomBot

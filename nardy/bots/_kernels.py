@@ -618,27 +618,43 @@ def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats)
                 for k in range(K):
                     target[k] = (1.0 - lam) * nextv[s, k] + lam * tmp[k]
             encode(states[s], game, sfirst[s, 0], sfirst[s, 1], x)
-            forward(W1, b1, W2, b2, x, h, o)
-            for k in range(K):
-                dout[k] = target[k] - o[k]
-            for j in range(H):
-                acc = 0.0
-                for k in range(K):
-                    acc += dout[k] * W2[j, k]
-                dh[j] = acc * h[j] * (1.0 - h[j])
-            for j in range(H):
-                for k in range(K):
-                    W2[j, k] += lr * dout[k] * h[j]
-            for k in range(K):
-                b2[k] += lr * dout[k]
-            for i in range(N_INPUTS):
-                xi = x[i]
-                if xi != 0.0:
-                    for j in range(H):
-                        W1[i, j] += lr * xi * dh[j]
-            for j in range(H):
-                b1[j] += lr * dh[j]
+            sgd_step(W1, b1, W2, b2, x, target, lr, h, o, dout, dh)
     return stats
+
+
+@njit(cache=True, inline="always")
+def sgd_step(W1, b1, W2, b2, x, target, lr, h, o, dout, dh):
+    """One gradient step (weights in place) of the cross-entropy between the sigmoid outputs for inputs ``x``
+    and ``target`` (float32[K]); ``h``, ``o``, ``dout``, ``dh`` are scratch (float32[H], [K], [K], [H]).
+
+    Returns:
+        The squared error of the outputs before the step (summed over the K outputs).
+    """
+    H = b1.shape[0]
+    K = b2.shape[0]
+    forward(W1, b1, W2, b2, x, h, o)
+    se = 0.0
+    for k in range(K):
+        dout[k] = target[k] - o[k]
+        se += dout[k] * dout[k]
+    for j in range(H):
+        acc = 0.0
+        for k in range(K):
+            acc += dout[k] * W2[j, k]
+        dh[j] = acc * h[j] * (1.0 - h[j])
+    for j in range(H):
+        for k in range(K):
+            W2[j, k] += lr * dout[k] * h[j]
+    for k in range(K):
+        b2[k] += lr * dout[k]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(H):
+                W1[i, j] += lr * xi * dh[j]
+    for j in range(H):
+        b1[j] += lr * dh[j]
+    return se
 
 
 @njit(cache=True)

@@ -16,7 +16,7 @@ from numba import njit, prange
 from nardy import _core
 
 from ._kernels import (MAX_GAME_PLIES, N_INPUTS, POLICY_NET, POLICY_RANDOM, _choose, _first_roll, encode, flip,
-                       forward, game_params, money_equity, outcome_vector, sanitize, win_level)
+                       forward, game_params, money_equity, outcome_vector, sanitize, sgd_step, win_level)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
@@ -203,27 +203,7 @@ def sgd_epoch(W1, b1, W2, b2, game, boards, firsts, targets, order, lr):
     for r in range(order.shape[0]):
         s = order[r]
         encode(boards[s], game, firsts[s, 0], firsts[s, 1], x)
-        forward(W1, b1, W2, b2, x, h, o)
-        for k in range(K):
-            dout[k] = targets[s, k] - o[k]
-            se += dout[k] * dout[k]
-        for j in range(H):
-            acc = 0.0
-            for k in range(K):
-                acc += dout[k] * W2[j, k]
-            dh[j] = acc * h[j] * (1.0 - h[j])
-        for j in range(H):
-            for k in range(K):
-                W2[j, k] += lr * dout[k] * h[j]
-        for k in range(K):
-            b2[k] += lr * dout[k]
-        for i in range(N_INPUTS):
-            xi = x[i]
-            if xi != 0.0:
-                for j in range(H):
-                    W1[i, j] += lr * xi * dh[j]
-        for j in range(H):
-            b1[j] += lr * dh[j]
+        se += sgd_step(W1, b1, W2, b2, x, targets[s], lr, h, o, dout, dh)
     return se / max(order.shape[0] * K, 1)
 
 
