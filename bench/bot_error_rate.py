@@ -68,6 +68,9 @@ def main(argv=None):
     ap.add_argument("--level", default="advanced")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--weights", default=None)
+    ap.add_argument("--results", default=None,
+                    help="also write each position's loss (nardy, gnubg 0-ply; points) to this JSON file, for "
+                         "paired comparisons of two runs on the same --seed")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     positions = sample_positions(args.positions, args.seed)
@@ -98,6 +101,8 @@ def main(argv=None):
         if m.any():
             out[name] = {"positions": int(m.sum()), "nardy_mp_per_move": 1000 * float(np.mean(np.array(ours)[m])),
                          "gnubg0_mp_per_move": 1000 * float(np.mean(np.array(theirs)[m]))}
+    if args.results:
+        Path(args.results).write_text(json.dumps({"nardy": ours, "gnubg0": theirs, "race": race}))
     print(f"error rate vs gnubg-nn 2-ply on {len(ours)} positions: nardy {args.level} {a:.1f} mp/move, "
           f"gnubg-nn 0-ply {b:.1f} mp/move, ratio {out['ratio']:.2f}")
     print(json.dumps(out))
