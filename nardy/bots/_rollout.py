@@ -4,8 +4,9 @@ Boards are ``int8[28]`` from the view of the side on roll (layout of :mod:`nardy
 cumulative result probabilities of :mod:`nardy.bots._kernels`. The rollout player is the net at 0-ply
 (greedy on cubeless money equity), the same player as in TD self-play.
 
-Rollouts run positions in parallel (``prange``); each position draws its dice from its own small generator
-(SplitMix64) seeded from ``(seed, index)``, so results do not depend on the number of threads.
+Rollouts run blocks of trials in parallel (``prange``); each block draws its dice from its own small
+generator (SplitMix64) seeded from ``(seed, position index, block)``, so results do not depend on the number
+of threads.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from numba import njit, prange
 
 from nardy import _core
 
-from ._kernels import (MAX_GAME_PLIES, N_INPUTS, POLICY_NET, POLICY_RANDOM, _choose, _first_roll, encode, flip,
+from ._kernels import (MAX_GAME_PLIES, N_INPUTS, N_LEVELS, POLICY_NET, POLICY_RANDOM, _choose, _first_roll, encode, flip,
                        forward, game_params, money_equity, outcome_vector, sanitize, sgd_step, win_level)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+#: Trials per parallel task of :func:`rollout_batch` (a position's trials run on several threads).
+TRIAL_BLOCK = 36
 
 
 @njit(cache=True, inline="always")
@@ -94,7 +97,7 @@ def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, ke
 
 
 @njit(cache=True, parallel=True)
-def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate, seed, out_mean, out_sq):
+def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate, seed, vr, out_mean, out_sq):
     """Roll out each board ``trials`` times with the net playing both sides at 0-ply.
 
     Trial ``t`` starts with roll ``t % 36`` and follows it with roll ``(t // 36 + 5 * (t % 36)) % 36`` (a
@@ -103,10 +106,19 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
     checker (exact outcome) or, with ``truncate > 0``, after that many plies, where the net's (sanitised)
     outputs stand in for the outcome.
 
+    With ``vr`` (variance reduction, as GNU Backgammon's rollouts): at every ply the player's choice is
+    found for all 21 rolls, and the *luck* of the roll thrown (the outputs after its play minus their
+    average over the rolls, by the net) is subtracted from the trial's result. Each luck term averages
+    zero, so the mean is unchanged while most of the dice's noise cancels; each ply costs about 21 times
+    more.
+
     Args:
         boards: int8[n, 28] (side on roll's view); firsts: bool[n, 2] first-turn flags (on roll, other).
         game, values: kernel game code and scoring per level (float64).
-        trials, truncate, seed: as above; position ``i`` seeds its dice with ``seed * 1_000_003 + i``.
+        trials, truncate, seed: as above. Trials run in blocks of :data:`TRIAL_BLOCK`, in parallel; block
+            ``j`` of position ``i`` draws its dice from its own generator seeded from ``(seed, i, j)``, so
+            results depend on the seed only, not on the number of threads.
+        vr: variance reduction on or off.
         out_mean: float32[n, K] receives the mean outcome (cumulative outputs, the root mover's view);
         out_sq: float32[n] receives the standard error of the mean cubeless money equity.
     """
@@ -115,9 +127,15 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
     H = b1.shape[0]
     M = _core.MAX_PLAYS
     hitting, strict, hm = game_params(game)
-    for i in prange(n):
+    blocks = (trials + TRIAL_BLOCK - 1) // TRIAL_BLOCK
+    sums = np.zeros((n * blocks, K), np.float64)
+    sum_e = np.zeros(n * blocks, np.float64)
+    sum_e2 = np.zeros(n * blocks, np.float64)
+    for q in prange(n * blocks):
+        i = q // blocks
+        blk = q % blocks
         state = np.empty(1, np.uint64)
-        state[0] = np.uint64(seed) * np.uint64(1_000_003) + np.uint64(i)
+        state[0] = (np.uint64(seed) * np.uint64(1_000_003) + np.uint64(i)) * np.uint64(1_000_033) + np.uint64(blk)
         tb = np.empty((M, 28), np.int8)
         ts = np.empty((M, 4, 4), np.int8)
         tn = np.empty(M, np.int8)
@@ -129,16 +147,17 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
         ch = np.zeros(K, np.float32)
         res = np.zeros(K, np.float32)
         tmp = np.zeros(K, np.float32)
-        acc = np.zeros(K, np.float64)
         board = np.empty(28, np.int8)
-        s_e = 0.0
-        s_e2 = 0.0
-        for t in range(trials):
+        luck = np.zeros(K, np.float64)
+        mean_r = np.zeros(K, np.float64)
+        actual = np.zeros(K, np.float32)
+        for t in range(blk * TRIAL_BLOCK, min(trials, (blk + 1) * TRIAL_BLOCK)):
             board[:] = boards[i]
             fm = firsts[i, 0]
             fopp = firsts[i, 1]
             ply = 0
             view = -1  # the ply whose mover's view res is in
+            luck[:] = 0.0
             while ply < MAX_GAME_PLIES:
                 if truncate > 0 and ply >= truncate:
                     break
@@ -150,8 +169,32 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
                     r = _roll(state)
                 d1 = r // 6 + 1
                 d2 = r % 6 + 1
+                if vr:
+                    # luck of this roll: outputs after its play minus their mean over the 21 rolls (mover's
+                    # view), turned to the root mover's view and summed
+                    mean_r[:] = 0.0
+                    lo = min(d1, d2)
+                    hi = max(d1, d2)
+                    for e1 in range(1, 7):
+                        for e2 in range(e1, 7):
+                            if e1 == lo and e2 == hi:
+                                continue
+                            _choose(board, e1, e2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values,
+                                    tb, ts, tn, tk, x, h, o, fo, ch)
+                            w = 1.0 if e1 == e2 else 2.0
+                            for k in range(K):
+                                mean_r[k] += w * ch[k]
                 _choose(board, d1, d2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values,
                         tb, ts, tn, tk, x, h, o, fo, ch)
+                if vr:
+                    w = 1.0 if d1 == d2 else 2.0
+                    for k in range(K):
+                        actual[k] = ch[k] - (mean_r[k] + w * ch[k]) / 36.0
+                    if ply % 2 == 1:
+                        _flip_diff(actual, game, tmp)
+                        actual[:] = tmp
+                    for k in range(K):
+                        luck[k] += actual[k]
                 if tb[0, 0] >= 15:
                     outcome_vector(win_level(tb[0], game), game, res)
                     view = ply
@@ -172,16 +215,38 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
             if view % 2 == 1:
                 flip(res, game, tmp)
                 res[:] = tmp
+            if vr:
+                for k in range(K):
+                    res[k] -= luck[k]
             e = money_equity(res, game, values)
-            s_e += e
-            s_e2 += e * e
+            sum_e[q] += e
+            sum_e2[q] += e * e
             for k in range(K):
-                acc[k] += res[k]
+                sums[q, k] += res[k]
+    for i in range(n):
+        m = 0.0
+        m2 = 0.0
         for k in range(K):
-            out_mean[i, k] = acc[k] / trials
-        m = s_e / trials
-        var = s_e2 / trials - m * m
+            acc = 0.0
+            for blk in range(blocks):
+                acc += sums[i * blocks + blk, k]
+            out_mean[i, k] = acc / trials
+        for blk in range(blocks):
+            m += sum_e[i * blocks + blk]
+            m2 += sum_e2[i * blocks + blk]
+        m /= trials
+        var = m2 / trials - m * m
         out_sq[i] = np.sqrt(max(var, 0.0) / max(trials - 1, 1))
+
+
+@njit(cache=True)
+def _flip_diff(d, game, out):
+    """A difference of two outputs (``o1 - o2``) seen from the other side: ``flip(o1) - flip(o2)``."""
+    L = N_LEVELS[game]
+    out[0] = -d[0]
+    for i in range(1, L):
+        out[i] = d[L - 1 + i]
+        out[L - 1 + i] = d[i]
 
 
 @njit(cache=True)

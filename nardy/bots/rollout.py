@@ -2,7 +2,8 @@
 
 A **rollout** estimates a position's result probabilities by playing it out many times: here the net plays
 both sides at 0-ply (greedy on cubeless money equity), the first two rolls are stratified over the 36 rolls
-(see :func:`nardy.bots._rollout.rollout_batch`) and later ones are random from the seed. GNU Backgammon and
+(see :func:`nardy.bots._rollout.rollout_batch`), later ones are random from the seed, and optionally each
+roll's luck is subtracted (variance reduction, as GNU Backgammon does). GNU Backgammon and
 wildbg train their nets on rollout results of positions met in self-play; :func:`build_dataset` and
 :func:`fit` do the same:
 
@@ -54,7 +55,8 @@ def _values(game: str) -> np.ndarray:
     return np.array(_VALUES[game], np.float64)
 
 
-def rollout(position, net: Net | None = None, trials: int = 1296, seed: int = 0, truncate: int = 0) -> RolloutResult:
+def rollout(position, net: Net | None = None, trials: int = 1296, seed: int = 0, truncate: int = 0,
+            variance_reduction: bool = True) -> RolloutResult:
     """Roll out ``position`` (before the mover rolls) with ``net`` playing both sides at 0-ply.
 
     Args:
@@ -64,6 +66,9 @@ def rollout(position, net: Net | None = None, trials: int = 1296, seed: int = 0,
         seed: seed of the later rolls (results are reproducible from it).
         truncate: stop each game after this many plies and count the net's evaluation there (0: play to
             the end).
+        variance_reduction: subtract each roll's luck as judged by the net (GNU Backgammon's variance
+            reduction; see :func:`nardy.bots._rollout.rollout_batch`): the same mean with a much smaller
+            error, at about 21 times the time per trial.
     Raises:
         ValueError: ``trials < 1``, ``truncate < 0``, a net of another game, or a finished position.
     """
@@ -84,7 +89,8 @@ def rollout(position, net: Net | None = None, trials: int = 1296, seed: int = 0,
     mean = np.zeros((1, net.n_outputs), np.float32)
     se = np.zeros(1, np.float32)
     vals = _values(game)
-    R.rollout_batch(boards, firsts, net.code, vals, *net.weights, int(trials), int(truncate), int(seed), mean, se)
+    R.rollout_batch(boards, firsts, net.code, vals, *net.weights, int(trials), int(truncate), int(seed),
+                    bool(variance_reduction), mean, se)
     eq = float(K.money_equity(mean[0], net.code, vals))
     return RolloutResult(mean[0].copy(), eq, float(se[0]), int(trials))
 
@@ -182,7 +188,7 @@ def build_dataset(net: Net, positions: int, path, trials: int = 36, truncate: in
             break
         end = min(done + chunk, positions)
         R.rollout_batch(boards[done:end], firsts[done:end], net.code, vals, *net.weights, trials, truncate,
-                        seed * 7_919 + done, targets[done:end], se[done:end])
+                        seed * 7_919 + done, False, targets[done:end], se[done:end])
         done = end
         _save(path, net.game, boards[:done], firsts[:done], targets[:done], se[:done], trials, truncate, seed)
         if callback is not None:
@@ -247,14 +253,17 @@ def _command():
                   help="backgammon, short (short nardy) or long (long nardy); aliases accepted.")
     @click.option("--position", "-p", "position_id", default=None,
                   help="Position ID, side on roll's view (long nardy: optional :Fxy suffix). Default: the start.")
-    @click.option("--trials", "-n", default=1296, show_default=True, help="games to play (1,296 stratifies two rolls)")
+    @click.option("--trials", "-n", default=324, show_default=True,
+                  help="games to play (multiples of 36 stratify the first roll, 1,296 the first two)")
+    @click.option("--vr/--no-vr", "vr", default=True, show_default=True,
+                  help="variance reduction: subtract each roll's luck (same mean, smaller error, ~20x the time)")
     @click.option("--seed", "-s", default=0, show_default=True, help="seed of the dice after the first two rolls")
     @click.option("--truncate", default=0, show_default=True, help="plies per game, then the net's view (0: to the end)")
     @click.option("--weights", type=click.Path(exists=True, dir_okay=False), default=None,
                   help="net weights (.npz) to play with (default: the shipped net)")
     @click.option("--json", "as_json", is_flag=True, help="print JSON")
-    def rollout_cmd(game, position_id, trials, seed, truncate, weights, as_json):
-        """Roll out a position: the net plays it out TRIALS times at 0-ply; prints the mean result
+    def rollout_cmd(game, position_id, trials, vr, seed, truncate, weights, as_json):
+        """Roll out a position: the net plays it out --trials times at 0-ply; prints the mean result
         probabilities (side on roll's view) and the cubeless money equity with its 95% interval."""
         from nardy.position import Position
         from nardy.rules import get_rules
@@ -275,16 +284,17 @@ def _command():
         if pos.is_game_over():
             raise click.BadParameter(f"position {pos.id()} is over: nothing to roll out", param_hint="--position")
         t0 = time.perf_counter()
-        r = rollout(pos, net, trials, seed, truncate)
+        r = rollout(pos, net, trials, seed, truncate, vr)
         names = OUTPUT_NAMES[rules.name]
-        out = {"game": rules.name, "position": pos.id(), "trials": r.trials, "seed": seed, "truncate": truncate,
+        out = {"game": rules.name, "position": pos.id(), "trials": r.trials, "variance_reduction": vr, "seed": seed,
+               "truncate": truncate,
                "probabilities": {k: round(float(v), 6) for k, v in zip(names, r.probabilities)},
                "equity": round(r.equity, 6), "ci95": round(1.96 * r.std_error, 6),
                "seconds": round(time.perf_counter() - t0, 3)}
         if as_json:
             click.echo(json.dumps(out))
             return
-        click.echo(f"{rules.name} {pos.id()}: {r.trials} trials"
+        click.echo(f"{rules.name} {pos.id()}: {r.trials} trials" + (", variance reduction" if vr else "")
                    + (f", truncated at {truncate} plies" if truncate else "") + f" ({out['seconds']:.1f} s)")
         for k, v in out["probabilities"].items():
             click.echo(f"  {k:<16} {v:.4f}")

@@ -65,6 +65,34 @@ def test_rollout_is_reproducible_from_its_seed_and_errors_name_the_input():
         rollout(pos, net=Net.random("backgammon", 8), trials=4)
 
 
+def test_variance_reduction_keeps_the_mean_and_shrinks_the_error():
+    # each roll's luck averages zero over the 21 rolls, so both estimates aim at the same mean; on the
+    # starting position the dice's noise is most of the error
+    pos = Position.start("backgammon")
+    plain = rollout(pos, trials=144, seed=4, variance_reduction=False)
+    vr = rollout(pos, trials=144, seed=4, variance_reduction=True)
+    assert vr.std_error < 0.5 * plain.std_error
+    assert abs(vr.equity - plain.equity) < 4 * (vr.std_error ** 2 + plain.std_error ** 2) ** 0.5
+    long = Position.start("long")
+    a = rollout(long, trials=72, seed=1, variance_reduction=False)
+    b = rollout(long, trials=72, seed=1, variance_reduction=True)
+    assert abs(a.equity - b.equity) < 4 * (a.std_error ** 2 + b.std_error ** 2) ** 0.5
+
+
+def test_rollout_does_not_depend_on_the_number_of_threads():
+    import numba
+
+    pos = Position.start("short")
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = rollout(pos, trials=108, seed=9, variance_reduction=False)
+    finally:
+        numba.set_num_threads(before)
+    many = rollout(pos, trials=108, seed=9, variance_reduction=False)
+    assert np.array_equal(one.probabilities, many.probabilities) and one.std_error == many.std_error
+
+
 def test_truncated_rollout_counts_the_nets_view_after_the_cut():
     # with truncate=1 every trial is one play by the net and then its evaluation from the other side: the
     # mean is the net's 1-ply value (every roll once with 36 stratified trials)
@@ -75,7 +103,7 @@ def test_truncated_rollout_counts_the_nets_view_after_the_cut():
 
     net = Net.load(shipped_path("backgammon"))
     pos = Position.start("backgammon")
-    r = rollout(pos, net=net, trials=36, truncate=1)
+    r = rollout(pos, net=net, trials=36, truncate=1, variance_reduction=False)
     s = Searcher(NeuralEvaluator(net), get_rules("backgammon"))
     one_ply = s.evaluate_positions(pos.array[None].astype(np.int8), ply=1)[0]
     assert r.probabilities == pytest.approx(one_ply, abs=2e-3)
@@ -131,12 +159,13 @@ def test_rollout_command_prints_the_result_and_rejects_bad_input():
     from nardy.cli import main
 
     pos = Position.from_boards(_side({5: 1, 6: 1}), _side({1: 1}), "backgammon")
-    r = CliRunner().invoke(main, ["rollout", "--position", pos.id(), "--trials", "36", "--json"])
+    r = CliRunner().invoke(main, ["rollout", "--position", pos.id(), "--trials", "36", "--no-vr", "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert out["probabilities"]["win"] == pytest.approx(6 / 36, abs=1e-6)
     assert out["equity"] == pytest.approx(2 * 6 / 36 - 1, abs=1e-5) and out["trials"] == 36
     r = CliRunner().invoke(main, ["rollout", "--game", "short", "--trials", "36"])
+    assert "variance reduction" in r.output
     assert r.exit_code == 0 and "equity (cubeless money)" in r.output and "win_koks" in r.output
     for args, needle in ((["--trials", "0"], "--trials"), (["--position", "nonsense"], "nonsense"),
                          (["--truncate", "-2"], "--truncate")):
