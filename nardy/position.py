@@ -233,6 +233,9 @@ class Position:
             raise InvalidIdError(f"position ID {position_id!r} is not a string")
         text = position_id.strip()
         flags = None
+        if text.upper().startswith("XGID="):
+            raise InvalidIdError(f"position ID {position_id!r} is an XGID, not a GNU Backgammon Position ID: "
+                                 "read it with Position.from_xgid")
         if not rules.hitting:
             text, flags = ids.split_long_id(text)
         elif ":" in text:

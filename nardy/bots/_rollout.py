@@ -97,7 +97,8 @@ def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, ke
 
 
 @njit(cache=True, parallel=True)
-def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate, seed, vr, out_mean, out_sq):
+def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate, seed, vr, out_mean, out_sq,
+                  out_cut):
     """Roll out each board ``trials`` times with the net playing both sides at 0-ply.
 
     Trial ``t`` starts with roll ``t % 36`` and follows it with roll ``(t // 36 + 5 * (t % 36)) % 36`` (a
@@ -119,8 +120,12 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
             ``j`` of position ``i`` draws its dice from its own generator seeded from ``(seed, i, j)``, so
             results depend on the seed only, not on the number of threads.
         vr: variance reduction on or off.
-        out_mean: float32[n, K] receives the mean outcome (cumulative outputs, the root mover's view);
-        out_sq: float32[n] receives the standard error of the mean cubeless money equity.
+        out_mean: float32[n, K] receives the mean outcome (cumulative outputs, the root mover's view),
+            made consistent (:func:`nardy.bots._kernels.sanitize`: with variance reduction a mean can stray
+            slightly outside [0, 1]);
+        out_sq: float32[n] receives the standard error of the mean cubeless money equity;
+        out_cut: int64[n] receives the number of trials stopped at ``MAX_GAME_PLIES`` without a result
+            (positions where neither side can move; scored by the net there).
     """
     n = boards.shape[0]
     K = b2.shape[0]
@@ -131,6 +136,7 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
     sums = np.zeros((n * blocks, K), np.float64)
     sum_e = np.zeros(n * blocks, np.float64)
     sum_e2 = np.zeros(n * blocks, np.float64)
+    cut = np.zeros(n * blocks, np.int64)
     for q in prange(n * blocks):
         i = q // blocks
         blk = q % blocks
@@ -207,6 +213,8 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
                 fm, fopp = fopp, False
             if view < 0:
                 # truncated (or past the ply limit): the net's outputs for the side now on roll
+                if ply >= MAX_GAME_PLIES:
+                    cut[q] += 1
                 encode(board, game, fm, fopp, x)
                 forward(W1, b1, W2, b2, x, h, o)
                 sanitize(o, game)
@@ -226,14 +234,17 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
     for i in range(n):
         m = 0.0
         m2 = 0.0
+        out_cut[i] = 0
         for k in range(K):
             acc = 0.0
             for blk in range(blocks):
                 acc += sums[i * blocks + blk, k]
             out_mean[i, k] = acc / trials
+        sanitize(out_mean[i], game)
         for blk in range(blocks):
             m += sum_e[i * blocks + blk]
             m2 += sum_e2[i * blocks + blk]
+            out_cut[i] += cut[i * blocks + blk]
         m /= trials
         var = m2 / trials - m * m
         out_sq[i] = np.sqrt(max(var, 0.0) / max(trials - 1, 1))

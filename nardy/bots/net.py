@@ -89,9 +89,21 @@ class Net:
         """Load weights from an ``.npz`` written by :meth:`save`.
 
         Raises:
-            ValueError: another encoding version, or shapes that do not fit the game.
+            ValueError: not a net file (naming the path), another encoding version, or shapes that do not
+                fit the game. FileNotFoundError: no such file.
         """
-        with np.load(path) as z:
+        try:
+            z = np.load(path, allow_pickle=False)
+        except FileNotFoundError:
+            raise
+        except (OSError, ValueError):
+            raise ValueError(f"{path}: not a nardy net file (not a NumPy .npz archive)") from None
+        if not isinstance(z, np.lib.npyio.NpzFile):
+            raise ValueError(f"{path}: not a nardy net file (a single array, expected an .npz archive)")
+        with z:
+            missing = {"W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version"} - set(z.files)
+            if missing:
+                raise ValueError(f"{path}: not a nardy net file (missing {', '.join(sorted(missing))})")
             version = int(z["version"])
             W1 = z["W1"]
             if version in _OLD_INPUTS and W1.shape[0] == _OLD_INPUTS[version]:

@@ -44,18 +44,33 @@ class RolloutResult:
         equity: cubeless money equity (points per game, mover's view).
         std_error: standard error of ``equity`` over the trials (points per game).
         trials: games played.
+        cut_off: trials stopped after :data:`nardy.bots._kernels.MAX_GAME_PLIES` plies with no result
+            (only where neither side can ever move; the net scores them there).
     """
     probabilities: np.ndarray
     equity: float
     std_error: float
     trials: int
+    cut_off: int = 0
 
 
 def _values(game: str) -> np.ndarray:
     return np.array(_VALUES[game], np.float64)
 
 
-def rollout(position, net: Net | None = None, trials: int = 1296, seed: int = 0, truncate: int = 0,
+_MAX_SEED = 2**63 - 1
+
+
+def _whole(value, name: str, low: int, high: int = 2**31 - 1) -> int:
+    """``value`` as an int in ``[low, high]``, else ValueError/TypeError naming ``name``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number, not {value!r}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} must be between {low} and {high}, not {value!r}")
+    return int(value)
+
+
+def rollout(position, net: Net | None = None, trials: int = 324, seed: int = 0, truncate: int = 0,
             variance_reduction: bool = True) -> RolloutResult:
     """Roll out ``position`` (before the mover rolls) with ``net`` playing both sides at 0-ply.
 
@@ -63,21 +78,30 @@ def rollout(position, net: Net | None = None, trials: int = 1296, seed: int = 0,
         position: a :class:`~nardy.position.Position` that is not over.
         net: the player (default: the game's shipped net).
         trials: games to play (a multiple of 36 stratifies the first roll; 1,296 the first two).
-        seed: seed of the later rolls (results are reproducible from it).
+        seed: seed of the later rolls, 0 to 2**63 - 1 (results are reproducible from it).
         truncate: stop each game after this many plies and count the net's evaluation there (0: play to
             the end).
         variance_reduction: subtract each roll's luck as judged by the net (GNU Backgammon's variance
             reduction; see :func:`nardy.bots._rollout.rollout_batch`): the same mean with a much smaller
-            error, at about 21 times the time per trial.
+            error, at about 21 times the time per trial. The luck terms come from the net, so even a
+            forced result shows a small error bar with it (without it, forced results are exact).
+    The value is that of the position with the mover about to roll (any roll, doubles included; the
+    opening of a backgammon game, which cannot start with doubles, is another thing).
+
     Raises:
-        ValueError: ``trials < 1``, ``truncate < 0``, a net of another game, or a finished position.
+        TypeError: ``position`` is not a Position, or a count that is not a whole number.
+        ValueError: ``trials < 1``, ``truncate < 0``, a seed out of range, a net of another game, or a
+            finished position.
     """
+    from nardy.position import Position
+
     from .net import shipped_path
+    if not isinstance(position, Position):
+        raise TypeError(f"expected a Position, got {type(position).__name__} {position!r}")
     game = position.game
-    if trials < 1:
-        raise ValueError(f"trials must be at least 1, not {trials!r}")
-    if truncate < 0:
-        raise ValueError(f"truncate must be 0 or more, not {truncate!r}")
+    trials = _whole(trials, "trials", 1)
+    truncate = _whole(truncate, "truncate", 0)
+    seed = _whole(seed, "seed", 0, _MAX_SEED)
     if net is None:
         net = Net.load(shipped_path(game))
     if net.game != game:
@@ -88,11 +112,12 @@ def rollout(position, net: Net | None = None, trials: int = 1296, seed: int = 0,
     firsts = np.array([[bool(position.first_turn[0]), bool(position.first_turn[1])]])
     mean = np.zeros((1, net.n_outputs), np.float32)
     se = np.zeros(1, np.float32)
+    cut = np.zeros(1, np.int64)
     vals = _values(game)
-    R.rollout_batch(boards, firsts, net.code, vals, *net.weights, int(trials), int(truncate), int(seed),
-                    bool(variance_reduction), mean, se)
+    R.rollout_batch(boards, firsts, net.code, vals, *net.weights, trials, truncate, seed,
+                    bool(variance_reduction), mean, se, cut)
     eq = float(K.money_equity(mean[0], net.code, vals))
-    return RolloutResult(mean[0].copy(), eq, float(se[0]), int(trials))
+    return RolloutResult(mean[0].copy(), eq, float(se[0]), trials, int(cut[0]))
 
 
 def _start(game: str) -> np.ndarray:
@@ -126,13 +151,21 @@ def load_dataset(path) -> dict:
         ``{"game", "boards" int8[n, 28], "firsts" bool[n, 2], "targets" float32[n, K], "std_error" float32[n],
         "trials", "truncate", "seed"}``.
     Raises:
-        ValueError: the file is not a rollout dataset.
+        ValueError: the file is not a rollout dataset (naming it); FileNotFoundError: no such file.
     """
-    with np.load(path) as z:
+    try:
+        z = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError):
+        raise ValueError(f"{path}: not a rollout dataset (not a NumPy .npz archive)") from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path}: not a rollout dataset (a single array, expected an .npz archive)")
+    with z:
         need = {"game", "boards", "firsts", "targets", "std_error", "trials", "truncate", "seed"}
         missing = need - set(z.files)
         if missing:
-            raise ValueError(f"{path}: not a rollout dataset (missing {sorted(missing)})")
+            raise ValueError(f"{path}: not a rollout dataset (missing {', '.join(sorted(missing))})")
         d = {k: z[k] for k in need}
     d["game"] = str(d["game"])
     for k in ("trials", "truncate", "seed"):
@@ -153,8 +186,10 @@ def build_dataset(net: Net, positions: int, path, trials: int = 36, truncate: in
     """Sample ``positions`` positions from ``net``'s self-play and roll each out ``trials`` times; save to ``path``.
 
     The positions are drawn first (all of them, from ``seed``), then rolled out in chunks of ``chunk``;
-    ``path`` is rewritten after each chunk. If ``path`` already holds a dataset from the same game, seed,
-    trials and truncation, its rolled-out positions are kept and the run continues after them.
+    ``path`` is rewritten after each chunk. If ``path`` already holds a dataset of the same game, seed,
+    trials and truncation (the same positions), its rolled-out positions are kept and the run continues
+    after them; a run asking for fewer positions than the file holds uses the first ``positions``. Any other
+    file at ``path`` is left alone and refused.
 
     Args:
         callback: ``callback(done, total)`` after each chunk. deadline: a ``time.perf_counter()`` value
@@ -162,33 +197,46 @@ def build_dataset(net: Net, positions: int, path, trials: int = 36, truncate: in
     Returns:
         The dataset, as :func:`load_dataset` gives it.
     Raises:
-        ValueError: ``positions``, ``trials`` or ``chunk`` below 1, or ``truncate`` below 0.
+        ValueError: ``positions``, ``trials`` or ``chunk`` below 1, ``truncate`` below 0, a seed out of range,
+            or ``path`` holding something else (another dataset, or not a dataset).
     """
-    if positions < 1 or trials < 1 or chunk < 1:
-        raise ValueError(f"positions, trials and chunk must be at least 1 (got {positions}, {trials}, {chunk})")
-    if truncate < 0:
-        raise ValueError(f"truncate must be 0 or more, not {truncate}")
+    positions = _whole(positions, "positions", 1)
+    trials = _whole(trials, "trials", 1)
+    chunk = _whole(chunk, "chunk", 1)
+    truncate = _whole(truncate, "truncate", 0)
+    seed = _whole(seed, "seed", 0, 2**31 - 1)
     path = Path(path)
+    old = None
+    if path.exists():
+        old = load_dataset(path)
+        mine = {"game": net.game, "seed": seed, "trials": trials, "truncate": truncate}
+        theirs = {k: old[k] for k in mine}
+        if theirs != mine:
+            raise ValueError(f"{path} holds another rollout dataset ({theirs}, this run: {mine}); "
+                             "choose another file or remove it")
     path.parent.mkdir(parents=True, exist_ok=True)
     boards, firsts = sample_positions(net, positions, seed, eps, keep)
     k = net.n_outputs
     targets = np.zeros((positions, k), np.float32)
     se = np.zeros(positions, np.float32)
     done = 0
-    if path.exists():
-        old = load_dataset(path)
-        same = (old["game"] == net.game and old["seed"] == seed and old["trials"] == trials
-                and old["truncate"] == truncate)
+    if old is not None:
         m = min(len(old["boards"]), positions)
-        if same and np.array_equal(old["boards"][:m], boards[:m]):
-            targets[:m], se[:m], done = old["targets"][:m], old["std_error"][:m], m
+        if not np.array_equal(old["boards"][:m], boards[:m]):
+            raise ValueError(f"{path} holds rollouts of other positions (drawn by another net or version); "
+                             "choose another file or remove it")
+        targets[:m], se[:m], done = old["targets"][:m], old["std_error"][:m], m
+        if len(old["boards"]) >= positions:
+            return {"game": net.game, "boards": boards, "firsts": firsts, "targets": targets, "std_error": se,
+                    "trials": trials, "truncate": truncate, "seed": seed}
     vals = _values(net.game)
+    cut = np.zeros(positions, np.int64)
     while done < positions:
         if deadline is not None and time.perf_counter() > deadline:
             break
         end = min(done + chunk, positions)
         R.rollout_batch(boards[done:end], firsts[done:end], net.code, vals, *net.weights, trials, truncate,
-                        seed * 7_919 + done, False, targets[done:end], se[done:end])
+                        seed * 7_919 + done, False, targets[done:end], se[done:end], cut[done:end])
         done = end
         _save(path, net.game, boards[:done], firsts[:done], targets[:done], se[:done], trials, truncate, seed)
         if callback is not None:
@@ -209,12 +257,17 @@ def fit(net: Net, data: dict, epochs: int = 3, lr: float = 0.002, lr_final: floa
 
     Returns:
         One entry per epoch (epoch 0 = before training): ``{"epoch", "train_mse", "holdout_mse"}``, mean
-        squared errors of the outputs against the rollout targets (these include the rollouts' own noise).
+        squared errors of the outputs against the rollout targets (these include the rollouts' own noise);
+        ``holdout_mse`` is None when no position is held out.
     Raises:
-        ValueError: the dataset is of another game, or holds too few positions.
+        ValueError: the dataset is of another game, ``holdout`` outside [0, 1), ``epochs`` below 0, or
+            no position left to train on.
     """
     if data["game"] != net.game:
         raise ValueError(f"a {data['game']} dataset cannot train a {net.game} net")
+    if not 0.0 <= holdout < 1.0:
+        raise ValueError(f"holdout must be in [0, 1), not {holdout!r}")
+    epochs = _whole(epochs, "epochs", 0)
     n = len(data["boards"])
     rng = np.random.default_rng(seed)
     perm = rng.permutation(n)
@@ -227,7 +280,7 @@ def fit(net: Net, data: dict, epochs: int = 3, lr: float = 0.002, lr_final: floa
 
     def measure(idx):
         if len(idx) == 0:
-            return float("nan")
+            return None
         return float(R.mse(*net.weights, net.code, b[idx], f[idx], t[idx]))
 
     log = [{"epoch": 0, "train_mse": measure(train), "holdout_mse": measure(hold)}]
@@ -252,13 +305,16 @@ def _command():
     @click.option("--game", "-g", default="backgammon", show_default=True,
                   help="backgammon, short (short nardy) or long (long nardy); aliases accepted.")
     @click.option("--position", "-p", "position_id", default=None,
-                  help="Position ID, side on roll's view (long nardy: optional :Fxy suffix). Default: the start.")
-    @click.option("--trials", "-n", default=324, show_default=True,
+                  help="GNU Backgammon Position ID, side on roll's view (long nardy: optional :Fxy suffix), or "
+                       "an XGID=... (backgammon). Default: the starting position.")
+    @click.option("--trials", "-n", default=324, show_default=True, type=click.IntRange(1, 10_000_000),
                   help="games to play (multiples of 36 stratify the first roll, 1,296 the first two)")
     @click.option("--vr/--no-vr", "vr", default=True, show_default=True,
                   help="variance reduction: subtract each roll's luck (same mean, smaller error, ~20x the time)")
-    @click.option("--seed", "-s", default=0, show_default=True, help="seed of the dice after the first two rolls")
-    @click.option("--truncate", default=0, show_default=True, help="plies per game, then the net's view (0: to the end)")
+    @click.option("--seed", "-s", default=0, show_default=True, type=click.IntRange(0, _MAX_SEED),
+                  help="seed of the dice after the first two rolls")
+    @click.option("--truncate", default=0, show_default=True, type=click.IntRange(0, 10_000),
+                  help="plies per game, then the net's view (0: to the end)")
     @click.option("--weights", type=click.Path(exists=True, dir_okay=False), default=None,
                   help="net weights (.npz) to play with (default: the shipped net)")
     @click.option("--json", "as_json", is_flag=True, help="print JSON")
@@ -273,12 +329,14 @@ def _command():
         rules = get_rules(game)
         if position_id is not None and not position_id.strip():
             raise click.BadParameter("empty Position ID", param_hint="--position")
-        pos = Position.from_id(position_id, rules) if position_id else Position.start(rules)
-        if trials < 1:
-            raise click.BadParameter(f"{trials}: at least 1", param_hint="--trials")
-        if truncate < 0:
-            raise click.BadParameter(f"{truncate}: 0 or more", param_hint="--truncate")
-        net = Net.load(weights) if weights else None
+        if position_id and position_id.strip().upper().startswith("XGID="):
+            pos = Position.from_xgid(position_id.strip(), rules)
+        else:
+            pos = Position.from_id(position_id, rules) if position_id else Position.start(rules)
+        try:
+            net = Net.load(weights) if weights else None
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--weights") from None
         if net is not None and net.game != rules.name:
             raise click.BadParameter(f"{weights} holds a {net.game} net, not {rules.name}", param_hint="--weights")
         if pos.is_game_over():
@@ -287,7 +345,7 @@ def _command():
         r = rollout(pos, net, trials, seed, truncate, vr)
         names = OUTPUT_NAMES[rules.name]
         out = {"game": rules.name, "position": pos.id(), "trials": r.trials, "variance_reduction": vr, "seed": seed,
-               "truncate": truncate,
+               "truncate": truncate, "cut_off": r.cut_off,
                "probabilities": {k: round(float(v), 6) for k, v in zip(names, r.probabilities)},
                "equity": round(r.equity, 6), "ci95": round(1.96 * r.std_error, 6),
                "seconds": round(time.perf_counter() - t0, 3)}
@@ -299,6 +357,9 @@ def _command():
         for k, v in out["probabilities"].items():
             click.echo(f"  {k:<16} {v:.4f}")
         click.echo(f"  equity (cubeless money) {r.equity:+.4f} ± {1.96 * r.std_error:.4f}")
+        if r.cut_off:
+            click.echo(f"  {r.cut_off} trials had no result after {K.MAX_GAME_PLIES} plies (nobody can move); "
+                       "the net scored them there", err=True)
 
     return rollout_cmd
 

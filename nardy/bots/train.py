@@ -96,7 +96,8 @@ def train_net(net: Net, games: int, seed: int, lr: float, lr_final: float, lam: 
 @click.command("train")
 @click.option("--game", "-g", required=True, help="backgammon, short or long (aliases accepted)")
 @click.option("--games", "-n", default=100_000, show_default=True, help="self-play games to train")
-@click.option("--seed", "-s", default=1, show_default=True, help="seed of the initial weights and the dice")
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**31 - 1),
+              help="seed of the initial weights and the dice")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="final weights file (default ./<game>.npz)")
 @click.option("--init", "init_path", type=click.Path(exists=True, dir_okay=False), default=None,
@@ -116,10 +117,14 @@ def train_net(net: Net, games: int, seed: int, lr: float, lr_final: float, lam: 
 @click.option("--minutes", default=0.0, show_default=True,
               help="stop after this much wall time (0: no limit); the run is then cut short of --games "
                    "(rollout: of --positions)")
-@click.option("--positions", default=50_000, show_default=True, help="rollout: positions to roll out")
-@click.option("--trials", default=36, show_default=True, help="rollout: games per position")
-@click.option("--truncate", default=0, show_default=True, help="rollout: plies per game (0: to the end)")
-@click.option("--epochs", default=3, show_default=True, help="rollout: passes over the dataset")
+@click.option("--positions", default=50_000, show_default=True, type=click.IntRange(1, 100_000_000),
+              help="rollout: positions to roll out")
+@click.option("--trials", default=36, show_default=True, type=click.IntRange(1, 1_000_000),
+              help="rollout: games per position")
+@click.option("--truncate", default=0, show_default=True, type=click.IntRange(0, 10_000),
+              help="rollout: plies per game (0: to the end)")
+@click.option("--epochs", default=3, show_default=True, type=click.IntRange(1, 10_000),
+              help="rollout: passes over the dataset")
 @click.option("--data", "data_path", type=click.Path(dir_okay=False), default=None,
               help="rollout: dataset file, resumed if present (default <checkpoint-dir>/<game>-rollouts.npz)")
 def train(game, games, seed, out, init_path, hidden, method, lr, lr_final, lam, checkpoint_dir, checkpoint_every,
@@ -133,9 +138,21 @@ def train(game, games, seed, out, init_path, hidden, method, lr, lr_final, lam, 
     if method == "rollout":
         from .net import shipped_path
         init_path = init_path or str(shipped_path(g))
-    net = Net.load(init_path) if init_path else Net.random(g, hidden, seed)
+    try:
+        net = Net.load(init_path) if init_path else Net.random(g, hidden, seed)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--init") from None
     if net.game != g:
         raise click.BadParameter(f"{init_path} holds a {net.game} net, not {g}")
+    ctx = click.get_current_context()
+    only = {"td": ("games", "hidden", "lam", "chunk", "checkpoint_every"),
+            "rollout": ("positions", "trials", "truncate", "epochs", "data_path")}
+    for other, names in only.items():
+        if other != method:
+            for name in names:
+                if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE:
+                    click.echo(f"warning: --{name.replace('_path', '').replace('_', '-')} is not used with "
+                               f"--method {method}", err=True)
     if method == "rollout":
         _train_rollout(net, g, out, ckdir, seed, positions, trials, truncate, epochs, data_path, bench_games,
                        lr if lr is not None else 0.002, lr_final, minutes)
@@ -190,10 +207,15 @@ def _train_rollout(net, g, out, ckdir, seed, positions, trials, truncate, epochs
     data_path = Path(data_path) if data_path else ckdir / f"{g}-rollouts.npz"
     start = net.copy()
     with click.progressbar(length=positions, label=f"rolling out {g}", show_pos=True, show_eta=True) as bar:
-        data = build_dataset(net, positions, data_path, trials=trials, truncate=truncate, seed=seed,
-                             callback=lambda done, total: bar.update(done - bar.pos),
-                             deadline=(t0 + 60 * minutes) if minutes > 0 else None)
+        try:
+            data = build_dataset(net, positions, data_path, trials=trials, truncate=truncate, seed=seed,
+                                 callback=lambda done, total: bar.update(done - bar.pos),
+                                 deadline=(t0 + 60 * minutes) if minutes > 0 else None)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--data / --seed") from None
     n = len(data["boards"])
+    if n < 2:
+        raise click.ClickException(f"only {n} positions rolled out before --minutes ran out: nothing to fit")
     click.echo(f"{data_path}: {n} positions x {trials} trials ({time.perf_counter() - t0:.0f} s)", err=True)
     log = open(ckdir / "log.jsonl", "a")
 

@@ -63,6 +63,24 @@ def test_rollout_is_reproducible_from_its_seed_and_errors_name_the_input():
         rollout(pos, trials=4, truncate=-1)
     with pytest.raises(ValueError, match="backgammon net"):
         rollout(pos, net=Net.random("backgammon", 8), trials=4)
+    with pytest.raises(ValueError, match="seed"):
+        rollout(pos, trials=4, seed=-1)
+    with pytest.raises(TypeError, match="trials"):
+        rollout(pos, trials=2.5)
+    with pytest.raises(TypeError, match="Position"):
+        rollout("4HPwATDgc/ABMA")
+
+
+def test_variance_reduced_rollout_of_a_forced_gammon_stays_a_probability():
+    # the mover bears off its last checkers with any two rolls while the opponent has all 15 far away:
+    # a certain gammon; variance reduction subtracts the net's idea of each roll's luck, which must not push
+    # the mean outside [0, 1]
+    pos = Position.from_boards(_side({2: 2, 1: 1}), _side({13: 15}), "backgammon")
+    r = rollout(pos, trials=72, seed=0)
+    p = r.probabilities
+    assert p[0] == pytest.approx(1.0) and p[1] == pytest.approx(1.0, abs=0.02)
+    assert (p >= 0).all() and (p <= 1).all() and p[2] <= p[1] <= p[0]
+    assert r.cut_off == 0
 
 
 def test_variance_reduction_keeps_the_mean_and_shrinks_the_error():
@@ -120,6 +138,11 @@ def test_rollout_dataset_resumes_and_fit_lowers_the_training_error(tmp_path):
     assert np.array_equal(again["targets"][:32], first["targets"])
     fresh = build_dataset(net, 40, tmp_path / "fresh.npz", trials=4, seed=3, chunk=16)
     assert np.array_equal(again["targets"], fresh["targets"])
+    fewer = build_dataset(net, 8, path, trials=4, seed=3, chunk=16)  # the first 8 of the file
+    assert np.array_equal(fewer["targets"], first["targets"][:8])
+    with pytest.raises(ValueError, match="another rollout dataset"):
+        build_dataset(net, 8, path, trials=5, seed=3)  # refuses to overwrite another run's rollouts
+    assert len(load_dataset(path)["boards"]) == 40
     data = load_dataset(path)
     assert data["game"] == "long" and data["trials"] == 4
     log = fit(net, data, epochs=4, lr=0.1, holdout=0.25, seed=1)
@@ -127,12 +150,22 @@ def test_rollout_dataset_resumes_and_fit_lowers_the_training_error(tmp_path):
     assert log[-1]["train_mse"] < log[0]["train_mse"]
     with pytest.raises(ValueError, match="long dataset"):
         fit(Net.random("short", 8), data)
-    with pytest.raises(ValueError, match="not a rollout dataset"):
-        Net.random("long", 8).save(tmp_path / "w.npz")
+    with pytest.raises(ValueError, match="holdout"):
+        fit(net, data, holdout=1.0)
+    assert fit(net, data, epochs=1, holdout=0.0)[0]["holdout_mse"] is None
+    Net.random("long", 8).save(tmp_path / "w.npz")
+    with pytest.raises(ValueError, match="w.npz: not a rollout dataset"):
         load_dataset(tmp_path / "w.npz")
+    with pytest.raises(ValueError, match="long-rollouts.npz: not a nardy net file"):
+        Net.load(path)
+    (tmp_path / "text.npz").write_text("not numpy")
+    with pytest.raises(ValueError, match="text.npz: not a nardy net file"):
+        Net.load(tmp_path / "text.npz")
 
 
 def test_train_command_rollout_method_writes_a_fitted_net(tmp_path):
+    import json
+
     from click.testing import CliRunner
 
     from nardy.bots.train import train
@@ -149,6 +182,13 @@ def test_train_command_rollout_method_writes_a_fitted_net(tmp_path):
     assert (tmp_path / "checkpoints-short" / "short-rollouts.npz").exists()
     lines = (tmp_path / "checkpoints-short" / "log.jsonl").read_text().splitlines()
     assert any('"vs_start"' in line for line in lines)
+    assert all(json.loads(line) for line in lines)  # strict JSON (no NaN)
+    r = CliRunner().invoke(train, ["--game", "short", "--method", "rollout", "--init", str(tmp_path / "init.npz"),
+                                   "--positions", "24", "--trials", "5", "--out", str(out)])
+    assert r.exit_code == 2 and "another rollout dataset" in r.output
+    r = CliRunner().invoke(train, ["--game", "short", "--method", "rollout", "--init",
+                                   str(tmp_path / "checkpoints-short" / "short-rollouts.npz")])
+    assert r.exit_code == 2 and "not a nardy net file" in r.output
 
 
 def test_rollout_command_prints_the_result_and_rejects_bad_input():
@@ -167,7 +207,12 @@ def test_rollout_command_prints_the_result_and_rejects_bad_input():
     r = CliRunner().invoke(main, ["rollout", "--game", "short", "--trials", "36"])
     assert "variance reduction" in r.output
     assert r.exit_code == 0 and "equity (cubeless money)" in r.output and "win_koks" in r.output
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"  # the starting position
+    r = CliRunner().invoke(main, ["rollout", "--position", xgid, "--trials", "36", "--no-vr", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["position"] == "4HPwATDgc/ABMA"
     for args, needle in ((["--trials", "0"], "--trials"), (["--position", "nonsense"], "nonsense"),
-                         (["--truncate", "-2"], "--truncate")):
+                         (["--truncate", "-2"], "--truncate"), (["--seed", "-1"], "--seed"),
+                         (["--weights", __file__], "not a nardy net file")):
         r = CliRunner().invoke(main, ["rollout", *args])
         assert r.exit_code == 2 and needle in r.output
