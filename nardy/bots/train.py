@@ -95,14 +95,15 @@ def train_net(net: Net, games: int, seed: int, lr: float, lr_final: float, lam: 
 
 @click.command("train")
 @click.option("--game", "-g", required=True, help="backgammon, short or long (aliases accepted)")
-@click.option("--games", "-n", default=100_000, show_default=True, help="self-play games to train")
+@click.option("--games", "-n", default=100_000, show_default=True, type=click.IntRange(1, 10**10),
+              help="self-play games to train")
 @click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**31 - 1),
               help="seed of the initial weights and the dice")
 @click.option("--out", "-o", type=click.Path(dir_okay=False), default=None,
               help="final weights file (default ./<game>.npz)")
 @click.option("--init", "init_path", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="start from these weights instead of random ones")
-@click.option("--hidden", default=80, show_default=True, help="hidden units (new nets)")
+              help="start from these weights instead of random ones (rollout: default the shipped net)")
+@click.option("--hidden", default=80, show_default=True, type=click.IntRange(1, 4096), help="hidden units (new nets)")
 @click.option("--method", type=click.Choice(["td", "rollout"]), default="td", show_default=True,
               help="self-play TD(lambda), or fitting to rollouts of self-play positions")
 @click.option("--lr", type=float, default=None, help="initial learning rate [td: 0.05, rollout: 0.002]")
@@ -110,10 +111,12 @@ def train_net(net: Net, games: int, seed: int, lr: float, lr_final: float, lam: 
 @click.option("--lam", "lam", default=0.7, show_default=True, help="TD lambda")
 @click.option("--checkpoint-dir", type=click.Path(file_okay=False), default=None,
               help="checkpoints and log.jsonl (default: beside --out, in checkpoints-<game>/)")
-@click.option("--checkpoint-every", default=20_000, show_default=True, help="games between checkpoints")
-@click.option("--bench-games", default=1000, show_default=True,
+@click.option("--checkpoint-every", default=20_000, show_default=True, type=click.IntRange(1, 10**10),
+              help="games between checkpoints")
+@click.option("--bench-games", default=1000, show_default=True, type=click.IntRange(0, 10**7),
               help="games per benchmark at each checkpoint (0: none)")
-@click.option("--chunk", default=500, show_default=True, help="games per compiled call (part of the seed)")
+@click.option("--chunk", default=500, show_default=True, type=click.IntRange(1, 10**6),
+              help="games per compiled call (part of the seed)")
 @click.option("--minutes", default=0.0, show_default=True,
               help="stop after this much wall time (0: no limit); the run is then cut short of --games "
                    "(rollout: of --positions)")
