@@ -39,9 +39,7 @@ from nardy.bots.bearoff import _plays_njit, _positions, load_database  # noqa: E
 def _exact(pos, order):
     """P[a, b] for positions ``pos`` (int8[n, 6], index 0 = no checkers) visited in ``order`` (flat a*n+b)."""
     n = pos.shape[0]
-    P = np.zeros((n, n))
-    for b in range(1, n):
-        P[0, b] = 1.0  # cannot be on roll having finished; kept for completeness
+    P = np.zeros((n, n))  # row 0 (the side on roll has finished) is never read: a finishing play counts 1
     out = np.zeros(128, np.int64)
     c = np.zeros(6, np.int8)
     for f in order:
@@ -117,7 +115,6 @@ def main(argv=None):
     rolls = db.rolls[:n].astype(np.float64)
     tail = np.cumsum(rolls[:, ::-1], axis=1)[:, ::-1]  # P(Y >= r)
     W1 = np.clip(rolls @ tail.T, 0.0, 1.0)  # W1[a, b] = P(X_a <= Y_b)
-    W1[0, 1:] = 1.0
     err = np.abs(W1[1:, 1:] - P[1:, 1:])
     loss, differ = _decision_loss(pos, P, W1)
     out = {"checkers": args.checkers, "positions_per_side": n, "pairs": (n - 1) ** 2,

@@ -526,6 +526,25 @@ def _choose(board, d1, d2, first_m, first_o, game, policy, W1, b1, W2, b2, value
 
 
 @njit(cache=True)
+def play_buffers(K, H):
+    """Scratch for :func:`_choose` with a net of ``H`` hidden units and ``K`` outputs:
+    ``(tb, ts, tn, tk)`` for the move generator and ``(x, h, o, fo, chosen)`` for the net."""
+    M = _core.MAX_PLAYS
+    return (np.empty((M, 28), np.int8), np.empty((M, 4, 4), np.int8), np.empty(M, np.int8),
+            np.empty((M, 2), np.uint64), np.zeros(N_INPUTS, np.float32), np.zeros(H, np.float32),
+            np.zeros(K, np.float32), np.zeros(K, np.float32), np.zeros(K, np.float32))
+
+
+@njit(cache=True, inline="always")
+def pass_turn(board, result, hitting):
+    """``board`` becomes ``result`` (the mover's board after its play) from the next side on roll's view."""
+    if hitting:
+        board[:] = _core.mirror_hitting(result)
+    else:
+        board[:] = _core.mirror_long(result)
+
+
+@njit(cache=True)
 def _first_roll(game):
     d1 = np.random.randint(1, 7)
     d2 = np.random.randint(1, 7)
@@ -557,16 +576,7 @@ def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats)
     K = b2.shape[0]
     H = b1.shape[0]
     hitting, strict, hm = game_params(game)
-    M = _core.MAX_PLAYS
-    tb = np.empty((M, 28), np.int8)
-    ts = np.empty((M, 4, 4), np.int8)
-    tn = np.empty(M, np.int8)
-    tk = np.empty((M, 2), np.uint64)
-    x = np.zeros(N_INPUTS, np.float32)
-    h = np.zeros(H, np.float32)
-    o = np.zeros(K, np.float32)
-    fo = np.zeros(K, np.float32)
-    chosen = np.zeros(K, np.float32)
+    tb, ts, tn, tk, x, h, o, fo, chosen = play_buffers(K, H)
     states = np.empty((MAX_GAME_PLIES, 28), np.int8)
     sfirst = np.zeros((MAX_GAME_PLIES, 2), np.bool_)
     nextv = np.zeros((MAX_GAME_PLIES, K), np.float32)  # value of the next state, from state t's mover view
@@ -597,10 +607,7 @@ def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats)
             if tb[0, 0] >= 15:
                 level = win_level(tb[0], game)
                 break
-            if hitting:
-                board[:] = _core.mirror_hitting(tb[0])
-            else:
-                board[:] = _core.mirror_long(tb[0])
+            pass_turn(board, tb[0], hitting)
             fm, fopp = fopp, False
         if level == 0:
             stats[3] += 1
@@ -713,10 +720,7 @@ def play_matches(game, start, values, n_games, seed, pol_a, Wa1, ba1, Wa2, ba2, 
                 pts = values[win_level(tb[0], game) - 1]
                 result = pts if a_moves else -pts
                 break
-            if hitting:
-                board[:] = _core.mirror_hitting(tb[0])
-            else:
-                board[:] = _core.mirror_long(tb[0])
+            pass_turn(board, tb[0], hitting)
             fm, fopp = fopp, False
         res[g] = result
     return res

@@ -14,10 +14,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from nardy import _core
-
 from ._kernels import (MAX_GAME_PLIES, N_INPUTS, N_LEVELS, POLICY_NET, POLICY_RANDOM, _choose, _first_roll, encode, flip,
-                       forward, game_params, money_equity, outcome_vector, sanitize, sgd_step, win_level)
+                       forward, game_params, money_equity, outcome_vector, pass_turn, play_buffers, sanitize, sgd_step,
+                       win_level)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Trials per parallel task of :func:`rollout_batch` (a position's trials run on several threads).
@@ -53,17 +52,7 @@ def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, ke
     """
     np.random.seed(seed)
     hitting, strict, hm = game_params(game)
-    M = _core.MAX_PLAYS
-    tb = np.empty((M, 28), np.int8)
-    ts = np.empty((M, 4, 4), np.int8)
-    tn = np.empty(M, np.int8)
-    tk = np.empty((M, 2), np.uint64)
-    K = b2.shape[0]
-    x = np.zeros(N_INPUTS, np.float32)
-    h = np.zeros(b1.shape[0], np.float32)
-    o = np.zeros(K, np.float32)
-    fo = np.zeros(K, np.float32)
-    ch = np.zeros(K, np.float32)
+    tb, ts, tn, tk, x, h, o, fo, ch = play_buffers(b2.shape[0], b1.shape[0])
     board = np.empty(28, np.int8)
     cap = out_b.shape[0]
     count = 0
@@ -88,10 +77,7 @@ def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, ke
             _choose(board, d1, d2, fm, fopp, game, pol, W1, b1, W2, b2, values, tb, ts, tn, tk, x, h, o, fo, ch)
             if tb[0, 0] >= 15:
                 break
-            if hitting:
-                board[:] = _core.mirror_hitting(tb[0])
-            else:
-                board[:] = _core.mirror_long(tb[0])
+            pass_turn(board, tb[0], hitting)
             fm, fopp = fopp, False
     return count
 
@@ -130,7 +116,6 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
     n = boards.shape[0]
     K = b2.shape[0]
     H = b1.shape[0]
-    M = _core.MAX_PLAYS
     hitting, strict, hm = game_params(game)
     blocks = (trials + TRIAL_BLOCK - 1) // TRIAL_BLOCK
     sums = np.zeros((n * blocks, K), np.float64)
@@ -142,15 +127,7 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
         blk = q % blocks
         state = np.empty(1, np.uint64)
         state[0] = (np.uint64(seed) * np.uint64(1_000_003) + np.uint64(i)) * np.uint64(1_000_033) + np.uint64(blk)
-        tb = np.empty((M, 28), np.int8)
-        ts = np.empty((M, 4, 4), np.int8)
-        tn = np.empty(M, np.int8)
-        tk = np.empty((M, 2), np.uint64)
-        x = np.zeros(N_INPUTS, np.float32)
-        h = np.zeros(H, np.float32)
-        o = np.zeros(K, np.float32)
-        fo = np.zeros(K, np.float32)
-        ch = np.zeros(K, np.float32)
+        tb, ts, tn, tk, x, h, o, fo, ch = play_buffers(K, H)
         res = np.zeros(K, np.float32)
         tmp = np.zeros(K, np.float32)
         board = np.empty(28, np.int8)
@@ -206,10 +183,7 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
                     view = ply
                     break
                 ply += 1
-                if hitting:
-                    board[:] = _core.mirror_hitting(tb[0])
-                else:
-                    board[:] = _core.mirror_long(tb[0])
+                pass_turn(board, tb[0], hitting)
                 fm, fopp = fopp, False
             if view < 0:
                 # truncated (or past the ply limit): the net's outputs for the side now on roll

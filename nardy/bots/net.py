@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _kernels as K
 
-__all__ = ["Net", "shipped_path", "GAME_CODES", "ENCODING_VERSION"]
+__all__ = ["Net", "shipped_path", "read_npz", "scoring_values", "start_board", "GAME_CODES", "ENCODING_VERSION"]
 
 #: Game name -> kernel game code.
 GAME_CODES = {"backgammon": K.GAME_BG, "short": K.GAME_SHORT, "long": K.GAME_LONG}
@@ -31,6 +31,43 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 def shipped_path(game: str) -> Path:
     """Path of the weights shipped in the package for a game (``nardy/data/<game>.npz``)."""
     return DATA_DIR / f"{game}.npz"
+
+
+_SCORING = {"backgammon": (1.0, 2.0, 3.0), "short": (1.0, 2.0, 4.0, 8.0), "long": (1.0, 2.0)}
+
+
+def scoring_values(game: str) -> np.ndarray:
+    """float64 points of each result level of a game with default options (RULES.md scoring), the
+    ``values`` the kernels take."""
+    return np.array(_SCORING[game], np.float64)
+
+
+def start_board(game: str) -> np.ndarray:
+    """The starting board of a game (``int8[28]``, side on roll's view), a writable copy."""
+    from nardy.position import Position
+    return Position.start(game).array.copy()
+
+
+def read_npz(path, keys, kind: str) -> dict:
+    """The arrays ``keys`` of the ``.npz`` archive at ``path`` (no pickled objects).
+
+    Raises:
+        FileNotFoundError: no such file. ValueError: ``"<path>: not a <kind> (...)"`` when the file is not
+            an ``.npz`` archive or lacks some of ``keys``.
+    """
+    try:
+        z = np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError):
+        raise ValueError(f"{path}: not a {kind} (not a NumPy .npz archive)") from None
+    if not isinstance(z, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path}: not a {kind} (a single array, expected an .npz archive)")
+    with z:
+        missing = set(keys) - set(z.files)
+        if missing:
+            raise ValueError(f"{path}: not a {kind} (missing {', '.join(sorted(missing))})")
+        return {k: z[k] for k in keys}
 
 
 class Net:
@@ -92,27 +129,15 @@ class Net:
             ValueError: not a net file (naming the path), another encoding version, or shapes that do not
                 fit the game. FileNotFoundError: no such file.
         """
-        try:
-            z = np.load(path, allow_pickle=False)
-        except FileNotFoundError:
-            raise
-        except (OSError, ValueError):
-            raise ValueError(f"{path}: not a nardy net file (not a NumPy .npz archive)") from None
-        if not isinstance(z, np.lib.npyio.NpzFile):
-            raise ValueError(f"{path}: not a nardy net file (a single array, expected an .npz archive)")
-        with z:
-            missing = {"W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version"} - set(z.files)
-            if missing:
-                raise ValueError(f"{path}: not a nardy net file (missing {', '.join(sorted(missing))})")
-            version = int(z["version"])
-            W1 = z["W1"]
-            if version in _OLD_INPUTS and W1.shape[0] == _OLD_INPUTS[version]:
-                # older versions lack the last inputs: zero weights keep their outputs unchanged
-                W1 = np.vstack([W1, np.zeros((K.N_INPUTS - W1.shape[0], W1.shape[1]), W1.dtype)])
-            elif version != ENCODING_VERSION:
-                raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
-            return cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]),
-                       int(z["seed"]))
+        z = read_npz(path, ("W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version"), "nardy net file")
+        version = int(z["version"])
+        W1 = z["W1"]
+        if version in _OLD_INPUTS and W1.shape[0] == _OLD_INPUTS[version]:
+            # older versions lack the last inputs: zero weights keep their outputs unchanged
+            W1 = np.vstack([W1, np.zeros((K.N_INPUTS - W1.shape[0], W1.shape[1]), W1.dtype)])
+        elif version != ENCODING_VERSION:
+            raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
+        return cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]), int(z["seed"]))
 
     def save(self, path) -> Path:
         """Write the weights (float32, compressed ``.npz``) atomically; returns the path."""

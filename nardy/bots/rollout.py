@@ -27,12 +27,9 @@ import numpy as np
 
 from . import _kernels as K
 from . import _rollout as R
-from .net import Net
+from .net import Net, read_npz, scoring_values, start_board
 
 __all__ = ["RolloutResult", "rollout", "build_dataset", "load_dataset", "fit"]
-
-_VALUES = {"backgammon": (1.0, 2.0, 3.0), "short": (1.0, 2.0, 4.0, 8.0), "long": (1.0, 2.0)}
-
 
 @dataclass(frozen=True)
 class RolloutResult:
@@ -52,10 +49,6 @@ class RolloutResult:
     std_error: float
     trials: int
     cut_off: int = 0
-
-
-def _values(game: str) -> np.ndarray:
-    return np.array(_VALUES[game], np.float64)
 
 
 _MAX_SEED = 2**63 - 1
@@ -113,16 +106,11 @@ def rollout(position, net: Net | None = None, trials: int = 324, seed: int = 0, 
     mean = np.zeros((1, net.n_outputs), np.float32)
     se = np.zeros(1, np.float32)
     cut = np.zeros(1, np.int64)
-    vals = _values(game)
+    vals = scoring_values(game)
     R.rollout_batch(boards, firsts, net.code, vals, *net.weights, trials, truncate, seed,
                     bool(variance_reduction), mean, se, cut)
     eq = float(K.money_equity(mean[0], net.code, vals))
     return RolloutResult(mean[0].copy(), eq, float(se[0]), trials, int(cut[0]))
-
-
-def _start(game: str) -> np.ndarray:
-    from nardy.position import Position
-    return Position.start(game).array.copy()
 
 
 def sample_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: float = 0.1) -> tuple:
@@ -137,7 +125,7 @@ def sample_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: float
     count = 0
     part = 0
     while count < n:
-        got = R.sample_positions(net.code, _start(net.game), _values(net.game), 1_000, seed * 1_000_003 + part,
+        got = R.sample_positions(net.code, start_board(net.game), scoring_values(net.game), 1_000, seed * 1_000_003 + part,
                                  *net.weights, eps, keep, boards[count:], firsts[count:])
         count += got
         part += 1
@@ -153,20 +141,8 @@ def load_dataset(path) -> dict:
     Raises:
         ValueError: the file is not a rollout dataset (naming it); FileNotFoundError: no such file.
     """
-    try:
-        z = np.load(path, allow_pickle=False)
-    except FileNotFoundError:
-        raise
-    except (OSError, ValueError):
-        raise ValueError(f"{path}: not a rollout dataset (not a NumPy .npz archive)") from None
-    if not isinstance(z, np.lib.npyio.NpzFile):
-        raise ValueError(f"{path}: not a rollout dataset (a single array, expected an .npz archive)")
-    with z:
-        need = {"game", "boards", "firsts", "targets", "std_error", "trials", "truncate", "seed"}
-        missing = need - set(z.files)
-        if missing:
-            raise ValueError(f"{path}: not a rollout dataset (missing {', '.join(sorted(missing))})")
-        d = {k: z[k] for k in need}
+    d = read_npz(path, ("game", "boards", "firsts", "targets", "std_error", "trials", "truncate", "seed"),
+                 "rollout dataset")
     d["game"] = str(d["game"])
     for k in ("trials", "truncate", "seed"):
         d[k] = int(d[k])
@@ -226,10 +202,7 @@ def build_dataset(net: Net, positions: int, path, trials: int = 36, truncate: in
             raise ValueError(f"{path} holds rollouts of other positions (drawn by another net or version); "
                              "choose another file or remove it")
         targets[:m], se[:m], done = old["targets"][:m], old["std_error"][:m], m
-        if len(old["boards"]) >= positions:
-            return {"game": net.game, "boards": boards, "firsts": firsts, "targets": targets, "std_error": se,
-                    "trials": trials, "truncate": truncate, "seed": seed}
-    vals = _values(net.game)
+    vals = scoring_values(net.game)
     cut = np.zeros(positions, np.int64)
     while done < positions:
         if deadline is not None and time.perf_counter() > deadline:
@@ -241,9 +214,10 @@ def build_dataset(net: Net, positions: int, path, trials: int = 36, truncate: in
         _save(path, net.game, boards[:done], firsts[:done], targets[:done], se[:done], trials, truncate, seed)
         if callback is not None:
             callback(done, positions)
-    if done == 0:
+    if old is None and done == 0:
         _save(path, net.game, boards[:0], firsts[:0], targets[:0], se[:0], trials, truncate, seed)
-    return load_dataset(path)
+    return {"game": net.game, "boards": boards[:done], "firsts": firsts[:done], "targets": targets[:done],
+            "std_error": se[:done], "trials": trials, "truncate": truncate, "seed": seed}
 
 
 def fit(net: Net, data: dict, epochs: int = 3, lr: float = 0.002, lr_final: float | None = None,

@@ -31,16 +31,10 @@ import click
 import numpy as np
 
 from . import _kernels as K
-from .net import GAME_CODES, Net
+from .net import GAME_CODES, Net, scoring_values, start_board
 
 __all__ = ["train", "train_net", "benchmark"]
 
-_VALUES = {"backgammon": (1, 2, 3), "short": (1, 2, 4, 8), "long": (1, 2)}
-
-
-def _start(game: str) -> np.ndarray:
-    from nardy.position import Position
-    return Position.start(game).array.copy()
 
 
 def benchmark(net_a: Net, opponent, n_games: int, seed: int = 12345) -> dict:
@@ -52,14 +46,14 @@ def benchmark(net_a: Net, opponent, n_games: int, seed: int = 12345) -> dict:
     """
     game = net_a.game
     code = GAME_CODES[game]
-    vals = np.array(_VALUES[game], np.float64)
+    vals = scoring_values(game)
     n = n_games + (n_games % 2)
     if isinstance(opponent, Net):
         pol_b, wb = K.POLICY_NET, opponent.weights
     else:
         pol_b = {"random": K.POLICY_RANDOM, "heuristic": K.POLICY_HEURISTIC}[opponent]
         wb = net_a.weights
-    r = K.play_matches(code, _start(game), vals, n, seed, K.POLICY_NET, *net_a.weights, pol_b, *wb, 0.0, 0.0)
+    r = K.play_matches(code, start_board(game), vals, n, seed, K.POLICY_NET, *net_a.weights, pol_b, *wb, 0.0, 0.0)
     pairs = r.reshape(-1, 2).mean(axis=1)
     ci = 1.96 * pairs.std(ddof=1) / np.sqrt(len(pairs)) if len(pairs) > 1 else float("nan")
     return {"ppg": float(r.mean()), "ci95": float(ci), "win": float((r > 0).mean())}
@@ -72,8 +66,8 @@ def train_net(net: Net, games: int, seed: int, lr: float, lr_final: float, lam: 
     The learning rate falls linearly from ``lr`` to ``lr_final`` over the run. With ``deadline`` (a
     ``time.perf_counter()`` value) training stops after the first chunk that ends past it.
     """
-    vals = np.array(_VALUES[net.game], np.float64)
-    start = _start(net.game)
+    vals = scoring_values(net.game)
+    start = start_board(net.game)
     done = 0
     i = start_chunk
     while done < games:
