@@ -198,3 +198,26 @@ def test_training_is_reproducible_and_the_command_runs(tmp_path):
     net = Net.load(out)
     assert net.game == "long" and net.games_trained == 10
     assert (tmp_path / "checkpoints-long" / "log.jsonl").exists()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_batched_net_outputs_equal_the_row_kernel(game):
+    """Net.forward_inputs takes the BLAS path from DENSE_BATCH rows on and the compiled row kernel below;
+    both give the same outputs (float32 rounding) and the same best play."""
+    from nardy.bots.net import DENSE_BATCH, Net, shipped_path
+    net = Net.load(shipped_path(game))
+    positions = _random_positions(game, 3, seed=4)
+    boards = np.ascontiguousarray([p.array for p in positions], np.int8)
+    assert len(boards) >= DENSE_BATCH
+    f = np.zeros(len(boards), np.bool_)
+    x = K.encode_batch(boards, net.code, f, f)
+    dense = net.forward_inputs(x)
+    rows = K.forward_batch(*net.weights, x)
+    assert dense.dtype == np.float32 and dense.shape == (len(boards), int(K.N_OUTPUTS[net.code]))
+    assert np.abs(dense - rows).max() < 1e-5
+    small = net.forward_inputs(x[:DENSE_BATCH - 1])
+    assert np.array_equal(small, rows[:DENSE_BATCH - 1])
+    # extreme pre-activations saturate instead of overflowing
+    big = np.full((DENSE_BATCH, K.N_INPUTS), 1e4, np.float32)
+    out = net.forward_inputs(big)
+    assert np.isfinite(out).all() and ((out >= 0) & (out <= 1)).all()

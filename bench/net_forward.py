@@ -1,0 +1,115 @@
+"""Net inference speed: the BLAS batch path against the compiled row kernel, and what it does to search.
+
+For each game, collects the result boards of every roll along 0-ply self-play games (the batches search
+evaluates), encodes them, and times, per row (best of ``--repeat``):
+
+- ``kernel``: :func:`nardy.bots._kernels.forward_batch` (numba, one row at a time, zero inputs skipped),
+  the reference (1.00x);
+- ``blas``: :meth:`nardy.bots.net.Net.forward_inputs` on batches of ``DENSE_BATCH`` rows or more (numpy
+  matrix product and vectorised ``exp``);
+- the largest output difference between the two;
+- ``encode``: :func:`nardy.bots._kernels.encode_batch` per row, for scale.
+
+Then ranks ``--moves`` positions of those games at 2-ply (the ``grandmaster`` search) with the kernel
+forced (``DENSE_BATCH`` raised out of reach) and with the default, and reports ms per move, the ratio and
+whether the chosen plays agree.
+
+    OPENBLAS_NUM_THREADS=1 python bench/net_forward.py --games short,long,backgammon
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from nardy import Position  # noqa: E402
+from nardy.bots import Bot  # noqa: E402
+from nardy.bots import _kernels as K  # noqa: E402
+from nardy.bots import net as netmod  # noqa: E402
+
+
+def sample(game: str, n_games: int, seed: int):
+    """(positions with dice along 0-ply self-play, all their result boards stacked)."""
+    rng = np.random.default_rng(seed)
+    bot = Bot(game, level="advanced", seed=seed)
+    spots, boards = [], []
+    for _ in range(n_games):
+        pos = Position.start(game)
+        for _ in range(600):
+            dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+            res = pos.legal_results(dice)
+            boards.append(res)
+            spots.append((pos, dice))
+            r = bot.choose_play(pos, dice).result
+            if r.is_game_over():
+                break
+            pos = r.mirror()
+    return spots, np.concatenate(boards)
+
+
+def best_time(f, repeat):
+    f()
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        f()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", default="short,long,backgammon")
+    ap.add_argument("--selfplay", type=int, default=10, help="self-play games per game to sample from")
+    ap.add_argument("--moves", type=int, default=40, help="positions ranked at 2-ply per game")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    rows = []
+    for game in args.games.split(","):
+        spots, boards = sample(game, args.selfplay, args.seed)
+        bot = Bot(game, level="grandmaster", seed=args.seed)
+        net = bot.evaluator.net
+        n = boards.shape[0]
+        zeros = np.zeros(n, np.bool_)
+        x = K.encode_batch(boards, net.code, zeros, zeros)
+        t_enc = best_time(lambda: K.encode_batch(boards, net.code, zeros, zeros), args.repeat) / n
+        t_k = best_time(lambda: K.forward_batch(*net.weights, x), args.repeat) / n
+        t_b = best_time(lambda: net.forward_inputs(x), args.repeat) / n
+        diff = float(np.abs(net.forward_inputs(x) - K.forward_batch(*net.weights, x)).max())
+        rng = np.random.default_rng(args.seed)
+        pick = [spots[i] for i in rng.choice(len(spots), size=min(args.moves, len(spots)), replace=False)]
+        timing, plays = {}, {}
+        saved = netmod.DENSE_BATCH
+        try:
+            for mode, threshold in (("kernel", 1 << 62), ("blas", saved)):
+                netmod.DENSE_BATCH = threshold
+                bot.choose_play(*pick[0])
+                t0 = time.perf_counter()
+                plays[mode] = [bot.choose_play(p, d).result.id() for p, d in pick]
+                timing[mode] = (time.perf_counter() - t0) / len(pick)
+        finally:
+            netmod.DENSE_BATCH = saved
+        same = sum(a == b for a, b in zip(plays["kernel"], plays["blas"]))
+        row = {"game": game, "rows": n, "encode_us": 1e6 * t_enc, "kernel_us": 1e6 * t_k, "blas_us": 1e6 * t_b,
+               "forward_ratio": t_k / t_b, "max_diff": diff, "moves": len(pick),
+               "ms_2ply_kernel": 1e3 * timing["kernel"], "ms_2ply_blas": 1e3 * timing["blas"],
+               "search_ratio": timing["kernel"] / timing["blas"], "same_plays": same}
+        rows.append(row)
+        print(f"{game}: {n} rows; forward per row kernel {row['kernel_us']:.2f} us (1.00x), blas "
+              f"{row['blas_us']:.2f} us ({row['forward_ratio']:.2f}x faster), max diff {diff:.1e}; encode "
+              f"{row['encode_us']:.2f} us. 2-ply over {len(pick)} moves: kernel {row['ms_2ply_kernel']:.1f} ms, "
+              f"blas {row['ms_2ply_blas']:.1f} ms ({row['search_ratio']:.2f}x), same play {same}/{len(pick)}",
+              flush=True)
+    print(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()
