@@ -8,6 +8,11 @@ rate and points per game with a 95% confidence interval, and ms per move.
     python bench/bot_levels.py --game short --levels advanced --opponents previous \
         --previous /tmp/nardy-train/short/checkpoints-short/short-0300000.npz
 
+``--workers N`` plays pairs in N processes; the dice of every pair are drawn in order from ``--seed`` and each
+bot's own generator is reseeded per pair, so the figures do not depend on N. ``--results F`` appends every
+pair to F as it finishes; a rerun with the same arguments plays only the pairs missing from F (long runs
+can be stopped and resumed, or extended with a larger ``--games``).
+
 ``--fast`` plays the 0-ply level (``advanced``) inside the compiled kernel (the same greedy 0-ply choice,
 without the bearoff database), which allows many more games.
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -30,16 +36,22 @@ from nardy.bots.net import Net, shipped_path  # noqa: E402
 from nardy.bots.train import benchmark  # noqa: E402
 
 
-def play_pair(game, a: Bot, b: Bot, rng, timing):
-    rolls = [(int(x), int(y)) for x, y in rng.integers(1, 7, size=(3000, 2))]
+def draw_rolls(game, rng):
+    """One pair's dice, int8[3000, 2] from ``rng`` (backgammon's first roll redrawn until not a double)."""
+    rolls = rng.integers(1, 7, size=(3000, 2)).astype(np.int8)
     if game == "backgammon":
-        while rolls[0][0] == rolls[0][1]:
+        while rolls[0, 0] == rolls[0, 1]:
             rolls[0] = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    return rolls
+
+
+def play_pair(game, a: Bot, b: Bot, rolls, timing):
     values = Position.start(game).rules.scoring
     out = []
     for a_first in (True, False):
         pos = Position.start(game)
-        for t, dice in enumerate(rolls):
+        for t, (d1, d2) in enumerate(rolls):
+            dice = (int(d1), int(d2))
             a_moves = (t % 2 == 0) == a_first
             bot = a if a_moves else b
             t0 = time.perf_counter()
@@ -56,6 +68,56 @@ def play_pair(game, a: Bot, b: Bot, rng, timing):
         else:
             out.append(0)
     return out
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(spec):
+    """Build the two bots of one (level, opponent) row in this process."""
+    game, level, opp, seed, weights, previous = spec
+    a = Bot(game, level=level, seed=seed, weights=weights)
+    b = Bot(game, level="advanced", weights=previous) if opp == "previous" else Bot(game, level=opp, seed=seed + 1)
+    _WORKER.update(game=game, a=a, b=b, seed=seed)
+
+
+def _run_pair(job):
+    """Play pair ``i`` on its dice; each bot's own generator is reseeded from (seed, i), so results do not
+    depend on the number of workers. Returns (the two results, ms timings of the tested bot)."""
+    i, rolls = job
+    w = _WORKER
+    w["a"].rng = np.random.default_rng([w["seed"], i, 0])
+    w["b"].rng = np.random.default_rng([w["seed"], i, 1])
+    timing = []
+    out = play_pair(w["game"], w["a"], w["b"], rolls, timing)
+    return i, out, [round(1000 * t, 3) for t in timing]
+
+
+def _load_pairs(path, key) -> dict:
+    """Pairs already played for this row (``--results``): {pair index: (results, ms per move)}."""
+    done = {}
+    if path and Path(path).exists():
+        with open(path) as f:
+            for line in f:
+                rec = json.loads(line)
+                if all(rec.get(k) == v for k, v in key.items()):
+                    done[rec["pair"]] = (rec["results"], rec["ms"])
+    return done
+
+
+def _jobs(game, rng, n_pairs, done):
+    """(pair index, dice) of the pairs still to play; every pair's dice are drawn, in order, either way."""
+    for i in range(n_pairs):
+        rolls = draw_rolls(game, rng)
+        if i not in done:
+            yield i, rolls
+
+
+def _keep(done, log, key, i, out, ms):
+    done[i] = (out, ms)
+    if log:
+        log.write(json.dumps({**key, "pair": i, "results": out, "ms": ms}) + "\n")
+        log.flush()
 
 
 def summary(r):
@@ -75,6 +137,10 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fast", action="store_true", help="0-ply level in the compiled kernel")
+    ap.add_argument("--results", default=None, help="JSON-lines file of every pair played: appended to, and "
+                    "pairs already in it (same game, levels, seed, weights) are not played again")
+    ap.add_argument("--workers", type=int, default=1, help="processes playing pairs in parallel (results do "
+                    "not depend on it)")
     args = ap.parse_args(argv)
     game = args.game
     results = []
@@ -88,17 +154,31 @@ def main(argv=None):
                 row = {"games": args.games + args.games % 2, "ppg": s["ppg"], "ci95": s["ci95"],
                        "win_rate": s["win"], "ms_per_move": None, "mode": "kernel 0-ply"}
             else:
-                a = Bot(game, level=level, seed=args.seed, weights=args.weights)
-                if opp == "previous":
-                    b = Bot(game, level="advanced", weights=args.previous)
-                else:
-                    b = Bot(game, level=opp, seed=args.seed + 1)
+                spec = (game, level, opp, args.seed, args.weights, args.previous)
+                key = {"game": game, "level": level, "opponent": opp, "seed": args.seed,
+                       "weights": args.weights, "previous": args.previous if opp == "previous" else None}
+                done = _load_pairs(args.results, key)
+                n_pairs = (args.games + 1) // 2
                 rng = np.random.default_rng(args.seed)
-                r, timing = [], []
-                for _ in range((args.games + 1) // 2):
-                    r += play_pair(game, a, b, rng, timing)
+                jobs = _jobs(game, rng, n_pairs, done)
+                log = open(args.results, "a") if args.results else None
+                try:
+                    if args.workers > 1:
+                        with multiprocessing.get_context("spawn").Pool(
+                                args.workers, initializer=_init_worker, initargs=(spec,)) as pool:
+                            for i, out, t in pool.imap(_run_pair, jobs, chunksize=2):
+                                _keep(done, log, key, i, out, t)
+                    else:
+                        _init_worker(spec)
+                        for job in jobs:
+                            _keep(done, log, key, *_run_pair(job))
+                finally:
+                    if log:
+                        log.close()
+                r = [x for i in range(n_pairs) for x in done[i][0]]
+                timing = [x for i in range(n_pairs) for x in done[i][1]]
                 row = summary(r)
-                row["ms_per_move"] = 1000 * float(np.mean(timing))
+                row["ms_per_move"] = float(np.mean(timing))
             row.update(game=game, level=level, opponent=opp, wall_s=round(time.perf_counter() - t0, 1))
             results.append(row)
             ms = f", {row['ms_per_move']:.2f} ms/move" if row["ms_per_move"] is not None else ""
