@@ -21,6 +21,14 @@ highest occupied point; if the die's point is empty and higher points are occupi
 checker inside home. Doubles play four times; the side stops when its last checker is off (rule 6).
 All checkers are home, so every die can always be played.
 
+Short nardy's strict bear-off (RULES.md, "Short nardy bear-off": a checker that has already moved this turn
+may not then be borne off by a die larger than its point; on by default for short nardy) gives a second
+database, built the same way but with the plays of the rules engine (:func:`nardy._core.batch_results` with
+``strict=True``, so the maximum-dice and larger-die rules apply when a die cannot be played). It is a
+separate file (``strict=True`` in :func:`default_path`, :func:`build_database` and :func:`load_database`);
+the bots use it for short nardy. Example: one checker on the 5-point bears off in one roll with 31 of the
+36 rolls by the standard rule, but with 24 under the strict one (2-4, 3-4, 2-2, 3-3 and 4-4 no longer do).
+
 Positions are indexed combinatorially (:func:`bearoff_index`), in the order GNU Backgammon uses for its
 bearoff ids: by number of checkers, then lexicographically on the sorted list of the checkers' points.
 Index 0 is the empty position and gnubg's id ``i`` is index ``i``. Every play leads to a position of
@@ -41,6 +49,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from nardy import _core
 from nardy.errors import InvalidPositionError
 
 __all__ = [
@@ -294,7 +303,33 @@ def _plays_njit(c, d1, d2, out):
 
 
 @njit(cache=True, nogil=True)
-def _build_njit(positions, width):
+def _engine_plays_njit(c, d1, d2, strict, board, dice, res, offs, out):
+    """Like :func:`_plays_njit`, but with the rules engine's plays (:func:`nardy._core.batch_results`, the
+    hitting-game layout, ``strict`` bear-off as RULES.md's short nardy rule); ``board`` int8[1, 28], ``dice``
+    int64[1, 2], ``res`` int8[M, 28] and ``offs`` int64[2] are scratch. Returns how many were written."""
+    board[0, :] = 0
+    total = 0
+    for p in range(6):
+        board[0, p + 1] = c[p]
+        total += c[p]
+    board[0, 0] = 15 - total      # the mover's checkers already off
+    board[0, 24] = -15            # the opponent, out of the way on its own 1-point
+    dice[0, 0] = d1
+    dice[0, 1] = d2
+    first = np.zeros(1, np.bool_)
+    n = _core.batch_results(board, dice, True, strict, first, -1, res, offs)
+    if n < 0 or n > out.shape[0]:
+        raise RuntimeError("bearoff: too many plays for the scratch buffers")
+    m6 = np.zeros(6, np.int8)
+    for j in range(n):
+        for p in range(6):
+            m6[p] = res[j, p + 1]
+        out[j] = _index_njit(m6)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _build_njit(positions, width, engine=False, strict=False):
     n_pos = positions.shape[0]
     mean = np.zeros(n_pos)
     dist = np.zeros((n_pos, width))
@@ -304,6 +339,10 @@ def _build_njit(positions, width):
     fdist[0, 0] = 1.0
     out = np.zeros(128, dtype=np.int64)
     c = np.zeros(6, dtype=np.int8)
+    board = np.zeros((1, 28), np.int8)
+    dice = np.zeros((1, 2), np.int64)
+    res = np.zeros((512, 28), np.int8)
+    offs = np.zeros(2, np.int64)
     for i in range(1, n_pos):
         total = 0
         for p in range(6):
@@ -316,7 +355,10 @@ def _build_njit(positions, width):
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
                 w = 1.0 / 36.0 if d1 == d2 else 2.0 / 36.0
-                k = _plays_njit(c, d1, d2, out)
+                if engine:
+                    k = _engine_plays_njit(c, d1, d2, strict, board, dice, res, offs, out)
+                else:
+                    k = _plays_njit(c, d1, d2, out)
                 best = out[0]
                 for j in range(1, k):
                     if mean[out[j]] < mean[best]:
@@ -366,21 +408,23 @@ def cache_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "nardy"
 
 
-def default_path() -> Path:
-    """Where the database file lives by default: ``<cache dir>/bearoff1_v<FORMAT_VERSION>.npz``."""
-    return cache_dir() / f"bearoff1_v{FORMAT_VERSION}.npz"
+def default_path(strict: bool = False) -> Path:
+    """Where the database file lives by default: ``<cache dir>/bearoff1_v<FORMAT_VERSION>.npz``, or
+    ``bearoff1_strict_v<FORMAT_VERSION>.npz`` for short nardy's strict bear-off."""
+    return cache_dir() / f"bearoff1{'_strict' if strict else ''}_v{FORMAT_VERSION}.npz"
 
 
-def build_database(path=None) -> Path:
+def build_database(path=None, strict: bool = False) -> Path:
     """Compute the one-sided bearoff database and write it as a compressed ``.npz``; return the path.
 
+    ``strict``: short nardy's strict bear-off (see the module docstring) instead of the standard rule.
     ``path`` defaults to :func:`default_path` (the cache directory). The file holds, per position index,
     the trimmed float32 distributions of rolls to bear off all checkers and of rolls to bear off the
-    first one, and both means (float32). Takes a few seconds plus numba compilation on first use.
+    first one, both means (float32) and the rule. Takes a few seconds plus numba compilation on first use.
     """
-    path = Path(path) if path is not None else default_path()
+    path = Path(path) if path is not None else default_path(strict)
     positions = _positions()
-    mean, dist, fmean, fdist = _build_njit(positions, _WORK_ROLLS)
+    mean, dist, fmean, fdist = _build_njit(positions, _WORK_ROLLS, bool(strict), bool(strict))
     for name, d in (("rolls", dist), ("first_off", fdist)):
         if np.any(d[:, MAX_ROLLS:] != 0.0):
             raise RuntimeError(f"bearoff {name} distribution exceeds {MAX_ROLLS} rolls")
@@ -392,7 +436,7 @@ def build_database(path=None) -> Path:
         tmp, version=np.int32(FORMAT_VERSION),
         rolls_start=rs, rolls_length=rl, rolls_data=rd,
         first_off_start=fs, first_off_length=fl, first_off_data=fd,
-        mean=mean.astype(np.float32), first_off_mean=fmean.astype(np.float32))
+        mean=mean.astype(np.float32), first_off_mean=fmean.astype(np.float32), strict=np.bool_(strict))
     os.replace(tmp, path)
     _LOADED.pop(str(path.resolve()), None)
     return path
@@ -417,8 +461,10 @@ class BearoffDatabase:
     :class:`nardy.errors.InvalidPositionError` for bad counts.
     """
 
-    def __init__(self, rolls, first_off, mean, first_off_mean, path=None):
+    def __init__(self, rolls, first_off, mean, first_off_mean, path=None, strict: bool = False):
         self.positions = _positions()
+        #: Whether the figures follow short nardy's strict bear-off rather than the standard rule.
+        self.strict = bool(strict)
         self.rolls = rolls
         self.first_off = first_off
         self.mean = mean
@@ -435,7 +481,8 @@ class BearoffDatabase:
                                    f"expected {FORMAT_VERSION}")
             rolls = _unpack(z["rolls_start"], z["rolls_length"], z["rolls_data"])
             first = _unpack(z["first_off_start"], z["first_off_length"], z["first_off_data"])
-            return cls(rolls, first, z["mean"].copy(), z["first_off_mean"].copy(), Path(path))
+            strict = bool(z["strict"]) if "strict" in z.files else False
+            return cls(rolls, first, z["mean"].copy(), z["first_off_mean"].copy(), Path(path), strict)
 
     def rolls_distribution(self, counts6) -> np.ndarray:
         """float32 array (32,): P(bearing off all checkers of ``counts6`` takes exactly n rolls), n = 0..31."""
@@ -483,19 +530,25 @@ def _win_prob(a: np.ndarray, b: np.ndarray) -> float:
 _LOADED: dict[str, BearoffDatabase] = {}
 
 
-def load_database(path=None) -> BearoffDatabase:
+def load_database(path=None, strict: bool = False) -> BearoffDatabase:
     """Load the bearoff database (cached per path), building it first if the file is missing.
 
-    ``path`` defaults to :func:`default_path` (``$NARDY_CACHE_DIR`` or ``~/.cache/nardy``).
+    ``strict``: short nardy's strict bear-off instead of the standard rule (a separate file). ``path``
+    defaults to :func:`default_path` (``$NARDY_CACHE_DIR`` or ``~/.cache/nardy``). Raises ValueError when
+    the file at ``path`` holds the other rule's figures.
     """
-    path = Path(path) if path is not None else default_path()
+    path = Path(path) if path is not None else default_path(strict)
     key = str(path.resolve())
     db = _LOADED.get(key)
     if db is None:
         if not path.exists():
-            build_database(path)
+            build_database(path, strict=strict)
         db = BearoffDatabase.load(path)
         _LOADED[key] = db
+    if db.strict != bool(strict):
+        want = "strict" if strict else "standard"
+        have = "strict" if db.strict else "standard"
+        raise ValueError(f"bearoff database {path} is for the {have} bear-off, not the {want} one")
     return db
 
 
@@ -540,20 +593,26 @@ def _click_group():
     def bearoff():
         """Build or query the one-sided bearoff database (15 checkers on 6 points, 54,264 positions)."""
 
+    strict_option = click.option("--strict", is_flag=True,
+                                 help="short nardy's strict bear-off (a moved checker is not borne off by a "
+                                      "larger die) instead of the standard rule")
+
     @bearoff.command("build")
     @click.option("--path", type=click.Path(dir_okay=False), default=None,
-                  help=f"output file (default {default_path()})")
-    def build_cmd(path):
+                  help=f"output file (default {default_path()}, with --strict {default_path(True).name})")
+    @strict_option
+    def build_cmd(path, strict):
         """Build the database and cache it on disk (a few seconds)."""
         t0 = time.perf_counter()
-        out = build_database(path)
+        out = build_database(path, strict=strict)
         click.echo(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - t0:.1f} s")
 
     @bearoff.command("lookup")
     @click.argument("counts")
     @click.option("--against", default=None, help="the other side's counts: also print the race odds")
     @click.option("--json", "as_json", is_flag=True, help="print JSON")
-    def lookup_cmd(counts, against, as_json):
+    @strict_option
+    def lookup_cmd(counts, against, as_json, strict):
         """Bear-off figures of COUNTS: checkers on own points 1..6, comma-separated (e.g. 0,0,0,0,0,2).
 
         Prints the expected rolls to bear off, the distribution of the number of rolls, and with
@@ -576,7 +635,7 @@ def _click_group():
             return vals
 
         mine = parse(counts, "COUNTS")
-        db = load_database()
+        db = load_database(strict=strict)
         dist = db.rolls_distribution(mine)
         out = {"counts": mine, "mean_rolls": db.mean_rolls(mine),
                "rolls": {int(n): round(float(p), 6) for n, p in enumerate(dist) if p > 0}}

@@ -234,7 +234,8 @@ class BearoffEvaluator(_Base):
     Applies to boards where both sides have all their checkers in their own home board (hence no contact):
     :meth:`applies` tells which. The side on roll wins if it needs no more rolls than the other side
     (independent roll counts, each side minimising its expected rolls, as GNU Backgammon's one-sided
-    database does). The second level (gammon / mars) comes from the first-checker-off distribution;
+    database does; short nardy's figures follow its strict bear-off, :mod:`nardy.bots.bearoff`). The
+    second level (gammon / mars) comes from the first-checker-off distribution;
     higher levels are impossible when all the loser's checkers are home. The database is built on first use.
     """
 
@@ -245,9 +246,10 @@ class BearoffEvaluator(_Base):
 
     @property
     def db(self):
+        """The database for the game's default bear-off rule (short nardy: the strict one)."""
         if self._db is None:
             from .bearoff import load_database
-            self._db = load_database()
+            self._db = load_database(strict=get_rules(self.game).strict_bear_off)
         return self._db
 
     def applies(self, boards) -> np.ndarray:

@@ -380,3 +380,96 @@ def test_race_gammon_probabilities(db):
     mover, opp = bo.race_gammon_probabilities(full6, one1)
     assert mover == pytest.approx(0.0, abs=1e-6) and opp == pytest.approx(19 / 36, abs=1e-6)
     assert bo.race_gammon_probabilities(one1, one6) == (0.0, 0.0)  # both have borne off already
+
+
+# ------------------------------------------------------------------------------------------------
+# Short nardy's strict bear-off (RULES.md "Short nardy bear-off")
+# ------------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def strict_db(tmp_path_factory):
+    cache = tmp_path_factory.mktemp("nardy_cache_strict")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("NARDY_CACHE_DIR", str(cache))
+        path = bo.default_path(strict=True)
+        assert path.name == f"bearoff1_strict_v{bo.FORMAT_VERSION}.npz" and not path.exists()
+        database = bo.load_database(strict=True)
+        assert path.exists() and database.strict
+        yield database
+
+
+def test_engine_plays_equal_the_bearoff_generator_under_the_standard_rule():
+    """The rules engine (nardy._core) and the database's own generator give the same plays on every roll."""
+    rng = random.Random(11)
+    positions = list(_all_positions(3)) + [bo.bearoff_position(rng.randrange(1, bo.N_POSITIONS))
+                                           for _ in range(300)]
+    out_a = np.zeros(128, dtype=np.int64)
+    out_b = np.zeros(128, dtype=np.int64)
+    scratch = (np.zeros((1, 28), np.int8), np.zeros((1, 2), np.int64), np.zeros((512, 28), np.int8),
+               np.zeros(2, np.int64))
+    for c in positions:
+        if c == EMPTY:
+            continue
+        arr = np.array(c, dtype=np.int8)
+        for a in range(1, 7):
+            for b in range(a, 7):
+                ka = bo._plays_njit(arr, a, b, out_a)
+                kb = bo._engine_plays_njit(arr, a, b, False, *scratch, out_b)
+                assert set(out_a[:ka]) == set(out_b[:kb]), (c, a, b)
+
+
+def test_strict_rule_one_checker_on_the_5_point(strict_db, db):
+    """Alone on the 5-point, 2-4, 3-4, 2-2, 3-3 and 4-4 bear off by the standard rule (e.g. 5/1/off with
+    the 4 then the 2) but not by the strict one (the moved checker may not use a die larger than its
+    point; 4-4 plays 5/1 and stops): 24 of 36 rolls instead of 31, then one more roll always suffices."""
+    c = (0, 0, 0, 0, 1, 0)
+    assert db.rolls_distribution(c)[1] == pytest.approx(31 / 36)
+    assert strict_db.rolls_distribution(c)[1] == pytest.approx(24 / 36)
+    assert strict_db.rolls_distribution(c)[2] == pytest.approx(12 / 36)
+    assert strict_db.mean_rolls(c) == pytest.approx(1 + 12 / 36)
+    assert db.mean_rolls(c) == pytest.approx(1 + 5 / 36)
+
+
+def test_strict_rule_changes_nothing_when_no_checker_moves_before_bearing_off(strict_db, db):
+    # one checker on each of points 1..2, or a single checker on point 1 or 2: every roll is direct
+    for c in [(1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0), (1, 1, 0, 0, 0, 0), (2, 0, 0, 0, 0, 0)]:
+        np.testing.assert_array_equal(strict_db.rolls_distribution(c), db.rolls_distribution(c))
+
+
+def test_strict_rule_six_one_from_the_6_point(strict_db):
+    """RULES.md's example: one checker on 6, others lower, 6-1: 6/5/off is not a play. With checkers on 6
+    and 1 the strict rule still bears both off (6/off, 1/off) in one roll."""
+    assert strict_db.rolls_distribution((1, 0, 0, 0, 0, 1))[1] > 0
+    arr = np.array((0, 1, 0, 0, 0, 1), np.int8)  # on 2 and 6
+    out = np.zeros(128, dtype=np.int64)
+    scratch = (np.zeros((1, 28), np.int8), np.zeros((1, 2), np.int64), np.zeros((512, 28), np.int8),
+               np.zeros(2, np.int64))
+    k = bo._engine_plays_njit(arr, 6, 1, True, *scratch, out)
+    got = {bo.bearoff_position(int(i)) for i in out[:k]}
+    # 6/off then the 1: 2/1; or 6/off and ... never 6/5/off leaving the 2
+    assert (0, 1, 0, 0, 0, 0) not in got
+    assert got == {(1, 0, 0, 0, 0, 0)}
+
+
+def test_short_nardy_bots_use_the_strict_database(strict_db, db):
+    from nardy.bots.evaluator import BearoffEvaluator
+    assert BearoffEvaluator("short", None).db.strict
+    assert not BearoffEvaluator("backgammon", None).db.strict
+    assert not BearoffEvaluator("long", None).db.strict
+
+
+def test_loading_a_database_of_the_other_rule_is_refused(strict_db, db):
+    with pytest.raises(ValueError, match="strict bear-off, not the standard"):
+        bo.load_database(strict_db.path, strict=False)
+    with pytest.raises(ValueError, match="standard bear-off, not the strict"):
+        bo.load_database(db.path, strict=True)
+
+
+def test_command_line_lookup_strict(strict_db, tmp_path):
+    from click.testing import CliRunner
+
+    from nardy.cli import main
+    r = CliRunner(env={"NARDY_CACHE_DIR": str(strict_db.path.parent)}).invoke(
+        main, ["bearoff", "lookup", "0,0,0,0,1,0", "--strict", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["mean_rolls"] == pytest.approx(4 / 3, abs=1e-6)
