@@ -71,10 +71,19 @@ def main(argv=None):
     ap.add_argument("--results", default=None,
                     help="also write each position's loss (nardy, gnubg 0-ply; points) to this JSON file, for "
                          "paired comparisons of two runs on the same --seed")
+    ap.add_argument("--filters", default=None,
+                    help="move filters instead of the shipped ones: 'N0,W0;N1,W1' = keep at most N0 plays within "
+                         "W0 after 0-ply, N1 within W1 after 1-ply (e.g. '8,0.16;5,0.10')")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     positions = sample_positions(args.positions, args.seed)
     bot = Bot("backgammon", level=args.level, seed=1, weights=args.weights)
+    if args.filters:
+        try:
+            filters = tuple((int(n), float(w)) for n, w in (f.split(",") for f in args.filters.split(";")))
+        except ValueError:
+            ap.error(f"--filters {args.filters!r}: expected 'N0,W0;N1,W1'")
+        bot.searcher.filters = filters
     ours, theirs, race = [], [], []
     for i, (pos, dice) in enumerate(positions):
         plays = pos.legal_plays(dice)
@@ -93,7 +102,8 @@ def main(argv=None):
             print(f"  {i + 1}: nardy {1000 * np.mean(ours):.1f} mp/move, gnubg 0-ply {1000 * np.mean(theirs):.1f}",
                   file=sys.stderr, flush=True)
     a, b = 1000 * np.mean(ours), 1000 * np.mean(theirs)
-    out = {"level": args.level, "positions": len(ours), "nardy_mp_per_move": a, "gnubg0_mp_per_move": b,
+    out = {"level": args.level, "filters": [list(f) for f in bot.searcher.filters], "positions": len(ours),
+           "nardy_mp_per_move": a, "gnubg0_mp_per_move": b,
            "ratio": a / b if b > 0 else float("inf"), "nardy_blunders_over_100mp": int(np.sum(np.array(ours) > 0.1)),
            "wall_s": round(time.perf_counter() - t0, 1)}
     r = np.array(race)
