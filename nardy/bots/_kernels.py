@@ -740,6 +740,42 @@ def forward_batch(W1, b1, W2, b2, x):
 
 
 @njit(cache=True)
+def hidden_batch(W1, b1, x):
+    """Hidden pre-activations ``x @ W1 + b1`` (float32[n, H]) of inputs ``x`` (float32[n, N_INPUTS]), skipping
+    zero inputs (the inputs are sparse); the sigmoid is applied by the caller (vectorised numpy ``exp``)."""
+    n = x.shape[0]
+    H = b1.shape[0]
+    out = np.empty((n, H), np.float32)
+    for r in range(n):
+        acc = out[r]
+        for j in range(H):
+            acc[j] = b1[j]
+        xr = x[r]
+        for i in range(xr.shape[0]):
+            xi = xr[i]
+            if xi != 0.0:
+                for j in range(H):
+                    acc[j] += xi * W1[i, j]
+    return out
+
+
+@njit(cache=True)
+def output_batch(W2, b2, h):
+    """Output pre-activations ``h @ W2 + b2`` (float32[n, K]) of hidden activations ``h`` (float32[n, H])."""
+    n, H = h.shape
+    K = b2.shape[0]
+    out = np.empty((n, K), np.float32)
+    for r in range(n):
+        for k in range(K):
+            out[r, k] = b2[k]
+        for j in range(H):
+            hj = h[r, j]
+            for k in range(K):
+                out[r, k] += hj * W2[j, k]
+    return out
+
+
+@njit(cache=True)
 def bearoff_mask(boards, hitting):
     """bool[n]: boards where both sides have all their checkers in their own home and nobody has finished."""
     n = boards.shape[0]

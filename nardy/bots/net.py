@@ -70,9 +70,8 @@ def read_npz(path, keys, kind: str) -> dict:
         return {k: z[k] for k in keys}
 
 
-#: Rows from which :meth:`Net.forward_inputs` uses the BLAS matrix product instead of the row kernel
-#: (measured crossover about 32 rows; 1.7x faster per row at 1,000+ rows on one thread, see
-#: ``bench/net_forward.py``).
+#: Rows from which :meth:`Net.forward_inputs` computes layer by layer with a vectorised sigmoid instead of
+#: row by row (see ``bench/net_forward.py``).
 DENSE_BATCH = 64
 
 
@@ -168,18 +167,18 @@ class Net:
     def forward_inputs(self, x: np.ndarray) -> np.ndarray:
         """Outputs (float32[n, K], not sanitised) for encoded inputs ``x`` (float32[n, N_INPUTS]).
 
-        Batches of at least :data:`DENSE_BATCH` rows go through numpy's matrix product (BLAS) and
-        vectorised ``exp``; smaller ones through the compiled row kernel that skips zero inputs. Both give
-        the same outputs up to float32 rounding (about 1e-6). Pre-activations are clipped to [-40, 40] as
-        in the kernel's sigmoid. ``bench/net_forward.py`` measures the two.
+        Batches of at least :data:`DENSE_BATCH` rows are computed layer by layer: compiled sparse products
+        (zero inputs skipped) and numpy's vectorised ``exp`` for the sigmoids over the whole batch, which is
+        where the row kernel spends most of its time. Smaller batches go through the compiled row kernel.
+        Both give the same outputs up to float32 rounding (about 1e-6); pre-activations are clipped to
+        [-40, 40] as in the kernel's sigmoid. No BLAS: numpy's matrix product was as fast on one thread but
+        OpenBLAS's thread buffers added about 50 MB to a server. ``bench/net_forward.py`` measures both.
         """
         x = np.ascontiguousarray(x, np.float32)
         if x.shape[0] < DENSE_BATCH:
             return K.forward_batch(self.W1, self.b1, self.W2, self.b2, x)
-        h = x @ self.W1
-        h += self.b1
+        h = K.hidden_batch(self.W1, self.b1, x)
         _sigmoid_inplace(h)
-        o = h @ self.W2
-        o += self.b2
+        o = K.output_batch(self.W2, self.b2, h)
         _sigmoid_inplace(o)
         return o

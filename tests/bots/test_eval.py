@@ -202,8 +202,8 @@ def test_training_is_reproducible_and_the_command_runs(tmp_path):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_batched_net_outputs_equal_the_row_kernel(game):
-    """Net.forward_inputs takes the BLAS path from DENSE_BATCH rows on and the compiled row kernel below;
-    both give the same outputs (float32 rounding) and the same best play."""
+    """Net.forward_inputs computes layer by layer with a vectorised sigmoid from DENSE_BATCH rows on, and
+    with the compiled row kernel below; both give the same outputs (float32 rounding)."""
     from nardy.bots.net import DENSE_BATCH, Net, shipped_path
     net = Net.load(shipped_path(game))
     positions = _random_positions(game, 3, seed=4)
