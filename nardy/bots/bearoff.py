@@ -329,7 +329,7 @@ def _engine_plays_njit(c, d1, d2, strict, board, dice, res, offs, out):
 
 
 @njit(cache=True, nogil=True)
-def _build_njit(positions, width, engine=False, strict=False):
+def _build_njit(positions, width, strict=False):
     n_pos = positions.shape[0]
     mean = np.zeros(n_pos)
     dist = np.zeros((n_pos, width))
@@ -355,7 +355,7 @@ def _build_njit(positions, width, engine=False, strict=False):
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
                 w = 1.0 / 36.0 if d1 == d2 else 2.0 / 36.0
-                if engine:
+                if strict:
                     k = _engine_plays_njit(c, d1, d2, strict, board, dice, res, offs, out)
                 else:
                     k = _plays_njit(c, d1, d2, out)
@@ -424,7 +424,7 @@ def build_database(path=None, strict: bool = False) -> Path:
     """
     path = Path(path) if path is not None else default_path(strict)
     positions = _positions()
-    mean, dist, fmean, fdist = _build_njit(positions, _WORK_ROLLS, bool(strict), bool(strict))
+    mean, dist, fmean, fdist = _build_njit(positions, _WORK_ROLLS, bool(strict))
     for name, d in (("rolls", dist), ("first_off", fdist)):
         if np.any(d[:, MAX_ROLLS:] != 0.0):
             raise RuntimeError(f"bearoff {name} distribution exceeds {MAX_ROLLS} rolls")

@@ -33,13 +33,11 @@ def shipped_path(game: str) -> Path:
     return DATA_DIR / f"{game}.npz"
 
 
-_SCORING = {"backgammon": (1.0, 2.0, 3.0), "short": (1.0, 2.0, 4.0, 8.0), "long": (1.0, 2.0)}
-
-
 def scoring_values(game: str) -> np.ndarray:
-    """float64 points of each result level of a game with default options (RULES.md scoring), the
-    ``values`` the kernels take."""
-    return np.array(_SCORING[game], np.float64)
+    """float64 points of each result level of a game with default options (``Rules.scoring``, RULES.md
+    scoring), the ``values`` the kernels take."""
+    from nardy.rules import get_rules
+    return np.array(get_rules(game).scoring, np.float64)
 
 
 def start_board(game: str) -> np.ndarray:

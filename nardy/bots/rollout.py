@@ -122,10 +122,11 @@ def sample_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: float
     """
     boards = np.zeros((n, 28), np.int8)
     firsts = np.zeros((n, 2), np.bool_)
+    start, vals = start_board(net.game), scoring_values(net.game)
     count = 0
     part = 0
     while count < n:
-        got = R.sample_positions(net.code, start_board(net.game), scoring_values(net.game), 1_000, seed * 1_000_003 + part,
+        got = R.sample_positions(net.code, start, vals, 1_000, seed * 1_000_003 + part,
                                  *net.weights, eps, keep, boards[count:], firsts[count:])
         count += got
         part += 1

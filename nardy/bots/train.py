@@ -36,7 +36,6 @@ from .net import GAME_CODES, Net, scoring_values, start_board
 __all__ = ["train", "train_net", "benchmark"]
 
 
-
 def benchmark(net_a: Net, opponent, n_games: int, seed: int = 12345) -> dict:
     """Cubeless 0-ply games of ``net_a`` against ``opponent`` (a :class:`Net`, ``"random"`` or ``"heuristic"``),
     duplicate dice (``n_games`` rounded up to even).
