@@ -398,6 +398,12 @@ def strict_db(tmp_path_factory):
         yield database
 
 
+def _engine_scratch():
+    """Scratch buffers of ``bo._engine_plays_njit``: board, dice, results, offsets."""
+    return (np.zeros((1, 28), np.int8), np.zeros((1, 2), np.int64), np.zeros((512, 28), np.int8),
+            np.zeros(2, np.int64))
+
+
 def test_engine_plays_equal_the_bearoff_generator_under_the_standard_rule():
     """The rules engine (nardy._core) and the database's own generator give the same plays on every roll."""
     rng = random.Random(11)
@@ -405,8 +411,7 @@ def test_engine_plays_equal_the_bearoff_generator_under_the_standard_rule():
                                            for _ in range(300)]
     out_a = np.zeros(128, dtype=np.int64)
     out_b = np.zeros(128, dtype=np.int64)
-    scratch = (np.zeros((1, 28), np.int8), np.zeros((1, 2), np.int64), np.zeros((512, 28), np.int8),
-               np.zeros(2, np.int64))
+    scratch = _engine_scratch()
     for c in positions:
         if c == EMPTY:
             continue
@@ -442,8 +447,7 @@ def test_strict_rule_six_one_from_the_6_point(strict_db):
     assert strict_db.rolls_distribution((1, 0, 0, 0, 0, 1))[1] > 0
     arr = np.array((0, 1, 0, 0, 0, 1), np.int8)  # on 2 and 6
     out = np.zeros(128, dtype=np.int64)
-    scratch = (np.zeros((1, 28), np.int8), np.zeros((1, 2), np.int64), np.zeros((512, 28), np.int8),
-               np.zeros(2, np.int64))
+    scratch = _engine_scratch()
     k = bo._engine_plays_njit(arr, 6, 1, True, *scratch, out)
     got = {bo.bearoff_position(int(i)) for i in out[:k]}
     # 6/off then the 1: 2/1; or 6/off and ... never 6/5/off leaving the 2
