@@ -35,6 +35,9 @@ OFF, BAR, OPP_BAR, OPP_OFF = 0, 25, 26, 27
 MAX_PLAYS = 4096
 TABLE_BITS = 10
 TABLE_SIZE = 1 << TABLE_BITS
+#: Transposition table of the doubles search (long nardy), entries; filled at most half.
+TT_BITS = 11
+TT_SIZE = 1 << TT_BITS
 
 HEAD_NONE, HEAD_BLOCK, HEAD_ALWAYS = 0, 1, 2
 
@@ -174,12 +177,13 @@ def new_workspace():
 
 @njit(cache=True)
 def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
-            out, work64):
+            out, work64, transpose=True):
     """Depth-first search over single steps (make/unmake on ``b`` and ``moved``, both restored on
     return), keeping each resulting position once (RULES.md rule 4) in ``out`` (rows of OUT_W).
 
     ``work64`` holds the stacks (its first row: the dice to play, in order), the board keys and an
-    open-addressing hash table whose entries are stamped, so it is never cleared.
+    open-addressing hash table whose entries are stamped, so it is never cleared. ``transpose`` (default)
+    skips intermediate positions of a long nardy double already searched (same plays, same order).
     """
     stack = work64[0:STACK_ROWS * 5]
     tbase = TABLE_AT
@@ -193,6 +197,13 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
     big = d0 if d0 > d1 or ndice < 2 else d1
     n_orders = 2 if (permute and ndice == 2 and d0 != d1) else 1
     prune = prune_doubles and is_double and hitting
+    # Transposition table for doubles without the ordering prune (long nardy): an intermediate position
+    # (board, depth, checkers off the head) met again has the same subtree, all of whose leaves were
+    # already met, in the same order, from its first visit, so the second visit is skipped. The plays
+    # found, their steps and their order are unchanged; only repeated work goes (bench/search_speed.py).
+    use_tt = transpose and is_double and ndice > 2 and not hitting
+    tt = np.zeros((TT_SIZE if use_tt else 0, 3), np.int64)
+    tt_count = 0
     count = 0
     best = -1
     cap = min(out.shape[0], (work64.shape[0] - kbase) // 2)
@@ -212,7 +223,23 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
         stack[35] = 0
         while depth >= 0:
             leaf = depth == ndice or b[OFF] >= 15
-            if not leaf:
+            seen = False
+            if use_tt and not leaf and depth >= 1 and stack[30 + depth] == 25 and tt_count < TT_SIZE // 2:
+                # a fresh intermediate node: look it up, insert it when new
+                tag = np.int64(1 + depth + 8 * heads)
+                hsh = (k1 * np.int64(-7046029254386353131)) ^ (k2 * np.int64(-4417276706812531889)) ^ tag
+                slot = np.int64((hsh >> np.int64(64 - TT_BITS)) & (TT_SIZE - 1))
+                while tt[slot, 2] != 0:
+                    if tt[slot, 0] == k1 and tt[slot, 1] == k2 and tt[slot, 2] == tag:
+                        seen = True
+                        break
+                    slot = (slot + 1) & (TT_SIZE - 1)
+                if not seen:
+                    tt[slot, 0] = k1
+                    tt[slot, 1] = k2
+                    tt[slot, 2] = tag
+                    tt_count += 1
+            if not leaf and not seen:
                 if o == 1 and depth < 2:
                     d = stack[1 - depth]
                 else:
@@ -308,7 +335,7 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
                 if found:
                     continue
                 leaf = stack[35 + depth] == 0
-            if leaf:
+            if leaf and not seen:
                 if all_leaves:
                     score = 0
                 else:
@@ -402,7 +429,7 @@ def _small_work64(cap):
 
 
 @njit(cache=True)
-def _legal(b0, code, out, work64, b, moved):
+def _legal(b0, code, out, work64, b, moved, transpose=True):
     """All legal plays of a full turn (see :func:`legal_into`), with int8 scratch ``b`` (28) and ``moved`` (26).
 
     Packed arguments for a cheap call from Python:
@@ -438,7 +465,7 @@ def _legal(b0, code, out, work64, b, moved):
     hl = 0
     if head_mode >= 0:
         hl = head_limit(b, d1, d2, first, head_mode)
-    return _search(b, moved, 0, ndice, True, hitting, strict, hl, True, False, out, work64)
+    return _search(b, moved, 0, ndice, True, hitting, strict, hl, True, False, out, work64, transpose)
 
 
 @njit(cache=True)
@@ -472,7 +499,7 @@ def _unpack(out, n, out_b, out_s, out_n):
 
 @njit(cache=True)
 def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, prune_doubles,
-             all_leaves, out_b, out_s, out_n, out_keys):
+             all_leaves, out_b, out_s, out_n, out_keys, transpose=True):
     """Generate plays from board ``b0`` into separate output buffers (general form).
 
     Args:
@@ -489,6 +516,8 @@ def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, 
             (for partial turns; a leaf is a sequence that cannot continue).
         out_b: int8[M, 28] resulting boards; out_s: int8[M, 4, 4] steps (from, to, die, hit);
         out_n: int8[M] step counts; out_keys: uint64[M, 2] (unused, kept for callers).
+        transpose: skip repeated intermediate positions of long nardy doubles (see :func:`_search`;
+            False gives the plain search, the same output, for tests and benchmarks).
     Returns:
         The number of distinct resulting boards written.
     """
@@ -500,14 +529,14 @@ def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, 
         work64[i] = dice[i]
     out = np.empty((small, OUT_W), np.int8)
     n = _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
-                out, work64)
+                out, work64, transpose)
     if n >= small and out_b.shape[0] > small:  # rare: many plays, run again with the full buffer
         out = np.empty((out_b.shape[0], OUT_W), np.int8)
         w2 = _small_work64(out_b.shape[0])
         w2[:4] = work64[:4]
         work64 = w2
         n = _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
-                    out, work64)
+                    out, work64, transpose)
     _unpack(out, n, out_b, out_s, out_n)
     return n
 
@@ -533,13 +562,14 @@ def legal_plays_into(b0, d1, d2, hitting, strict, first_turn, head_mode, out_b, 
 
 
 @njit(cache=True)
-def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, offsets):
+def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, offsets, transpose=True):
     """Legal play results for many positions at once (for bots).
 
     Args:
         boards: int8[N, 28] boards (mover's view); dice: int64[N, 2]; first_turn: bool[N].
         out_b: int8[M, 28] buffer for all resulting boards, concatenated.
         offsets: int64[N + 1]; on return the results of position i are ``out_b[offsets[i]:offsets[i+1]]``.
+        transpose: see :func:`generate` (False: the plain search, same output).
     Returns:
         The total number of results written, or -1 if ``out_b`` was too small.
     """
@@ -553,7 +583,7 @@ def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, o
     for i in range(n):
         code = base | dice[i, 0] | (dice[i, 1] << 3) | (int(first_turn[i]) << 8)
         room = out_b.shape[0] - pos
-        c = _legal(boards[i], code, out_b[pos:], work64, b, moved)
+        c = _legal(boards[i], code, out_b[pos:], work64, b, moved, transpose)
         if c >= room:
             return -1
         pos += c
