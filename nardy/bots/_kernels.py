@@ -760,6 +760,102 @@ def hidden_batch(W1, b1, x):
 
 
 @njit(cache=True)
+def unique_boards(boards, first_m, first_o):
+    """Distinct rows of ``boards`` (int8[n, 28]) with their flags (bool[n] each): ``(first, inverse)`` where
+    ``first`` (int64[u]) indexes the first occurrence of each distinct row, in order, and ``inverse``
+    (int64[n]) maps every row to its distinct row, so ``x[first][inverse]`` equals ``x`` for any per-row
+    function ``x`` of (board, flags). An open-addressing table over an FNV-1a hash of the bytes."""
+    n = boards.shape[0]
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    table = np.full(size, -1, np.int64)
+    first = np.empty(n, np.int64)
+    inverse = np.empty(n, np.int64)
+    u = 0
+    prime = np.uint64(1099511628211)
+    for i in range(n):
+        h = np.uint64(14695981039346656037)
+        for j in range(boards.shape[1]):
+            h = (h ^ np.uint64(boards[i, j] & 0xFF)) * prime
+        h = (h ^ np.uint64(first_m[i] + 2 * first_o[i])) * prime
+        slot = np.int64(h >> np.uint64(33)) & (size - 1)
+        while True:
+            k = table[slot]
+            if k < 0:
+                table[slot] = u
+                first[u] = i
+                inverse[i] = u
+                u += 1
+                break
+            r = first[k]
+            same = first_m[r] == first_m[i] and first_o[r] == first_o[i]
+            if same:
+                for j in range(boards.shape[1]):
+                    if boards[r, j] != boards[i, j]:
+                        same = False
+                        break
+            if same:
+                inverse[i] = k
+                break
+            slot = (slot + 1) & (size - 1)
+    return first[:u], inverse
+
+
+@njit(cache=True)
+def hidden_boards(W1, b1, boards, game, first_m, first_o):
+    """Negated hidden pre-activations ``-clip(x @ W1 + b1, -40, 40)`` (float32[n, H]) of boards
+    (int8[n, 28], side on roll's view; ``first_m``/``first_o``: bool[n]), encoding each row into a small
+    scratch instead of materialising ``x`` (float32[n, N_INPUTS]): the same sums, in the same order, as
+    :func:`hidden_batch` of :func:`encode_batch`, without the memory traffic of ``x``. The caller takes
+    ``exp`` (vectorised numpy) and passes the result to :func:`output_from_exp`."""
+    n = boards.shape[0]
+    H = b1.shape[0]
+    out = np.empty((n, H), np.float32)
+    x = np.empty(N_INPUTS, np.float32)
+    for r in range(n):
+        encode(boards[r], game, first_m[r], first_o[r], x)
+        acc = out[r]
+        for j in range(H):
+            acc[j] = b1[j]
+        for i in range(N_INPUTS):
+            xi = x[i]
+            if xi != 0.0:
+                for j in range(H):
+                    acc[j] += xi * W1[i, j]
+        for j in range(H):
+            v = acc[j]
+            if v < -40.0:
+                v = np.float32(-40.0)
+            elif v > 40.0:
+                v = np.float32(40.0)
+            acc[j] = -v
+    return out
+
+
+@njit(cache=True)
+def output_from_exp(W2, b2, e):
+    """Output pre-activations ``h @ W2 + b2`` (float32[n, K]) where ``h = 1 / (1 + e)`` (float32 arithmetic),
+    ``e`` = ``exp`` of :func:`hidden_boards`' output: the hidden sigmoid finished inside the product."""
+    n, H = e.shape
+    K = b2.shape[0]
+    one = np.float32(1.0)
+    out = np.empty((n, K), np.float32)
+    h = np.empty(H, np.float32)
+    for r in range(n):
+        er = e[r]
+        for j in range(H):
+            h[j] = one / (one + er[j])
+        for k in range(K):
+            out[r, k] = b2[k]
+        for j in range(H):
+            hj = h[j]
+            for k in range(K):
+                out[r, k] += hj * W2[j, k]
+    return out
+
+
+@njit(cache=True)
 def output_batch(W2, b2, h):
     """Output pre-activations ``h @ W2 + b2`` (float32[n, K]) of hidden activations ``h`` (float32[n, H])."""
     n, H = h.shape

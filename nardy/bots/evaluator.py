@@ -31,7 +31,7 @@ from nardy import _core
 from nardy.rules import get_rules
 
 from . import _kernels as K
-from .net import GAME_CODES, Net, shipped_path
+from .net import DENSE_BATCH, GAME_CODES, Net, shipped_path
 
 __all__ = ["LEVELS", "OUTPUT_NAMES", "Evaluator", "Probabilities", "NeuralEvaluator", "BearoffEvaluator",
            "HybridEvaluator", "default_evaluator", "money_equity", "flip_probs", "terminal_probs"]
@@ -203,7 +203,14 @@ def _first(first, n):
 
 class NeuralEvaluator(_Base):
     """The net alone (no bearoff database): outputs sanitised so that every level <= the one below
-    and losses <= 1 - win. Finished boards are not special-cased by :meth:`evaluate_batch`."""
+    and losses <= 1 - win. Finished boards are not special-cased by :meth:`evaluate_batch`.
+
+    Batches of :attr:`dedupe_from` rows or more are evaluated once per distinct (board, flags): search batches
+    repeat boards (rolls with the same total, doubles, transpositions; about three rows in four at long nardy
+    2-ply), and the outputs are bit for bit those of evaluating every row (``bench/search_speed.py``)."""
+
+    #: Smallest batch checked for repeated boards.
+    dedupe_from = 16
 
     def __init__(self, net: Net):
         self.net = net
@@ -213,8 +220,16 @@ class NeuralEvaluator(_Base):
     def evaluate_batch(self, boards, first=None) -> np.ndarray:
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
         fm, fo = _first(first, boards.shape[0])
-        x = K.encode_batch(boards, self.code, fm, fo)
-        out = self.net.forward_inputs(x)
+        n = boards.shape[0]
+        if n >= self.dedupe_from:
+            # each distinct (board, flags) once, on the path the whole batch would take (same bits)
+            first, inverse = K.unique_boards(boards, fm, fo)
+            if first.shape[0] < n:
+                out = self.net.forward_boards(boards[first], fm[first], fo[first], dense=n >= DENSE_BATCH)
+                out = out[inverse]
+                _sanitize_rows(out, len(LEVELS[self.game]))
+                return out
+        out = self.net.forward_boards(boards, fm, fo)
         _sanitize_rows(out, len(LEVELS[self.game]))
         return out
 

@@ -162,6 +162,25 @@ class Net:
         tmp.replace(path)
         return path
 
+    def forward_boards(self, boards: np.ndarray, first_m: np.ndarray, first_o: np.ndarray,
+                       dense: bool | None = None) -> np.ndarray:
+        """Outputs (float32[n, K], not sanitised) for boards (int8[n, 28], side on roll's view) with long
+        nardy first-turn flags ``first_m``/``first_o`` (bool[n]): :meth:`forward_inputs` of their encoding,
+        bit for bit. Batches of :data:`DENSE_BATCH` rows or more are encoded row by row inside the first
+        layer's product (no ``n x N_INPUTS`` input array) and the hidden sigmoid is finished inside the
+        second product, leaving only numpy's vectorised ``exp``; ``bench/net_forward.py`` measures it.
+        ``dense`` forces the choice of path (True: layer by layer at any size), which keeps a batch's outputs
+        bit for bit the same when a caller evaluates a subset of it."""
+        if dense is None:
+            dense = boards.shape[0] >= DENSE_BATCH
+        if not dense:
+            return self.forward_inputs(K.encode_batch(boards, self.code, first_m, first_o))
+        e = K.hidden_boards(self.W1, self.b1, boards, self.code, first_m, first_o)
+        np.exp(e, out=e)
+        o = K.output_from_exp(self.W2, self.b2, e)
+        _sigmoid_inplace(o)
+        return o
+
     def forward_inputs(self, x: np.ndarray) -> np.ndarray:
         """Outputs (float32[n, K], not sanitised) for encoded inputs ``x`` (float32[n, N_INPUTS]).
 

@@ -47,17 +47,26 @@ _LONG_PERM = np.array([0] + [((p + 11) % 24) + 1 for p in range(1, 25)] + [26, 2
 def mirror_boards(boards: np.ndarray, hitting: bool) -> np.ndarray:
     """Boards (``int8[n, 28]``) from the other side's view (vectorised :func:`nardy._core.mirror_hitting`
     / ``mirror_long``)."""
-    b = np.asarray(boards, np.int8)
-    out = np.empty_like(b)
-    out[:, 0] = b[:, 27]
-    out[:, 27] = b[:, 0]
-    out[:, 25] = b[:, 26]
-    out[:, 26] = b[:, 25]
-    if hitting:
-        out[:, 1:25] = -b[:, 24:0:-1]
-    else:
-        # mover point p becomes the other side's point ((p + 11) % 24) + 1
-        out[:, _LONG_PERM[1:25]] = -b[:, 1:25]
+    b = np.ascontiguousarray(boards, np.int8)
+    return _mirror_njit(b, hitting, _LONG_PERM)
+
+
+@njit(cache=True)
+def _mirror_njit(b, hitting, perm):
+    n = b.shape[0]
+    out = np.empty((n, 28), np.int8)
+    for i in range(n):
+        out[i, 0] = b[i, 27]
+        out[i, 27] = b[i, 0]
+        out[i, 25] = b[i, 26]
+        out[i, 26] = b[i, 25]
+        if hitting:
+            for p in range(1, 25):
+                out[i, p] = -b[i, 25 - p]
+        else:
+            # mover point p becomes the other side's point ((p + 11) % 24) + 1
+            for p in range(1, 25):
+                out[i, perm[p]] = -b[i, p]
     return out
 
 
@@ -91,6 +100,10 @@ class Searcher:
         evaluator: evaluates positions with the side on roll (``evaluate_batch``).
         rules: the game's :class:`~nardy.rules.Rules` (scoring values, bear-off and head options).
     """
+
+    #: Generate repeated positions of a search batch once (:meth:`_expand`) and search long nardy doubles with
+    #: a transposition table (:func:`nardy._core.generate`); False gives the same figures slower (reference).
+    dedupe = True
 
     def __init__(self, evaluator, rules):
         self.ev = evaluator
@@ -128,7 +141,27 @@ class Searcher:
         return out
 
     def _expand(self, boards: np.ndarray, first: np.ndarray):
-        """Results of every roll (21 each) of every position: (results, offsets, first flags of result)."""
+        """Results of every roll (21 each) of every position: (results, offsets, first flags of result).
+
+        Repeated positions (the same reply to several rolls, transpositions) are generated once and their
+        results copied, so the output is exactly that of generating every position."""
+        n = boards.shape[0]
+        if not self.dedupe:
+            return self._expand_all(boards, first)
+        uniq, inverse = K.unique_boards(boards, first[:, 0], first[:, 1])
+        u = uniq.shape[0]
+        if u == n:
+            return self._expand_all(boards, first)
+        res, offs, fo = self._expand_all(boards[uniq], first[uniq])
+        counts = np.diff(offs).reshape(u, 21)[inverse].ravel()     # per (position, roll), original order
+        new_offs = np.zeros(n * 21 + 1, np.int64)
+        np.cumsum(counts, out=new_offs[1:])
+        starts = offs[:-1:21][inverse]                            # first row of each position's block
+        sizes = offs[21::21][inverse] - starts
+        idx = np.repeat(starts - new_offs[:-1:21], sizes) + np.arange(new_offs[-1])
+        return res[idx], new_offs, fo[idx]
+
+    def _expand_all(self, boards: np.ndarray, first: np.ndarray):
         n = boards.shape[0]
         B = np.repeat(boards, 21, axis=0)
         D = np.tile(ROLLS21, (n, 1))
@@ -137,7 +170,7 @@ class Searcher:
         while True:
             out = np.empty((cap, 28), np.int8)
             offs = np.empty(B.shape[0] + 1, np.int64)
-            tot = _core.batch_results(B, D, self.hitting, self.strict, fm, self.head_mode, out, offs)
+            tot = _core.batch_results(B, D, self.hitting, self.strict, fm, self.head_mode, out, offs, self.dedupe)
             if tot >= 0:
                 break
             cap *= 4
