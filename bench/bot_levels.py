@@ -166,7 +166,7 @@ def main(argv=None):
                     if args.workers > 1:
                         with multiprocessing.get_context("spawn").Pool(
                                 args.workers, initializer=_init_worker, initargs=(spec,)) as pool:
-                            for i, out, t in pool.imap(_run_pair, jobs, chunksize=2):
+                            for i, out, t in pool.imap_unordered(_run_pair, jobs, chunksize=2):
                                 _keep(done, log, key, i, out, t)
                     else:
                         _init_worker(spec)
