@@ -8,7 +8,9 @@ evaluates), encodes them, and times, per row (best of ``--repeat``):
 - ``batch``: :meth:`nardy.bots.net.Net.forward_inputs` on batches of ``DENSE_BATCH`` rows or more (compiled
   sparse products per layer, numpy's vectorised ``exp`` for the sigmoids);
 - the largest output difference between the two;
-- ``encode``: :func:`nardy.bots._kernels.encode_batch` per row, for scale.
+- ``encode``: :func:`nardy.bots._kernels.encode_batch` per row, for scale;
+- ``boards``: :meth:`nardy.bots.net.Net.forward_boards` (the encoding fused into the first layer, what the
+  evaluators call) against ``encode`` + ``batch``, and whether the outputs are bit for bit the same.
 
 Then ranks ``--moves`` positions of those games at 2-ply (the ``grandmaster`` search) with the kernel
 forced (``DENSE_BATCH`` raised out of reach) and with the default, and reports ms per move, the ratio and
@@ -84,6 +86,8 @@ def main(argv=None):
         t_k = best_time(lambda: K.forward_batch(*net.weights, x), args.repeat) / n
         t_b = best_time(lambda: net.forward_inputs(x), args.repeat) / n
         diff = float(np.abs(net.forward_inputs(x) - K.forward_batch(*net.weights, x)).max())
+        t_fb = best_time(lambda: net.forward_boards(boards, zeros, zeros), args.repeat) / n
+        fused_same = bool(np.array_equal(net.forward_boards(boards, zeros, zeros), net.forward_inputs(x)))
         rng = np.random.default_rng(args.seed)
         pick = [spots[i] for i in rng.choice(len(spots), size=min(args.moves, len(spots)), replace=False)]
         timing, plays = {}, {}
@@ -101,13 +105,15 @@ def main(argv=None):
         row = {"game": game, "rows": n, "encode_us": 1e6 * t_enc, "kernel_us": 1e6 * t_k, "batch_us": 1e6 * t_b,
                "forward_ratio": t_k / t_b, "max_diff": diff, "moves": len(pick),
                "ms_2ply_kernel": 1e3 * timing["kernel"], "ms_2ply_batch": 1e3 * timing["batch"],
-               "search_ratio": timing["kernel"] / timing["batch"], "same_plays": same}
+               "search_ratio": timing["kernel"] / timing["batch"], "same_plays": same,
+               "boards_us": 1e6 * t_fb, "fused_ratio": (t_enc + t_b) / t_fb, "fused_same": fused_same}
         rows.append(row)
         print(f"{game}: {n} rows; forward per row kernel {row['kernel_us']:.2f} us (1.00x), batch "
               f"{row['batch_us']:.2f} us ({row['forward_ratio']:.2f}x faster), max diff {diff:.1e}; encode "
               f"{row['encode_us']:.2f} us. 2-ply over {len(pick)} moves: kernel {row['ms_2ply_kernel']:.1f} ms, "
-              f"batch {row['ms_2ply_batch']:.1f} ms ({row['search_ratio']:.2f}x), same play {same}/{len(pick)}",
-              flush=True)
+              f"batch {row['ms_2ply_batch']:.1f} ms ({row['search_ratio']:.2f}x), same play {same}/{len(pick)}. "
+              f"Encoding fused into the first layer: {row['boards_us']:.2f} us per row against encode + batch "
+              f"{1e6 * (t_enc + t_b):.2f} us ({row['fused_ratio']:.2f}x), same bits: {fused_same}", flush=True)
     print(json.dumps(rows))
 
 

@@ -31,7 +31,8 @@ from nardy import _core
 from nardy.rules import get_rules
 
 from . import _kernels as K
-from .net import DENSE_BATCH, GAME_CODES, Net, shipped_path
+from . import net as _net
+from .net import GAME_CODES, Net, shipped_path
 
 __all__ = ["LEVELS", "OUTPUT_NAMES", "Evaluator", "Probabilities", "NeuralEvaluator", "BearoffEvaluator",
            "HybridEvaluator", "default_evaluator", "money_equity", "flip_probs", "terminal_probs"]
@@ -225,7 +226,7 @@ class NeuralEvaluator(_Base):
             # each distinct (board, flags) once, on the path the whole batch would take (same bits)
             first, inverse = K.unique_boards(boards, fm, fo)
             if first.shape[0] < n:
-                out = self.net.forward_boards(boards[first], fm[first], fo[first], dense=n >= DENSE_BATCH)
+                out = self.net.forward_boards(boards[first], fm[first], fo[first], dense=n >= _net.DENSE_BATCH)
                 out = out[inverse]
                 _sanitize_rows(out, len(LEVELS[self.game]))
                 return out

@@ -168,13 +168,14 @@ class Net:
         nardy first-turn flags ``first_m``/``first_o`` (bool[n]): :meth:`forward_inputs` of their encoding,
         bit for bit. Batches of :data:`DENSE_BATCH` rows or more are encoded row by row inside the first
         layer's product (no ``n x N_INPUTS`` input array) and the hidden sigmoid is finished inside the
-        second product, leaving only numpy's vectorised ``exp``; ``bench/net_forward.py`` measures it.
+        second product, leaving only numpy's vectorised ``exp`` (``bench/net_forward.py``: "boards").
         ``dense`` forces the choice of path (True: layer by layer at any size), which keeps a batch's outputs
         bit for bit the same when a caller evaluates a subset of it."""
         if dense is None:
             dense = boards.shape[0] >= DENSE_BATCH
         if not dense:
-            return self.forward_inputs(K.encode_batch(boards, self.code, first_m, first_o))
+            return K.forward_batch(self.W1, self.b1, self.W2, self.b2,
+                                   K.encode_batch(boards, self.code, first_m, first_o))
         e = K.hidden_boards(self.W1, self.b1, boards, self.code, first_m, first_o)
         np.exp(e, out=e)
         o = K.output_from_exp(self.W2, self.b2, e)
