@@ -9,7 +9,9 @@ luck of the dice cancels within a pair. Reports nardy's points per game with a 9
     python bench/bot_vs_gnubg.py --games 5000 --level grandmaster --workers 2 --results gm.json
 
 The dice of pair ``i`` come from ``numpy.random.default_rng([seed, i])``, so a run's games do not depend on
-``--workers`` (processes that split the pairs between them).
+``--workers`` (processes that split the pairs between them). ``--log F`` appends every pair to F as it
+finishes; a rerun with the same arguments plays only the pairs missing from F (long runs can be stopped and
+resumed, or extended with a larger ``--games``).
 
 ``gnubg_nn.best_move(board, d1, d2, n=plies, b=1)`` takes the board as ``[opponent25, mover25]`` (index
 0..23 = own points 1..24, 24 = bar) and returns the chosen move and the key of the resulting board, from
@@ -104,11 +106,22 @@ def main(argv=None):
     ap.add_argument("--weights", default=None, help="nardy weights (.npz) instead of the shipped ones")
     ap.add_argument("--workers", type=int, default=1, help="processes playing the pairs")
     ap.add_argument("--results", default=None, help="also write every game's points to this JSON file")
+    ap.add_argument("--log", default=None, help="JSON-lines file every pair is appended to as it finishes; "
+                    "pairs already in it (same level, seed, gnubg ply, weights) are not played again")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     n_pairs = (args.games + 1) // 2
-    jobs = [(i, args.level, args.seed, args.gnubg_ply, args.weights) for i in range(n_pairs)]
+    key = {"level": args.level, "seed": args.seed, "gnubg_ply": args.gnubg_ply, "weights": args.weights}
     by_pair, timing = {}, []
+    if args.log and Path(args.log).exists():
+        with open(args.log) as f:
+            for line in f:
+                rec = json.loads(line)
+                if all(rec.get(k) == v for k, v in key.items()) and rec["pair"] < n_pairs:
+                    by_pair[rec["pair"]] = rec["points"]
+                    timing += [t / 1000 for t in rec["ms"]]
+    jobs = [(i, args.level, args.seed, args.gnubg_ply, args.weights) for i in range(n_pairs) if i not in by_pair]
+    log = open(args.log, "a") if args.log else None
     t0 = time.perf_counter()
     if args.workers > 1:
         import multiprocessing as mp
@@ -119,12 +132,17 @@ def main(argv=None):
     for i, res, tm in it:
         by_pair[i] = res
         timing += tm
+        if log:
+            log.write(json.dumps({**key, "pair": i, "points": res, "ms": [round(1000 * t, 3) for t in tm]}) + "\n")
+            log.flush()
         if len(by_pair) % 50 == 0 and not args.json:
             r = np.concatenate([by_pair[k] for k in by_pair])
             print(f"  {len(r)} games: {r.mean():+.3f} ppg ({time.perf_counter() - t0:.0f} s)", file=sys.stderr,
                   flush=True)
     if pool is not None:
         pool.close()
+    if log:
+        log.close()
     results = [x for i in range(n_pairs) for x in by_pair[i]]
     if args.results:
         Path(args.results).write_text(json.dumps({"level": args.level, "seed": args.seed, "points": results}))
