@@ -739,23 +739,36 @@ def forward_batch(W1, b1, W2, b2, x):
     return out
 
 
+@njit(cache=True, inline="always")
+def _first_layer(W1, b1, x, acc):
+    """``acc <- x @ W1 + b1`` for one row, zero inputs skipped (the sums of :func:`forward`, in its order)."""
+    for j in range(b1.shape[0]):
+        acc[j] = b1[j]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(b1.shape[0]):
+                acc[j] += xi * W1[i, j]
+
+
+@njit(cache=True, inline="always")
+def _second_layer(W2, b2, h, out):
+    """``out <- h @ W2 + b2`` for one row of hidden activations ``h``."""
+    for k in range(b2.shape[0]):
+        out[k] = b2[k]
+    for j in range(h.shape[0]):
+        hj = h[j]
+        for k in range(b2.shape[0]):
+            out[k] += hj * W2[j, k]
+
+
 @njit(cache=True)
 def hidden_batch(W1, b1, x):
     """Hidden pre-activations ``x @ W1 + b1`` (float32[n, H]) of inputs ``x`` (float32[n, N_INPUTS]), skipping
     zero inputs (the inputs are sparse); the sigmoid is applied by the caller (vectorised numpy ``exp``)."""
-    n = x.shape[0]
-    H = b1.shape[0]
-    out = np.empty((n, H), np.float32)
-    for r in range(n):
-        acc = out[r]
-        for j in range(H):
-            acc[j] = b1[j]
-        xr = x[r]
-        for i in range(xr.shape[0]):
-            xi = xr[i]
-            if xi != 0.0:
-                for j in range(H):
-                    acc[j] += xi * W1[i, j]
+    out = np.empty((x.shape[0], b1.shape[0]), np.float32)
+    for r in range(x.shape[0]):
+        _first_layer(W1, b1, x[r], out[r])
     return out
 
 
@@ -816,13 +829,7 @@ def hidden_boards(W1, b1, boards, game, first_m, first_o):
     for r in range(n):
         encode(boards[r], game, first_m[r], first_o[r], x)
         acc = out[r]
-        for j in range(H):
-            acc[j] = b1[j]
-        for i in range(N_INPUTS):
-            xi = x[i]
-            if xi != 0.0:
-                for j in range(H):
-                    acc[j] += xi * W1[i, j]
+        _first_layer(W1, b1, x, acc)
         for j in range(H):
             v = acc[j]
             if v < -40.0:
@@ -838,36 +845,23 @@ def output_from_exp(W2, b2, e):
     """Output pre-activations ``h @ W2 + b2`` (float32[n, K]) where ``h = 1 / (1 + e)`` (float32 arithmetic),
     ``e`` = ``exp`` of :func:`hidden_boards`' output: the hidden sigmoid finished inside the product."""
     n, H = e.shape
-    K = b2.shape[0]
     one = np.float32(1.0)
-    out = np.empty((n, K), np.float32)
+    out = np.empty((n, b2.shape[0]), np.float32)
     h = np.empty(H, np.float32)
     for r in range(n):
         er = e[r]
         for j in range(H):
             h[j] = one / (one + er[j])
-        for k in range(K):
-            out[r, k] = b2[k]
-        for j in range(H):
-            hj = h[j]
-            for k in range(K):
-                out[r, k] += hj * W2[j, k]
+        _second_layer(W2, b2, h, out[r])
     return out
 
 
 @njit(cache=True)
 def output_batch(W2, b2, h):
     """Output pre-activations ``h @ W2 + b2`` (float32[n, K]) of hidden activations ``h`` (float32[n, H])."""
-    n, H = h.shape
-    K = b2.shape[0]
-    out = np.empty((n, K), np.float32)
-    for r in range(n):
-        for k in range(K):
-            out[r, k] = b2[k]
-        for j in range(H):
-            hj = h[r, j]
-            for k in range(K):
-                out[r, k] += hj * W2[j, k]
+    out = np.empty((h.shape[0], b2.shape[0]), np.float32)
+    for r in range(h.shape[0]):
+        _second_layer(W2, b2, h[r], out[r])
     return out
 
 
