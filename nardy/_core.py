@@ -42,13 +42,13 @@ TT_SIZE = 1 << TT_BITS
 HEAD_NONE, HEAD_BLOCK, HEAD_ALWAYS = 0, 1, 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _opp_route_point(q):
     """Mover's point holding the opponent's own point q (long nardy); the map is its own inverse."""
     return ((q + 11) % 24) + 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def board_key(b):
     """Two int64 that identify a board among boards with the same checker totals (5 bits a point,
     the mover's bar in the top bits of the second; used for dedupe)."""
@@ -62,7 +62,7 @@ def board_key(b):
     return k1, k2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def six_block_illegal(b, t):
     """Long nardy six-block rule (RULES.md, seed 002 3.4) for the run through mover point ``t``.
 
@@ -87,7 +87,7 @@ def six_block_illegal(b, t):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def head_limit(b, d1, d2, first_turn, mode):
     """How many checkers may leave the head (mover point 24) this turn in long nardy.
 
@@ -112,7 +112,7 @@ def head_limit(b, d1, d2, first_turn, mode):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _outside_home(b):
     n = b[BAR]
     for p in range(7, 25):
@@ -121,7 +121,7 @@ def _outside_home(b):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _target(b, moved, s, d, hitting, strict, can_bear):
     """Destination of a step of die d from mover point s (25 = bar), or -1 if illegal.
 
@@ -175,7 +175,7 @@ def new_workspace():
             np.zeros(WORK64_LEN, np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
             out, work64, transpose=True):
     """Depth-first search over single steps (make/unmake on ``b`` and ``moved``, both restored on
@@ -420,7 +420,7 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _small_work64(cap):
     """A ``work64`` scratch array for up to ``cap`` plays (stacks and hash table zeroed)."""
     w = np.empty(TABLE_AT + TABLE_SIZE + 1 + 2 * cap, np.int64)
@@ -428,7 +428,7 @@ def _small_work64(cap):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _legal(b0, code, out, work64, b, moved, transpose=True):
     """All legal plays of a full turn (see :func:`legal_into`), with int8 scratch ``b`` (28) and ``moved`` (26).
 
@@ -468,7 +468,7 @@ def _legal(b0, code, out, work64, b, moved, transpose=True):
     return _search(b, moved, 0, ndice, True, hitting, strict, hl, True, False, out, work64, transpose)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def legal_into(b0, code, out, work64):
     """All legal plays of a full turn with packed arguments (see :func:`_legal` for their meaning).
 
@@ -485,7 +485,7 @@ def pack_code(d1, d2, hitting, strict, first_turn, head_mode):
             | ((head_mode + 1) << 9))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _unpack(out, n, out_b, out_s, out_n):
     for i in range(n):
         for j in range(BOARD_LEN):
@@ -497,7 +497,7 @@ def _unpack(out, n, out_b, out_s, out_n):
                 out_s[i, j, c] = out[i, 29 + 4 * j + c]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, prune_doubles,
              all_leaves, out_b, out_s, out_n, out_keys, transpose=True):
     """Generate plays from board ``b0`` into separate output buffers (general form).
@@ -541,7 +541,7 @@ def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, 
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def legal_plays_into(b0, d1, d2, hitting, strict, first_turn, head_mode, out_b, out_s, out_n, out_keys):
     """All legal plays of a full turn with dice (d1, d2) from board ``b0`` (mover's view), into
     separate buffers (see :func:`generate`). ``head_mode`` is -1 for the hitting games (no head rule)
@@ -561,7 +561,7 @@ def legal_plays_into(b0, d1, d2, hitting, strict, first_turn, head_mode, out_b, 
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, offsets, transpose=True):
     """Legal play results for many positions at once (for bots).
 
@@ -591,7 +591,7 @@ def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, o
     return pos
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def mirror_hitting(b):
     """The board from the opponent's view (backgammon, short nardy): point p becomes 25 - p."""
     r = np.empty(BOARD_LEN, np.int8)
@@ -604,7 +604,7 @@ def mirror_hitting(b):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def mirror_long(b):
     """The board from the opponent's view (long nardy): mover point p is the opponent's ((p+11)%24)+1."""
     r = np.empty(BOARD_LEN, np.int8)
@@ -617,7 +617,7 @@ def mirror_long(b):
     return r
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pip_counts(b, hitting):
     """(mover pips, opponent pips): sum of distances to bear off; the bar counts 25 (hitting games)."""
     m = 0

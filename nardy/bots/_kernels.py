@@ -46,7 +46,7 @@ MAX_GAME_PLIES = 3000
 POLICY_NET, POLICY_RANDOM, POLICY_HEURISTIC = 0, 1, 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _opp_point(p, hitting):
     """The opponent's own number of mover point p (and back: the maps are their own inverses)."""
     if hitting:
@@ -54,7 +54,7 @@ def _opp_point(p, hitting):
     return ((p + 11) % 24) + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _units(x, base, n):
     if n >= 1:
         x[base] = 1.0
@@ -66,7 +66,7 @@ def _units(x, base, n):
                     x[base + 3] = (n - 3) / 4.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def is_race(b, hitting):
     """True when the sides can no longer touch (no checker can hit or block one of the other side)."""
     if hitting:
@@ -112,7 +112,7 @@ def is_race(b, hitting):
     return max_ao < min_am and max_tm < min_to
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _block_run(b):
     """Long nardy: the longest run of consecutive mover points (mover numbering 24..1 along 13..24 and 1..12)."""
     best = 0
@@ -127,7 +127,7 @@ def _block_run(b):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode(b, game, first_m, first_o, x):
     """Write the inputs of board ``b`` (mover on roll) into ``x`` (float32[N_INPUTS], overwritten)."""
     hitting = game != GAME_LONG
@@ -189,7 +189,7 @@ def encode(b, game, first_m, first_o, x):
         x[k + 7] = _prime(b, -1) / 6.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _opp_block_run(b):
     """Long nardy: the opponent's longest run of held points along its route (mover points 12..1, 24..13)."""
     best = 0
@@ -205,7 +205,7 @@ def _opp_block_run(b):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _prime(b, sign):
     """Longest run of consecutive points holding 2+ checkers of one side (sign 1 mover, -1 opponent)."""
     best = 0
@@ -220,7 +220,7 @@ def _prime(b, sign):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _best_hit(b, a, c):
     """The highest mover point (1..24) on which the mover can hit an opponent blot with the roll a-c, 0 when
     it cannot hit (hitting games; intermediate points of a combined hit must be open; entering checkers only
@@ -257,7 +257,7 @@ def _best_hit(b, a, c):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hit_stats(b):
     """(rolls of 36 with which the mover can hit an opponent blot, sum over the 36 rolls of the pips the
     opponent loses to the best such hit) for board ``b`` (hitting games). Pips lost = the mover's number of
@@ -281,13 +281,13 @@ def hit_stats(b):
     return n, loss
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hit_chance(b):
     """Share of the 36 rolls with which the mover (hitting games) can hit at least one opponent blot."""
     return hit_stats(b)[0] / 36.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _home_points(b, sign):
     """Points of a side's home board holding 2+ of its checkers (sign 1: mover's 1..6, -1: opponent's 19..24)."""
     n = 0
@@ -300,7 +300,7 @@ def _home_points(b, sign):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def encode_batch(boards, game, first_m, first_o):
     """Inputs of many boards: float32[n, N_INPUTS]; ``first_m``/``first_o``: bool[n]."""
     n = boards.shape[0]
@@ -310,7 +310,7 @@ def encode_batch(boards, game, first_m, first_o):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _sigmoid(z):
     if z < -40.0:
         return 0.0
@@ -319,7 +319,7 @@ def _sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def forward(W1, b1, W2, b2, x, h, o):
     """One MLP evaluation on inputs ``x``: hidden ``h = sigmoid(x @ W1 + b1)``, ``o = sigmoid(h @ W2 + b2)``.
 
@@ -342,7 +342,7 @@ def forward(W1, b1, W2, b2, x, h, o):
         o[k] = _sigmoid(z)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def sanitize(o, game):
     """Make outputs consistent in place: win in [0, 1]; each level <= the one below; losses <= 1 - win."""
     L = N_LEVELS[game]
@@ -360,7 +360,7 @@ def sanitize(o, game):
         prev = v
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def money_equity(o, game, values):
     """Cubeless money equity (points per game, mover's view) of outputs ``o``; ``values`` = scoring per level."""
     L = N_LEVELS[game]
@@ -371,7 +371,7 @@ def money_equity(o, game, values):
     return e
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def flip(o, game, out):
     """The same outcome from the other side's view."""
     L = N_LEVELS[game]
@@ -381,7 +381,7 @@ def flip(o, game, out):
         out[L - 1 + i] = o[i]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def win_level(b, game):
     """Result level (1-based) when the mover has just borne off its last checker on board ``b`` (mover's view)."""
     if b[27] > 0:
@@ -404,7 +404,7 @@ def win_level(b, game):
     return 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def outcome_vector(level, game, out):
     """Outputs of a win at ``level`` for the mover (cumulative, exact 0/1)."""
     L = N_LEVELS[game]
@@ -415,7 +415,7 @@ def outcome_vector(level, game, out):
             out[i] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def game_params(game):
     """(hitting, strict, head_mode) of a game with default options."""
     if game == GAME_BG:
@@ -425,7 +425,7 @@ def game_params(game):
     return False, False, _core.HEAD_BLOCK
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def heuristic_score(b, game):
     """A simple hand-made score of a board after the mover's play (mover's view; higher is better).
 
@@ -475,7 +475,7 @@ def heuristic_score(b, game):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _choose(board, d1, d2, first_m, first_o, game, policy, W1, b1, W2, b2, values,
             tb, ts, tn, tk, x, h, o, fo, chosen_o):
     """Pick a play for the mover: writes the chosen result board into tb[0]; returns the number of plays.
@@ -525,7 +525,7 @@ def _choose(board, d1, d2, first_m, first_o, game, policy, W1, b1, W2, b2, value
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_buffers(K, H):
     """Scratch for :func:`_choose` with a net of ``H`` hidden units and ``K`` outputs:
     ``(tb, ts, tn, tk)`` for the move generator and ``(x, h, o, fo, chosen)`` for the net."""
@@ -535,7 +535,7 @@ def play_buffers(K, H):
             np.zeros(K, np.float32), np.zeros(K, np.float32), np.zeros(K, np.float32))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def pass_turn(board, result, hitting):
     """``board`` becomes ``result`` (the mover's board after its play) from the next side on roll's view."""
     if hitting:
@@ -544,7 +544,7 @@ def pass_turn(board, result, hitting):
         board[:] = _core.mirror_long(result)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _first_roll(game):
     d1 = np.random.randint(1, 7)
     d2 = np.random.randint(1, 7)
@@ -555,7 +555,7 @@ def _first_roll(game):
     return d1, d2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats):
     """Self-play TD(lambda) training (0-ply greedy play by the net itself), weights updated in place.
 
@@ -629,7 +629,7 @@ def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats)
     return stats
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def sgd_step(W1, b1, W2, b2, x, target, lr, h, o, dout, dh):
     """One gradient step (weights in place) of the cross-entropy between the sigmoid outputs for inputs ``x``
     and ``target`` (float32[K]); ``h``, ``o``, ``dout``, ``dh`` are scratch (float32[H], [K], [K], [H]).
@@ -664,7 +664,7 @@ def sgd_step(W1, b1, W2, b2, x, target, lr, h, o, dout, dh):
     return se
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_matches(game, start, values, n_games, seed, pol_a, Wa1, ba1, Wa2, ba2, pol_b, Wb1, bb1, Wb2, bb2,
                  noise_a, noise_b):
     """Play ``n_games`` cubeless games between A and B (A moves first in even games; the dice of game 2i+1
@@ -726,7 +726,7 @@ def play_matches(game, start, values, n_games, seed, pol_a, Wa1, ba1, Wa2, ba2, 
     return res
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def forward_batch(W1, b1, W2, b2, x):
     """MLP outputs (float32[n, K], not sanitised) of inputs ``x`` (float32[n, N_INPUTS]), skipping zeros."""
     n = x.shape[0]
@@ -739,7 +739,7 @@ def forward_batch(W1, b1, W2, b2, x):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _first_layer(W1, b1, x, acc):
     """``acc <- x @ W1 + b1`` for one row, zero inputs skipped (the sums of :func:`forward`, in its order)."""
     for j in range(b1.shape[0]):
@@ -751,7 +751,7 @@ def _first_layer(W1, b1, x, acc):
                 acc[j] += xi * W1[i, j]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, inline="always")
 def _second_layer(W2, b2, h, out):
     """``out <- h @ W2 + b2`` for one row of hidden activations ``h``."""
     for k in range(b2.shape[0]):
@@ -762,7 +762,7 @@ def _second_layer(W2, b2, h, out):
             out[k] += hj * W2[j, k]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hidden_batch(W1, b1, x):
     """Hidden pre-activations ``x @ W1 + b1`` (float32[n, H]) of inputs ``x`` (float32[n, N_INPUTS]), skipping
     zero inputs (the inputs are sparse); the sigmoid is applied by the caller (vectorised numpy ``exp``)."""
@@ -772,7 +772,7 @@ def hidden_batch(W1, b1, x):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def unique_boards(boards, first_m, first_o):
     """Distinct rows of ``boards`` (int8[n, 28]) with their flags (bool[n] each): ``(first, inverse)`` where
     ``first`` (int64[u]) indexes the first occurrence of each distinct row, in order, and ``inverse``
@@ -815,7 +815,7 @@ def unique_boards(boards, first_m, first_o):
     return first[:u], inverse
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def hidden_boards(W1, b1, boards, game, first_m, first_o):
     """Negated hidden pre-activations ``-clip(x @ W1 + b1, -40, 40)`` (float32[n, H]) of boards
     (int8[n, 28], side on roll's view; ``first_m``/``first_o``: bool[n]), encoding each row into a small
@@ -840,7 +840,7 @@ def hidden_boards(W1, b1, boards, game, first_m, first_o):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def output_from_exp(W2, b2, e):
     """Output pre-activations ``h @ W2 + b2`` (float32[n, K]) where ``h = 1 / (1 + e)`` (float32 arithmetic),
     ``e`` = ``exp`` of :func:`hidden_boards`' output: the hidden sigmoid finished inside the product."""
@@ -856,7 +856,7 @@ def output_from_exp(W2, b2, e):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def output_batch(W2, b2, h):
     """Output pre-activations ``h @ W2 + b2`` (float32[n, K]) of hidden activations ``h`` (float32[n, H])."""
     out = np.empty((h.shape[0], b2.shape[0]), np.float32)
@@ -865,7 +865,7 @@ def output_batch(W2, b2, h):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bearoff_mask(boards, hitting):
     """bool[n]: boards where both sides have all their checkers in their own home and nobody has finished."""
     n = boards.shape[0]

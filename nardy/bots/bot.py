@@ -127,9 +127,12 @@ class Bot:
             raise ValueError(f"this bot plays {self.game}, the position is {position.game}")
 
     # ----- plays --------------------------------------------------------------------------------
-    def choose_play(self, position: Position, dice):
+    def choose_play(self, position: Position, dice, deadline=None):
         """The bot's play for ``position`` (the bot is the mover) and ``dice``: one of
         ``position.legal_plays(dice)`` (the single empty play when nothing can move).
+
+        ``deadline`` (a :class:`~nardy.bots.search.Deadline`) bounds the search: when it runs out the best
+        play found so far is returned (see :meth:`Searcher.rank`); without one the full search runs.
 
         Raises:
             InvalidDiceError: bad dice; ValueError: another game's position or a finished game.
@@ -151,13 +154,16 @@ class Bot:
             scores = [K.heuristic_score(np.ascontiguousarray(p.result.array), code) for p in plays]
             return plays[int(np.argmax(scores))]
         cands = self.searcher.rank(position, dice, ply=self.ply, noise=self.noise, rng=self.rng,
-                                   results=_results_of(plays))
+                                   results=_results_of(plays), deadline=deadline)
         return plays[cands[0].index]
 
-    def hints(self, position: Position, dice, n: int = 5, ply: int | None = None) -> list[Hint]:
+    def hints(self, position: Position, dice, n: int = 5, ply: int | None = None, deadline=None) -> list[Hint]:
         """The ``n`` best plays, best first, with probabilities and equities (mover's view, cubeless money
         equity at cube 1). ``ply`` defaults to the level's search depth (0 for the non-net levels); no
-        noise is added. The ``n`` hints are all searched to the full depth (filters widened to keep them)."""
+        noise is added. The ``n`` hints are all searched to the full depth (filters widened to keep them).
+
+        ``deadline`` (a :class:`~nardy.bots.search.Deadline`) bounds the search: when it runs out, hints
+        not reached keep their shallower figures (their ``ply`` says which) and ``deadline.hit`` is set."""
         self._check(position)
         dice = check_dice(dice)
         plays = position.legal_plays(dice)
@@ -169,7 +175,8 @@ class Bot:
         # compare like with like (the play-choosing filters would drop some to shallower figures)
         keep = max(n, 1)
         cands = self.searcher.rank(position, dice, ply=depth, results=_results_of(plays),
-                                   filters=((max(8, keep), float("inf")), (keep, float("inf"))))
+                                   filters=((max(8, keep), float("inf")), (keep, float("inf"))),
+                                   deadline=deadline)
         best = cands[0].equity
         return [Hint(plays[c.index], Probabilities(self.game, c.probs), c.equity, c.ply, best - c.equity)
                 for c in cands[:n]]

@@ -18,6 +18,8 @@ All boards are ``int8[28]`` in the layout of :mod:`nardy._core`; a *result* is f
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,7 +31,7 @@ from . import _kernels as K
 from .evaluator import flip_probs, money_equity
 from .net import GAME_CODES
 
-__all__ = ["Searcher", "Candidate", "ROLLS21", "ROLL_WEIGHTS", "mirror_boards", "FILTER_0PLY", "FILTER_1PLY",
+__all__ = ["Searcher", "Candidate", "Deadline", "ROLLS21", "ROLL_WEIGHTS", "mirror_boards", "FILTER_0PLY", "FILTER_1PLY",
            "FILTER_1PLY_BG"]
 
 #: The 21 distinct rolls and their probabilities.
@@ -51,7 +53,7 @@ def mirror_boards(boards: np.ndarray, hitting: bool) -> np.ndarray:
     return _mirror_njit(b, hitting, _LONG_PERM)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _mirror_njit(b, hitting, perm):
     n = b.shape[0]
     out = np.empty((n, 28), np.int8)
@@ -70,7 +72,7 @@ def _mirror_njit(b, hitting, perm):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _segment_argmax(values, offsets):
     n = offsets.shape[0] - 1
     out = np.empty(n, np.int64)
@@ -81,6 +83,43 @@ def _segment_argmax(values, offsets):
                 best = j
         out[i] = best
     return out
+
+
+class Deadline:
+    """When a search must stop: a time budget and/or a cancellation flag (for servers).
+
+    Args:
+        seconds: the time budget from now (``time.monotonic`` seconds); ``None`` for no time limit.
+        cancel: a :class:`threading.Event` that, once set, stops the search as the time limit would
+            (the client went away); ``None`` for none.
+
+    A search that is given a deadline checks it between its stages and between chunks of candidates, and
+    returns the best it has found so far: candidates not reached keep their shallower figures. It sets
+    :attr:`hit` when it stopped early. Without a deadline a search is never cut short.
+    """
+
+    def __init__(self, seconds: float | None = None, cancel: threading.Event | None = None):
+        self.end = None if seconds is None else time.monotonic() + float(seconds)
+        self.cancel = cancel
+        #: True once a search stopped early because of this deadline.
+        self.hit = False
+
+    def expired(self) -> bool:
+        """True when the time is up or the work was cancelled."""
+        if self.cancel is not None and self.cancel.is_set():
+            return True
+        return self.end is not None and time.monotonic() >= self.end
+
+    def check(self) -> bool:
+        """:meth:`expired`, remembering in :attr:`hit` that the search stopped early."""
+        if self.expired():
+            self.hit = True
+            return True
+        return False
+
+
+#: Candidates searched in one batch when a :class:`Deadline` may cut a search short.
+DEADLINE_CHUNK = 16
 
 
 @dataclass
@@ -205,7 +244,7 @@ class Searcher:
         return np.einsum("nrk,r->nk", vals, ROLL_WEIGHTS).astype(np.float32)
 
     def rank(self, position, dice, ply: int = 0, noise: float = 0.0, rng=None,
-             filters=None, results: np.ndarray | None = None) -> list[Candidate]:
+             filters=None, results: np.ndarray | None = None, deadline: Deadline | None = None) -> list[Candidate]:
         """Rank the legal plays of ``position`` with ``dice``, best first.
 
         Plays are ranked at 0-ply; for ``ply >= 1`` the 0-ply survivors of ``filters[0]`` are re-ranked at
@@ -215,6 +254,11 @@ class Searcher:
         ``filters`` defaults to :attr:`filters` (the game's). ``noise`` (> 0) adds normal noise of that
         standard deviation to every 0-ply equity (weak levels; ``rng`` a ``numpy.random.Generator``); the
         noisy equity is then what is ranked and reported.
+
+        ``deadline`` (a :class:`Deadline`) may cut the search short: it is checked before each deeper stage
+        and, within a stage, between chunks of :data:`DEADLINE_CHUNK` candidates; the 0-ply ranking is always
+        complete. Candidates not reached keep their shallower figures and rank below those searched deeper,
+        as filtered-out candidates do. Without a deadline the candidates are searched in one batch.
         """
         if filters is None:
             filters = self.filters
@@ -237,21 +281,34 @@ class Searcher:
             live = [c for c in cands[:keep_n] if c.equity >= top - window]
             if len(live) <= 1 and depth > 1:
                 break
-            idx = np.array([c.index for c in live])
-            res = results[idx]
-            won = res[:, 0] >= 15
-            vals = np.empty((len(live), self.k), np.float32)
-            if won.any():
-                vals[won] = probs[idx[won]]
-            if (~won).any():
-                child = mirror_boards(res[~won], self.hitting)
-                cf = np.zeros((child.shape[0], 2), np.bool_)
-                cf[:, 0] = position.first_turn[1]
-                vals[~won] = flip_probs(self.evaluate_positions(child, cf, depth), self.game)
-            veq = self.equity(vals)
-            for c, v, e in zip(live, vals, veq):
-                c.probs, c.equity, c.ply = v, float(e), depth
-            live.sort(key=lambda c: -c.equity)
+            step = len(live) if deadline is None else DEADLINE_CHUNK
+            done: list[Candidate] = []
+            for start in range(0, len(live), step):
+                if deadline is not None and deadline.check():
+                    break
+                chunk = live[start:start + step]
+                self._deepen(position, chunk, results, probs, depth)
+                done += chunk
+            if not done:
+                break
+            done.sort(key=lambda c: -c.equity)
             rest = [c for c in cands if c.ply < depth]
-            cands = live + rest
+            cands = done + rest
         return cands
+
+    def _deepen(self, position, live: list[Candidate], results: np.ndarray, probs: np.ndarray, depth: int):
+        """Re-evaluate the candidates ``live`` at ``depth`` (in place: probs, equity, ply)."""
+        idx = np.array([c.index for c in live])
+        res = results[idx]
+        won = res[:, 0] >= 15
+        vals = np.empty((len(live), self.k), np.float32)
+        if won.any():
+            vals[won] = probs[idx[won]]
+        if (~won).any():
+            child = mirror_boards(res[~won], self.hitting)
+            cf = np.zeros((child.shape[0], 2), np.bool_)
+            cf[:, 0] = position.first_turn[1]
+            vals[~won] = flip_probs(self.evaluate_positions(child, cf, depth), self.game)
+        veq = self.equity(vals)
+        for c, v, e in zip(live, vals, veq):
+            c.probs, c.equity, c.ply = v, float(e), depth
