@@ -41,8 +41,10 @@ class Cube:
                 raise InvalidOptionError(f"cube limit {limit!r}: expected a power of two (1, 2, 4, ...)")
         if isinstance(value, bool) or not isinstance(value, int) or value < 1 or value & (value - 1):
             raise InvalidOptionError(f"cube value {value!r}: expected a power of two")
-        if owner not in (None, 0, 1) or offered_by not in (None, 0, 1):
+        if not (_player_or_none(owner) and _player_or_none(offered_by)):
             raise InvalidOptionError(f"cube owner {owner!r} / offered_by {offered_by!r}: expected None, 0 or 1")
+        if limit is not None and value > limit:
+            raise InvalidOptionError(f"cube value {value!r} is above the cube limit {limit!r}")
         self.enabled = bool(enabled)
         self.value = value
         self.owner = owner
@@ -114,12 +116,58 @@ class Cube:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Cube":
-        """Rebuild from :meth:`to_dict`."""
-        return cls(**d)
+        """Rebuild from :meth:`to_dict`.
+
+        Raises:
+            GameStateError: not a saved cube: a missing or unknown key, a value of the wrong type (a
+                bool or float for a number, a number for a bool), a value that is not a power of two,
+                an owner or offer not None/0/1, a value above the limit (the message names the key).
+        """
+        def fail(field, value, why):
+            from .ids import _quote
+            raise GameStateError(f"not a saved cube: cube{field} {_quote(value)}: {why}")
+        return check_cube_dict(d, fail)
 
     def copy(self) -> "Cube":
-        return Cube.from_dict(self.to_dict())
+        return Cube(self.enabled, self.value, self.owner, self.limit, self.offered_by, self.beavers)
 
     def __repr__(self):
         own = "centred" if self.owner is None else PLAYER_NAMES[self.owner]
         return f"<Cube {self.value} {own}{' offered' if self.offered_by is not None else ''}>"
+
+
+def _player_or_none(v) -> bool:
+    return v is None or (type(v) is int and v in (0, 1))
+
+
+_CUBE_KEYS = ("enabled", "value", "owner", "limit", "offered_by", "beavers")
+
+
+def check_cube_dict(d, fail) -> Cube:
+    """The :class:`Cube` of a saved ``to_dict()``, every key checked; ``fail(subfield, value, why)``
+    raises (``subfield`` like ``".owner"``)."""
+    if not isinstance(d, dict):
+        fail("", d, "expected a dict (JSON object)")
+    for k in _CUBE_KEYS:
+        if k not in d:
+            fail(f".{k}", None, "missing")
+    extra = set(d) - set(_CUBE_KEYS)
+    if extra:
+        fail("", d, f"unexpected key(s) {', '.join(sorted(map(str, extra)))}")
+    for k in ("enabled", "beavers"):
+        if not isinstance(d[k], bool):
+            fail(f".{k}", d[k], "expected true or false")
+    for k, none in (("value", False), ("limit", True)):
+        v = d[k]
+        if v is None and none:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1 or v & (v - 1):
+            fail(f".{k}", v, "expected a power of two (1, 2, 4, ...)" + (" or null" if none else ""))
+    for k in ("owner", "offered_by"):
+        if not _player_or_none(d[k]):
+            fail(f".{k}", d[k], "expected null, 0 or 1")
+    if d["limit"] is not None and d["value"] > d["limit"]:
+        fail(".value", d["value"], f"above the cube limit {d['limit']}")
+    if d["offered_by"] is not None and not d["enabled"]:
+        fail(".offered_by", d["offered_by"], "a double is offered only when the cube is in use")
+    return Cube(**{k: d[k] for k in _CUBE_KEYS})

@@ -18,6 +18,7 @@ Example::
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Iterable
 
@@ -55,12 +56,15 @@ class DiceSource:
         return [version, list(internal), gauss]
 
     def set_state(self, state) -> None:
-        """Restore a state returned by :meth:`get_state` (lists or tuples)."""
-        try:
-            version, internal, gauss = state
-            self._rng.setstate((version, tuple(internal), gauss))
-        except (TypeError, ValueError) as e:
-            raise InvalidDiceError(f"dice source state is not a saved DiceSource state: {e}") from None
+        """Restore a state returned by :meth:`get_state` (lists or tuples).
+
+        Raises:
+            InvalidDiceError: not a saved state (version 3, 625 integers, the last 0-624, the others
+                0..2**32-1, and None or a float); the message names the bad entry.
+        """
+        check_random_state(state, _raise_invalid_dice)
+        version, internal, gauss = state
+        self._rng.setstate((version, tuple(internal), gauss))
 
     def to_dict(self) -> dict:
         """JSON-able description: kind and state (see :func:`dice_from_dict`)."""
@@ -123,7 +127,13 @@ class FixedDice:
         return {"index": self.index, "rolls": [list(r) if isinstance(r, tuple) else r for r in self.rolls]}
 
     def set_state(self, state) -> None:
-        """Restore a state from :meth:`get_state`."""
+        """Restore a state from :meth:`get_state`.
+
+        Raises:
+            InvalidDiceError: not a saved state (``{"index": i, "rolls": [...]}`` with dice 1-6 and
+                ``0 <= i <= len(rolls)``); the message names the bad entry.
+        """
+        check_fixed_state(state, _raise_invalid_dice)
         self.__init__([tuple(r) if isinstance(r, list) else r for r in state["rolls"]], state["index"])
 
     def to_dict(self) -> dict:
@@ -133,15 +143,89 @@ class FixedDice:
 
 def dice_from_dict(d) -> "DiceSource | FixedDice":
     """Rebuild a dice source saved with ``to_dict()``; other sources can be passed through unchanged
-    by giving the object itself."""
+    by giving the object itself.
+
+    Raises:
+        GameStateError: a dict that is not a saved dice source (``{"kind": "random" | "fixed",
+            "state": ...}`` with a valid state); the message names the bad entry.
+    """
     if not isinstance(d, dict):
         return d
-    kind = d.get("kind")
-    if kind == "random":
-        src = DiceSource(0)
-    elif kind == "fixed":
-        src = FixedDice()
-    else:
-        raise InvalidDiceError(f"unknown dice source kind {kind!r}: expected random or fixed")
+
+    def fail(field, value, why):
+        from .ids import _quote
+        raise GameStateError(f"not a saved dice source: dice_source{field} {_quote(value)}: {why}")
+    check_source_dict(d, fail)
+    src = DiceSource(0) if d["kind"] == "random" else FixedDice()
     src.set_state(d["state"])
     return src
+
+
+def _raise_invalid_dice(field, value, why):
+    from .ids import _quote
+    raise InvalidDiceError(f"dice source state{field} {_quote(value)}: {why}")
+
+
+def _die(v) -> bool:
+    return not isinstance(v, bool) and isinstance(v, int) and 1 <= v <= 6
+
+
+def check_random_state(state, fail) -> None:
+    """Check a :meth:`DiceSource.get_state` value; ``fail(subfield, value, why)`` raises."""
+    if not isinstance(state, (list, tuple)) or len(state) != 3:
+        fail("", state, "expected [version, 625 integers, gauss]")
+    version, internal, gauss = state
+    if isinstance(version, bool) or version != 3 or not isinstance(version, int):
+        fail("[0]", version, "expected 3 (the version of random.Random's state)")
+    if not isinstance(internal, (list, tuple)) or len(internal) != 625:
+        fail("[1]", internal, "expected a list of 625 integers")
+    if (all(type(v) is int for v in internal) and min(internal) >= 0 and max(internal[:624]) < 2 ** 32
+            and internal[624] <= 624):
+        ok = True     # the common case, fast
+    else:
+        ok = False
+    for k, v in enumerate(() if ok else internal):
+        hi = 624 if k == 624 else 2 ** 32 - 1
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
+            fail(f"[1][{k}]", v, f"expected an integer 0..{hi}")
+    if gauss is not None and not (isinstance(gauss, float) and math.isfinite(gauss)):
+        fail("[2]", gauss, "expected null or a number")
+
+
+def check_fixed_state(state, fail) -> None:
+    """Check a :meth:`FixedDice.get_state` value; ``fail(subfield, value, why)`` raises."""
+    if not isinstance(state, dict):
+        fail("", state, "expected {index, rolls}")
+    for k in ("index", "rolls"):
+        if k not in state:
+            fail(f".{k}", None, "missing")
+    if set(state) != {"index", "rolls"}:
+        fail("", state, "expected exactly the keys index and rolls")
+    rolls = state["rolls"]
+    if not isinstance(rolls, (list, tuple)):
+        fail(".rolls", rolls, "expected a list of rolls")
+    for k, r in enumerate(rolls):
+        if not (_die(r) or (isinstance(r, (list, tuple)) and len(r) == 2 and all(_die(x) for x in r))):
+            fail(f".rolls[{k}]", r, "expected a die 1-6 or a roll of two dice such as [3, 1]")
+    index = state["index"]
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= len(rolls):
+        fail(".index", index, f"expected an integer 0..{len(rolls)} (the next roll's place in the list)")
+
+
+def check_source_dict(d, fail) -> None:
+    """Check a saved dice source ``{"kind": ..., "state": ...}``; ``fail(subfield, value, why)`` raises
+    (``subfield`` like ``".state[1][3]"``)."""
+    if not isinstance(d, dict):
+        fail("", d, "expected a dict {kind, state}")
+    for k in ("kind", "state"):
+        if k not in d:
+            fail(f".{k}", None, "missing")
+    if set(d) != {"kind", "state"}:
+        fail("", d, "expected exactly the keys kind and state")
+    kind = d["kind"]
+    if kind == "random" and isinstance(kind, str):
+        check_random_state(d["state"], lambda f, v, w: fail(".state" + f, v, w))
+    elif kind == "fixed" and isinstance(kind, str):
+        check_fixed_state(d["state"], lambda f, v, w: fail(".state" + f, v, w))
+    else:
+        fail(".kind", kind, "expected 'random' or 'fixed'")
