@@ -42,7 +42,7 @@ import numpy as np
 
 from .cube import Cube
 from .dice import DiceSource, dice_from_dict
-from .errors import GameStateError, IllegalPlayError, InvalidOptionError
+from .errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError
 from .notation import Step, format_steps
 from .position import Play, Position, check_dice
 from .rules import Rules, get_rules
@@ -794,7 +794,11 @@ class Game:
         }
 
     def _load(self, st: dict):
-        pos = Position.from_id(st["position"], self.rules, first_turn=tuple(st["first_turn"]))
+        if st["phase"] == "over" and st["result"] and st["result"]["reason"] == "draw":
+            from ._saved import drawn_position
+            pos = drawn_position(self.rules)   # both sides borne off: not a position to play from
+        else:
+            pos = Position.from_id(st["position"], self.rules, first_turn=tuple(st["first_turn"]))
         self._last_roll = bool(st["last_roll"])
         if self._last_roll:
             pos = _LastRollPosition(pos._b, pos.rules, pos.first_turn)
@@ -860,30 +864,43 @@ class Game:
     def from_dict(cls, d: dict, dice=None) -> "Game":
         """Rebuild a game saved with :meth:`to_dict`.
 
+        The data is checked whole first (see :mod:`nardy._saved`): every field by type and range, the
+        state as a whole (the position, what the phase needs, the result, the cube, the partial turn's
+        steps replayed through the rules), the history by the turn grammar, ending at the saved state,
+        and the undo points.
+
         Args:
             d: the saved data.
             dice: a dice source to use instead of the saved one (the saved state is then not applied).
         Raises:
-            GameStateError: the data is not a saved game.
+            GameStateError: the data is not a saved game, or not one of a game played by the rules; the
+                message names the field and quotes the value.
         """
+        from ._saved import Checker
+        return cls._from_saved(d, dice, Checker("game"))
+
+    @classmethod
+    def _from_saved(cls, d, dice, checker) -> "Game":
+        from ._saved import check_game_dict
+        what = f"not a saved {checker.what}: {checker.base}"
         try:
-            ro = dict(d["rules"])
-            name = ro.pop("name")
-            st = d["state"]
+            ok = check_game_dict(d, checker)
+            st = ok["state"]
             cube = st["cube"]
             src = dice if dice is not None else (dice_from_dict(st["dice_source"]) if st["dice_source"] else None)
-            g = cls(get_rules(name, **ro), dice=src, cube=cube["enabled"], crawford=st["crawford"],
-                    jacoby=d["jacoby"], beavers=cube["beavers"], cube_limit=cube["limit"],
-                    players=tuple(d["players"]))
-            g.history = [dict(e) for e in d["history"]]
-            g._undo = list(d.get("undo", []))
+            g = cls(ok["rules"], dice=src, cube=cube["enabled"], crawford=st["crawford"],
+                    jacoby=ok["jacoby"], beavers=cube["beavers"], cube_limit=cube["limit"],
+                    players=ok["players"])
+            g.history = [dict(e) for e in ok["history"]]
+            g._undo = list(ok["undo"])
             if dice is not None:
                 st = dict(st, dice_source=None)
             g._load(st)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            if isinstance(e, GameStateError):
-                raise
-            raise GameStateError(f"not a saved game: {type(e).__name__}: {e}") from None
+        except GameStateError:
+            raise
+        except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+                RecursionError) as e:   # not expected after the checks: a last safety net
+            raise GameStateError(f"{what}{type(e).__name__}: {e}") from None
         return g
 
     def __repr__(self):

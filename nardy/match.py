@@ -18,7 +18,7 @@ Player 0 is White (the first player listed, the left column of a ``.mat`` record
 from __future__ import annotations
 
 from .dice import DiceSource, dice_from_dict
-from .errors import GameStateError, InvalidOptionError
+from .errors import GameStateError, InvalidOptionError, NardyError
 from .game import Game
 from .rules import Rules, get_rules
 
@@ -192,22 +192,54 @@ class Match:
 
     @classmethod
     def from_dict(cls, d: dict, dice=None) -> "Match":
-        """Rebuild a match saved with :meth:`to_dict` (``dice`` replaces the saved dice source)."""
+        """Rebuild a match saved with :meth:`to_dict` (``dice`` replaces the saved dice source).
+
+        The data is checked whole first: the match's own fields by type and range, each game as
+        :meth:`Game.from_dict` checks it, and across the games: the match's rules and players, every
+        game but the last finished, none begun after the match was won, the Crawford flags as
+        :meth:`new_game` sets them.
+
+        Raises:
+            GameStateError: not a saved match, or not one played by the rules; the message names the
+                field (``games[2].state.turn``) and quotes the value.
+        """
+        from ._saved import Checker, check_match_dict
+        c = Checker("match")
         try:
-            ro = dict(d["rules"])
-            name = ro.pop("name")
-            src = dice if dice is not None else (dice_from_dict(d["dice_source"]) if d["dice_source"] else None)
-            m = cls(get_rules(name, **ro), length=d["length"], dice=src, jacoby=d["jacoby"],
-                    beavers=d["beavers"], cube_limit=d["cube_limit"], crawford=d["crawford"], cube=d["cube"],
-                    players=tuple(d["players"]))
-            for gd in d["games"]:
-                g = Game.from_dict(gd, dice=m.dice_source)
+            ok = check_match_dict(d, c)
+            src = dice if dice is not None else (dice_from_dict(ok["dice_source"]) if ok["dice_source"] else None)
+            m = cls(ok["rules"], length=ok["length"], dice=src, jacoby=ok["jacoby"], beavers=ok["beavers"],
+                    cube_limit=ok["cube_limit"], crawford=ok["crawford"], cube=ok["cube"], players=ok["players"])
+            score = [0, 0]
+            earlier_at_match_point = False
+            for k, gd in enumerate(ok["games"]):
+                f = f"games[{k}]"
+                if k and not m.games[-1].is_over:
+                    c.fail_plain(f"games[{k - 1}].state.phase", "only the last game of a match may be unfinished")
+                if m.length and max(score) >= m.length:
+                    c.fail_plain(f, f"the match was already over at {score[0]}-{score[1]}")
+                g = Game._from_saved(gd, m.dice_source, Checker("match", f + "."))
+                if g.rules != m.rules:
+                    c.fail(f"{f}.rules", gd["rules"], f"the match is {m.rules.name} with options "
+                                                      f"{m.rules.options()}")
+                if g.players != m.players:
+                    c.fail(f"{f}.players", gd["players"], f"the match's players are {list(m.players)}")
+                at_mp = bool(m.length) and (m.length - 1) in score
+                crawford = (m.crawford_rule and at_mp and max(score) < m.length and not earlier_at_match_point)
+                if g.crawford != crawford:
+                    c.fail(f"{f}.state.crawford", g.crawford, f"the match makes this game "
+                                                              f"{'the' if crawford else 'not the'} Crawford game")
+                earlier_at_match_point = earlier_at_match_point or at_mp
                 m.games.append(g)
                 m._crawford_flags.append(g.crawford)
-        except (KeyError, TypeError, ValueError) as e:
-            if isinstance(e, GameStateError):
-                raise
-            raise GameStateError(f"not a saved match: {e!r}") from None
+                if g.result is not None:
+                    a, b = g.result.score()
+                    score = [score[0] + a, score[1] + b]
+        except GameStateError:
+            raise
+        except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+                RecursionError) as e:   # not expected after the checks: a last safety net
+            raise GameStateError(f"not a saved match: {type(e).__name__}: {e}") from None
         return m
 
     def __repr__(self):
