@@ -63,11 +63,9 @@ def _text_report(match) -> list[str]:
 def replay(file, as_json):
     """Replay a .mat match record through the rules: print each game's plays and results and the
     final score; exit 1 on the first rule violation (game, move, player, reason)."""
-    from pathlib import Path
-
     from .records.mat import match_summary, read_mat, replay as do_replay
     try:
-        match = do_replay(read_mat(Path(file)))
+        match = do_replay(read_mat(file))  # FILE is a path: read_mat only ever reads a file
     except RecordError as e:
         if as_json:
             click.echo(json.dumps({"error": str(e), "game": e.game, "move": e.move, "player": e.player,

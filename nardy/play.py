@@ -1128,9 +1128,9 @@ def load_session_data(path: str, seed=None):
         _check_saved_match(path, match)
         return match, data
     from .dice import DiceSource
-    from .records.mat import replay
+    from .records.mat import parse_mat, replay
     try:
-        match = replay(raw)
+        match = replay(parse_mat(raw))  # raw is the file's text
     except RecordError as e:
         raise click.UsageError(f"{path}: {e}") from None
     src = DiceSource(seed)

@@ -23,7 +23,7 @@ from nardy.game import Game
 from nardy.i18n import Texts, detect_lang, plural_points
 from nardy.match import Match
 from nardy.play import Output, PlayerSpec, Session, parse_player
-from nardy.records.mat import read_mat, replay
+from nardy.records.mat import parse_mat, replay
 from nardy.tui.board import board_lines, plain
 from nardy.tui.numbering import Numbering
 from nardy import Position
@@ -204,7 +204,7 @@ def test_auto_gives_the_same_record_twice_and_it_replays(game, tmp_path):
     assert first.exit_code == 0, first.output
     assert second.exit_code == 0
     assert first.stdout == second.stdout
-    m = replay(read_mat(first.stdout))
+    m = replay(parse_mat(first.stdout))
     assert len(m.games) == 1 and m.games[0].is_over
     assert first.stdout.startswith("; [Site \"nardy\"]")
 

@@ -30,17 +30,23 @@ exchange (RULES.md "Notation", "Records")::
   accepted at the level worth N points), or ``Draw N point(s) each`` (long nardy ``last-roll`` draw,
   this program's own line). Long nardy plays are in each player's own numbering.
 
-:func:`read_mat` parses the text into a :class:`MatchRecord` (syntax only). :func:`replay` plays it
-through :class:`~nardy.match.Match`: every play must be legal, every cube action in turn, every
-``Wins`` line and game score line must agree with the computed score; the first violation raises
+:func:`parse_mat` parses a record's text into a :class:`MatchRecord` (syntax only) and
+:func:`read_mat` reads a file and parses it; a string is never taken for a file name, so text from
+outside (a request body) cannot make the reader open a file. :func:`replay` plays a record through
+:class:`~nardy.match.Match`: every play must be legal, every cube action in turn, every ``Wins``
+line and game score line must agree with the computed score; the first violation raises
 :class:`~nardy.errors.RecordError` naming the game, move number, player and reason, with
-``.partial`` holding the valid part. :func:`write_mat` writes a match (or one game) in the same
-format, as GNU Backgammon lays it out.
+``.partial`` holding the valid part. Whatever the text, parsing and replaying it raise no exception
+but :class:`~nardy.errors.RecordError`: every number is bounded (``MAX_LENGTH``, ``MAX_SCORE``,
+``MAX_CUBE``, ...) before it is used, every line is read in time linear in its length, and a message
+quotes at most 40 characters of any piece of the input. :func:`write_mat` writes a match (or one
+game) in the same format, as GNU Backgammon lays it out.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +54,7 @@ from pathlib import Path
 from ..errors import NardyError, RecordError
 from ..rules import Rules, game_name, get_rules
 
-__all__ = ["MatAction", "MatGame", "MatchRecord", "read_mat", "replay", "write_mat", "VARIATIONS"]
+__all__ = ["MatAction", "MatGame", "MatchRecord", "parse_mat", "read_mat", "replay", "write_mat", "VARIATIONS"]
 
 #: ``Variation`` header value written for each game.
 VARIATIONS = {"backgammon": "Backgammon", "short": "Short Nardy", "long": "Long Nardy"}
@@ -130,7 +136,7 @@ class MatchRecord:
         try:
             return game_name(var)
         except NardyError:
-            raise RecordError(f"unknown Variation {var!r}: expected Backgammon, Short Nardy or Long Nardy",
+            raise RecordError(f"unknown Variation {_q(var)}: expected Backgammon, Short Nardy or Long Nardy",
                               reason="unknown variation", partial=self) from None
 
     def rules(self) -> Rules:
@@ -142,9 +148,13 @@ class MatchRecord:
                            (("Last Roll", "LastRoll"), "last-roll"), (("Cube",), "cube")):
             v = self.header(*names)
             if v is not None:
+                if len(v) > MAX_OPTION:
+                    raise RecordError(f"bad rules header: {names[0]} {_q(v)} is too long ({len(v)} characters, "
+                                      f"at most {MAX_OPTION})", reason=f"{names[0]} too long", partial=self)
                 opts[key] = v.strip().lower() if key != "scoring" else v
+        game = self.game
         try:
-            return get_rules(self.game, **opts)
+            return get_rules(game, **opts)
         except NardyError as e:
             raise RecordError(f"bad rules header: {e}", reason=str(e), partial=self) from None
 
@@ -165,27 +175,110 @@ def _on(v, default: bool) -> bool:
 
 
 # ----- reading ----------------------------------------------------------------------------------
-_HEADER = re.compile(r'^\s*;\s*\[\s*(?P<key>[^"\]]+?)\s+"(?P<value>.*)"\s*\]\s*$')
-_LENGTH = re.compile(r"^\s*(?P<n>\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_GAME = re.compile(r"^\s*Game\s+(?P<n>\d+)\s*$", re.IGNORECASE)
-_NUM = r"-?\d+(?:\.\d+)?"
-_SCORE = re.compile(rf"^\s*(?P<n0>.*?)\s*:\s*(?P<s0>{_NUM})\s+(?P<n1>\S.*?)\s*:\s*(?P<s1>{_NUM})\s*$")
-_MOVE_LINE = re.compile(r"^(?P<pre>\s*(?P<n>\d+)\))(?P<rest>.*)$")
+#: Bounds on what a record may state. Every number is checked against them before it is used (so it
+#: fits what the game code and the Match ID accept), and every line is read in time linear in its
+#: length; text beyond them is a :class:`~nardy.errors.RecordError`, never another exception.
+MAX_LINE = 1000           # characters in one line
+MAX_LENGTH = 9999         # match length (0 = money session)
+MAX_GAMES = 9999          # games in a record
+MAX_MOVE = 9999           # move number of a line
+MAX_CUBE = 1 << 15        # cube value: the Match ID holds log2 of the cube in 4 bits
+MAX_POINTS = 64 * MAX_CUBE  # points of one game: the highest scoring level (64) times the largest cube
+MAX_SCORE = 0x7FFF        # a score stated at a game's start (the Match ID's 15 bits)
+MAX_PLAY = 40             # characters in one play (the longest real one, 25/21* 21/17* 17/13* 13/9*, has 26)
+MAX_NAME = 64             # characters in a player name
+MAX_OPTION = 40           # characters in the value of a header that sets a rule or option
+_QUOTE = 40               # characters of the input quoted in a message (a cut one ends in ...)
+_NAME_QUOTE = 30          # characters of a player name in a message
+
+_LENGTH = re.compile(r"^\s*(?P<n>[0-9]+)\s+point\s+match\s*$", re.IGNORECASE)
+_GAME = re.compile(r"^\s*Game\s+(?P<n>[0-9]+)\s*$", re.IGNORECASE)
+_NUM = r"-?[0-9]+(?:\.[0-9]+)?"
+_NUM_END = re.compile(rf"\s*(?P<n>{_NUM})\s*$")
+# the middle of a score line: the first ': score' followed by the second name
+_SCORE_MID = re.compile(rf":\s*(?P<n>{_NUM})\s+(?=\S)")
+_MOVE_LINE = re.compile(r"^(?P<pre>\s*(?P<n>[0-9]+)\))(?P<rest>.*)$")
 _ITEM = re.compile(
     r"(?P<roll>\b(?P<d1>[1-6])(?P<d2>[1-6]):)"
-    r"|(?P<double>\bDoubles?\b(?:\s*=>\s*(?P<dv>\d+))?)"
-    r"|(?P<beaver>\bBeavers?\b(?:\s*=>\s*(?P<bv>\d+))?)"
+    r"|(?P<double>\bDoubles?\b(?:\s*=>\s*(?P<dv>[0-9]+))?)"
+    r"|(?P<beaver>\bBeavers?\b(?:\s*=>\s*(?P<bv>[0-9]+))?)"
     r"|(?P<take>\bTakes?\b|\bAccepts?\b)"
     r"|(?P<drop>\bDrops?\b|\bPass(?:es)?\b|\bRejects?\b)"
-    r"|(?P<wins>\bWins\s+(?P<wv>\d+(?:\.\d+)?)\s+points?(?:\s+and\s+the\s+match)?)"
-    r"|(?P<draw>\bDraw\b(?:\s*,?\s*(?P<xv>\d+(?:\.\d+)?)\s+points?\s+each)?)",
+    r"|(?P<wins>\bWins\s+(?P<wv>[0-9]+(?:\.[0-9]+)?)\s+points?(?:\s+and\s+the\s+match)?)"
+    r"|(?P<draw>\bDraw\b(?:\s*(?:,\s*)?(?P<xv>[0-9]+(?:\.[0-9]+)?)\s+points?\s+each)?)",
     re.IGNORECASE)
 _PLAY_TEXT = re.compile(r"^[\s0-9/*()a-zA-Z]*$")
 
 
-def _num(s: str):
-    v = float(s)
-    return int(v) if v == int(v) else v
+def _q(text) -> str:
+    """A piece of the input quoted for a message: its ``repr``, cut to ``_QUOTE`` characters."""
+    text = str(text)
+    return repr(text if len(text) <= _QUOTE else text[:_QUOTE] + "...")
+
+
+def _who(name) -> str:
+    """A player name for a message, cut to ``_NAME_QUOTE`` characters."""
+    name = str(name)
+    return name if len(name) <= _NAME_QUOTE else name[:_NAME_QUOTE] + "..."
+
+
+def _number(token: str, what: str, lo, hi, lineno: int, move=None, *, integer: bool = False):
+    """A number the record states (``token`` matched :data:`_NUM`), checked to lie in ``lo``..``hi``.
+
+    Returns an ``int``, or a ``float`` for a fraction (``0.5``: a long nardy half-point draw).
+    Raises RecordError quoting the token when it is out of range (or a fraction where ``integer``).
+    """
+    value = None
+    if len(token) <= 12:  # no bigger number is in range; int()/float() of longer text is never tried
+        v = float(token)
+        if lo <= v <= hi and (v == int(v) or not integer):
+            value = int(v) if v == int(v) else v
+    if value is None:
+        kind = "a whole number " if integer else ""
+        raise RecordError(f"line {lineno}: {what} {_q(token)} is out of range ({kind}{lo}-{hi})", move=move,
+                          reason=f"{what} out of range")
+    return value
+
+
+def _name(name: str, lineno: int) -> str:
+    if len(name) > MAX_NAME:
+        raise RecordError(f"line {lineno}: player name {_q(name)} is too long ({len(name)} characters, "
+                          f"at most {MAX_NAME})", reason="player name too long")
+    return name
+
+
+def _score_line(line: str):
+    """``name : score   name : score`` split into ``(name0, score0, name1, score1)`` (the scores as
+    written), or ``None``. Names may hold spaces and colons; the first score is the first
+    ``: number`` followed by more text, the second the number after the last colon."""
+    last = line.rfind(":")
+    if last < 0:
+        return None
+    end = _NUM_END.fullmatch(line, last + 1)
+    if end is None:
+        return None
+    mid = _SCORE_MID.search(line, 0, last)
+    if mid is None:
+        return None
+    return (line[:mid.start()].strip(), mid.group("n"), line[mid.end():last].strip(), end.group("n"))
+
+
+def _header(line: str):
+    """A ``; [Key "value"]`` header line split into ``(key, value)``, or ``None``."""
+    s = line.strip()
+    if not s.startswith(";"):
+        return None
+    s = s[1:].lstrip()
+    if not (s.startswith("[") and s.endswith("]")):
+        return None
+    body = s[1:-1].rstrip()
+    first, last = body.find('"'), body.rfind('"')
+    if first < 0 or last != len(body) - 1 or last == first:
+        return None
+    key = body[:first]
+    if len(key) < 2 or not key[-1].isspace() or "]" in key:
+        return None
+    return key.strip(), body[first + 1:last]
 
 
 def _items(text: str, offset: int, lineno: int, move: int):
@@ -193,66 +286,80 @@ def _items(text: str, offset: int, lineno: int, move: int):
     out = []
     matches = list(_ITEM.finditer(text))
     pos = 0
+
+    def unreadable(what: str, piece: str):
+        raise RecordError(f"line {lineno}: cannot read {what}{_q(piece)}", move=move,
+                          reason=f"unreadable {what or 'text '}{_q(piece)}")
+
     for i, m in enumerate(matches):
         gap = text[pos:m.start()].strip()
         if gap:
-            raise RecordError(f"line {lineno}: cannot read {gap!r}", move=move, reason=f"unreadable text {gap!r}")
+            unreadable("", gap)
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         col = offset + m.start()
         if m.group("roll"):
             play = text[m.end():end].strip()
             if play and not _PLAY_TEXT.match(play):
-                raise RecordError(f"line {lineno}: cannot read play {play!r}", move=move,
-                                  reason=f"unreadable play {play!r}")
+                unreadable("play ", play)
+            if len(play) > MAX_PLAY:
+                raise RecordError(f"line {lineno}: play {_q(play)} is too long ({len(play)} characters, "
+                                  f"at most {MAX_PLAY})", move=move, reason="play too long")
             act = MatAction(-1, "move", (int(m.group("d1")), int(m.group("d2"))), play, None, move, lineno)
             pos = end
         else:
             tail = text[m.end():end].strip()
             if tail:
-                raise RecordError(f"line {lineno}: cannot read {tail!r}", move=move, reason=f"unreadable text {tail!r}")
+                unreadable("", tail)
             pos = end
             if m.group("double"):
-                act = MatAction(-1, "double", value=int(m.group("dv")) if m.group("dv") else None)
+                dv = m.group("dv")
+                act = MatAction(-1, "double", value=_number(dv, "cube value", 1, MAX_CUBE, lineno, move,
+                                                            integer=True) if dv else None)
             elif m.group("beaver"):
-                act = MatAction(-1, "beaver", value=int(m.group("bv")) if m.group("bv") else None)
+                bv = m.group("bv")
+                act = MatAction(-1, "beaver", value=_number(bv, "cube value", 1, MAX_CUBE, lineno, move,
+                                                            integer=True) if bv else None)
             elif m.group("take"):
                 act = MatAction(-1, "take")
             elif m.group("drop"):
                 act = MatAction(-1, "drop")
             elif m.group("wins"):
-                act = MatAction(-1, "wins", value=_num(m.group("wv")))
+                act = MatAction(-1, "wins", value=_number(m.group("wv"), "points", 0, MAX_POINTS, lineno, move))
             else:
-                act = MatAction(-1, "draw", value=_num(m.group("xv")) if m.group("xv") else None)
+                xv = m.group("xv")
+                act = MatAction(-1, "draw", value=_number(xv, "points", 0, MAX_POINTS, lineno, move)
+                                if xv else None)
             act.move, act.line = move, lineno
         out.append((col, act))
     gap = text[pos:].strip()
     if gap:
-        raise RecordError(f"line {lineno}: cannot read {gap!r}", move=move, reason=f"unreadable text {gap!r}")
+        unreadable("", gap)
     return out
 
 
-def read_mat(source) -> MatchRecord:
-    """Parse a ``.mat`` record (syntax only; :func:`replay` checks it against the rules).
+def parse_mat(text: str) -> MatchRecord:
+    """Parse the text of a ``.mat`` record (syntax only; :func:`replay` checks it against the rules).
+
+    The text is only ever parsed: a string is never taken for a file name (use :func:`read_mat` for
+    a file). Every number is checked against the bounds above (``MAX_LENGTH``, ``MAX_SCORE``,
+    ``MAX_CUBE``, ...) before it is used, and lines longer than ``MAX_LINE`` are refused.
 
     Args:
-        source: the text, or a path (``str`` without a newline, or :class:`pathlib.Path`).
+        text: the record's text (``str``; a leading byte-order mark is ignored).
     Returns:
-        A :class:`MatchRecord`.
+        A :class:`MatchRecord`: ``length`` (0 = money session), ``players`` (left column first),
+        ``headers`` and ``games``, each with its stated score and its cells (``player`` 0 for the left
+        column, 1 for the right one; plays as written, from the mover's own view).
     Raises:
-        RecordError: unreadable file or line (``.game``, ``.move`` and ``.reason`` set; ``.partial``
-            is the record read up to that line).
+        RecordError: ``text`` is not a ``str``, or a line cannot be read or states a number out of
+            range (``.game``, ``.move`` and ``.reason`` set; ``.partial`` is the record read up to
+            that line). The message names the line and quotes at most ``_QUOTE`` characters of it.
     """
-    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and len(source) < 4096
-                                    and Path(source).is_file()):
-        try:
-            raw = Path(source).read_bytes()
-        except OSError as e:
-            raise RecordError(f"cannot read {source}: {e.strerror}", reason=str(e)) from None
-        text = raw.decode("utf-8", errors="replace")
-    elif isinstance(source, str):
-        text = source
-    else:
-        raise RecordError(f"read_mat expects text or a path, got {type(source).__name__}", reason="bad source")
+    if not isinstance(text, str):
+        raise RecordError(f"parse_mat expects the text of a record (str), got {type(text).__name__}; "
+                          f"read a file with read_mat", reason="not text")
+    if text.startswith("\ufeff"):
+        text = text[1:]
     rec = MatchRecord()
     seen_length = False
     game: MatGame | None = None
@@ -267,31 +374,38 @@ def read_mat(source) -> MatchRecord:
         _assign_players(pending, game)
         pending = []
 
+    def set_names(names):
+        nonlocal names_found
+        game.names = names
+        if not names_found:
+            rec.players = names
+            names_found = True
+
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for lineno, line in enumerate(lines, 1):
         s = line.strip()
         if not s:
             continue
         try:
+            if len(line) > MAX_LINE:
+                raise RecordError(f"line {lineno} is too long ({len(line)} characters, at most {MAX_LINE}): "
+                                  f"{_q(s)}", reason="line too long")
             if s.startswith(";") or s.startswith("#"):
-                m = _HEADER.match(line)
-                if m:
-                    rec.headers[m.group("key").strip()] = m.group("value")
+                h = _header(line)
+                if h:
+                    rec.headers[h[0]] = h[1]
                 continue
             m = _LENGTH.match(line)
             if m:
                 if seen_length or game is not None:
                     raise RecordError(f"line {lineno}: a second match length line", reason="repeated match length")
-                rec.length = int(m.group("n"))
-                if rec.length > 9999:
-                    raise RecordError(f"line {lineno}: match length {rec.length} is out of range (0-9999)",
-                                      reason="match length out of range")
+                rec.length = _number(m.group("n"), "match length", 0, MAX_LENGTH, lineno, integer=True)
                 seen_length = True
                 continue
             m = _GAME.match(line)
             if m:
                 flush_game()
-                n = int(m.group("n"))
+                n = _number(m.group("n"), "game number", 1, MAX_GAMES, lineno, integer=True)
                 if n != len(rec.games) + 1:
                     raise RecordError(f"line {lineno}: Game {n} follows game {len(rec.games)}",
                                       game=n, reason="games out of order")
@@ -300,13 +414,13 @@ def read_mat(source) -> MatchRecord:
                 move = 0
                 continue
             if game is None:
-                if _SCORE.match(line) or _MOVE_LINE.match(line):
+                if _score_line(line) or _MOVE_LINE.match(line):
                     raise RecordError(f"line {lineno}: moves or scores before the first 'Game 1' line",
                                       reason="missing Game line")
-                raise RecordError(f"line {lineno}: cannot read {s!r}", reason=f"unreadable line {s!r}")
+                raise RecordError(f"line {lineno}: cannot read {_q(s)}", reason=f"unreadable line {_q(s)}")
             m = _MOVE_LINE.match(line)
             if m:
-                n = int(m.group("n"))
+                n = _number(m.group("n"), "move number", 0, MAX_MOVE, lineno, integer=True)
                 if n < move or n > move + 1 and move:
                     raise RecordError(f"line {lineno}: move {n} follows move {move}", game=game.number,
                                       move=n, reason="move numbers out of order")
@@ -315,26 +429,21 @@ def read_mat(source) -> MatchRecord:
                 for k, (col, act) in enumerate(cells):
                     pending.append((col, act, True, k, len(cells)))
                 continue
-            m = _SCORE.match(line)
-            if m and not game.actions and not pending and game.score is None:
-                game.score = (_num(m.group("s0")), _num(m.group("s1")))
-                game.names = (m.group("n0").strip(), m.group("n1").strip())
-                if not names_found:
-                    rec.players = game.names
-                    names_found = True
+            sc = _score_line(line) if not game.actions and not pending and game.score is None else None
+            if sc:
+                n0, s0, n1, s1 = sc
+                game.score = (_number(s0, "score", 0, MAX_SCORE, lineno), _number(s1, "score", 0, MAX_SCORE, lineno))
+                set_names((_name(n0, lineno), _name(n1, lineno)))
                 continue
             if game.score is None and not pending and not _ITEM.search(line):
                 # a score line without scores: just the two names
                 parts = line.split()
                 if len(parts) == 2:
-                    game.names = tuple(parts)
-                    if not names_found:
-                        rec.players = game.names
-                        names_found = True
+                    set_names(tuple(_name(p, lineno) for p in parts))
                     continue
             cells = _items(line, 0, lineno, move)
             if not cells:
-                raise RecordError(f"line {lineno}: cannot read {s!r}", reason=f"unreadable line {s!r}")
+                raise RecordError(f"line {lineno}: cannot read {_q(s)}", reason=f"unreadable line {_q(s)}")
             for k, (col, act) in enumerate(cells):
                 pending.append((col, act, False, k, len(cells)))
         except RecordError as e:
@@ -348,8 +457,41 @@ def read_mat(source) -> MatchRecord:
         raise RecordError("empty record: no match length line and no games", reason="empty record", partial=rec)
     p1, p2 = rec.header("Player 1"), rec.header("Player 2")
     if not names_found and p1 and p2:
+        for key, name in (("Player 1", p1), ("Player 2", p2)):
+            if len(name) > MAX_NAME:
+                raise RecordError(f"header {key!r}: player name {_q(name)} is too long ({len(name)} characters, "
+                                  f"at most {MAX_NAME})", reason="player name too long", partial=rec)
         rec.players = (p1, p2)
     return rec
+
+
+def read_mat(path) -> MatchRecord:
+    """Read a ``.mat`` file and parse it with :func:`parse_mat` (syntax only).
+
+    Args:
+        path: the file, as a ``str`` or :class:`os.PathLike` (always a path: text goes to
+            :func:`parse_mat`). The bytes are decoded as UTF-8 (a byte-order mark is dropped, bad bytes
+            replaced).
+    Returns:
+        A :class:`MatchRecord`.
+    Raises:
+        RecordError: ``path`` is not a path, the file cannot be read (the message names the path and
+            the system's reason), or :func:`parse_mat` refuses the text.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise RecordError(f"read_mat expects a path (str or os.PathLike), got {type(path).__name__}; "
+                          f"parse text with parse_mat", reason="not a path")
+    try:
+        name = os.fspath(path)
+        if not isinstance(name, str):
+            raise TypeError
+        raw = Path(name).read_bytes()
+    except OSError as e:
+        why = e.strerror or "cannot be read"
+        raise RecordError(f"cannot read {name}: {why}", reason=why) from None
+    except (TypeError, ValueError):  # a bytes path, or a NUL character in the path
+        raise RecordError(f"cannot read {_q(path)}: not a valid file name", reason="bad path") from None
+    return parse_mat(raw.decode("utf-8", errors="replace"))
 
 
 def _assign_players(pending, game: MatGame):
@@ -375,33 +517,47 @@ def replay(record):
     """Play a record through the rules and return the :class:`~nardy.match.Match`.
 
     Every play is parsed with :meth:`Position.parse_play` and must be legal; cube actions must be in
-    turn and allowed (no double in the Crawford game, ``Doubles => N`` must name the new value);
-    each game's stated score must equal the running score, and each ``Wins N`` line the computed
-    result (bear-off level times the cube, a drop's cube value, or a resignation worth N).
+    turn and allowed (no double in the Crawford game, ``Doubles => N`` must name the new value, the
+    cube never passes ``MAX_CUBE``); each game's stated score must equal the running score, and each
+    ``Wins N`` line the computed result (bear-off level times the cube, a drop's cube value, or a
+    resignation worth N). Plays are read from the mover's own view (player 0 = White = the left
+    column, player 1 = Black = the right one), as GNU Backgammon writes them.
 
     Args:
-        record: a :class:`MatchRecord`, or text/path for :func:`read_mat`.
+        record: a :class:`MatchRecord`; a ``str``, which is always the record's text (parsed with
+            :func:`parse_mat`, never opened as a file); or an :class:`os.PathLike` (a file, read with
+            :func:`read_mat`).
+    Returns:
+        The :class:`~nardy.match.Match`, its games replayed (the last one may be unfinished).
     Raises:
-        RecordError: the first violation, with ``.game``, ``.move``, ``.player`` (the name),
-            ``.reason`` and ``.partial`` (the :class:`~nardy.match.Match` of the valid part).
+        RecordError: anything else as ``record``, a text or file :func:`parse_mat`/:func:`read_mat`
+            refuses, or the first violation of the rules, with ``.game``, ``.move``, ``.player`` (the
+            name), ``.reason`` and ``.partial`` (the :class:`~nardy.match.Match` of the valid part).
+            No other exception is raised for any text.
     """
     from ..match import Match
     from ..dice import FixedDice
-    if not isinstance(record, MatchRecord):
+    if isinstance(record, str):
+        record = parse_mat(record)
+    elif isinstance(record, os.PathLike):
         record = read_mat(record)
+    elif not isinstance(record, MatchRecord):
+        raise RecordError(f"replay expects a MatchRecord, the text of a record (str) or a path (os.PathLike), "
+                          f"got {type(record).__name__}", reason="bad record")
     rules = record.rules()
     crawford = _on(record.header("Crawford"), True)
     jacoby = _on(record.header("Jacoby"), False) if record.length == 0 else False
     beavers = _on(record.header("Beavers"), False) if record.length == 0 else False
-    limit = record.header("CubeLimit", "Cube Limit")
-    try:
-        limit = int(limit) if limit else None
-        if limit is not None and (limit < 1 or limit & (limit - 1)):
-            limit = None
-    except ValueError:
+    limit = (record.header("CubeLimit", "Cube Limit") or "").strip()
+    # a power of two up to MAX_CUBE, else no limit (as before: a cube limit the record cannot state)
+    limit = int(limit) if re.fullmatch(r"[0-9]{1,5}", limit) else None
+    if limit is not None and (limit < 1 or limit & (limit - 1) or limit > MAX_CUBE):
         limit = None
-    match = Match(rules, length=record.length, dice=FixedDice(), jacoby=jacoby, beavers=beavers,
-                  cube_limit=limit, crawford=crawford, players=record.players)
+    try:
+        match = Match(rules, length=record.length, dice=FixedDice(), jacoby=jacoby, beavers=beavers,
+                      cube_limit=limit, crawford=crawford, players=record.players)
+    except NardyError as e:
+        raise RecordError(f"cannot start the match: {e}", reason=str(e), partial=record) from None
     for mg in record.games:
         _replay_game(match, record, mg)
     return match
@@ -412,13 +568,13 @@ def _fmt_score(s):
 
 
 def _replay_game(match, record: MatchRecord, mg: MatGame):
-    names = record.players
+    names = tuple(_who(n) for n in record.players)  # as messages show them
     k = mg.number
 
     def fail(reason, act=None):
-        who = names[act.player] if act is not None and act.player in (0, 1) else None
+        who = record.players[act.player] if act is not None and act.player in (0, 1) else None
         mv = act.move if act is not None else None
-        where = f"game {k}" + (f", move {mv}" if mv else "") + (f", {who}" if who else "")
+        where = f"game {k}" + (f", move {mv}" if mv else "") + (f", {_who(who)}" if who else "")
         raise RecordError(f"{where}: {reason}", game=k, move=mv, player=who, reason=reason, partial=match)
 
     if match.games and not match.games[-1].is_over:
@@ -466,7 +622,7 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                     passed = any(e["type"] == "pass" for e in g.history[passed_before:])
                     if passed:
                         if act.text.strip():
-                            fail(f"play {act.text!r} with {act.dice[0]}{act.dice[1]}: no checker can move "
+                            fail(f"play {_q(act.text)} with {act.dice[0]}{act.dice[1]}: no checker can move "
                                  f"(the roll must be passed)", act)
                         continue
                 elif g.phase == "move" and i == 0:
@@ -483,12 +639,16 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                          act)
                 if act.value is not None and act.value != g.cube_value * 2:
                     fail(f"'Doubles => {act.value}' but the cube is at {g.cube_value}", act)
+                if g.cube_value * 2 > MAX_CUBE:
+                    fail(f"a double would take the cube past {MAX_CUBE}", act)
                 g.double(player=act.player)
             elif act.kind == "take":
                 g.take(player=act.player)
             elif act.kind == "beaver":
                 if act.value is not None and act.value != g.cube_value * 4:
                     fail(f"'Beavers => {act.value}' but the cube is at {g.cube_value}", act)
+                if g.cube_value * 4 > MAX_CUBE:
+                    fail(f"a beaver would take the cube past {MAX_CUBE}", act)
                 g.beaver(player=act.player)
             elif act.kind == "drop":
                 g.drop(player=act.player)

@@ -15,7 +15,7 @@ from nardy.cli_replay import replay as replay_cmd
 from nardy.dice import DiceSource
 from nardy.errors import RecordError
 from nardy.match import Match
-from nardy.records.mat import read_mat, replay, write_mat
+from nardy.records.mat import parse_mat, read_mat, replay, write_mat
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "gnubg-matches"
 GNUBG_FILES = sorted(DATA.glob("*.mat"))
@@ -257,24 +257,24 @@ def test_resignation_before_any_play_round_trips():
     g.start()
     g.resign(0, player=g.turn)
     g.accept_resignation()
-    back = replay(read_mat(write_mat(m)))
+    back = replay(parse_mat(write_mat(m)))
     assert back.score == m.score and sum(m.score) == 1
 
 
 @pytest.mark.parametrize("text", ["", "; [EventDa", "\n\n"])
 def test_empty_record_is_an_error(text):
     with pytest.raises(RecordError, match="empty record"):
-        read_mat(text)
+        parse_mat(text)
 
 
 def test_absurd_match_length_is_an_error():
     with pytest.raises(RecordError, match="out of range"):
-        read_mat(" 99999999 point match\n")
+        parse_mat(" 99999999 point match\n")
 
 
 def test_record_error_message_names_game_once():
     text = " 1 point match\n\n Game 1\n White : 0                      Black : 0\n  1) 31: 8/5 6/5\n"
-    rec = read_mat(text)
+    rec = parse_mat(text)
     rec.games[0].actions[0].kind = "double"
     with pytest.raises(RecordError) as e:
         replay(rec)
