@@ -5,6 +5,8 @@ Game flow never touches module-level :mod:`random`: a :class:`~nardy.game.Game` 
 Every source can save its state to plain JSON data and continue exactly from it.
 
 * :class:`DiceSource`: pseudo-random dice from a private :class:`random.Random` (Mersenne Twister).
+* :class:`SystemDice`: dice from the operating system's random source (:mod:`secrets`), with no state
+  to save or predict: the dice of games played for real (the server's).
 * :class:`FixedDice`: a fixed list of rolls (tests, replays of records); it raises
   :class:`~nardy.errors.GameStateError` when it runs out.
 
@@ -20,11 +22,12 @@ from __future__ import annotations
 
 import math
 import random
+import secrets
 from typing import Iterable
 
 from .errors import GameStateError, InvalidDiceError
 
-__all__ = ["DiceSource", "FixedDice", "dice_from_dict"]
+__all__ = ["DiceSource", "SystemDice", "FixedDice", "dice_from_dict"]
 
 
 class DiceSource:
@@ -69,6 +72,42 @@ class DiceSource:
     def to_dict(self) -> dict:
         """JSON-able description: kind and state (see :func:`dice_from_dict`)."""
         return {"kind": self.kind, "state": self.get_state()}
+
+
+class SystemDice:
+    """Dice from the operating system's random source (``secrets.randbelow``: unbiased, unpredictable).
+
+    Nothing that decides the next roll is kept, saved or shown (:meth:`get_state` is ``None``), so no
+    one, whatever they see of a game, its record or the stored data, can predict its dice. For games
+    played for real; use :class:`DiceSource` with a seed for reproducible games.
+    """
+
+    kind = "system"
+    seed = None
+
+    def roll_one(self) -> int:
+        """One die, 1..6."""
+        return secrets.randbelow(6) + 1
+
+    def roll(self) -> tuple[int, int]:
+        """Two dice ``(d1, d2)``, each 1..6."""
+        return self.roll_one(), self.roll_one()
+
+    def get_state(self):
+        """``None``: there is no state."""
+        return None
+
+    def set_state(self, state) -> None:
+        """Accepts only ``None`` (there is no state).
+
+        Raises:
+            InvalidDiceError: any other value."""
+        if state is not None:
+            _raise_invalid_dice("", state, "system dice have no state (expected null)")
+
+    def to_dict(self) -> dict:
+        """JSON-able description (see :func:`dice_from_dict`)."""
+        return {"kind": self.kind, "state": None}
 
 
 class FixedDice:
@@ -146,8 +185,8 @@ def dice_from_dict(d) -> "DiceSource | FixedDice":
     by giving the object itself.
 
     Raises:
-        GameStateError: a dict that is not a saved dice source (``{"kind": "random" | "fixed",
-            "state": ...}`` with a valid state); the message names the bad entry.
+        GameStateError: a dict that is not a saved dice source (``{"kind": "random" | "system" |
+            "fixed", "state": ...}`` with a valid state); the message names the bad entry.
     """
     if not isinstance(d, dict):
         return d
@@ -156,6 +195,8 @@ def dice_from_dict(d) -> "DiceSource | FixedDice":
         from .ids import _quote
         raise GameStateError(f"not a saved dice source: dice_source{field} {_quote(value)}: {why}")
     check_source_dict(d, fail)
+    if d["kind"] == "system":
+        return SystemDice()
     src = DiceSource(0) if d["kind"] == "random" else FixedDice()
     src.set_state(d["state"])
     return src
@@ -227,5 +268,8 @@ def check_source_dict(d, fail) -> None:
         check_random_state(d["state"], lambda f, v, w: fail(".state" + f, v, w))
     elif kind == "fixed" and isinstance(kind, str):
         check_fixed_state(d["state"], lambda f, v, w: fail(".state" + f, v, w))
+    elif kind == "system" and isinstance(kind, str):
+        if d["state"] is not None:
+            fail(".state", d["state"], "system dice have no state (expected null)")
     else:
-        fail(".kind", kind, "expected 'random' or 'fixed'")
+        fail(".kind", kind, "expected 'random', 'system' or 'fixed'")
