@@ -1,24 +1,30 @@
 """The FastAPI app of ``nardy serve``: the page, the engine over HTTP, saved games.
 
 Build it with :func:`create_app` (``database_url`` or a :class:`~nardy.web.storage.Storage`). The API
-is documented by OpenAPI at ``/docs``. Bad input gets a 4xx answer with JSON ``{"detail": message,
-"error": type}``: 422 for malformed input (IDs, dice, options, notation, records, request fields), 400
-for an action the rules do not allow now (out of turn, an illegal play), 404 for an unknown saved game.
+is documented by OpenAPI at ``/docs``. Every error is JSON ``{"detail": message, "error": type}``: 422
+for malformed input (IDs, dice, options, notation, records, request fields), 400 for an action the rules
+do not allow now (out of turn, an illegal play) or a bad Host header, 404 for an unknown saved game, 409
+for an action on a state that has moved on (``seq``), 413 for a body over its limit, 429/503 with
+``Retry-After`` when the computer is busy or the database is unavailable.
 
-Every route that touches the database or the engine runs in a worker thread, so a bot thinking or a
-slow query never blocks other requests; bot computations are limited to two at once.
+The server is meant to be safe to expose (see docs/security.md): no input is ever a path, every
+request body is bounded (:mod:`nardy.web.guard`), the computer's work is queued fairly per client with
+a time budget on worker threads of its own (:mod:`nardy.web.botwork`), so cheap requests never wait
+behind it, and actions name the state they act on (``seq``), so a retried or doubled action changes
+nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
-import threading
 import unicodedata
 import zlib
 from importlib import resources
 from typing import Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import FastAPI, HTTPException, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -27,9 +33,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError, NotationError
-from .sessions import _BOT_SLOTS as _bot_slots
+from .botwork import BotWork, Busy, ClientGone
+from .guard import BODY_LIMIT, Guard
 from .sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session, new_session
-from .storage import Storage
+from .storage import StaleRevision, Storage, StorageUnavailable
 
 __all__ = ["create_app"]
 
@@ -39,7 +46,9 @@ Numbering = Literal["own", "absolute", "traditional"]
 _STATIC = resources.files("nardy.web") / "static"
 _GAME = Query("backgammon", max_length=40, description="backgammon, short (short nardy) or long (long nardy); "
                                                        "aliases such as long-nardy, narde, trictrac accepted")
-_MAT_LIMIT = 5 * 1024 * 1024
+#: Largest .mat record accepted (bytes): the longest real record we know is under 200 KB.
+_MAT_LIMIT = 1024 * 1024
+_GID = Path(..., min_length=1, max_length=32, pattern=r"^[0-9A-Za-z_-]+$", description="saved game id")
 
 
 _NAME_MAX = 40
@@ -83,7 +92,8 @@ class NewGame(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="rules options with RULES.md names: cube, "
                                     "opening, last-roll, head-exception, strict-bear-off, scoring")
     players: list[str] | None = Field(None, min_length=2, max_length=2, description="the two names")
-    seed: int | None = Field(None, ge=0, le=2**62, description="seed of the dice and the computer (reproducible)")
+    seed: int | None = Field(None, ge=0, le=2**62, description="seed of the dice and the computer (reproducible "
+                             "games for analysis and tests; refused unless the server allows seeded dice)")
     auto_roll: bool = Field(True, description="roll for a person by itself when doubling is not possible")
     crawford: bool = True
     jacoby: bool = False
@@ -109,6 +119,9 @@ class Action(BaseModel):
     play: str | None = Field(None, max_length=200, description="play: notation in the mover's own numbering")
     level: int | str | None = Field(None, description="resign: level index or name (single, gammon, oyun, mars...)")
     player: int | None = Field(None, ge=0, le=1, description="who acts (default: the person who must act)")
+    seq: int = Field(..., ge=0, le=2**62, description="the `seq` of the view this action was chosen on: an action "
+                     "on a state that has moved on (a retry, a double click) is refused with 409 and changes "
+                     "nothing")
 
 
 class MatText(BaseModel):
@@ -151,6 +164,8 @@ class MoveOut(BaseModel):
     play: str = Field(..., description="the best play")
     result: str = Field(..., description="Position ID after the best play")
     moves: list[RankedPlay]
+    complete: bool = Field(..., description="false when the time budget cut the search short: plays not reached "
+                                            "keep the figures of a shallower ply")
 
 
 class EvalOut(BaseModel):
@@ -216,10 +231,26 @@ def _bot(game, level: str, seed=0):
 
 
 
-def create_app(database_url: str | None = None, storage: Storage | None = None) -> FastAPI:
-    """The app. ``storage`` (a :class:`Storage`) or ``database_url`` (default: SQLite in the user data
-    directory)."""
+def _client(request: Request) -> str:
+    """Whom a request's computer work is counted against (fair share): the peer address."""
+    return request.client.host if request.client else "unknown"
+
+
+def create_app(database_url: str | None = None, storage: Storage | None = None, *,
+               allowed_hosts: list[str] | None = None, allow_seeds: bool = False,
+               bot_work: BotWork | None = None) -> FastAPI:
+    """The app.
+
+    Args:
+        database_url / storage: where saved games live (default: SQLite in the user data directory).
+        allowed_hosts: names accepted in the ``Host`` header (see :func:`nardy.web.guard.host_names_for`);
+            ``None`` accepts any (in-process clients).
+        allow_seeds: accept ``seed`` for new games (reproducible dice: analysis and tests only; a game
+            played for real must never have dice that anyone can predict).
+        bot_work: the scheduler of the computer's work (default: 2 workers, see :class:`BotWork`).
+    """
     store = storage if storage is not None else Storage(database_url)
+    work = bot_work if bot_work is not None else BotWork()
     # FastAPIOffline: /docs and /redoc served from packaged Swagger UI/ReDoc files, no CDN needed.
     app = FastAPIOffline(
         title="nardy",
@@ -229,15 +260,30 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
             "Positions are GNU Backgammon Position IDs from the view of the side on roll (long nardy: the "
             "same encoding, optional `:Fxy` first-turn suffix). Points are numbered from the mover's view: "
             "25 = bar, 0 = off. Errors are JSON `{\"detail\": message, \"error\": type}`: 422 malformed "
-            "input, 400 an action the rules refuse now, 404 an unknown saved game."),
+            "input, 400 an action the rules refuse now, 404 an unknown saved game, 409 an action on a state "
+            "that has moved on (send the view's `seq`), 413 a body too large, 429/503 (with `Retry-After`) "
+            "the computer busy or the database unavailable."),
         version=_version(),
+        lifespan=_lifespan,
     )
     app.state.storage = store
-    # One game's actions run one at a time (striped locks: a bounded number, whatever the games).
-    locks = [threading.Lock() for _ in range(256)]
+    app.state.bot_work = work
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts, body_limit=BODY_LIMIT,
+                       route_limits={"/api/mat": _MAT_LIMIT})
+    # One game's actions run one at a time in this process (striped locks, per event loop); across
+    # processes the revision check of Storage.save refuses the second writer.
+    locks: dict[tuple[int, int], asyncio.Lock] = {}
 
-    def lock_for(gid: str) -> threading.Lock:
-        return locks[zlib.crc32(gid.encode()) % len(locks)]
+    def lock_for(gid: str) -> asyncio.Lock:
+        key = (id(asyncio.get_running_loop()), zlib.crc32(gid.encode()) % 256)
+        lock = locks.get(key)
+        if lock is None:
+            lock = locks[key] = asyncio.Lock()
+        return lock
+
+    async def compute(request: Request, fn, budget: float | None = None):
+        """Run ``fn(deadline)`` as computer work for this request's client."""
+        return await work.run(_client(request), fn, is_disconnected=request.is_disconnected, budget=budget)
 
     # ----- errors ---------------------------------------------------------------------------------------
     @app.exception_handler(NardyError)
@@ -255,9 +301,23 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
                  for er in errs]
         return _error(422, "; ".join(parts) or "invalid request", "RequestValidationError", errors=clean)
 
-    @app.exception_handler(Exception)
-    async def internal_error(request: Request, e: Exception):  # pragma: no cover - a bug; keep serving
-        return _error(500, f"internal error: {type(e).__name__}: {e}", "InternalError")
+    @app.exception_handler(Busy)
+    async def busy(request: Request, e: Busy):
+        r = _error(e.status, e.message, "Busy" if e.status == 503 else "TooManyRequests",
+                   retry_after=e.retry_after)
+        r.headers["Retry-After"] = str(e.retry_after)
+        return r
+
+    @app.exception_handler(ClientGone)
+    async def client_gone(request: Request, e: ClientGone):
+        # nobody reads this answer: the client closed the connection (nginx's 499)
+        return _error(499, "client closed the request", "ClientGone")
+
+    @app.exception_handler(StorageUnavailable)
+    async def storage_down(request: Request, e: StorageUnavailable):
+        r = _error(503, str(e), "DatabaseUnavailable", retry_after=5)
+        r.headers["Retry-After"] = "5"
+        return r
 
     # ----- the page -------------------------------------------------------------------------------------
     @app.get("/", include_in_schema=False)
@@ -267,9 +327,10 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
     app.mount("/static", StaticFiles(directory=str(_STATIC)), name="static")
 
     # ----- engine ---------------------------------------------------------------------------------------
-    @app.get("/api/health", tags=["engine"], summary="Liveness and the database in use")
+    @app.get("/api/health", tags=["engine"], summary="Liveness: the database answers (503 when it does not)")
     async def health():
-        return {"status": "ok", "version": _version(), "database": store.backend}
+        await run_in_threadpool(store.ping)
+        return {"status": "ok", "version": _version(), "database": store.backend, "bot_work": work.stats()}
 
     @app.get("/api/info", tags=["engine"], summary="Games, options, levels and numberings the server knows")
     async def info():
@@ -278,6 +339,7 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
             "games": {g: {"result_names": list(RESULT_NAMES[g]), "options": get_rules(g).options(),
                           "numberings": list(NUMBERINGS[g])} for g in ("backgammon", "short", "long")},
             "levels": list(BOT_LEVELS), "actions": list(ACTIONS), "version": _version(),
+            "seeded_dice": allow_seeds,
         }
 
     @app.get("/api/plays", tags=["engine"], response_model=PlaysOut, response_model_by_alias=True,
@@ -301,85 +363,86 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
 
     @app.get("/api/move", tags=["engine"], response_model=MoveOut, response_model_by_alias=True,
              summary="The best play and the ranked candidates (like wildbg's /move)")
-    async def move(game: str = _GAME, position: str | None = Query(None, max_length=40),
+    async def move(request: Request, game: str = _GAME, position: str | None = Query(None, max_length=40),
                    die1: int = Query(..., ge=1, le=6), die2: int = Query(..., ge=1, le=6),
                    level: Level = Query("grandmaster", description="search depth of that level"),
                    n: int = Query(5, ge=1, le=100, description="how many plays to list")):
-        def run():
-            pos = _position(game, position)
-            dice = _check_dice(die1, die2)
-            if pos.is_game_over():
-                raise GameStateError(f"position {pos.id()} is a finished game: no play")
-            with _bot_slots:
-                hs = _bot(pos.rules, level).hints(pos, dice, n=n)
+        pos = _position(game, position)
+        dice = _check_dice(die1, die2)
+        if pos.is_game_over():
+            raise GameStateError(f"position {pos.id()} is a finished game: no play")
+
+        def run(deadline):
+            hs = _bot(pos.rules, level).hints(pos, dice, n=n, deadline=deadline)
             moves = [{"play": str(h.play), "steps": _steps(h.play), "position": h.play.result.id(),
                       "equity": round(h.equity, 5), "loss": round(h.loss, 5), "ply": h.ply,
                       "probabilities": {k: round(x, 5) for k, x in h.probabilities.as_dict().items()}} for h in hs]
             return {"game": pos.game, "position": pos.id(), "dice": list(dice), "level": level,
-                    "play": moves[0]["play"], "result": moves[0]["position"], "moves": moves}
-        return await run_in_threadpool(run)
+                    "play": moves[0]["play"], "result": moves[0]["position"], "moves": moves,
+                    "complete": not deadline.hit}
+        return await compute(request, run)
 
     @app.get("/api/eval", tags=["engine"], response_model=EvalOut,
              summary="Result probabilities of a position for the side on roll (like wildbg's /eval)")
-    async def evaluate(game: str = _GAME, position: str | None = Query(None, max_length=40),
+    async def evaluate(request: Request, game: str = _GAME, position: str | None = Query(None, max_length=40),
                        level: Level = Query("grandmaster", description="grandmaster and expert evaluate at 1-ply")):
-        def run():
-            pos = _position(game, position)
-            with _bot_slots:
-                bot = _bot(pos.rules, level)
-                pr = bot.evaluate(pos)
+        pos = _position(game, position)
+
+        def run(deadline):
+            bot = _bot(pos.rules, level)
+            pr = bot.evaluate(pos)
             return {"game": pos.game, "position": pos.id(), "level": level, "ply": min(bot.ply or 0, 1),
                     "result_levels": list(pos.rules.result_names),
                     "probabilities": {k: round(x, 5) for k, x in pr.as_dict().items()},
                     "exclusive": {s: {k: round(x, 5) for k, x in d.items()} for s, d in pr.exclusive().items()},
                     "equity": round(pr.equity(pos.rules.scoring), 5)}
-        return await run_in_threadpool(run)
+        return await compute(request, run)
 
     @app.get("/api/cube", tags=["engine"], response_model=CubeOut,
              summary="Cube decision for the side on roll: double or not, and take or pass for the opponent")
-    async def cube(game: str = _GAME, position: str | None = Query(None, max_length=40),
+    async def cube(request: Request, game: str = _GAME, position: str | None = Query(None, max_length=40),
                    cube: int = Query(1, ge=1, le=2**20, description="cube value (a power of two)"),
                    owner: Literal["centre", "me", "opponent"] = Query("centre", description="who owns the cube"),
                    length: int = Query(0, ge=0, le=99, description="match length; 0 = money"),
-                   score_me: int = Query(0, ge=0), score_opponent: int = Query(0, ge=0),
+                   score_me: int = Query(0, ge=0, le=99), score_opponent: int = Query(0, ge=0, le=99),
                    crawford: bool = Query(False), jacoby: bool = Query(False),
                    level: Level = Query("grandmaster")):
-        def run():
-            from ..game import Game
-            pos = _position(game, position)
-            if cube & (cube - 1):
-                raise InvalidOptionError(f"cube value {cube}: expected a power of two")
-            if length and (score_me >= length or score_opponent >= length):
-                raise InvalidOptionError(f"score {score_me}-{score_opponent} is not below the match length {length}")
-            if crawford and not length:
-                raise InvalidOptionError("crawford: the Crawford rule applies only to match play; "
-                                         "money play (length 0) has no Crawford game")
-            if crawford and [score_me, score_opponent].count(length - 1) != 1:
-                raise InvalidOptionError(f"crawford: at {score_me}-{score_opponent} in a {length}-point match this "
-                                         f"cannot be the Crawford game (exactly one side must be at {length - 1}, "
-                                         "one point from winning)")
+        from ..game import Game
+        pos = _position(game, position)
+        if cube & (cube - 1):
+            raise InvalidOptionError(f"cube value {cube}: expected a power of two")
+        if length and (score_me >= length or score_opponent >= length):
+            raise InvalidOptionError(f"score {score_me}-{score_opponent} is not below the match length {length}")
+        if crawford and not length:
+            raise InvalidOptionError("crawford: the Crawford rule applies only to match play; "
+                                     "money play (length 0) has no Crawford game")
+        if crawford and [score_me, score_opponent].count(length - 1) != 1:
+            raise InvalidOptionError(f"crawford: at {score_me}-{score_opponent} in a {length}-point match this "
+                                     f"cannot be the Crawford game (exactly one side must be at {length - 1}, "
+                                     "one point from winning)")
+
+        def run(deadline):
             g = Game.from_position(pos, turn=0, cube=True, crawford=crawford, jacoby=jacoby)
             # the cube's documented state attributes (a Game has no action that sets up a cube position)
             g.cube.value = cube
             g.cube.owner = {"centre": None, "me": 0, "opponent": 1}[owner]
-            with _bot_slots:
-                d = _bot(pos.rules, level).cube_action(g, score=(score_me, score_opponent), match_length=length)
+            d = _bot(pos.rules, level).cube_action(g, score=(score_me, score_opponent), match_length=length)
             return {"game": pos.game, "position": pos.id(), "action": d.action, "double": d.double,
                     "take": d.take, "response": "take" if d.take else "pass", "too_good": d.too_good,
                     "reason": d.reason, "equities": {k: round(float(x), 5) for k, x in d.equities.items()},
                     "probabilities": {k: round(x, 5) for k, x in d.probabilities.as_dict().items()}}
-        return await run_in_threadpool(run)
+        return await compute(request, run)
 
     @app.post("/api/mat", tags=["records"], summary="Import a .mat record: replay it through the rules",
               openapi_extra={"requestBody": {"required": True, "content": {
-                  "text/plain": {"schema": {"type": "string"}},
+                  "text/plain": {"schema": {"type": "string", "maxLength": _MAT_LIMIT}},
                   "application/json": {"schema": MatText.model_json_schema()}}}})
     async def import_mat(request: Request,
                          save: bool = Query(False, description="also store it as a saved game to view or continue"),
                          numbering: Numbering = Query("own")):
         raw = await request.body()
         if len(raw) > _MAT_LIMIT:
-            return _error(413, f"record too large ({len(raw)} bytes; at most {_MAT_LIMIT})", "RecordError")
+            return _error(413, f"record too large ({len(raw)} bytes; at most {_MAT_LIMIT})", "RequestTooLarge")
         ctype = request.headers.get("content-type", "")
         if "json" in ctype:
             try:
@@ -388,37 +451,26 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
                 why = "; ".join(f"{'.'.join(str(x) for x in er.get('loc', ())) or 'body'}: "
                                 f"{_clean_message(er.get('msg', 'invalid'))}" for er in e.errors()[:5])
                 return _error(422, f"expected JSON {{\"text\": \"...\"}}: {why}", "RequestValidationError")
-            except Exception as e:
-                return _error(422, f"expected JSON {{\"text\": \"...\"}}: {_clean_message(e)}",
-                              "RequestValidationError")
         else:
             text = raw.decode("utf-8", errors="replace")
         if not text.strip():
             return _error(422, "empty record: send the .mat text as the request body", "RecordError")
 
-        def run():
-            from ..dice import DiceSource
-            from ..match import Match
-            from ..records.mat import match_summary, replay
-            m = replay(text)
+        def run(deadline):
+            # the text is only ever parsed as a record: never taken for a file name
+            from ..records.mat import match_summary, parse_mat, replay
+            m = replay(parse_mat(text))
             out = {"record": match_summary(m)}
             if save:
-                md = m.to_dict()
-                if m.current is not None and m.current.phase == "opening":
-                    # a record cut after a game's header: that game has not begun; drop it and begin it
-                    # afresh below (with its opening roll), so the saved game can be played on
-                    md["games"] = md["games"][:-1]
-                m2 = Match.from_dict(md, dice=DiceSource())
-                s = Session(m2, {"humans": [True, True], "level": "advanced", "seed": None, "auto_roll": True,
-                                 "viewer": 0, "opponent": "human"})
-                if (m2.current is None or m2.current.is_over) and not m2.is_over and len(m2.games) < len(m.games):
-                    m2.new_game(start=True)
-                elif m2.current is None:
-                    m2.new_game(start=True)
-                saved = store.create(s.to_dict(), m2.rules.name, s.status, s.title(), s.summary())
-                out["id"] = saved.id
+                out["session"] = _imported_session(m)
             return out
-        return await run_in_threadpool(run)
+        out = await compute(request, run)
+        if save:
+            s = out.pop("session")
+            saved = await run_in_threadpool(store.create, s.to_dict(), s.match.rules.name, s.status, s.title(),
+                                            s.summary())
+            out["id"] = saved.id
+        return out
 
     # ----- saved games ----------------------------------------------------------------------------------
     def load(gid: str) -> tuple:
@@ -432,11 +484,19 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
         saved.status = s.status
         saved.title = s.title()
         saved.summary = s.summary()
-        store.save(saved)
+        try:
+            store.save(saved)
+        except KeyError:
+            raise HTTPException(404, f"no saved game {saved.id!r}: it was deleted") from None
+        except StaleRevision:
+            raise HTTPException(409, "the game changed while this action was under way; reload it") from None
 
     def listing(saved) -> dict:
         return {"id": saved.id, "created": saved.created.isoformat(), "updated": saved.updated.isoformat(),
                 "game": saved.game, "status": saved.status, "title": saved.title, **saved.summary}
+
+    def shown(gid: str, saved, s: Session, viewer, numbering: str) -> dict:
+        return {"id": gid, "seq": saved.revision, **s.view(viewer, _numbering(s, numbering))}
 
     @app.get("/api/games", tags=["games"], summary="Saved games, most recently played first")
     async def list_games(limit: int = Query(50, ge=1, le=500), offset: int = Query(0, ge=0, le=10**9),
@@ -446,15 +506,25 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
 
     @app.post("/api/games", tags=["games"], status_code=201,
               summary="Start a new game (the opening is played; the computer moves if it starts)")
-    async def create_game(body: NewGame, numbering: Numbering = Query("own")):
+    async def create_game(request: Request, body: NewGame, numbering: Numbering = Query("own")):
+        if body.seed is not None and not allow_seeds:
+            return _error(422, "seed: this server rolls unpredictable dice for games played for real; seeded "
+                               "(reproducible) dice are for analysis and tests (nardy serve --allow-seeded-dice)",
+                          "InvalidOptionError")
+
+        def make():
+            return new_session(body.game, length=body.length, opponent=body.opponent, level=body.level,
+                               colour=body.colour, options=body.options, players=body.players, seed=body.seed,
+                               auto_roll=body.auto_roll, crawford=body.crawford, jacoby=body.jacoby,
+                               beavers=body.beavers, cube_limit=body.cube_limit, run=False)
+        s = await run_in_threadpool(make)
+        if s.bots_to_act():
+            await compute(request, s.run_bots)
+
         def run():
-            s = new_session(body.game, length=body.length, opponent=body.opponent, level=body.level,
-                            colour=body.colour, options=body.options, players=body.players, seed=body.seed,
-                            auto_roll=body.auto_roll, crawford=body.crawford, jacoby=body.jacoby,
-                            beavers=body.beavers, cube_limit=body.cube_limit)
             view = s.view(numbering=_numbering(s, numbering))
             saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary())
-            return {"id": saved.id, **view}
+            return {"id": saved.id, "seq": saved.revision, **view}
         return await run_in_threadpool(run)
 
     def _numbering(s: Session, numbering: str) -> str:
@@ -462,48 +532,56 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
         return numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
 
     @app.get("/api/games/{gid}", tags=["games"], summary="A saved game as the page draws it")
-    async def get_game(gid: str, viewer: int | None = Query(None, ge=0, le=1, description="whose side is at "
-                                                            "the bottom (default: the person's)"),
+    async def get_game(gid: str = _GID, viewer: int | None = Query(None, ge=0, le=1, description="whose side is at "
+                                                                   "the bottom (default: the person's)"),
                        numbering: Numbering = Query("own")):
         def run():
             saved, s = load(gid)
-            return {"id": gid, **s.view(viewer, _numbering(s, numbering))}
+            return shown(gid, saved, s, viewer, numbering)
         return await run_in_threadpool(run)
 
     @app.delete("/api/games/{gid}", tags=["games"], status_code=204, summary="Delete a saved game")
-    async def delete_game(gid: str):
-        def run():
-            with lock_for(gid):
-                if not store.delete(gid):
-                    raise HTTPException(404, f"no saved game {gid!r}")
-        await run_in_threadpool(run)
+    async def delete_game(gid: str = _GID):
+        async with lock_for(gid):
+            if not await run_in_threadpool(store.delete, gid):
+                raise HTTPException(404, f"no saved game {gid!r}")
         return Response(status_code=204)
 
     @app.post("/api/games/{gid}/actions", tags=["games"],
               summary="Act on a saved game (roll, step, confirm, double, take...); the computer answers")
-    async def act(gid: str, body: Action, viewer: int | None = Query(None, ge=0, le=1),
+    async def act(request: Request, body: Action, gid: str = _GID, viewer: int | None = Query(None, ge=0, le=1),
                   numbering: Numbering = Query("own")):
-        def run():
-            with lock_for(gid):
-                saved, s = load(gid)
+        async with lock_for(gid):
+            saved, s = await run_in_threadpool(load, gid)
+            if body.seq != saved.revision:
+                return _error(409, f"stale action: it was chosen on state {body.seq} but the game is at state "
+                                   f"{saved.revision} (a repeated or late request); nothing was done; reload the game",
+                              "StaleAction", seq=saved.revision)
+
+            def apply():
                 s.act(body.action, frm=body.from_, to=body.to, die=body.die, play=body.play, level=body.level,
-                      player=body.player, viewer=viewer)
+                      player=body.player, viewer=viewer, run=False)
+            await run_in_threadpool(apply)
+            if s.bots_to_act():
+                # the person's action and the computer's answer are stored together, or not at all
+                await compute(request, s.run_bots)
+
+            def finish():
                 store_session(saved, s)
-                return {"id": gid, **s.view(viewer, _numbering(s, numbering))}
-        return await run_in_threadpool(run)
+                return shown(gid, saved, s, viewer, numbering)
+            return await run_in_threadpool(finish)
 
     @app.get("/api/games/{gid}/hints", tags=["games"],
              summary="Hint for the side to act: the best plays with equities, or the cube decision")
-    async def hints(gid: str, n: int = Query(5, ge=1, le=50), level: Level = Query("grandmaster"),
-                    numbering: Numbering = Query("own")):
-        def run():
-            saved, s = load(gid)
-            return s.hints(n=n, level=level, numbering=_numbering(s, numbering))
-        return await run_in_threadpool(run)
+    async def hints(request: Request, gid: str = _GID, n: int = Query(5, ge=1, le=50),
+                    level: Level = Query("grandmaster"), numbering: Numbering = Query("own")):
+        saved, s = await run_in_threadpool(load, gid)
+        return await compute(request, lambda deadline: s.hints(n=n, level=level,
+                                                               numbering=_numbering(s, numbering), deadline=deadline))
 
     @app.get("/api/games/{gid}/mat", tags=["games"], response_class=PlainTextResponse,
              summary="The record as a Jellyfish .mat file")
-    async def get_mat(gid: str):
+    async def get_mat(gid: str = _GID):
         def run():
             from ..records.mat import write_mat
             saved, s = load(gid)
@@ -512,24 +590,56 @@ def create_app(database_url: str | None = None, storage: Storage | None = None) 
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="nardy-{gid}.mat"'})
 
     @app.get("/api/games/{gid}/record", tags=["games"], summary="Every game's plays and results, and the score")
-    async def get_record(gid: str):
+    async def get_record(gid: str = _GID):
         def run():
             from ..records.mat import match_summary
             saved, s = load(gid)
-            return {"id": gid, "status": s.status, "settings": s.settings, "record": match_summary(s.match)}
+            # what decides the dice (a seed) is never shown: only whether the dice were seeded
+            settings = {k: v for k, v in s.settings.items() if k != "seed"}
+            settings["seeded"] = s.settings.get("seed") is not None
+            return {"id": gid, "status": s.status, "settings": settings, "record": match_summary(s.match)}
         return await run_in_threadpool(run)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, e: HTTPException):
-        return _error(e.status_code, str(e.detail), "NotFound" if e.status_code == 404 else "HTTPError")
+        return _error(e.status_code, str(e.detail), _http_kind(e.status_code))
 
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     @app.exception_handler(StarletteHTTPException)
     async def starlette_error(request: Request, e: StarletteHTTPException):
-        return _error(e.status_code, str(e.detail), "NotFound" if e.status_code == 404 else "HTTPError")
+        return _error(e.status_code, str(e.detail), _http_kind(e.status_code))
 
     return app
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app):
+    yield
+    app.state.bot_work.close()
+
+
+def _http_kind(status: int) -> str:
+    return {404: "NotFound", 405: "MethodNotAllowed", 409: "Conflict", 413: "RequestTooLarge"}.get(status, "HTTPError")
+
+
+def _imported_session(m) -> Session:
+    """A saved game (two people at this device) continuing the replayed match ``m``."""
+    from ..dice import SystemDice
+    from ..match import Match
+    md = m.to_dict()
+    if m.current is not None and m.current.phase == "opening":
+        # a record cut after a game's header: that game has not begun; drop it and begin it
+        # afresh below (with its opening roll), so the saved game can be played on
+        md["games"] = md["games"][:-1]
+    m2 = Match.from_dict(md, dice=SystemDice())
+    s = Session(m2, {"humans": [True, True], "level": "advanced", "seed": None, "auto_roll": True,
+                     "viewer": 0, "opponent": "human"})
+    if (m2.current is None or m2.current.is_over) and not m2.is_over and len(m2.games) < len(m.games):
+        m2.new_game(start=True)
+    elif m2.current is None:
+        m2.new_game(start=True)
+    return s
 
 
 def _version() -> str:

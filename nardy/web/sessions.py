@@ -17,11 +17,11 @@ API clients that want ``/api/move`` or ``/api/eval`` on it. The page sends actio
 
 from __future__ import annotations
 
-import threading
+import time
 import zlib
 
 from ..bots.bot import BOT_LEVELS
-from ..dice import DiceSource
+from ..dice import DiceSource, SystemDice
 from ..errors import GameStateError, IllegalPlayError, InvalidOptionError
 from ..match import Match
 from ..notation import Step, format_steps
@@ -36,8 +36,9 @@ NUMBERINGS = {"backgammon": ("own", "traditional"), "short": ("own", "traditiona
 ACTIONS = ("roll", "step", "undo", "confirm", "play", "double", "take", "drop", "beaver", "resign", "accept",
            "decline", "next")
 
-#: At most this many bot computations at once (the rest wait; other requests are not held up).
-_BOT_SLOTS = threading.BoundedSemaphore(2)
+#: Seconds one decision of the computer may search before it plays its best so far (a server bound; the
+#: usual grandmaster decision takes well under a tenth of this).
+BOT_MOVE_BUDGET = 2.0
 
 _MAX_BOT_ACTIONS = 2000
 
@@ -85,8 +86,9 @@ def _bot_seed(seed, *parts) -> int | None:
 def new_session(game: str = "backgammon", *, length: int = 0, opponent: str = "bot", level: str = "advanced",
                 colour: str = "white", options: dict | None = None, players=None, seed=None,
                 auto_roll: bool = True, crawford: bool = True, jacoby: bool = False, beavers: bool = False,
-                cube_limit: int | None = None) -> "Session":
-    """Start a match and play the opening (and the computer's first turn if it starts).
+                cube_limit: int | None = None, run: bool = True) -> "Session":
+    """Start a match and play the opening (and the computer's first turn if it starts, unless ``run`` is
+    False: then the caller calls :meth:`Session.run_bots`, as a server does on its computer workers).
 
     Args:
         game: backgammon, short, long (or an alias).
@@ -110,9 +112,11 @@ def new_session(game: str = "backgammon", *, length: int = 0, opponent: str = "b
         raise InvalidOptionError(f"colour {colour!r}: expected white, black or random")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise InvalidOptionError(f"seed {seed!r}: expected an integer")
-    dice = DiceSource(seed)
+    # a game played for real rolls the operating system's dice (nothing to predict); a seed gives
+    # reproducible dice, for analysis and tests
+    dice = SystemDice() if seed is None else DiceSource(seed)
     if colour == "random":
-        colour = "white" if DiceSource(None if seed is None else seed + 1).roll_one() <= 3 else "black"
+        colour = "white" if (SystemDice() if seed is None else DiceSource(seed + 1)).roll_one() <= 3 else "black"
     me = 0 if colour == "white" else 1
     if opponent == "bot":
         humans = [True, True]
@@ -135,7 +139,8 @@ def new_session(game: str = "backgammon", *, length: int = 0, opponent: str = "b
                 "viewer": me if opponent == "bot" else 0, "opponent": opponent}
     s = Session(match, settings)
     match.new_game(start=True)
-    s.run_bots()
+    if run:
+        s.run_bots()
     return s
 
 
@@ -196,9 +201,26 @@ class Session:
         seed = _bot_seed(self.settings.get("seed"), len(self.match.games), len(g.history), player)
         return Bot(self.match.rules, level=self.settings["level"], seed=seed)
 
-    def run_bots(self) -> int:
+    def bots_to_act(self) -> bool:
+        """True when :meth:`run_bots` has something to do: the computer (or an automatic roll) acts next."""
+        g = self.game
+        if g is None or g.is_over:
+            return False
+        p = g.to_act
+        if p is None:
+            return False
+        if not self.settings["humans"][p]:
+            return True
+        return g.phase == "roll" and self.settings.get("auto_roll", True) and not g.may_double(p)
+
+    def run_bots(self, deadline=None) -> int:
         """Let the computer act (and roll for a person with ``auto_roll``) until a person must act or the
-        game is over. Returns the number of actions taken."""
+        game is over. Returns the number of actions taken.
+
+        ``deadline``: a :class:`~nardy.bots.search.Deadline` for the whole run (a server's budget): each
+        decision searches at most :data:`BOT_MOVE_BUDGET` seconds and at most until ``deadline``, then plays
+        its best so far; the computer always completes its turn (a cut-short search still plays)."""
+        from ..bots.search import Deadline
         n = 0
         while n < _MAX_BOT_ACTIONS:
             g = self.game
@@ -211,12 +233,16 @@ class Session:
                     n += 1
                     continue
                 break
-            with _BOT_SLOTS:
-                self._bot_act(p)
+            step = None
+            if deadline is not None:
+                left = BOT_MOVE_BUDGET if deadline.end is None else min(BOT_MOVE_BUDGET,
+                                                                         max(0.0, deadline.end - time.monotonic()))
+                step = Deadline(left, deadline.cancel)
+            self._bot_act(p, step)
             n += 1
         return n
 
-    def _bot_act(self, p: int):
+    def _bot_act(self, p: int, deadline=None):
         g = self.game
         bot = self._bot(p)
         if g.phase == "roll":
@@ -225,7 +251,7 @@ class Session:
             else:
                 g.roll(player=p)
         elif g.phase == "move":
-            g.play(bot.choose_play(g.position, g.dice), player=p)
+            g.play(bot.choose_play(g.position, g.dice, deadline=deadline), player=p)
         elif g.phase == "double":
             if bot.cube_action(self.match).take:
                 g.take(player=p)
@@ -260,8 +286,10 @@ class Session:
         return player
 
     def act(self, action: str, *, frm: int | None = None, to: int | None = None, die: int | None = None,
-            play: str | None = None, level=None, player: int | None = None, viewer: int | None = None) -> dict:
-        """Apply a person's action, then let the computer answer. Returns a short note of what was done.
+            play: str | None = None, level=None, player: int | None = None, viewer: int | None = None,
+            run: bool = True) -> dict:
+        """Apply a person's action, then let the computer answer (unless ``run`` is False: then the caller
+        calls :meth:`run_bots`). Returns a short note of what was done.
 
         ``frm``/``to`` of a step are in the ``viewer``'s numbering (default: the session's viewer),
         25 = the mover's bar, 0 = off; ``play`` is notation in the mover's own numbering.
@@ -280,7 +308,8 @@ class Session:
             if g is not None and not g.is_over:
                 raise GameStateError("cannot start the next game: this game is not over")
             m.new_game(start=True)
-            self.run_bots()
+            if run:
+                self.run_bots()
             return {"action": action}
         if action == "resign":
             if player is None:
@@ -323,13 +352,15 @@ class Session:
                 g.accept_resignation(player=p)
             elif action == "decline":
                 g.decline_resignation(player=p)
-        self.run_bots()
+        if run:
+            self.run_bots()
         return {"action": action}
 
     # ----- hints --------------------------------------------------------------------------------
-    def hints(self, n: int = 5, level: str = "grandmaster", numbering: str = "own") -> dict:
+    def hints(self, n: int = 5, level: str = "grandmaster", numbering: str = "own", deadline=None) -> dict:
         """The best plays for the roll (phase ``move``), or the cube decision (phase ``roll``/``double``),
-        for the side to act."""
+        for the side to act. ``deadline`` (a :class:`~nardy.bots.search.Deadline`) bounds the search:
+        ``complete`` is False when it cut the search short (plays not reached keep a shallower ``ply``)."""
         from ..bots import Bot
         g = self.game
         numbering = _check_numbering(numbering, self.match.rules.name)
@@ -338,17 +369,17 @@ class Session:
         if g is None or g.phase not in ("move", "roll", "double"):
             raise GameStateError(f"no hint in phase {g.phase if g else None!r}: hints are for a roll or a double")
         bot = Bot(self.match.rules, level=level, seed=0)
-        with _BOT_SLOTS:
-            if g.phase == "move":
-                hs = bot.hints(g.position, g.dice, n=n)
-                fn = _numbering_fn(numbering, self.match.rules.name, g.turn)
-                return {"kind": "plays", "player": g.turn, "dice": list(g.dice), "plays": [
-                    {"play": str(h.play), "text": format_steps(h.play.steps, fn), "equity": round(h.equity, 4),
-                     "loss": round(h.loss, 4), "ply": h.ply,
-                     "probabilities": {k: round(x, 4) for k, x in h.probabilities.as_dict().items()}}
-                    for h in hs]}
-            d = bot.cube_action(self.match)
-        return {"kind": "cube", "player": g.to_act, "action": d.action, "double": d.double, "take": d.take,
+        if g.phase == "move":
+            hs = bot.hints(g.position, g.dice, n=n, deadline=deadline)
+            fn = _numbering_fn(numbering, self.match.rules.name, g.turn)
+            return {"kind": "plays", "player": g.turn, "dice": list(g.dice),
+                    "complete": not (deadline is not None and deadline.hit), "plays": [
+                        {"play": str(h.play), "text": format_steps(h.play.steps, fn), "equity": round(h.equity, 4),
+                         "loss": round(h.loss, 4), "ply": h.ply,
+                         "probabilities": {k: round(x, 4) for k, x in h.probabilities.as_dict().items()}}
+                        for h in hs]}
+        d = bot.cube_action(self.match)
+        return {"kind": "cube", "complete": True, "player": g.to_act, "action": d.action, "double": d.double, "take": d.take,
                 "reason": d.reason, "equities": {k: round(float(x), 4) for k, x in d.equities.items()},
                 "probabilities": {k: round(x, 4) for k, x in d.probabilities.as_dict().items()}}
 

@@ -6,22 +6,31 @@ beside a few columns for the list of saved games.
 
 * :func:`default_database_url`: an SQLite file in the user's data directory (``platformdirs``).
 * :func:`normalise_url`: ``postgresql://`` URLs use the psycopg (v3) driver (extra ``nardy[postgres]``).
-* :class:`Storage`: ``create``, ``get``, ``save``, ``delete``, ``list``.
+* :class:`Storage`: ``create``, ``get``, ``save``, ``delete``, ``list``, ``ping``.
+
+A database that is down, locked or failing raises :class:`StorageUnavailable` (its message names no
+driver error, statement or password: the server answers 503 with it); a save that lost a race with
+another writer raises :class:`StaleRevision` (the server answers 409).
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import json
+import logging
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, delete, select, update
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
-__all__ = ["Storage", "SavedGame", "default_database_url", "normalise_url", "StorageError"]
+__all__ = ["Storage", "SavedGame", "default_database_url", "normalise_url", "StorageError", "StorageUnavailable",
+           "StaleRevision"]
+
+log = logging.getLogger("nardy.web")
 
 metadata = MetaData()
 
@@ -41,6 +50,26 @@ games = Table(
 
 class StorageError(RuntimeError):
     """The database URL is unusable or the database cannot be reached."""
+
+
+class StorageUnavailable(StorageError):
+    """The database failed a query (down, locked, out of space...); the details go to the log only."""
+
+
+class StaleRevision(StorageError):
+    """A save was based on an older revision of the game than the stored one (someone else wrote first)."""
+
+
+def _guarded(method):
+    """Turn any database failure of a :class:`Storage` method into :class:`StorageUnavailable`."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except SQLAlchemyError as e:
+            log.warning("database %s failed in %s: %s", self._safe_url(), method.__name__, e)
+            raise StorageUnavailable("the database is unavailable; try again shortly") from None
+    return run
 
 
 @dataclass
@@ -105,7 +134,7 @@ class Storage:
             u = make_url(self.url)
             kwargs = {}
             if u.get_backend_name() == "sqlite":
-                kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+                kwargs["connect_args"] = {"check_same_thread": False, "timeout": 10}
                 if u.database and u.database != ":memory:":
                     Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
                 else:
@@ -113,6 +142,7 @@ class Storage:
                     kwargs["poolclass"] = StaticPool
             else:
                 kwargs["pool_pre_ping"] = True
+                kwargs["pool_timeout"] = 10
             self.engine = create_engine(u, **kwargs)
             metadata.create_all(self.engine)
         except (ArgumentError, NoSuchModuleError) as e:
@@ -138,6 +168,14 @@ class Storage:
     def backend(self) -> str:
         return self.engine.dialect.name
 
+    @_guarded
+    def ping(self) -> None:
+        """Read the games table (one row at most); raises :class:`StorageUnavailable` when the database
+        does not answer or cannot read it."""
+        with self.engine.connect() as c:
+            c.execute(select(games.c.id).limit(1)).all()
+
+    @_guarded
     def create(self, data: dict, game: str, status: str, title: str = "", summary: dict | None = None) -> SavedGame:
         gid = secrets.token_hex(8)
         now = _now()
@@ -148,6 +186,7 @@ class Storage:
                                             data=json.dumps(data)))
         return SavedGame(gid, now, now, game, status, title[:200], 0, data, summary)
 
+    @_guarded
     def get(self, gid: str) -> SavedGame | None:
         with self.engine.connect() as c:
             row = c.execute(select(games).where(games.c.id == gid)).first()
@@ -156,25 +195,37 @@ class Storage:
         return SavedGame(row.id, _aware(row.created), _aware(row.updated), row.game, row.status, row.title,
                          row.revision, json.loads(row.data), json.loads(row.summary or "{}"))
 
+    @_guarded
     def save(self, saved: SavedGame) -> SavedGame:
-        """Write back ``saved.data``/``status``/``title``/``summary``; bumps the revision and the update time."""
+        """Write back ``saved.data``/``status``/``title``/``summary``; bumps the revision and the update time.
+
+        The write happens only if the stored revision is still ``saved.revision`` (optimistic locking:
+        two servers, or two requests, acting on one game cannot both win).
+
+        Raises:
+            KeyError: the game was deleted; StaleRevision: it was saved by someone else since it was read.
+        """
         now = _now()
         with self.engine.begin() as c:
-            res = c.execute(update(games).where(games.c.id == saved.id).values(
+            res = c.execute(update(games).where(games.c.id == saved.id, games.c.revision == saved.revision).values(
                 updated=now, status=saved.status, title=saved.title[:200], summary=json.dumps(saved.summary),
                 revision=saved.revision + 1,
                 data=json.dumps(saved.data)))
             if res.rowcount != 1:
-                raise KeyError(saved.id)
+                if c.execute(select(games.c.revision).where(games.c.id == saved.id)).first() is None:
+                    raise KeyError(saved.id)
+                raise StaleRevision(f"game {saved.id} changed since revision {saved.revision}")
         saved.updated = now
         saved.revision += 1
         return saved
 
+    @_guarded
     def delete(self, gid: str) -> bool:
         with self.engine.begin() as c:
             res = c.execute(delete(games).where(games.c.id == gid))
         return res.rowcount == 1
 
+    @_guarded
     def list(self, limit: int = 100, offset: int = 0, status: str | None = None) -> list[SavedGame]:
         """Saved games, most recently played first (``data`` is left empty: only the summary is read)."""
         q = select(games.c.id, games.c.created, games.c.updated, games.c.game, games.c.status, games.c.title,
@@ -186,6 +237,7 @@ class Storage:
         return [SavedGame(r.id, _aware(r.created), _aware(r.updated), r.game, r.status, r.title, r.revision, {},
                           json.loads(r.summary or "{}")) for r in rows]
 
+    @_guarded
     def count(self) -> int:
         from sqlalchemy import func
         with self.engine.connect() as c:

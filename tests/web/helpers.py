@@ -25,8 +25,9 @@ def free_port() -> int:
 class Server:
     """``nardy serve`` in a subprocess; :meth:`restart` keeps the port and the database."""
 
-    def __init__(self, database: str, port: int | None = None):
+    def __init__(self, database: str, port: int | None = None, extra: tuple = ()):
         self.database = database
+        self.extra = tuple(extra)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
@@ -36,7 +37,8 @@ class Server:
         self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"nardy-serve-{self.port}.log", "ab")
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "nardy.cli", "serve", "--port", str(self.port), "--database", self.database],
+            [sys.executable, "-m", "nardy.cli", "serve", "--port", str(self.port), "--database", self.database,
+             "--allow-seeded-dice", *self.extra],
             cwd=str(ROOT), stdout=self.log, stderr=subprocess.STDOUT, env=env)
         end = time.time() + timeout
         while time.time() < end:

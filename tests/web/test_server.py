@@ -64,12 +64,13 @@ def test_memory_with_100_games_and_bad_requests(make_server):
         ids.append(v["id"])
         if v["phase"] == "move" and v["moves"]:
             frm = max(v["moves"], key=int)
-            s.post(f"/api/games/{v['id']}/actions", {"action": "step", "from": int(frm), "to": v["moves"][frm][0]})
+            s.post(f"/api/games/{v['id']}/actions", {"action": "step", "from": int(frm), "to": v["moves"][frm][0],
+                                                     "seq": v["seq"]})
     # a hint with the strongest level in each game, and a few bad requests: the server keeps serving
     for gid in ids[:3]:
         s.get(f"/api/games/{gid}/hints?level=grandmaster")
-    for path, body in (("/api/games", {"game": "chess"}), (f"/api/games/{ids[0]}/actions", {"action": "fly"}),
-                       ("/api/games/zzz/actions", {"action": "roll"})):
+    for path, body in (("/api/games", {"game": "chess"}), (f"/api/games/{ids[0]}/actions", {"action": "fly", "seq": 0}),
+                       ("/api/games/zzz/actions", {"action": "roll", "seq": 0})):
         try:
             s.post(path, body)
             raise AssertionError("accepted")

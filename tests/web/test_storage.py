@@ -131,13 +131,13 @@ def test_app_over_storage_survives_restart(url, created):
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
     from nardy.web.app import create_app
-    with TestClient(create_app(url)) as c:
+    with TestClient(create_app(url, allow_seeds=True)) as c:
         assert c.get("/api/health").json()["database"] == ("sqlite" if url.startswith("sqlite") else "postgresql")
         v = c.post("/api/games", json={"game": "long", "level": "random", "seed": 5}).json()
         created.append(v["id"])
         frm = max(v["moves"], key=int)
         v = c.post(f"/api/games/{v['id']}/actions", json={"action": "step", "from": int(frm),
-                                                          "to": v["moves"][frm][0]}).json()
+                                                          "to": v["moves"][frm][0], "seq": v["seq"]}).json()
     with TestClient(create_app(url)) as c:          # a new app: the server restarted
         again = c.get(f"/api/games/{v['id']}").json()
         assert again["board"] == v["board"] and again["steps"] == v["steps"] and again["dice"] == v["dice"]

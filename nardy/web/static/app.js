@@ -32,7 +32,9 @@ async function api(method, path, body) {
   const data = ct.includes("json") ? await r.json() : await r.text();
   if (!r.ok) {
     const msg = (data && data.detail) ? data.detail : `HTTP ${r.status}`;
-    throw new Error(msg);
+    const err = new Error(msg);
+    err.status = r.status;
+    throw err;
   }
   return data;
 }
@@ -150,13 +152,20 @@ async function act(action, extra) {
     if (other) { S.message = { kind: "wait", text: t("st_wait", { name: S.view.players[S.view.humans.indexOf(false)] }) }; renderStatus(); }
   }
   try {
-    const v = await api("POST", `/api/games/${S.id}/actions?${gameQuery()}`, { action, ...(extra || {}) });
+    // seq names the state this action was chosen on: a repeated click or a retry is refused (409)
+    const v = await api("POST", `/api/games/${S.id}/actions?${gameQuery()}`,
+                        { action, ...(extra || {}), seq: before ? before.seq : 0 });
     S.message = null;
     noteOutcome(before, v, action);
     setView(v);
   } catch (e) {
     S.selected = null;
-    showError(e);
+    if (e.status === 409) {
+      // the game moved on (another tab, a late retry): show where it is now
+      try { setView(await api("GET", `/api/games/${S.id}?${gameQuery()}`)); } catch (e2) { showError(e2); }
+    } else {
+      showError(e);
+    }
     render();
   } finally {
     S.updates++;
