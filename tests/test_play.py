@@ -191,6 +191,25 @@ def test_save_and_resume_keep_partial_steps_and_dice(tmp_path):
     assert "Black plays 3-1" in out2 and "White 4-2, play> " in out2
 
 
+def test_resume_file_that_is_not_utf8_is_a_usage_error_naming_it(tmp_path):
+    import click
+
+    from nardy.play import load_session_data
+    path = tmp_path / "latin1.mat"
+    path.write_bytes(" 1 point match\n\n Game 1\n Jos\xe9 : 0    B : 0\n".encode("latin-1"))
+    with pytest.raises(click.UsageError, match=re.escape(f"{path} is not UTF-8 text (byte 28)")):
+        load_session_data(str(path))
+
+
+def test_resume_mat_record_is_replayed_from_its_text(tmp_path):
+    from nardy.play import load_session_data
+    path = tmp_path / "m.mat"
+    path.write_text(" 3 point match\n\n Game 1\n Anna : 0    Boris : 0\n  1) 31: 8/5 6/5\n")
+    m, data = load_session_data(str(path))
+    assert data == {} and m.length == 3 and m.players == ("Anna", "Boris")
+    assert [e["play"] for e in m.current.history if e["type"] == "play"] == ["8/5 6/5"]
+
+
 # ----- --auto --------------------------------------------------------------------------------------
 AUTO = {"backgammon": ["--seed", "11"], "short": ["--seed", "12"], "long": ["--seed", "13"]}
 
