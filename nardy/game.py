@@ -43,19 +43,14 @@ import numpy as np
 from .cube import Cube
 from .dice import DiceSource, dice_from_dict
 from .errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError
+from .events import (PHASES, AcceptEvent, BeaverEvent, DeclineEvent, DoubleEvent, DropEvent, EndEvent, Event,
+                     LastRollEvent, OpeningEvent, PassEvent, Phase, PlayEvent, ResignEvent, RollEvent, SetupEvent,
+                     TakeEvent, event_from_dict)
 from .notation import Step, format_steps
 from .position import Play, Position, check_dice
 from .rules import Rules, get_rules
 
-#: The phases of a game (see :class:`Game`).
-_PHASES = ("opening", "roll", "double", "resign", "move", "over")
-
-__all__ = ["Game", "GameResult", "result_level", "PHASES"]
-
-#: The phases of a game: ``opening`` (not started), ``roll`` (the player on turn may double or roll),
-#: ``double`` (a double waits for take/drop), ``resign`` (a resignation waits for accept/decline),
-#: ``move`` (dice rolled, a play is due), ``over``.
-PHASES = ("opening", "roll", "double", "resign", "move", "over")
+__all__ = ["Game", "GameResult", "result_level", "PHASES", "Phase"]
 
 
 @dataclass(frozen=True)
@@ -257,8 +252,8 @@ class _Turn:
         return min(found, key=key)
 
 
-def _event_steps(steps) -> list:
-    return [[s.frm, s.to, s.die, bool(s.hit)] for s in steps]
+def _event_steps(steps) -> tuple:
+    return tuple((s.frm, s.to, s.die, bool(s.hit)) for s in steps)
 
 
 class Game:
@@ -280,7 +275,7 @@ class Game:
     Attributes:
         rules, position (from the view of :attr:`turn`; before the opening White's), turn (0/1, the
         player on roll; ``None`` before the opening), dice (the current roll or ``None``), phase
-        (one of :data:`PHASES`), history (list of event dicts), result (:class:`GameResult` or
+        (a :class:`~nardy.events.Phase`), history (list of :class:`~nardy.events.Event`), result (:class:`GameResult` or
         ``None``), starter (who moved first), crawford, jacoby, players.
     """
 
@@ -299,8 +294,8 @@ class Game:
         self.position: Position = Position.start(self.rules)
         self.turn: int | None = None
         self.dice: tuple[int, int] | None = None
-        self.phase = "opening"
-        self.history: list[dict] = []
+        self.phase: Phase = Phase.OPENING
+        self.history: list[Event] = []
         self.result: GameResult | None = None
         self.starter: int | None = None
         self._turn: _Turn | None = None
@@ -323,8 +318,8 @@ class Game:
         g.position = position
         g.turn = turn
         g.starter = turn
-        g.phase = "roll"
-        g.history.append({"type": "setup", "position": position.id(), "turn": turn})
+        g.phase = Phase.ROLL
+        g.history.append(SetupEvent(position.id(), turn))
         g._snapshot()
         return g
 
@@ -473,12 +468,12 @@ class Game:
         self.turn = starter
         if starter == 1:
             self.position = self.position.mirror()
-        self.history.append({"type": "opening", "starter": starter, "rolls": rolls,
-                             "dice": list(opening) if (use_dice and opening) else None})
+        self.history.append(OpeningEvent(starter, tuple(tuple(r) for r in rolls),
+                                         tuple(opening) if (use_dice and opening) else None))
         if use_dice:
             self._begin_move(tuple(opening))
         else:
-            self.phase = "roll"
+            self.phase = Phase.ROLL
         self._snapshot()
 
     def roll(self, dice=None, player: int | None = None) -> tuple[int, int]:
@@ -490,18 +485,18 @@ class Game:
         self._need(("roll",), "roll")
         self._check_player(player, self.turn, "roll")
         d = check_dice(dice) if dice is not None else tuple(self.dice_source.roll())
-        self.history.append({"type": "roll", "player": self.turn, "dice": list(d)})
+        self.history.append(RollEvent(self.turn, tuple(d)))
         self._begin_move(d)
         return d
 
     def _begin_move(self, d):
         self.dice = tuple(d)
-        self.phase = "move"
+        self.phase = Phase.MOVE
         plays = self.position.legal_plays(d)
         self._plays = plays
         self._turn = _Turn(self.position, d, plays)
         if len(plays) == 1 and not plays[0].steps:
-            self.history.append({"type": "pass", "player": self.turn, "dice": list(d)})
+            self.history.append(PassEvent(self.turn, tuple(d)))
             self._finish_play(plays[0])
 
     # ----- plays --------------------------------------------------------------------------------
@@ -540,9 +535,8 @@ class Game:
         return chosen
 
     def _record_play(self, chosen: Play, steps):
-        self.history.append({"type": "play", "player": self.turn, "dice": list(self.dice),
-                             "play": format_steps(steps), "steps": _event_steps(steps),
-                             "position": self.position.id()})
+        self.history.append(PlayEvent(self.turn, tuple(self.dice), format_steps(steps), _event_steps(steps),
+                                      self.position.id()))
         self._finish_play(chosen)
 
     def legal_steps(self) -> list[tuple[int, int]]:
@@ -625,8 +619,8 @@ class Game:
                 self.position = _LastRollPosition(nxt._b, self.rules, nxt.first_turn)
                 self.turn = 1 - mover
                 self.dice = None
-                self.phase = "roll"
-                self.history.append({"type": "last-roll", "player": self.turn})
+                self.phase = Phase.ROLL
+                self.history.append(LastRollEvent(self.turn))
                 self._snapshot()
                 return
             self._end_win(mover, result_level(self.rules, res.opponent), "bear-off", res)
@@ -634,7 +628,7 @@ class Game:
         self.position = res.mirror()
         self.turn = 1 - mover
         self.dice = None
-        self.phase = "roll"
+        self.phase = Phase.ROLL
         self._snapshot()
 
     # ----- results ------------------------------------------------------------------------------
@@ -656,10 +650,10 @@ class Game:
         if final_pos is not None:
             self.position = Position(final_pos._b, final_pos.rules, final_pos.first_turn)
         self.result = result
-        self.phase = "over"
+        self.phase = Phase.OVER
         self.dice = None
         self._resign = None
-        self.history.append({"type": "end", **result.to_dict()})
+        self.history.append(EndEvent(**result.to_dict()))
 
     # ----- cube ---------------------------------------------------------------------------------
     def why_not_double(self, player: int | None = None) -> str | None:
@@ -691,8 +685,8 @@ class Game:
         if reason:
             raise GameStateError(f"{self._who(self.turn)} cannot double: {reason}")
         value = self._cube.offer(self.turn, self.crawford)
-        self.phase = "double"
-        self.history.append({"type": "double", "player": self.turn, "value": value})
+        self.phase = Phase.DOUBLE
+        self.history.append(DoubleEvent(self.turn, value))
         return value
 
     def take(self, player: int | None = None) -> int:
@@ -701,8 +695,8 @@ class Game:
         taker = 1 - self.turn
         self._check_player(player, taker, "take")
         value = self._cube.take()
-        self.phase = "roll"
-        self.history.append({"type": "take", "player": taker, "value": value})
+        self.phase = Phase.ROLL
+        self.history.append(TakeEvent(taker, value))
         return value
 
     def beaver(self, player: int | None = None) -> int:
@@ -711,8 +705,8 @@ class Game:
         taker = 1 - self.turn
         self._check_player(player, taker, "beaver")
         value = self._cube.beaver()
-        self.phase = "roll"
-        self.history.append({"type": "beaver", "player": taker, "value": value})
+        self.phase = Phase.ROLL
+        self.history.append(BeaverEvent(taker, value))
         return value
 
     def drop(self, player: int | None = None) -> GameResult:
@@ -721,7 +715,7 @@ class Game:
         taker = 1 - self.turn
         self._check_player(player, taker, "drop")
         points = self._cube.drop()
-        self.history.append({"type": "drop", "player": taker})
+        self.history.append(DropEvent(taker))
         self._end_win(self.turn, 0, "drop", points=points)
         return self.result
 
@@ -753,16 +747,15 @@ class Game:
         lv = self._level(level)
         self._resign = (p, lv)
         self._resume = self.phase
-        self.phase = "resign"
-        self.history.append({"type": "resign", "player": p, "level": lv,
-                             "level_name": self.rules.result_names[lv]})
+        self.phase = Phase.RESIGN
+        self.history.append(ResignEvent(p, lv, self.rules.result_names[lv]))
 
     def accept_resignation(self, player: int | None = None) -> GameResult:
         """The opponent accepts the resignation: the game ends at that level times the cube."""
         self._need(("resign",), "accept a resignation")
         p, lv = self._resign
         self._check_player(player, 1 - p, "accept the resignation")
-        self.history.append({"type": "accept", "player": 1 - p})
+        self.history.append(AcceptEvent(1 - p))
         self._cube.offered_by = None
         self._end_win(1 - p, lv, "resign")
         return self.result
@@ -772,7 +765,7 @@ class Game:
         self._need(("resign",), "decline a resignation")
         p, _ = self._resign
         self._check_player(player, 1 - p, "decline the resignation")
-        self.history.append({"type": "decline", "player": 1 - p})
+        self.history.append(DeclineEvent(1 - p))
         self.phase = self._resume
         self._resign = None
         self._resume = None
@@ -783,11 +776,12 @@ class Game:
         return {
             "position": pos.id(),
             "first_turn": list(pos.first_turn),
-            "turn": self.turn, "dice": list(self.dice) if self.dice else None, "phase": self.phase,
+            "turn": self.turn, "dice": list(self.dice) if self.dice else None, "phase": self.phase.value,
             "starter": self.starter, "cube": self._cube.to_dict(), "crawford": self.crawford,
             "result": self.result.to_dict() if self.result else None,
-            "steps": [_event_steps(g) for g in self._turn.groups] if self._turn else [],
-            "resign": list(self._resign) if self._resign else None, "resume": self._resume,
+            "steps": [[list(s) for s in _event_steps(g)] for g in self._turn.groups] if self._turn else [],
+            "resign": list(self._resign) if self._resign else None,
+            "resume": self._resume.value if self._resume else None,
             "last_roll": self._last_roll,
             "dice_source": (self.dice_source.to_dict() if with_dice and hasattr(self.dice_source, "to_dict")
                             else None),
@@ -803,8 +797,8 @@ class Game:
         if self._last_roll:
             pos = _LastRollPosition(pos._b, pos.rules, pos.first_turn)
         self.position = pos
-        if st["phase"] not in _PHASES:
-            raise GameStateError(f"saved phase {st['phase']!r}: expected one of {', '.join(_PHASES)}")
+        if st["phase"] not in PHASES:
+            raise GameStateError(f"saved phase {st['phase']!r}: expected one of {', '.join(PHASES)}")
         unstarted = st["phase"] == "opening"
         if (st["turn"] not in (0, 1) and not (unstarted and st["turn"] is None)) or st["starter"] not in (0, 1, None):
             raise GameStateError(f"saved turn {st['turn']!r} / starter {st['starter']!r}: expected 0 or 1")
@@ -812,13 +806,13 @@ class Game:
         self.dice = check_dice(tuple(st["dice"])) if st["dice"] else None
         if self.dice is None and st["phase"] in ("move", "resign") and st["result"] is None and st["steps"]:
             raise GameStateError("saved game has steps of a turn but no dice")
-        self.phase = st["phase"]
+        self.phase = Phase(st["phase"])
         self.starter = st["starter"]
         self._cube = Cube.from_dict(st["cube"])
         self.crawford = st["crawford"]
         self.result = GameResult.from_dict(st["result"]) if st["result"] else None
         self._resign = tuple(st["resign"]) if st["resign"] else None
-        self._resume = st["resume"]
+        self._resume = Phase(st["resume"]) if st["resume"] else None
         if st.get("dice_source") is not None and hasattr(self.dice_source, "set_state"):
             self.dice_source.set_state(st["dice_source"]["state"])
         self._turn = None
@@ -856,7 +850,7 @@ class Game:
         return {
             "version": 1, "rules": {"name": self.rules.name, **self.rules.options()},
             "players": list(self.players), "jacoby": self.jacoby,
-            "state": self._state(with_dice=True), "history": [dict(e) for e in self.history],
+            "state": self._state(with_dice=True), "history": [e.to_dict() for e in self.history],
             "undo": list(self._undo),
         }
 
@@ -891,7 +885,7 @@ class Game:
             g = cls(ok["rules"], dice=src, cube=cube["enabled"], crawford=st["crawford"],
                     jacoby=ok["jacoby"], beavers=cube["beavers"], cube_limit=cube["limit"],
                     players=ok["players"])
-            g.history = [dict(e) for e in ok["history"]]
+            g.history = [event_from_dict(e) for e in ok["history"]]
             g._undo = list(ok["undo"])
             if dice is not None:
                 st = dict(st, dice_source=None)

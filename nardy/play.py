@@ -32,6 +32,8 @@ from pathlib import Path
 import click
 
 from .errors import GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
+from .events import (AcceptEvent, BeaverEvent, DeclineEvent, DoubleEvent, DropEvent, EndEvent, Event, LastRollEvent,
+                     OpeningEvent, PassEvent, PlayEvent, ResignEvent, RollEvent, TakeEvent)
 from .i18n import LANGS, RESIGN_WORDS, Texts, detect_lang
 from .notation import Step, tokenize
 from .tui.board import GLYPHS, STYLES, board_lines
@@ -342,63 +344,62 @@ class Session:
             self.print_event(g, e)
         self.printed[idx] = len(g.history)
 
-    def print_event(self, g, e):
+    def print_event(self, g, e: Event):
         t = self.t
-        typ = e["type"]
-        if typ == "opening":
-            rolls = e.get("rolls") or []
-            for r in rolls[:-1]:
-                self.say("opening_tie", w=r[0], b=r[1])
-            if rolls:
-                self.say("opening", w=rolls[-1][0], b=rolls[-1][1], who=self.who(e["starter"]))
-            if e.get("dice"):
-                self.say("opening_dice", who=self.who(e["starter"]), dice=self.dice_text(e["dice"]))
-        elif typ == "roll":
-            if not self.players[e["player"]].human:
-                return   # the computer's play line shows its dice
-            self.say("roll_event", who=self.who(e["player"]), dice=self.dice_text(e["dice"]))
-        elif typ == "pass":
-            self.say("pass_event", who=self.who(e["player"]), dice=self.dice_text(e["dice"]), style="yellow")
-        elif typ == "play":
-            p = e["player"]
-            self.out.line([(t("play_event", who=self.who(p), dice=self.dice_text(e["dice"]),
-                              play=self.play_text(e["steps"], p)), "bold" if not self.players[p].human else None)])
-            if self.pending_eval:
-                self.out.line(self.pending_eval, "dim")
-                self.pending_eval = None
-        elif typ == "double":
-            self.say("double_event", who=self.who(e["player"]), value=e["value"], style="bold yellow")
-        elif typ == "take":
-            self.say("take_event", who=self.who(e["player"]), value=e["value"])
-        elif typ == "beaver":
-            self.say("beaver_event", who=self.who(e["player"]), value=e["value"])
-        elif typ == "drop":
-            self.say("drop_event", who=self.who(e["player"]))
-        elif typ == "resign":
-            pts = g.rules.scoring[e["level"]] * g.cube_value
-            self.say("resign_event", who=self.who(e["player"]), level=t.level_name(self.game_name, e["level"]),
-                     points=t.points(pts), style="bold yellow")
-        elif typ == "accept":
-            self.say("accept_event", who=self.who(e["player"]))
-        elif typ == "decline":
-            self.say("decline_event", who=self.who(e["player"]))
-        elif typ == "last-roll":
-            self.say("last_roll_event", who=self.who(e["player"]), style="yellow")
-        elif typ == "end":
-            self.print_result(g, e)
+        match e:
+            case OpeningEvent(starter=starter, rolls=rolls, dice=dice):
+                for r in rolls[:-1]:
+                    self.say("opening_tie", w=r[0], b=r[1])
+                if rolls:
+                    self.say("opening", w=rolls[-1][0], b=rolls[-1][1], who=self.who(starter))
+                if dice:
+                    self.say("opening_dice", who=self.who(starter), dice=self.dice_text(dice))
+            case RollEvent(player=p, dice=dice):
+                if not self.players[p].human:
+                    return   # the computer's play line shows its dice
+                self.say("roll_event", who=self.who(p), dice=self.dice_text(dice))
+            case PassEvent(player=p, dice=dice):
+                self.say("pass_event", who=self.who(p), dice=self.dice_text(dice), style="yellow")
+            case PlayEvent(player=p, dice=dice, steps=steps):
+                self.out.line([(t("play_event", who=self.who(p), dice=self.dice_text(dice),
+                                  play=self.play_text(steps, p)), "bold" if not self.players[p].human else None)])
+                if self.pending_eval:
+                    self.out.line(self.pending_eval, "dim")
+                    self.pending_eval = None
+            case DoubleEvent(player=p, value=v):
+                self.say("double_event", who=self.who(p), value=v, style="bold yellow")
+            case TakeEvent(player=p, value=v):
+                self.say("take_event", who=self.who(p), value=v)
+            case BeaverEvent(player=p, value=v):
+                self.say("beaver_event", who=self.who(p), value=v)
+            case DropEvent(player=p):
+                self.say("drop_event", who=self.who(p))
+            case ResignEvent(player=p, level=level):
+                pts = g.rules.scoring[level] * g.cube_value
+                self.say("resign_event", who=self.who(p), level=t.level_name(self.game_name, level),
+                         points=t.points(pts), style="bold yellow")
+            case AcceptEvent(player=p):
+                self.say("accept_event", who=self.who(p))
+            case DeclineEvent(player=p):
+                self.say("decline_event", who=self.who(p))
+            case LastRollEvent(player=p):
+                self.say("last_roll_event", who=self.who(p), style="yellow")
+            case EndEvent():
+                self.print_result(g, e)
 
     def result_text(self, r) -> str:
+        """The result line of a game, from a :class:`~nardy.game.GameResult` or an :class:`EndEvent`."""
         t = self.t
-        if r["winner"] is None:
-            return t("draw_result", points=t.points(r["points"]))
-        who = self.who(r["winner"])
-        if r["reason"] == "drop":
-            return t("win_drop", who=who, points=t.points(r["points"]))
-        level = t.level_name(self.game_name, r["level"])
-        txt = t("win_resign" if r["reason"] == "resign" else "win_bearoff", who=who, level=level,
-                points=t.points(r["points"]))
-        if r.get("cube", 1) > 1:
-            txt = txt[:-1] + t("cube_note", value=r["cube"]) + "."
+        if r.winner is None:
+            return t("draw_result", points=t.points(r.points))
+        who = self.who(r.winner)
+        if r.reason == "drop":
+            return t("win_drop", who=who, points=t.points(r.points))
+        level = t.level_name(self.game_name, r.level)
+        txt = t("win_resign" if r.reason == "resign" else "win_bearoff", who=who, level=level,
+                points=t.points(r.points))
+        if r.cube > 1:
+            txt = txt[:-1] + t("cube_note", value=r.cube) + "."
         return txt
 
     def print_result(self, g, e):

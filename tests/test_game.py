@@ -79,7 +79,7 @@ def test_fixed_dice_run_out_with_a_clear_error():
 def test_opening_one_die_each_ties_rolled_again_higher_starts():
     g = Game("backgammon", dice=FixedDice([4, 4, 2, 5]))
     g.start()
-    assert g.history[0]["rolls"] == [[4, 4], [2, 5]]
+    assert g.history[0].rolls == ((4, 4), (2, 5))
     assert g.starter == 1 and g.turn == 1
 
 
@@ -117,7 +117,7 @@ def test_forced_pass_when_no_checker_can_move():
     # White on the bar, Black holds White's entry points 19-24 except none open: a closed board
     g = setup("backgammon", board({6: 1}, bar=1), board({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}))
     g.roll((3, 5))
-    assert [e["type"] for e in g.history[-2:]] == ["roll", "pass"]
+    assert [e.type for e in g.history[-2:]] == ["roll", "pass"]
     assert g.turn == 1 and g.phase == "roll"
 
 
@@ -483,7 +483,7 @@ def test_resignation_applied_once_and_finished_game_refuses_more():
         g.accept_resignation()
     with pytest.raises(GameStateError, match="over"):
         g.roll()
-    assert [e["type"] for e in g.history].count("end") == 1
+    assert [e.type for e in g.history].count("end") == 1
 
 
 def test_resignation_level_must_exist_for_the_game():

@@ -128,7 +128,7 @@ def test_no_legal_play_is_announced_and_passes_after_enter():
     out, _ = session_output(m, ["", ""])
     assert "White cannot move with 3-1: the turn passes." in out
     assert out.index("the turn passes") < out.index("Press Enter to continue> ") < out.index("Black plays 6-5")
-    assert [e["type"] for e in m.current.history][-4:] == ["roll", "pass", "roll", "play"]
+    assert [e.type for e in m.current.history][-4:] == ["roll", "pass", "roll", "play"]
 
 
 def test_forced_play_is_shown_and_played_on_enter():
@@ -136,7 +136,7 @@ def test_forced_play_is_shown_and_played_on_enter():
     out, _ = session_output(m, [""])
     assert "Only one legal play: 24/18(2)." in out
     assert "White 6-6, Enter to play it> " in out
-    assert m.current.history[2]["play"] == "24/18(2)"
+    assert m.current.history[2].play == "24/18(2)"
 
 
 def test_steps_take_back_confirm_and_refusals_explained():
@@ -207,7 +207,7 @@ def test_resume_mat_record_is_replayed_from_its_text(tmp_path):
     path.write_text(" 3 point match\n\n Game 1\n Anna : 0    Boris : 0\n  1) 31: 8/5 6/5\n")
     m, data = load_session_data(str(path))
     assert data == {} and m.length == 3 and m.players == ("Anna", "Boris")
-    assert [e["play"] for e in m.current.history if e["type"] == "play"] == ["8/5 6/5"]
+    assert [e.play for e in m.current.history if e.type == "play"] == ["8/5 6/5"]
 
 
 # ----- --auto --------------------------------------------------------------------------------------

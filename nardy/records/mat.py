@@ -52,6 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import NardyError, RecordError
+from ..events import (AcceptEvent, BeaverEvent, DeclineEvent, DoubleEvent, DropEvent, EndEvent, PassEvent, PlayEvent,
+                      ResignEvent, TakeEvent)
 from ..rules import Rules, game_name, get_rules
 
 __all__ = ["MatAction", "MatGame", "MatchRecord", "parse_mat", "read_mat", "replay", "write_mat", "VARIATIONS"]
@@ -619,7 +621,7 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                         fail(f"{names[act.player]} rolls but it is {names[g.turn]}'s turn", act)
                     passed_before = len(g.history)
                     g.roll(act.dice)
-                    passed = any(e["type"] == "pass" for e in g.history[passed_before:])
+                    passed = any(isinstance(e, PassEvent) for e in g.history[passed_before:])
                     if passed:
                         if act.text.strip():
                             fail(f"play {_q(act.text)} with {act.dice[0]}{act.dice[1]}: no checker can move "
@@ -702,33 +704,25 @@ def _points_text(n) -> str:
 def _game_cells(game):
     """The record cells of a game: list of (player, text)."""
     cells = []
-    cube = 1
-    for e in game.history:
-        t = e["type"]
-        if t == "opening":
-            if e.get("dice"):
-                pass  # the opening dice appear with the first play
-        elif t == "play":
-            d = e["dice"]
-            cells.append((e["player"], f"{d[0]}{d[1]}: {_plain(e['steps'])}".rstrip()))
-        elif t == "pass":
-            d = e["dice"]
-            cells.append((e["player"], f"{d[0]}{d[1]}:"))
-        elif t == "double":
-            cube = e["value"]
-            cells.append((e["player"], f" Doubles => {cube}"))
-        elif t == "take":
-            cells.append((e["player"], " Takes"))
-        elif t == "beaver":
-            cells.append((e["player"], f" Beavers => {e['value']}"))
-        elif t == "drop":
-            cells.append((e["player"], " Drops"))
-        elif t == "end":
-            if e["winner"] is None:
-                cells.append((game.history[-2]["player"] if len(game.history) > 1 else 0,
-                              f"Draw {_points_text(e['points'])} each"))
-            else:
-                cells.append((e["winner"], f"Wins {_points_text(e['points'])}"))
+    for i, e in enumerate(game.history):
+        match e:
+            case PlayEvent(player=p, dice=d, steps=steps):
+                cells.append((p, f"{d[0]}{d[1]}: {_plain(steps)}".rstrip()))
+            case PassEvent(player=p, dice=d):
+                cells.append((p, f"{d[0]}{d[1]}:"))
+            case DoubleEvent(player=p, value=v):
+                cells.append((p, f" Doubles => {v}"))
+            case TakeEvent(player=p):
+                cells.append((p, " Takes"))
+            case BeaverEvent(player=p, value=v):
+                cells.append((p, f" Beavers => {v}"))
+            case DropEvent(player=p):
+                cells.append((p, " Drops"))
+            case EndEvent(winner=None, points=pts):
+                before = game.history[i - 1] if i > 0 else None
+                cells.append((getattr(before, "player", 0), f"Draw {_points_text(pts)} each"))
+            case EndEvent(winner=w, points=pts):
+                cells.append((w, f"Wins {_points_text(pts)}"))
     return cells
 
 
@@ -837,13 +831,17 @@ def record_json(match) -> str:
     return json.dumps(match_summary(match), indent=1)
 
 
+#: The events a match summary lists (plays, passes, cube actions, resignations).
+_SUMMARY_EVENTS = (PlayEvent, PassEvent, DoubleEvent, TakeEvent, DropEvent, BeaverEvent, ResignEvent, AcceptEvent,
+                   DeclineEvent)
+
+
 def match_summary(match) -> dict:
     """Each game's plays and result and the final score, as JSON-able data."""
     games = []
     score = [0, 0]
     for i, g in enumerate(match.games):
-        events = [e for e in g.history if e["type"] in ("play", "pass", "double", "take", "drop", "beaver",
-                                                          "resign", "accept", "decline")]
+        events = [e.to_dict() for e in g.history if isinstance(e, _SUMMARY_EVENTS)]
         games.append({"game": i + 1, "score": list(score), "crawford": g.crawford,
                       "events": [{k: v for k, v in e.items() if k != "steps"} for e in events],
                       "result": g.result.to_dict() if g.result else None})

@@ -23,6 +23,8 @@ import zlib
 from ..bots.bot import BOT_LEVELS
 from ..dice import DiceSource, SystemDice
 from ..errors import GameStateError, IllegalPlayError, InvalidOptionError
+from ..events import (BeaverEvent, DoubleEvent, EndEvent, OpeningEvent, PassEvent, PlayEvent, ResignEvent, RollEvent,
+                      TakeEvent)
 from ..match import Match
 from ..notation import Step, format_steps
 from ..rules import get_rules
@@ -440,10 +442,10 @@ class Session:
         res = g.result
         last_play = None
         for e in reversed(g.history):
-            if e["type"] in ("play", "pass"):
-                pl = e["player"]
-                steps = [Step(*s) for s in e.get("steps", [])]
-                last_play = {"player": pl, "dice": e["dice"],
+            if isinstance(e, (PlayEvent, PassEvent)):
+                pl = e.player
+                steps = [Step(*s) for s in getattr(e, "steps", ())]
+                last_play = {"player": pl, "dice": list(e.dice),
                              "text": format_steps(steps, _numbering_fn(numbering, game, pl)),
                              "steps": [[_to_viewer(s.frm, pl, v, rules.hitting), _to_viewer(s.to, pl, v, rules.hitting)]
                                        for s in steps]}
@@ -478,22 +480,22 @@ class Session:
         game = self.match.rules.name
         out = []
         for e in g.history:
-            t = e["type"]
-            if t == "roll":
+            if isinstance(e, RollEvent):
                 continue
-            item = {"kind": t}
-            if "player" in e:
-                item["player"] = e["player"]
-            if t == "opening":
-                item.update(player=e["starter"], dice=e.get("dice") or (e["rolls"][-1] if e.get("rolls") else None))
-            elif t in ("play", "pass"):
-                steps = [Step(*s) for s in e.get("steps", [])]
-                item.update(dice=e["dice"], text=format_steps(steps, _numbering_fn(numbering, game, e["player"])))
-            elif t in ("double", "take", "beaver"):
-                item["value"] = e.get("value")
-            elif t == "resign":
-                item.update(level=e["level"], level_name=e["level_name"])
-            elif t == "end":
-                item.update(winner=e["winner"], points=e["points"], level_name=e["level_name"], reason=e["reason"])
+            item: dict = {"kind": e.type}
+            if hasattr(e, "player"):
+                item["player"] = e.player
+            match e:
+                case OpeningEvent():
+                    item.update(player=e.starter, dice=list(e.dice or (e.rolls[-1] if e.rolls else ())) or None)
+                case PlayEvent() | PassEvent():
+                    steps = [Step(*s) for s in getattr(e, "steps", ())]
+                    item.update(dice=list(e.dice), text=format_steps(steps, _numbering_fn(numbering, game, e.player)))
+                case DoubleEvent() | TakeEvent() | BeaverEvent():
+                    item["value"] = e.value
+                case ResignEvent():
+                    item.update(level=e.level, level_name=e.level_name)
+                case EndEvent():
+                    item.update(winner=e.winner, points=e.points, level_name=e.level_name, reason=e.reason)
             out.append(item)
         return out

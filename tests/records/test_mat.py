@@ -46,7 +46,7 @@ def test_gnubg_self_play_match_replays_legally_to_the_stated_final_score(path):
     assert m.score == stated_final_score(text)
     assert m.is_over and m.winner == (0 if m.score[0] > m.score[1] else 1)
     n_moves = sum(1 for g in rec.games for a in g.actions if a.kind == "move")
-    n_played = sum(1 for g in m.games for e in g.history if e["type"] in ("play", "pass"))
+    n_played = sum(1 for g in m.games for e in g.history if e.type in ("play", "pass"))
     assert n_played == n_moves + 0  # every roll of the record was played through the rules
 
 
@@ -75,7 +75,7 @@ def _events(m):
     out = []
     for g in m.games:
         for e in g.history:
-            e = dict(e)
+            e = e.to_dict()
             e.pop("rolls", None)  # opening tie rolls are not part of a .mat record
             out.append(e)
     return out
@@ -117,8 +117,8 @@ def test_illegal_play_error_names_game_move_player_and_keeps_the_valid_part():
     assert "illegal play" in e.reason and "game 1, move 2, gnubg" in str(e)
     partial = e.partial
     assert isinstance(partial, Match) and len(partial.games) == 1
-    plays = [h for h in partial.games[0].history if h["type"] == "play"]
-    assert [p["play"] for p in plays] == ["8/4 6/4", "8/7(2) 6/5(2)"]
+    plays = [h for h in partial.games[0].history if h.type == "play"]
+    assert [p.play for p in plays] == ["8/4 6/4", "8/7(2) 6/5(2)"]
 
 
 def test_wrong_wins_line_is_an_error():
@@ -227,9 +227,9 @@ def test_gnubg_imports_our_backgammon_export(tmp_path):
         assert theirs.exists(), p.stdout[-2000:] + p.stderr[-2000:]
         back = replay(theirs)  # what GNU Backgammon understood, through our rules
         assert back.score == m.score
-        pos = [[(e["type"], e.get("position"), e.get("dice")) for e in g.history if e["type"] != "opening"]
+        pos = [[(e.type, getattr(e, "position", None), getattr(e, "dice", None)) for e in g.history if e.type != "opening"]
                for g in m.games]
-        pos_back = [[(e["type"], e.get("position"), e.get("dice")) for e in g.history if e["type"] != "opening"]
+        pos_back = [[(e.type, getattr(e, "position", None), getattr(e, "dice", None)) for e in g.history if e.type != "opening"]
                     for g in back.games]
         assert pos_back == pos
 

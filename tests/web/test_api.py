@@ -201,7 +201,7 @@ def test_mat_import(client):
     assert rec["game"] == "long" and rec["games"][0]["result"]["winner"] == g.result.winner
     assert "id" not in r
     plays = [e for e in rec["games"][0]["events"] if e["type"] == "play"]
-    assert len(plays) == sum(1 for e in g.history if e["type"] == "play")
+    assert len(plays) == sum(1 for e in g.history if e.type == "play")
     # as JSON, and saved for viewing
     r = ok(client.post("/api/mat?save=true", json={"text": text}))
     v = ok(client.get(f"/api/games/{r['id']}"))
