@@ -9,14 +9,14 @@ Main entry points::
 """
 
 from .errors import (GameStateError, IllegalPlayError, InvalidDiceError, InvalidIdError, InvalidOptionError,
-                     InvalidPositionError, NardyError, NotationError, RecordError, UnknownGameError)
+                     InvalidPositionError, NardyError, NotationError, RecordError, UnknownGameError, AmbiguousPlayError)
 from .notation import Step
 from .position import Play, Position, check_dice
 from .rules import Rules, get_rules
 
 __all__ = [
     "Position", "Play", "Step", "Rules", "get_rules", "check_dice",
-    "NardyError", "InvalidPositionError", "InvalidIdError", "IllegalPlayError", "NotationError",
+    "NardyError", "InvalidPositionError", "InvalidIdError", "IllegalPlayError", "NotationError", "AmbiguousPlayError",
     "UnknownGameError", "InvalidOptionError", "InvalidDiceError", "GameStateError", "RecordError",
 ]
 

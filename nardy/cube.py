@@ -13,11 +13,12 @@ phase are checked by :class:`nardy.game.Game`.
 
 from __future__ import annotations
 
-from .errors import GameStateError, InvalidOptionError
+from .errors import GameStateError, InvalidOptionError, why_not_double_text
 
 __all__ = ["Cube"]
 
 PLAYER_NAMES = ("White", "Black")
+
 
 
 class Cube:
@@ -58,32 +59,43 @@ class Cube:
         return self.value > 1
 
     def why_not_double(self, player: int, crawford: bool = False) -> str | None:
-        """The reason ``player`` may not double now, or ``None`` if they may (cube rules only)."""
-        who = PLAYER_NAMES[player]
+        """Why ``player`` may not double now (cube rules only), as a code, or ``None`` if they may.
+
+        Codes (English in :data:`nardy.errors.WHY_NOT_DOUBLE`; front ends word them from the message catalogue):
+        ``cube_disabled`` (option cube is off), ``crawford`` (the Crawford game), ``double_waiting`` (a double
+        waits for an answer), ``cube_owned`` (the other side owns the cube), ``cube_limit`` (doubling would
+        pass the cube limit). RULES.md "Doubling cube and matches".
+        """
         if not self.enabled:
-            return "the doubling cube is not in use in this game (option cube is off)"
+            return "cube_disabled"
         if crawford:
-            return "nobody may double in the Crawford game"
+            return "crawford"
         if self.offered_by is not None:
-            return "a double is already waiting for an answer"
+            return "double_waiting"
         if self.owner is not None and self.owner != player:
-            return f"{PLAYER_NAMES[self.owner]} owns the cube; {who} may not double"
+            return "cube_owned"
         if self.limit is not None and self.value * 2 > self.limit:
-            return f"the cube is at its limit {self.limit}"
+            return "cube_limit"
         return None
+
+    def refusal(self, code: str, player: int) -> GameStateError:
+        """The error for ``player``'s double refused with ``code`` (English detail, code, params)."""
+        params = {"player": player, "owner": self.owner, "limit": self.limit, "value": self.value}
+        why = why_not_double_text(code, owner_name=PLAYER_NAMES[self.owner or 0], **params)
+        return GameStateError(f"{PLAYER_NAMES[player]} cannot double: {why}", code=code, params=params)
 
     def offer(self, player: int, crawford: bool = False) -> int:
         """``player`` doubles; returns the value offered. Raises GameStateError if not allowed."""
-        reason = self.why_not_double(player, crawford)
-        if reason:
-            raise GameStateError(f"{PLAYER_NAMES[player]} cannot double: {reason}")
+        code = self.why_not_double(player, crawford)
+        if code:
+            raise self.refusal(code, player)
         self.offered_by = player
         return self.value * 2
 
     def take(self) -> int:
         """The double is taken: the value doubles, the taker owns the cube. Returns the new value."""
         if self.offered_by is None:
-            raise GameStateError("no double to take")
+            raise GameStateError("no double to take", code="no_double")
         self.value *= 2
         self.owner = 1 - self.offered_by
         self.offered_by = None
@@ -92,11 +104,12 @@ class Cube:
     def beaver(self) -> int:
         """The double is taken and at once redoubled by the taker, who keeps the cube (money play)."""
         if self.offered_by is None:
-            raise GameStateError("no double to beaver")
+            raise GameStateError("no double to beaver", code="no_double")
         if not self.beavers:
-            raise GameStateError("beavers are not allowed (money-play option beavers is off)")
+            raise GameStateError("beavers are not allowed (money-play option beavers is off)", code="no_beavers")
         if self.limit is not None and self.value * 4 > self.limit:
-            raise GameStateError(f"a beaver would pass the cube limit {self.limit}")
+            raise GameStateError(f"a beaver would pass the cube limit {self.limit}", code="cube_limit",
+                                 params={"limit": self.limit})
         self.value *= 4
         self.owner = 1 - self.offered_by
         self.offered_by = None
@@ -105,7 +118,7 @@ class Cube:
     def drop(self) -> int:
         """The double is passed: returns the points the doubler wins (the value before the double)."""
         if self.offered_by is None:
-            raise GameStateError("no double to pass")
+            raise GameStateError("no double to pass", code="no_double")
         self.offered_by = None
         return self.value
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from .cube import Cube
 from .dice import DiceSource, dice_from_dict
-from .errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError
+from .errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError, why_not_double_text
 from .events import (PHASES, AcceptEvent, BeaverEvent, DeclineEvent, DoubleEvent, DropEvent, EndEvent, Event,
                      LastRollEvent, OpeningEvent, PassEvent, Phase, PlayEvent, ResignEvent, RollEvent, SetupEvent,
                      TakeEvent, event_from_dict)
@@ -397,17 +397,22 @@ class Game:
         if player is None:
             return
         if player not in (0, 1):
-            raise GameStateError(f"player {player!r}: expected 0 or 1")
+            raise GameStateError(f"player {player!r}: expected 0 or 1", code="bad_player",
+                                 params={"player": str(player)[:20]})
         if player != expected:
             raise GameStateError(f"{self._who(player)} cannot {action}: it is {self._who(expected)}'s turn "
-                                 f"to act (phase {self.phase})")
+                                 f"to act (phase {self.phase})", code="not_your_turn",
+                                 params={"player": player, "expected": expected, "action": action,
+                                         "phase": self.phase.value})
 
     def _need(self, phases, action: str):
         if self.phase == "over":
-            raise GameStateError(f"cannot {action}: the game is over ({self._result_text()})")
+            raise GameStateError(f"cannot {action}: the game is over ({self._result_text()})", code="game_over",
+                                 params={"action": action})
         if self.phase not in phases:
-            raise GameStateError(f"cannot {action} now: the game is in phase {self.phase!r} "
-                                 f"(expected {' or '.join(repr(p) for p in phases)})")
+            raise GameStateError(f"cannot {action} now: the game is in phase {self.phase.value!r} "
+                                 f"(expected {' or '.join(repr(str(p)) for p in phases)})", code="wrong_phase",
+                                 params={"action": action, "phase": self.phase.value})
 
     def _result_text(self) -> str:
         r = self.result
@@ -525,7 +530,8 @@ class Game:
             if not match:
                 raise IllegalPlayError(f"play {play} is not legal with roll {self.dice[0]}-{self.dice[1]} "
                                        f"in position {self.position.id()}", text=str(play), dice=self.dice,
-                                       position_id=self.position.id(), reason="not a legal play")
+                                       position_id=self.position.id(), reason="not a legal play",
+                                       code="illegal_play")
             chosen = match[0]
             steps = play.steps
         else:
@@ -571,7 +577,8 @@ class Game:
             raise IllegalPlayError(
                 f"step {frm}/{to} is not possible now (roll {self.dice[0]}-{self.dice[1]}, steps so far "
                 f"{format_steps(self._turn.steps) or 'none'}): no legal play continues that way",
-                text=f"{frm}/{to}", dice=self.dice, position_id=self.position.id(), reason="illegal step")
+                text=f"{frm}/{to}", dice=self.dice, position_id=self.position.id(), reason="illegal step",
+                code="illegal_step", params={"from": int(frm), "to": int(to), "dice": list(self.dice_left)})
         self._turn.groups.append(path)
         return path
 
@@ -580,7 +587,7 @@ class Game:
         self._need(("move",), "take back a step")
         self._check_player(player, self.turn, "take back a step")
         if not self._turn.groups:
-            raise GameStateError("no step of this turn to take back")
+            raise GameStateError("no step of this turn to take back", code="nothing_to_undo")
         return self._turn.groups.pop()
 
     def confirm(self, player: int | None = None) -> Play:
@@ -594,7 +601,7 @@ class Game:
                 f"the steps {format_steps(self._turn.steps) or '(none)'} are not a complete legal play for "
                 f"roll {self.dice[0]}-{self.dice[1]}: dice {left} must still be played",
                 text=format_steps(self._turn.steps), dice=self.dice, position_id=self.position.id(),
-                reason="incomplete play")
+                reason="incomplete play", code="incomplete_play", params={"dice": list(left)})
         self._record_play(chosen, self._turn.steps)
         return chosen
 
@@ -657,16 +664,18 @@ class Game:
 
     # ----- cube ---------------------------------------------------------------------------------
     def why_not_double(self, player: int | None = None) -> str | None:
-        """Why the player on turn (or ``player``) may not double now; ``None`` if they may."""
+        """Why the player on turn (or ``player``) may not double now, as a code (see
+        :meth:`nardy.cube.Cube.why_not_double`; also ``not_before_roll``, ``not_your_turn`` and
+        ``last_roll``), or ``None`` if they may. :data:`nardy.errors.WHY_NOT_DOUBLE` has the English."""
         p = self.turn if player is None else player
         if not self._cube.enabled:
             return self._cube.why_not_double(p, self.crawford)
         if self.phase != "roll":
-            return f"a double is offered only before rolling (phase is {self.phase!r})"
+            return "not_before_roll"
         if p != self.turn:
-            return f"it is {self._who(self.turn)}'s turn"
+            return "not_your_turn"
         if self._last_roll:
-            return "no doubling on the last roll"
+            return "last_roll"
         return self._cube.why_not_double(p, self.crawford)
 
     def may_double(self, player: int | None = None) -> bool:
@@ -681,9 +690,12 @@ class Game:
         """
         self._need(("roll",), "double")
         self._check_player(player, self.turn, "double")
-        reason = self.why_not_double()
-        if reason:
-            raise GameStateError(f"{self._who(self.turn)} cannot double: {reason}")
+        code = self.why_not_double()
+        if code:
+            params = {"player": self.turn, "owner": self.cube_owner, "limit": self._cube.limit,
+                      "value": self.cube_value, "phase": self.phase.value}
+            why = why_not_double_text(code, owner_name=self._who(self.cube_owner or 0), **params)
+            raise GameStateError(f"{self._who(self.turn)} cannot double: {why}", code=code, params=params)
         value = self._cube.offer(self.turn, self.crawford)
         self.phase = Phase.DOUBLE
         self.history.append(DoubleEvent(self.turn, value))
@@ -725,11 +737,12 @@ class Game:
         if isinstance(level, str):
             key = level.strip().lower()
             if key not in names:
-                raise GameStateError(f"resignation level {level!r}: expected one of {', '.join(names)}")
+                raise GameStateError(f"resignation level {level!r}: expected one of {', '.join(names)}",
+                                     code="bad_resign_level", params={"level": level[:20]})
             return names.index(key)
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level < len(names):
             raise GameStateError(f"resignation level {level!r}: expected 0..{len(names) - 1} or one of "
-                                 f"{', '.join(names)}")
+                                 f"{', '.join(names)}", code="bad_resign_level", params={"level": str(level)[:20]})
         return level
 
     def resign(self, level=0, player: int | None = None) -> None:
@@ -739,7 +752,7 @@ class Game:
         Raises GameStateError: the game is over or not started, or a resignation is already waiting.
         """
         if self.phase == "resign":
-            raise GameStateError("a resignation is already waiting for an answer")
+            raise GameStateError("a resignation is already waiting for an answer", code="resign_waiting")
         self._need(("roll", "move", "double"), "resign")
         p = self.to_act if player is None else player
         if p not in (0, 1):
@@ -834,11 +847,11 @@ class Game:
         Raises GameStateError: nothing to take back (the game has not started or is at its start).
         """
         if not self._undo:
-            raise GameStateError("nothing to undo: the game has not started")
+            raise GameStateError("nothing to undo: the game has not started", code="nothing_to_undo")
         top = self._undo[-1]
         if len(self.history) == top["hist"] and self.result is None:
             if len(self._undo) == 1:
-                raise GameStateError("nothing to undo: the game is at its first turn")
+                raise GameStateError("nothing to undo: the game is at its first turn", code="nothing_to_undo")
             self._undo.pop()
             top = self._undo[-1]
         del self.history[top["hist"]:]

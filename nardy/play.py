@@ -35,6 +35,7 @@ from .errors import GameStateError, IllegalPlayError, NardyError, NotationError,
 from .events import (AcceptEvent, BeaverEvent, DeclineEvent, DoubleEvent, DropEvent, EndEvent, Event, LastRollEvent,
                      OpeningEvent, PassEvent, PlayEvent, ResignEvent, RollEvent, TakeEvent)
 from .i18n import LANGS, RESIGN_WORDS, Texts, detect_lang
+from .messages import describe
 from .notation import Step, tokenize
 from .tui.board import GLYPHS, STYLES, board_lines
 from .tui.numbering import NUMBERINGS, Numbering
@@ -580,7 +581,7 @@ class Session:
                 try:
                     g.beaver(player=side)
                 except GameStateError as e:
-                    self.error(str(e))
+                    self.error(self.refusal(e.code, e.params, side))
             elif line == "":
                 self.say("answer_now", choices=self.t("choices_take"))
             else:
@@ -722,7 +723,7 @@ class Session:
                     g.step(hop.frm, hop.to)
                 except IllegalPlayError:
                     reason = None
-                    if whole_error is not None and not (whole_error.reason or "").startswith("it plays"):
+                    if whole_error is not None and whole_error.code != "fewer_dice":
                         reason = self._illegal_reason(whole_error, g, side)
                     if reason is None:
                         reason = self._diagnose(g, side, hop.frm, hop.to)
@@ -741,7 +742,8 @@ class Session:
                     return
                 taken += 1
         if not paths:
-            reason = self._illegal_reason(whole_error, g, side) if whole_error else t("r_must_play")
+            reason = (self._illegal_reason(whole_error, g, side) if whole_error
+                      else self.refusal("must_play", {}, side))
             self.error(t("illegal", text=line, reason=reason))
             return
         if _steps_complete(g, g.legal_plays()) and not g.legal_steps():
@@ -754,57 +756,53 @@ class Session:
         pt = (e.text or "").strip()
         return t("r_bad_point", point=pt, expected=exp)
 
+    def refusal(self, code: str, params: dict | None, side: int) -> str:
+        """A refusal (error code and params, :mod:`nardy.errors`) worded from the message catalogue in the
+        player's language, points labelled in ``side``'s chosen numbering."""
+        return describe(code, params, self.t.lang, label=lambda p: self.num.label(side, p),
+                        relabel=lambda o: self.num.relabel(o, side), names=(self.who(0), self.who(1)))
+
+    #: Codes of a whole play's refusal that say more than the diagnosis of its first bad step.
+    _WHOLE_PLAY_CODES = frozenset({"fewer_dice", "no_checker", "no_checker_bar", "ambiguous_play", "must_play"})
+
     def _illegal_reason(self, e, g, side) -> str | None:
-        t = self.t
-        reason = e.reason or ""
-        m = re.match(r"it plays (\d+) of the (\d+) dice", reason)
-        if m:
-            return t("r_fewer_dice", used=m.group(1), most=m.group(2))
-        m = re.match(r"no checker of the mover on point (\d+)", reason)
-        if m:
-            return t("r_no_checker", point=self.num.label(side, int(m.group(1))))
-        if reason.startswith("no checker on the bar"):
-            return t("r_no_checker_bar")
-        if reason.startswith("ambiguous: it can mean "):
-            opts = reason[len("ambiguous: it can mean "):].split(", ")
-            return t("r_ambiguous", options=f" {t('or')} ".join(self.num.relabel(o, side) for o in opts))
-        if reason.startswith("a play must be made"):
-            return t("r_must_play")
         # "the moves written do not fit the dice (or land on a closed point)": the steps say which
-        return None
+        if e.code not in self._WHOLE_PLAY_CODES:
+            return None
+        return self.refusal(e.code, e.params, side)
 
     def _diagnose(self, g, side: int, frm: int, to: int) -> str:
         """Why a single step frm/to cannot be taken now (own numbering of ``side``)."""
-        t = self.t
-        lab = lambda p: self.num.label(side, p)  # noqa: E731
+        def why(code, **params):
+            return self.refusal(code, params, side)
         a = g.partial_position.array
         hitting = g.rules.hitting
         if frm == 25:
             if not hitting or a[25] <= 0:
-                return t("r_no_checker_bar")
+                return why("no_checker_bar")
         elif a[frm] <= 0:
-            return t("r_no_checker", point=lab(frm))
+            return why("no_checker", point=frm)
         if hitting and a[25] > 0 and frm != 25:
-            return t("r_enter_first")
+            return why("enter_first")
         left = _dice_left(g)
         if not left:
-            return t("r_dice_fit", dice=self.dice_text(g.dice))
+            return why("dice_fit", dice=list(g.dice))
         if to > 0:
             dist = frm - to
             sums = _subset_sums(left)
             if dist not in sums:
-                return t("r_distance", frm=lab(frm), to=lab(to), dist=dist, left=", ".join(map(str, left)))
+                return why("distance", pips=dist, dice=list(left), **{"from": frm, "to": to})
             if (hitting and a[to] <= -2) or (not hitting and a[to] < 0):
-                return t("r_closed", point=lab(to))
+                return why("closed_point", point=to)
         else:
             outside = range(7, 26) if hitting else range(7, 25)
             if any(a[p] > 0 for p in outside if p != frm) or (frm > 6):
-                return t("r_not_home")
+                return why("not_home", outside=int(sum(a[p] for p in outside if a[p] > 0)))
         if not hitting and frm == 24 and any(s.frm == 24 for s in g.steps_taken):
-            return t("r_head")
+            return why("head_limit")
         if not hitting and to > 0 and _six_block_after(a, frm, to):
-            return t("r_six_block")
-        return t("r_no_continue")
+            return why("six_block")
+        return why("no_legal_play")
 
     # ----- commands -----------------------------------------------------------------------------
     def command(self, g, side: int, line: str):
@@ -867,30 +865,16 @@ class Session:
 
     def cmd_double(self, g, side):
         if not g.cube.enabled:      # whatever the phase: there is no cube to turn in this game
-            self.say("cannot_double", reason=self.t("cube_disabled"))
+            self.say("cannot_double", reason=self.refusal("cube_disabled", {}, side))
             return
         if g.phase != "roll":
             self.say("cannot_double", reason=self._phase_reason(g))
             return
-        reason = g.why_not_double(side)
-        if reason:
-            self.say("cannot_double", reason=self._cube_reason(reason))
+        code = g.why_not_double(side)
+        if code:
+            self.say("cannot_double", reason=self.refusal(code, {"owner": g.cube_owner, "limit": g.cube.limit}, side))
             return
         g.double(player=side)
-
-    def _cube_reason(self, reason: str) -> str:
-        t = self.t
-        if "not in use" in reason:
-            return t("cube_disabled")
-        if "Crawford" in reason:
-            return t("crawford_no_double")
-        if "owns the cube" in reason:
-            return t("opponent_owns_cube")
-        if "limit" in reason:
-            return t("cube_limit")
-        if "last roll" in reason:
-            return t("last_roll_no_double")
-        return reason
 
     def cmd_moves(self, g, side):
         if g.phase != "move":
@@ -971,7 +955,7 @@ class Session:
         try:
             g.resign(level, player=side)
         except GameStateError as e:
-            self.error(str(e))
+            self.error(self.refusal(e.code, e.params, side))
 
     def cmd_quit(self, g):
         self._quitting = True

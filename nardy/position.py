@@ -24,7 +24,8 @@ import threading
 import numpy as np
 
 from . import _core
-from .errors import IllegalPlayError, InvalidDiceError, InvalidIdError, InvalidPositionError, NotationError
+from .errors import (AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidIdError, InvalidPositionError,
+                     NotationError)
 from .notation import Step, format_steps, tokenize
 from .rules import Rules, get_rules
 
@@ -518,24 +519,26 @@ class Position:
             paths = tokenize(text, 25 if self._rules.hitting else 24, unnumber)
         except NotationError as e:
             raise NotationError(f"{e} (roll {d1}-{d2}, position {self.id()})", text=str(text),
-                                dice=(d1, d2), position_id=self.id(), reason=e.reason) from None
+                                dice=(d1, d2), position_id=self.id(), reason=e.reason, code=e.code,
+                                params=e.params) from None
         by_result = {p._rb: p for p in plays}
 
-        def fail(reason: str):
-            raise IllegalPlayError(
+        def fail(reason: str, code: str, cls=IllegalPlayError, **params):
+            raise cls(
                 f"illegal play {text!r} with roll {d1}-{d2} in position {self.id()} ({self.game}): {reason}",
-                text=text, dice=(d1, d2), position_id=self.id(), reason=reason)
+                text=text, dice=(d1, d2), position_id=self.id(), reason=reason, code=code, params=params)
 
         if not plays:
-            fail("the game is over")
+            fail("the game is over", "game_over")
         if not paths:
             if len(plays) == 1 and not plays[0].steps:
                 return plays[0]
-            fail("a play must be made: the roll can be played")
+            fail("a play must be made: the roll can be played", "must_play")
         dice_list = [d1] * 4 if d1 == d2 else [d1, d2]
         candidates = _apply_paths(self, paths, dice_list)
         if not candidates:
-            fail(_explain(self, paths, dice_list))
+            code, params, why = _explain(self, paths, dice_list)
+            fail(why, code, **params)
         matched: dict[bytes, list] = {}
         for rb, hits in candidates:
             if rb in by_result:
@@ -544,9 +547,10 @@ class Position:
             used = max(len(c[1]) for c in candidates)
             most = max(len(p.steps) for p in plays)
             if used < most:
-                fail(f"it plays {used} of the {most} dice the roll allows; as many dice as possible must be played")
+                fail(f"it plays {used} of the {most} dice the roll allows; as many dice as possible must be played",
+                     "fewer_dice", used=used, most=most)
             fail("no legal play leads to that position (rules 2-5: blocked point, bar, bear-off, head or "
-                 "six-block rule)")
+                 "six-block rule)", "no_legal_play")
         if len(matched) > 1:
             marked = [(i, j) for i, path in enumerate(paths) for j, hop in enumerate(path) if hop.hit]
             if marked:
@@ -562,8 +566,9 @@ class Position:
                 if len(quiet) == 1:
                     matched = quiet
         if len(matched) > 1:
-            options = ", ".join(sorted(str(by_result[rb]) for rb in matched))
-            fail(f"ambiguous: it can mean {options}")
+            options = sorted(str(by_result[rb]) for rb in matched)
+            fail(f"ambiguous: it can mean {', '.join(options)}", "ambiguous_play", AmbiguousPlayError,
+                 options=options)
         return by_result[next(iter(matched))]
 
     # ----- dunder -------------------------------------------------------------------------------
@@ -664,18 +669,19 @@ def _apply_paths(pos: Position, paths, dice_list) -> list[tuple[bytes, tuple]]:
     return list(out)
 
 
-def _explain(pos: Position, paths, dice_list) -> str:
-    """A reason why written paths cannot be realised at all with the dice: a missing checker, a hop
-    no combination of the dice covers, or a closed landing point."""
+def _explain(pos: Position, paths, dice_list) -> tuple[str, dict, str]:
+    """Why written paths cannot be realised at all with the dice: ``(code, params, English reason)`` for a
+    missing checker, a checker left on the bar, a hop no combination of the dice covers, a bear-off with
+    checkers outside the home board, or a closed landing point. Points are the mover's own numbers."""
     mover = pos.mover
     for path in paths:
         hop = path[0]
         if hop.frm == 25 and mover[25] == 0:
-            return "no checker on the bar"
+            return "no_checker_bar", {}, "no checker on the bar"
         if hop.frm != 25 and mover[hop.frm] == 0:
-            return f"no checker of the mover on point {hop.frm}"
+            return "no_checker", {"point": hop.frm}, f"no checker of the mover on point {hop.frm}"
     if pos.rules.hitting and mover[25] and any(path[0].frm != 25 for path in paths):
-        return "a checker on the bar must enter first"
+        return "enter_first", {}, "a checker on the bar must enter first"
     dice_txt = "-".join(str(d) for d in dice_list[:2])
     sums = set()
     for n in range(1, len(dice_list) + 1):
@@ -685,17 +691,20 @@ def _explain(pos: Position, paths, dice_list) -> str:
         for hop in path:
             dist = hop.frm - hop.to
             if hop.to > 0 and dist not in sums:
-                return f"{_pt(hop.frm)}/{hop.to} is {dist} pips: no combination of the dice {dice_txt} moves that far"
+                return ("distance", {"from": hop.frm, "to": hop.to, "pips": dist, "dice": list(dice_list[:2])},
+                        f"{_pt(hop.frm)}/{hop.to} is {dist} pips: no combination of the dice {dice_txt} moves that far")
     if any(hop.to == 0 for path in paths for hop in path):
         outside = sum(mover[p] for p in range(7, 26))
         if outside:
-            return f"cannot bear off: {outside} checker(s) are not yet in the home board (points 1-6)"
+            return ("not_home", {"outside": int(outside)},
+                    f"cannot bear off: {outside} checker(s) are not yet in the home board (points 1-6)")
     b = pos.board
     closed = [hop.to for path in paths for hop in path
               if hop.to > 0 and (b[hop.to] < -1 or (not pos.rules.hitting and b[hop.to] < 0))]
     if closed:
-        return f"point {closed[0]} is closed (held by the opponent)"
-    return f"the moves written do not fit the dice {dice_txt} (intermediate points closed, or dice used twice)"
+        return "closed_point", {"point": closed[0]}, f"point {closed[0]} is closed (held by the opponent)"
+    return ("dice_fit", {"dice": list(dice_list[:2])},
+            f"the moves written do not fit the dice {dice_txt} (intermediate points closed, or dice used twice)")
 
 
 def _pt(p: int) -> str:

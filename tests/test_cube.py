@@ -40,18 +40,18 @@ def test_pass_loses_the_value_before_the_double():
 
 
 def test_no_double_in_the_crawford_game():
-    assert "Crawford" in Cube().why_not_double(0, crawford=True)
+    assert Cube().why_not_double(0, crawford=True) == "crawford"
 
 
 def test_cube_limit_caps_the_value():
     c = Cube(limit=4, value=4, owner=0)
-    assert "limit" in c.why_not_double(0)
+    assert c.why_not_double(0) == "cube_limit"
     with pytest.raises(InvalidOptionError):
         Cube(limit=3)
 
 
 def test_cube_not_in_use_refuses_doubles():
-    assert "not in use" in Cube(enabled=False).why_not_double(0)
+    assert Cube(enabled=False).why_not_double(0) == "cube_disabled"
 
 
 def test_beaver_needs_the_option_and_keeps_the_cube_with_the_taker():
@@ -67,7 +67,7 @@ def test_beaver_needs_the_option_and_keeps_the_cube_with_the_taker():
 def test_one_double_at_a_time_and_answers_need_an_offer():
     c = Cube()
     c.offer(0)
-    assert "already" in c.why_not_double(1)
+    assert c.why_not_double(1) == "double_waiting"
     c.take()
     for answer in (c.take, c.drop, c.beaver):
         with pytest.raises(GameStateError):

@@ -476,3 +476,23 @@ def test_double_without_cube_says_the_cube_is_not_used(game):
     out, _ = session_output(m, ["double", "quit", "y", ""])
     assert "You cannot double" in out and "a double is offered before rolling" not in out
     assert "You cannot double: the doubling cube is not used in this game" in out
+
+
+def test_refusals_reach_a_russian_player_in_russian():
+    d = Driver("play", "--game", "backgammon", "--white", "human", "--black", "human", "--seed", "21",
+               "--lang", "ru", lang="ru")
+    d.wait()
+    while d.kind not in ("play", "roll"):
+        d.respond()
+    if d.kind == "roll":
+        d.send("")
+    assert d.kind == "play"
+    d.send("удвоить")                          # a double after the roll
+    assert "удвоение" in d.last.lower() or "удвоить" in d.last.lower()
+    d.send("22/18 22/21")                      # no checker on 22 at the start
+    assert "Недопустимый ход" in d.last and "нет ваших шашек" in d.last, d.last
+    d.send("13/x")
+    assert "Недопустимый ход" in d.last, d.last
+    for english in ("checker", "point ", "dice", "cannot", "phase"):
+        assert english not in d.last, (english, d.last)
+    d.child.close()

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nardy.errors import why_not_double_text
 from nardy.position import Position, check_dice
 from nardy.rules import get_rules
 
@@ -253,7 +254,9 @@ class Bot:
         elif crawford:
             reason = "Crawford game: nobody may double"
         elif phase != "double" and hasattr(game, "why_not_double"):
-            reason = game.why_not_double() or ""
+            code = game.why_not_double()
+            reason = why_not_double_text(code, owner_name="the opponent", limit=game.cube.limit,
+                                         phase=phase) if code else ""
         elif owner_rel == "opponent" and phase != "double":
             reason = "the opponent owns the cube"
         x = cube_efficiency(pos)

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError, NotationError
+from ..messages import LANGS, describe
 from .botwork import BotWork, Busy, ClientGone
 from .guard import BODY_LIMIT, Guard
 from .sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session, new_session
@@ -197,8 +198,39 @@ _UNPROCESSABLE = (NotationError,)
 _REFUSED = (GameStateError, IllegalPlayError)
 
 
-def _error(status: int, message: str, kind: str, **extra) -> JSONResponse:
-    return JSONResponse({"detail": message, "error": kind, **extra}, status_code=status)
+def _lang(request: Request | None) -> str:
+    """The player's language: ``?lang=ru|en``, else the first of ``Accept-Language`` we have, else English."""
+    if request is None:
+        return "en"
+    q = request.query_params.get("lang", "")
+    if q in LANGS:
+        return q
+    for part in request.headers.get("accept-language", "")[:200].split(","):
+        tag = part.split(";")[0].strip().lower()[:2]
+        if tag in LANGS:
+            return tag
+    return "en"
+
+
+def _error(status: int, message: str, kind: str, code: str | None = None, params: dict | None = None, *,
+           request: Request | None = None, **extra) -> JSONResponse:
+    """The JSON error answer: ``detail`` (English detail for programs and logs), ``error`` (the type),
+    ``code`` and ``params`` (:mod:`nardy.errors`), and ``message``: the refusal worded for the player from
+    the message catalogue (:mod:`nardy.messages`) in their language (``?lang=`` or ``Accept-Language``),
+    points labelled as the page shows them when the route knows the game."""
+    code = code or _KIND_CODES.get(kind, "invalid_request")
+    wording = getattr(request.state, "wording", None) if request is not None else None
+    text = describe(code, params, _lang(request), **(wording or {}))
+    return JSONResponse({"detail": message, "error": kind, "code": code, "params": params or {}, "message": text,
+                         **extra}, status_code=status)
+
+
+#: Codes of the errors the app raises itself (the engine's errors carry their own).
+_KIND_CODES = {"RequestValidationError": "invalid_request", "NotFound": "not_found", "StaleAction": "stale_action",
+               "Busy": "busy", "TooManyRequests": "too_many_requests", "DatabaseUnavailable": "database_unavailable",
+               "RequestTooLarge": "too_large", "Conflict": "conflict", "MethodNotAllowed": "method_not_allowed",
+               "ClientGone": "client_gone", "RecordError": "bad_record", "InvalidOptionError": "invalid_option",
+               "HTTPError": "http_error"}
 
 
 def _status_for(e: NardyError) -> int:
@@ -288,7 +320,7 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
     # ----- errors ---------------------------------------------------------------------------------------
     @app.exception_handler(NardyError)
     async def nardy_error(request: Request, e: NardyError):
-        return _error(_status_for(e), str(e), type(e).__name__)
+        return _error(_status_for(e), str(e), type(e).__name__, e.code, e.params, request=request)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, e: RequestValidationError):
@@ -299,11 +331,12 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
             parts.append(f"{loc}: {_clean_message(er.get('msg', 'invalid'))}")
         clean = [{"loc": list(er.get("loc", ())), "msg": _clean_message(er.get("msg")), "type": er.get("type")}
                  for er in errs]
-        return _error(422, "; ".join(parts) or "invalid request", "RequestValidationError", errors=clean)
+        return _error(422, "; ".join(parts) or "invalid request", "RequestValidationError", request=request,
+                      errors=clean)
 
     @app.exception_handler(Busy)
     async def busy(request: Request, e: Busy):
-        r = _error(e.status, e.message, "Busy" if e.status == 503 else "TooManyRequests",
+        r = _error(e.status, e.message, "Busy" if e.status == 503 else "TooManyRequests", request=request,
                    retry_after=e.retry_after)
         r.headers["Retry-After"] = str(e.retry_after)
         return r
@@ -311,11 +344,11 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
     @app.exception_handler(ClientGone)
     async def client_gone(request: Request, e: ClientGone):
         # nobody reads this answer: the client closed the connection (nginx's 499)
-        return _error(499, "client closed the request", "ClientGone")
+        return _error(499, "client closed the request", "ClientGone", request=request)
 
     @app.exception_handler(StorageUnavailable)
     async def storage_down(request: Request, e: StorageUnavailable):
-        r = _error(503, str(e), "DatabaseUnavailable", retry_after=5)
+        r = _error(503, str(e), "DatabaseUnavailable", request=request, retry_after=5)
         r.headers["Retry-After"] = "5"
         return r
 
@@ -442,7 +475,7 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
                          numbering: Numbering = Query("own")):
         raw = await request.body()
         if len(raw) > _MAT_LIMIT:
-            return _error(413, f"record too large ({len(raw)} bytes; at most {_MAT_LIMIT})", "RequestTooLarge")
+            return _error(413, f"record too large ({len(raw)} bytes; at most {_MAT_LIMIT})", "RequestTooLarge", request=request)
         ctype = request.headers.get("content-type", "")
         if "json" in ctype:
             try:
@@ -450,11 +483,13 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
             except ValidationError as e:
                 why = "; ".join(f"{'.'.join(str(x) for x in er.get('loc', ())) or 'body'}: "
                                 f"{_clean_message(er.get('msg', 'invalid'))}" for er in e.errors()[:5])
-                return _error(422, f"expected JSON {{\"text\": \"...\"}}: {why}", "RequestValidationError")
+                return _error(422, f"expected JSON {{\"text\": \"...\"}}: {why}", "RequestValidationError",
+                              request=request)
         else:
             text = raw.decode("utf-8", errors="replace")
         if not text.strip():
-            return _error(422, "empty record: send the .mat text as the request body", "RecordError")
+            return _error(422, "empty record: send the .mat text as the request body", "RecordError",
+                          request=request)
 
         def run(deadline):
             # the text is only ever parsed as a record: never taken for a file name
@@ -510,7 +545,7 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
         if body.seed is not None and not allow_seeds:
             return _error(422, "seed: this server rolls unpredictable dice for games played for real; seeded "
                                "(reproducible) dice are for analysis and tests (nardy serve --allow-seeded-dice)",
-                          "InvalidOptionError")
+                          "InvalidOptionError", "seeded_dice_off", request=request)
 
         def make():
             return new_session(body.game, length=body.length, opponent=body.opponent, level=body.level,
@@ -553,10 +588,11 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
                   numbering: Numbering = Query("own")):
         async with lock_for(gid):
             saved, s = await run_in_threadpool(load, gid)
+            request.state.wording = s.wording(numbering, viewer)
             if body.seq != saved.revision:
                 return _error(409, f"stale action: it was chosen on state {body.seq} but the game is at state "
                                    f"{saved.revision} (a repeated or late request); nothing was done; reload the game",
-                              "StaleAction", seq=saved.revision)
+                              "StaleAction", request=request, seq=saved.revision)
 
             def apply():
                 s.act(body.action, frm=body.from_, to=body.to, die=body.die, play=body.play, level=body.level,
@@ -576,6 +612,7 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
     async def hints(request: Request, gid: str = _GID, n: int = Query(5, ge=1, le=50),
                     level: Level = Query("grandmaster"), numbering: Numbering = Query("own")):
         saved, s = await run_in_threadpool(load, gid)
+        request.state.wording = s.wording(numbering)
         return await compute(request, lambda deadline: s.hints(n=n, level=level,
                                                                numbering=_numbering(s, numbering), deadline=deadline))
 
@@ -602,13 +639,13 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, e: HTTPException):
-        return _error(e.status_code, str(e.detail), _http_kind(e.status_code))
+        return _error(e.status_code, str(e.detail), _http_kind(e.status_code), request=request)
 
     from starlette.exceptions import HTTPException as StarletteHTTPException
 
     @app.exception_handler(StarletteHTTPException)
     async def starlette_error(request: Request, e: StarletteHTTPException):
-        return _error(e.status_code, str(e.detail), _http_kind(e.status_code))
+        return _error(e.status_code, str(e.detail), _http_kind(e.status_code), request=request)
 
     return app
 

@@ -35,11 +35,31 @@ class _TooLarge(HTTPException):
         super().__init__(413, f"request body too large (more than {limit} bytes)")
 
 
-def _json(status: int, detail: str, error: str, headers: list | None = None):
-    body = json.dumps({"detail": detail, "error": error}).encode()
+_CODES = {"InvalidHost": "invalid_host", "RequestTooLarge": "too_large", "BadRequest": "bad_request",
+          "InternalError": "internal_error"}
+
+
+def _json(status: int, detail: str, error: str, headers: list | None = None, lang: str = "en"):
+    from ..messages import describe
+    code = _CODES[error]
+    body = json.dumps({"detail": detail, "error": error, "code": code, "params": {},
+                       "message": describe(code, {}, lang)}).encode()
     head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     return {"type": "http.response.start", "status": status, "headers": head + (headers or [])}, \
         {"type": "http.response.body", "body": body}
+
+
+def _lang_of(scope, headers) -> str:
+    """``ru`` or ``en``: ``lang=`` in the query string, else ``Accept-Language``, else English."""
+    from urllib.parse import parse_qs
+    q = parse_qs(scope.get("query_string", b"")[:2000].decode("latin-1")).get("lang", [""])[0]
+    if q in ("en", "ru"):
+        return q
+    for part in headers.get(b"accept-language", b"")[:200].decode("latin-1").split(","):
+        tag = part.split(";")[0].strip().lower()[:2]
+        if tag in ("en", "ru"):
+            return tag
+    return "en"
 
 
 def host_names_for(bind_host: str) -> list[str] | None:
@@ -90,11 +110,12 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        lang = _lang_of(scope, headers)
         if self.allowed is not None:
             host = _host_of(headers.get(b"host", b"").decode("latin-1"))
             if host not in self.allowed:
                 start, body = _json(400, "this server does not answer to that host name (Host header); "
-                                         "start it with --allowed-host NAME to allow it", "InvalidHost")
+                                         "start it with --allowed-host NAME to allow it", "InvalidHost", lang=lang)
                 await send(start)
                 await send(body)
                 return
@@ -108,7 +129,8 @@ class Guard:
             if n < 0 or n > limit:
                 msg = (f"request body too large ({n} bytes; at most {limit})" if n >= 0
                        else "malformed Content-Length header")
-                start, body = _json(413 if n >= 0 else 400, msg, "RequestTooLarge" if n >= 0 else "BadRequest")
+                start, body = _json(413 if n >= 0 else 400, msg, "RequestTooLarge" if n >= 0 else "BadRequest",
+                                    lang=lang)
                 await send(start)
                 await send(body)
                 return
@@ -139,12 +161,14 @@ class Guard:
             await self.app(scope, limited_receive, guarded_send)
         except _TooLarge:
             if not started:
-                start, body = _json(413, f"request body too large (more than {limit} bytes)", "RequestTooLarge")
+                start, body = _json(413, f"request body too large (more than {limit} bytes)", "RequestTooLarge",
+                                    lang=lang)
                 await send(start)
                 await send(body)
         except Exception:
             log.exception("internal error on %s %s", scope.get("method"), scope.get("path"))
             if not started:
-                start, body = _json(500, "internal error: the server could not answer this request", "InternalError")
+                start, body = _json(500, "internal error: the server could not answer this request", "InternalError",
+                                    lang=lang)
                 await send(start)
                 await send(body)

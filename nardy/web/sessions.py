@@ -276,15 +276,17 @@ class Session:
     def _human(self, player, action: str) -> int:
         g = self.game
         if g is None:
-            raise GameStateError("no game in progress")
+            raise GameStateError("no game in progress", code="no_game")
         if player is None:
             player = g.to_act
         if player not in (0, 1):
             if g.is_over:
-                raise GameStateError(f"cannot {action}: the game is over")
-            raise GameStateError(f"player {player!r}: expected 0 or 1")
+                raise GameStateError(f"cannot {action}: the game is over", code="game_over", params={"action": action})
+            raise GameStateError(f"player {player!r}: expected 0 or 1", code="bad_player",
+                                 params={"player": str(player)[:20]})
         if not self.settings["humans"][player]:
-            raise GameStateError(f"cannot {action} for player {player}: that side is played by the computer")
+            raise GameStateError(f"cannot {action} for player {player}: that side is played by the computer",
+                                 code="computer_side", params={"action": action, "player": player})
         return player
 
     def act(self, action: str, *, frm: int | None = None, to: int | None = None, die: int | None = None,
@@ -308,7 +310,7 @@ class Session:
         v = self.settings["viewer"] if viewer is None else viewer
         if action == "next":
             if g is not None and not g.is_over:
-                raise GameStateError("cannot start the next game: this game is not over")
+                raise GameStateError("cannot start the next game: this game is not over", code="game_not_over")
             m.new_game(start=True)
             if run:
                 self.run_bots()
@@ -325,13 +327,16 @@ class Session:
                 g.roll(player=p)
             elif action in ("step", "undo", "confirm"):
                 if g.phase == "move" and g.to_act != p:
-                    raise GameStateError(f"cannot {action}: it is player {g.to_act}'s turn to move")
+                    raise GameStateError(f"cannot {action}: it is player {g.to_act}'s turn to move",
+                                         code="not_your_turn", params={"player": p, "expected": g.to_act,
+                                                                       "action": action, "phase": g.phase.value})
                 if action == "step":
                     if frm is None or to is None:
-                        raise IllegalPlayError("a step needs 'from' and 'to' points")
+                        raise IllegalPlayError("a step needs 'from' and 'to' points", code="step_points")
                     for name, x in (("from", frm), ("to", to)):
                         if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 25:
-                            raise IllegalPlayError(f"step {name} point {x!r}: expected 0 (off), 1-24 or 25 (bar)")
+                            raise IllegalPlayError(f"step {name} point {x!r}: expected 0 (off), 1-24 or 25 (bar)",
+                                                   code="step_points")
                     hitting = m.rules.hitting
                     g.step(_from_viewer(frm, g.turn, v, hitting), _from_viewer(to, g.turn, v, hitting), die)
                 elif action == "undo":
@@ -340,7 +345,8 @@ class Session:
                     g.confirm()
             elif action == "play":
                 if not isinstance(play, str):
-                    raise IllegalPlayError("action play needs 'play': the play in notation (mover's numbering)")
+                    raise IllegalPlayError("action play needs 'play': the play in notation (mover's numbering)",
+                                           code="play_text")
                 g.play(play, player=p)
             elif action == "double":
                 g.double(player=p)
@@ -358,6 +364,21 @@ class Session:
             self.run_bots()
         return {"action": action}
 
+    def wording(self, numbering: str = "own", viewer: int | None = None) -> dict:
+        """How to word a refusal of this game for the page (keyword arguments of
+        :func:`nardy.messages.describe`): the mover's points labelled as ``viewer``'s board shows them in
+        ``numbering``, plays as the history writes them, the players' names."""
+        from ..tui.numbering import Numbering
+        g = self.game
+        game = self.match.rules.name
+        numbering = numbering if numbering in NUMBERINGS[game] else "own"
+        v = self.settings["viewer"] if viewer not in (0, 1) else viewer
+        mover = g.turn if (g is not None and g.turn is not None) else v
+        num = Numbering(numbering, game)
+        hitting = self.match.rules.hitting
+        return {"label": lambda p: num.label(v, _to_viewer(p, mover, v, hitting)),
+                "relabel": lambda text: num.relabel(text, mover), "names": tuple(self.match.players)}
+
     # ----- hints --------------------------------------------------------------------------------
     def hints(self, n: int = 5, level: str = "grandmaster", numbering: str = "own", deadline=None) -> dict:
         """The best plays for the roll (phase ``move``), or the cube decision (phase ``roll``/``double``),
@@ -369,7 +390,8 @@ class Session:
         if level not in BOT_LEVELS:
             raise InvalidOptionError(f"level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
         if g is None or g.phase not in ("move", "roll", "double"):
-            raise GameStateError(f"no hint in phase {g.phase if g else None!r}: hints are for a roll or a double")
+            raise GameStateError(f"no hint in phase {str(g.phase) if g else None!r}: hints are for a roll or a double",
+                                 code="no_hint", params={"phase": str(g.phase) if g else None})
         bot = Bot(self.match.rules, level=level, seed=0)
         if g.phase == "move":
             hs = bot.hints(g.position, g.dice, n=n, deadline=deadline)

@@ -525,3 +525,23 @@ def test_validation_messages_have_no_pydantic_url(client):
         body = bad(r, 422)
         assert "errors.pydantic.dev" not in r.text and "For further information" not in r.text, body
     bad(client.post("/api/mat", json={"text": None}), 422, "text", "string")
+
+
+def test_refusals_carry_a_code_and_a_message_in_the_players_language(client):
+    v = new(client, game="backgammon", opponent="human", seed=21, auto_roll=False)
+    gid = v["id"]
+    assert v["phase"] == "move"                  # the starter plays the opening dice
+    body = bad(act(client, gid, "roll"), 400)
+    assert body["code"] == "wrong_phase" and body["params"]["phase"] == "move"
+    ru = client.post(f"/api/games/{gid}/actions", json={"action": "roll", "seq": v["seq"]},
+                     headers={"Accept-Language": "ru-RU,ru;q=0.9"}).json()
+    assert ru["code"] == "wrong_phase" and ru["message"] == "не сейчас: сначала нужно закончить ход"
+    en = client.post(f"/api/games/{gid}/actions?lang=en", json={"action": "roll", "seq": v["seq"]}).json()
+    assert en["message"] == "not now: the play must be finished first"
+    step = client.post(f"/api/games/{gid}/actions?lang=ru", json={"action": "step", "from": 1, "to": 0,
+                                                                  "seq": v["seq"]}).json()
+    assert step["code"] == "illegal_step" and "сейчас невозможен" in step["message"]
+    stale = client.post(f"/api/games/{gid}/actions?lang=ru", json={"action": "roll", "seq": 10**6}).json()
+    assert stale["code"] == "stale_action" and "партия уже изменилась" in stale["message"]
+    gone = client.get("/api/games/nosuchgame?lang=ru").json()
+    assert gone["code"] == "not_found" and gone["message"] == "нет такой сохранённой партии"

@@ -26,12 +26,14 @@ async function api(method, path, body) {
     if (typeof body === "string") { opts.headers["Content-Type"] = "text/plain"; opts.body = body; }
     else { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   }
+  // the server words refusals in the page's language (the shared message catalogue)
+  opts.headers["Accept-Language"] = LANG;
   const r = await fetch(path, opts);
   if (r.status === 204) return null;
   const ct = r.headers.get("content-type") || "";
   const data = ct.includes("json") ? await r.json() : await r.text();
   if (!r.ok) {
-    const msg = (data && data.detail) ? data.detail : `HTTP ${r.status}`;
+    const msg = (data && (data.message || data.detail)) ? (data.message || data.detail) : `HTTP ${r.status}`;
     const err = new Error(msg);
     err.status = r.status;
     throw err;
