@@ -25,6 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nardy import _core  # noqa: E402
+from nardy.numbering import head_mode  # noqa: E402
 from tests.helpers import random_positions, to_gnubg  # noqa: E402
 
 
@@ -46,7 +47,7 @@ def nardy_callables(pairs):
     dice = [d for _, d in pairs]
     rules = positions[0].rules
     hitting, strict = rules.hitting, rules.strict_bear_off
-    head_mode = -1 if hitting else {"none": 0, "head-block": 1, "always": 2}[rules.head_exception]
+    head = head_mode(rules.head_exception, hitting)
 
     def per_call_results():
         for p, d in pairs:
@@ -63,7 +64,7 @@ def nardy_callables(pairs):
     offsets = np.empty(len(pairs) + 1, np.int64)
 
     def batched():
-        n = _core.batch_results(boards, dd, hitting, strict, first, head_mode, out, offsets)
+        n = _core.batch_results(boards, dd, hitting, strict, first, head, out, offsets)
         assert n >= 0
 
     per_call_results()

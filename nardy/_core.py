@@ -13,7 +13,8 @@ index  meaning
 ====== ===========================================================================
 
 In backgammon and short nardy the opponent's point q is the mover's point ``25 - q``; in long
-nardy it is ``((q + 11) % 24) + 1`` (the opponent's head, their 24, is the mover's 12).
+nardy it is ``((q + 11) % 24) + 1`` (the opponent's head, their 24, is the mover's 12). The map is
+:func:`nardy.numbering.opponent_point`; :func:`opp_point` is its compiled form, for the kernels.
 
 Rule flags passed to the kernels: ``hitting`` (backgammon, short nardy), ``strict`` (short nardy's
 strict bear-off, RULES.md / seed 003 rule 26), ``head_limit`` (long nardy: how many checkers may leave
@@ -29,6 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+# The head-rule modes (option head-exception) as the kernels take them; the mapping is
+# nardy.numbering.HEAD_MODES (-1, nardy.numbering.NO_HEAD_RULE, for the hitting games).
+from .numbering import HEAD_ALWAYS, HEAD_BLOCK, HEAD_NONE  # noqa: F401  (HEAD_BLOCK: used as _core.HEAD_BLOCK)
+
 BOARD_LEN = 28
 OFF, BAR, OPP_BAR, OPP_OFF = 0, 25, 26, 27
 #: Capacity of the per-call play buffers; the real maximum of distinct plays is far lower.
@@ -39,13 +44,16 @@ TABLE_SIZE = 1 << TABLE_BITS
 TT_BITS = 11
 TT_SIZE = 1 << TT_BITS
 
-HEAD_NONE, HEAD_BLOCK, HEAD_ALWAYS = 0, 1, 2
-
 
 @njit(cache=True, nogil=True, inline="always")
-def _opp_route_point(q):
-    """Mover's point holding the opponent's own point q (long nardy); the map is its own inverse."""
-    return ((q + 11) % 24) + 1
+def opp_point(p, hitting):
+    """THE compiled form of :func:`nardy.numbering.opponent_point` (numba kernels cannot call Python):
+    the other side's own number of one side's point ``p`` (1..24): ``25 - p`` in the hitting games,
+    ``((p + 11) % 24) + 1`` in long nardy. The map is its own inverse, so it gives the mover's point of
+    the opponent's point too. Only for 1..24 (no check: bar and off are each side's own)."""
+    if hitting:
+        return 25 - p
+    return ((p + 11) % 24) + 1
 
 
 @njit(cache=True, nogil=True)
@@ -70,19 +78,19 @@ def six_block_illegal(b, t):
     opponent's route (opponent numbering 24..1, not wrapping from their 1 to their 24), is six or
     longer and no opponent checker is ahead of it (on a lower opponent-numbered point, or off).
     """
-    qt = _opp_route_point(t)
+    qt = opp_point(t, False)
     lo = qt
-    while lo > 1 and b[_opp_route_point(lo - 1)] > 0:
+    while lo > 1 and b[opp_point(lo - 1, False)] > 0:
         lo -= 1
     hi = qt
-    while hi < 24 and b[_opp_route_point(hi + 1)] > 0:
+    while hi < 24 and b[opp_point(hi + 1, False)] > 0:
         hi += 1
     if hi - lo + 1 < 6:
         return False
     if b[OPP_OFF] > 0:
         return False
     for q in range(1, lo):
-        if b[_opp_route_point(q)] < 0:
+        if b[opp_point(q, False)] < 0:
             return False
     return True
 
@@ -600,7 +608,7 @@ def mirror_hitting(b):
     r[BAR] = b[OPP_BAR]
     r[OPP_BAR] = b[BAR]
     for p in range(1, 25):
-        r[p] = -b[25 - p]
+        r[p] = -b[opp_point(p, True)]
     return r
 
 
@@ -613,7 +621,7 @@ def mirror_long(b):
     r[BAR] = 0
     r[OPP_BAR] = 0
     for p in range(1, 25):
-        r[_opp_route_point(p)] = -b[p]
+        r[opp_point(p, False)] = -b[p]
     return r
 
 
@@ -627,10 +635,7 @@ def pip_counts(b, hitting):
         if v > 0:
             m += v * p
         elif v < 0:
-            if hitting:
-                o += -v * (25 - p)
-            else:
-                o += -v * _opp_route_point(p)
+            o += -v * opp_point(p, hitting)
     m += 25 * b[BAR]
     o += 25 * b[OPP_BAR]
     return m, o

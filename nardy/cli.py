@@ -71,8 +71,9 @@ def moves(game, position_id, dice, as_json, numbering, side):
     from .position import Position
     from .rules import get_rules
     from .errors import GameStateError, NotationError
+    from .numbering import NUMBERINGS
     rules = get_rules(game)
-    if numbering == "absolute" and rules.hitting:
+    if numbering not in NUMBERINGS[rules.name]:
         raise NotationError(f"--numbering absolute is only defined for long nardy, not {rules.name}")
     if position_id is not None and not position_id.strip():
         raise click.BadParameter("empty Position ID", param_hint="--position")

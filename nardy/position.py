@@ -27,11 +27,10 @@ from . import _core
 from .errors import (AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidIdError, InvalidPositionError,
                      NotationError)
 from .notation import Step, format_steps, tokenize
+from .numbering import BLACK, NUMBERINGS, absolute_point, head_mode, label_fn, opponent_point
 from .rules import Rules, get_rules
 
 __all__ = ["Position", "Play", "Step", "check_dice"]
-
-_HEAD_MODE = {"none": _core.HEAD_NONE, "head-block": _core.HEAD_BLOCK, "always": _core.HEAD_ALWAYS}
 
 
 def check_dice(dice) -> tuple[int, int]:
@@ -187,7 +186,7 @@ class Position:
             b[p] = m[p]
         for q in range(1, 25):
             if o[q]:
-                p = 25 - q if rules.hitting else ((q + 11) % 24) + 1
+                p = opponent_point(q, rules.hitting)
                 if b[p]:
                     raise InvalidPositionError(
                         f"point {p} (opponent's {q}) holds checkers of both sides")
@@ -332,7 +331,7 @@ class Position:
         out[25] = int(a[26])
         for p in range(1, 25):
             if a[p] < 0:
-                q = 25 - p if self._rules.hitting else ((p + 11) % 24) + 1
+                q = opponent_point(p, self._rules.hitting)
                 out[q] = -int(a[p])
         return tuple(out)
 
@@ -388,7 +387,7 @@ class Position:
     # ----- plays --------------------------------------------------------------------------------
     def _params(self):
         r = self._rules
-        return r.hitting, r.strict_bear_off, (-1 if r.hitting else _HEAD_MODE[r.head_exception])
+        return r.hitting, r.strict_bear_off, head_mode(r.head_exception, r.hitting)
 
     def _generate(self, dice):
         """Run the generator into this thread's buffer; returns ``(buffer, count)``."""
@@ -507,12 +506,12 @@ class Position:
         plays = self.legal_plays((d1, d2))
         unnumber = None
         if numbering == "absolute":
-            if self._rules.hitting:
+            if numbering not in NUMBERINGS[self._rules.name]:
                 raise NotationError("absolute numbering is only defined for long nardy", text=str(text))
             if side not in ("white", "black"):
                 raise NotationError("absolute numbering needs side='white' or 'black'", text=str(text))
             if side == "black":
-                unnumber = lambda p: ((p + 11) % 24) + 1  # noqa: E731  (the map is its own inverse)
+                unnumber = lambda p: absolute_point(p, BLACK)  # noqa: E731  (the map is its own inverse)
         elif numbering != "own":
             raise NotationError(f"unknown numbering {numbering!r}: expected own or absolute", text=str(text))
         try:
@@ -752,10 +751,10 @@ class Play:
         absolute ((p + 11) % 24) + 1, so Black's head is 12)."""
         if numbering == "own":
             return format_steps(self.steps)
-        if numbering == "absolute" and not self._rules.hitting and side in ("white", "black"):
+        if numbering == "absolute" and numbering in NUMBERINGS[self._rules.name] and side in ("white", "black"):
             if side == "white":
                 return format_steps(self.steps)
-            return format_steps(self.steps, numbering=lambda p: ((p + 11) % 24) + 1)
+            return format_steps(self.steps, numbering=label_fn("absolute", BLACK))
         raise NotationError(f"numbering {numbering!r} with side {side!r} is not available for {self._rules.name}")
 
     def __str__(self):

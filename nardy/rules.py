@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .errors import InvalidOptionError, UnknownGameError
+from .numbering import HEAD_EXCEPTIONS, head_mode
 
 GAMES = ("backgammon", "short", "long")
 
@@ -42,7 +43,6 @@ _ALIASES = {
 }
 
 OPENINGS = ("use-opening-dice", "reroll")
-HEAD_EXCEPTIONS = ("head-block", "always", "none")
 LAST_ROLL = ("off", "half", "one")
 
 #: Names of the result levels of each game, lowest first (RULES.md scoring sections).
@@ -104,9 +104,8 @@ class Rules:
         # Cached for the hot path: the hash, and the rule bits of nardy._core.pack_code.
         object.__setattr__(self, "_hash", hash((self.name, self.opening, self.head_exception, self.strict_bear_off,
                                                 self.scoring, self.last_roll, self.cube)))
-        head_mode = -1 if self.name != "long" else {"none": 0, "head-block": 1, "always": 2}[self.head_exception]
         object.__setattr__(self, "code_base", (int(self.name != "long") << 6) | (int(self.strict_bear_off) << 7)
-                           | ((head_mode + 1) << 9))
+                           | ((head_mode(self.head_exception, self.name != "long") + 1) << 9))
 
     def __hash__(self):
         return self._hash

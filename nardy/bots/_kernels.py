@@ -47,14 +47,6 @@ POLICY_NET, POLICY_RANDOM, POLICY_HEURISTIC = 0, 1, 2
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _opp_point(p, hitting):
-    """The opponent's own number of mover point p (and back: the maps are their own inverses)."""
-    if hitting:
-        return 25 - p
-    return ((p + 11) % 24) + 1
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _units(x, base, n):
     if n >= 1:
         x[base] = 1.0
@@ -144,7 +136,7 @@ def encode(b, game, first_m, first_o, x):
             if p > 6:
                 out_m += v
         elif v < 0:
-            q = _opp_point(p, hitting)
+            q = _core.opp_point(p, hitting)
             _units(x, SIDE_INPUTS + 4 * (q - 1), -v)
             po += -v * q
             if q > 6:
@@ -442,7 +434,7 @@ def heuristic_score(b, game):
         if v > 0:
             pm += v * p
         elif v < 0:
-            po += -v * _opp_point(p, hitting)
+            po += -v * _core.opp_point(p, hitting)
     if hitting:
         pm += 25 * b[25]
         po += 25 * b[26]

@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from nardy import _core
+from nardy.numbering import head_mode
 
 from . import _kernels as K
 from .evaluator import flip_probs, money_equity
@@ -43,18 +44,16 @@ FILTER_1PLY = (3, 0.06)
 #: The 1-ply filter of backgammon (see the module docstring).
 FILTER_1PLY_BG = (5, 0.10)
 
-_LONG_PERM = np.array([0] + [((p + 11) % 24) + 1 for p in range(1, 25)] + [26, 25, 27], np.int64)
-
 
 def mirror_boards(boards: np.ndarray, hitting: bool) -> np.ndarray:
     """Boards (``int8[n, 28]``) from the other side's view (vectorised :func:`nardy._core.mirror_hitting`
     / ``mirror_long``)."""
     b = np.ascontiguousarray(boards, np.int8)
-    return _mirror_njit(b, hitting, _LONG_PERM)
+    return _mirror_njit(b, hitting)
 
 
 @njit(cache=True, nogil=True)
-def _mirror_njit(b, hitting, perm):
+def _mirror_njit(b, hitting):
     n = b.shape[0]
     out = np.empty((n, 28), np.int8)
     for i in range(n):
@@ -62,13 +61,9 @@ def _mirror_njit(b, hitting, perm):
         out[i, 27] = b[i, 0]
         out[i, 25] = b[i, 26]
         out[i, 26] = b[i, 25]
-        if hitting:
-            for p in range(1, 25):
-                out[i, p] = -b[i, 25 - p]
-        else:
-            # mover point p becomes the other side's point ((p + 11) % 24) + 1
-            for p in range(1, 25):
-                out[i, perm[p]] = -b[i, p]
+        # mover point p is the other side's point _core.opp_point(p) (25 - p, or ((p + 11) % 24) + 1)
+        for p in range(1, 25):
+            out[i, _core.opp_point(p, hitting)] = -b[i, p]
     return out
 
 
@@ -151,8 +146,7 @@ class Searcher:
         self.code = GAME_CODES[self.game]
         self.hitting = rules.hitting
         self.strict = rules.strict_bear_off
-        self.head_mode = -1 if self.hitting else {"none": _core.HEAD_NONE, "head-block": _core.HEAD_BLOCK,
-                                                  "always": _core.HEAD_ALWAYS}[rules.head_exception]
+        self.head_mode = head_mode(rules.head_exception, self.hitting)
         self.values = np.array(rules.scoring, np.float64)
         self.k = int(K.N_OUTPUTS[self.code])
         #: The default move filters of :meth:`rank`.

@@ -9,22 +9,24 @@
 
 Sides are 0 (White) and 1 (Black). A :class:`Numbering` turns a side's own point into its label
 and back, and rewrites a play typed in its numbering into own numbering for
-:meth:`nardy.Position.parse_play`.
+:meth:`nardy.Position.parse_play`. The maps, the labels and which game allows which numbering are
+:mod:`nardy.numbering`'s; this class adds what the terminal needs around them.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..errors import NotationError
+from .. import numbering as _num
 from ..notation import format_steps
 
 __all__ = ["Numbering", "NUMBERINGS"]
 
-NUMBERINGS = ("own", "absolute", "traditional")
+#: Every numbering ``nardy play`` knows (each game allows some: :data:`nardy.numbering.NUMBERINGS`).
+NUMBERINGS = _num.SCHEMES
 
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
-          "xi": 11, "xii": 12}
+#: How the games are named in the messages.
+_GAME_TEXT = {"backgammon": "backgammon", "short": "short nardy", "long": "long nardy"}
 _COUNT = re.compile(r"^(?P<path>.*?)(?P<count>\(\d+\))?$")
 
 
@@ -39,10 +41,10 @@ class Numbering:
     def __init__(self, kind: str, game: str):
         if kind not in NUMBERINGS:
             raise ValueError(f"numbering {kind!r}: expected one of {', '.join(NUMBERINGS)}")
-        if kind == "absolute" and game != "long":
-            raise ValueError("absolute numbering is for long nardy; use own or traditional")
-        if kind == "traditional" and game == "long":
-            raise ValueError("traditional numbering is for backgammon and short nardy; use own or absolute")
+        allowed = _num.NUMBERINGS.get(game, NUMBERINGS)
+        if kind not in allowed:
+            raise ValueError(f"{kind} numbering is for {' and '.join(_GAME_TEXT[g] for g in _num.games_with(kind))}; "
+                             f"use {' or '.join(allowed)}")
         self.kind = kind
         self.game = game
 
@@ -59,24 +61,13 @@ class Numbering:
     # ----- own point -> label -------------------------------------------------------------------
     def label(self, side: int, p: int) -> str:
         """The label of ``side``'s own point ``p`` (1-24; 25 ``bar``, 0 ``off``)."""
-        if p == 25:
-            return "bar"
-        if p == 0:
-            return "off"
-        if self.kind == "own":
-            return str(p)
-        if self.kind == "absolute":
-            return str(p if side == 0 else ((p + 11) % 24) + 1)
-        # traditional: White's half 1-12 (White's own 1-12), Black's half 01-012
-        if side == 0:
-            return str(p) if p <= 12 else f"0{25 - p}"
-        return f"0{p}" if p <= 12 else str(25 - p)
+        return _num.label(self.kind, side, p)
 
     def play_text(self, steps, side: int) -> str:
         """Steps (own numbering of ``side``) in notation with this numbering's labels."""
         if self.kind == "own":
             return format_steps(steps)
-        return format_steps(steps, numbering=lambda p: self.label(side, p))
+        return format_steps(steps, numbering=_num.label_fn(self.kind, side))
 
     # ----- label -> own point -------------------------------------------------------------------
     def own_point(self, word: str, side: int) -> int | str:
@@ -87,31 +78,7 @@ class Numbering:
             return w
         if self.kind == "own":
             return w
-        if self.kind == "absolute":
-            if w.isdigit():
-                n = int(w)
-                if 1 <= n <= 24:
-                    return n if side == 0 else ((n + 11) % 24) + 1
-                return n  # 0 (off) or out of range: parse_play reports it
-            raise NotationError(f"point {word!r} is not a number", text=word, reason="bad point")
-        # traditional
-        black_half = None
-        if w in _ROMAN:
-            black_half = _ROMAN[w]
-        elif re.fullmatch(r"0\d{1,2}", w):
-            black_half = int(w[1:])
-            if not 1 <= black_half <= 12:
-                raise NotationError(f"point {word!r}", text=word, reason="bad traditional point")
-        elif w.isdigit():
-            n = int(w)
-            if n in (0, 25):
-                return n
-            if not 1 <= n <= 12:
-                raise NotationError(f"point {word!r}", text=word, reason="bad traditional point")
-            return n if side == 0 else 25 - n
-        else:
-            raise NotationError(f"point {word!r}", text=word, reason="bad traditional point")
-        return 25 - black_half if side == 0 else black_half
+        return _num.own_point(self.kind, side, word)
 
     def to_own(self, text: str, side: int) -> str:
         """A play typed in this numbering rewritten in ``side``'s own numbering (hit marks and

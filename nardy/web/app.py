@@ -34,6 +34,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError, NotationError
 from ..messages import LANGS, describe
+from ..numbering import SCHEMES
 from .botwork import BotWork, Busy, ClientGone
 from .guard import BODY_LIMIT, Guard
 from .sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session, new_session
@@ -42,7 +43,7 @@ from .storage import StaleRevision, Storage, StorageUnavailable
 __all__ = ["create_app"]
 
 Level = Literal[tuple(BOT_LEVELS)]
-Numbering = Literal["own", "absolute", "traditional"]
+Numbering = Literal[SCHEMES]
 
 _STATIC = resources.files("nardy.web") / "static"
 _GAME = Query("backgammon", max_length=40, description="backgammon, short (short nardy) or long (long nardy); "
@@ -385,7 +386,7 @@ def create_app(database_url: str | None = None, storage: Storage | None = None, 
         def run():
             pos = _position(game, position)
             dice = _check_dice(die1, die2)
-            if numbering == "absolute" and pos.rules.hitting:
+            if numbering not in NUMBERINGS[pos.game]:
                 raise InvalidOptionError("numbering absolute is for long nardy only")
             out = []
             for p in pos.legal_plays(dice):

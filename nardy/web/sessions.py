@@ -27,12 +27,10 @@ from ..events import (BeaverEvent, DoubleEvent, EndEvent, OpeningEvent, PassEven
                       TakeEvent)
 from ..match import Match
 from ..notation import Step, format_steps
+from ..numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
 from ..rules import get_rules
 
 __all__ = ["Session", "new_session", "NUMBERINGS", "ACTIONS", "BOT_LEVELS"]
-
-#: Point numberings the page may show, per game.
-NUMBERINGS = {"backgammon": ("own", "traditional"), "short": ("own", "traditional"), "long": ("own", "absolute")}
 
 #: Actions a person may send.
 ACTIONS = ("roll", "step", "undo", "confirm", "play", "double", "take", "drop", "beaver", "resign", "accept",
@@ -47,9 +45,7 @@ _MAX_BOT_ACTIONS = 2000
 
 def _to_viewer(p: int, mover: int, viewer: int, hitting: bool) -> int:
     """A mover point (0 off, 25 bar, 1..24) in the viewer's numbering (0/25 stay: mover's off/bar)."""
-    if mover == viewer or p in (0, 25):
-        return p
-    return 25 - p if hitting else ((p + 11) % 24) + 1
+    return view_point(p, mover, viewer, hitting)
 
 
 # the map is its own inverse (25 - p, and +12 mod 24)
@@ -57,12 +53,14 @@ _from_viewer = _to_viewer
 
 
 def _numbering_fn(numbering: str, game: str, player: int):
-    """A point-label function for ``format_steps`` for plays of ``player`` (own numbering in, label out)."""
-    if numbering == "absolute" and game == "long":
-        return None if player == 0 else (lambda q: ((q + 11) % 24) + 1)
-    if numbering == "traditional" and game != "long":
-        return lambda q: str(q) if q <= 12 else f"0{25 - q}"
-    return None
+    """A point-label function for ``format_steps`` for plays of ``player`` (own numbering in, label out);
+    ``None`` for own numbers (``own``, or a numbering the game does not have).
+
+    The page's ``traditional`` labels every side's points as :mod:`nardy.numbering` labels White's (the
+    side's own half 1-12, the other half 01-012), where ``nardy play`` keeps seed 003's fixed board."""
+    if numbering == "own" or numbering not in NUMBERINGS[game]:
+        return None
+    return label_fn(numbering, WHITE if numbering == "traditional" else player)
 
 
 def _labels(numbering: str, game: str, viewer: int) -> list[str]:
@@ -73,10 +71,7 @@ def _labels(numbering: str, game: str, viewer: int) -> list[str]:
 def _check_numbering(numbering: str, game: str) -> str:
     if numbering is None:
         return "own"
-    if numbering not in NUMBERINGS[game]:
-        raise InvalidOptionError(f"numbering {numbering!r} is not available for {game}: expected one of "
-                                 f"{', '.join(NUMBERINGS[game])}")
-    return numbering
+    return check_numbering(numbering, game)
 
 
 def _bot_seed(seed, *parts) -> int | None:
