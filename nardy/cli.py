@@ -68,9 +68,9 @@ def moves(game, position_id, dice, as_json, numbering, side):
 
     The resulting position is from the mover's view, sides not swapped (as GNU Backgammon reports).
     """
+    from .errors import GameStateError, NotationError
     from .position import Position
     from .rules import get_rules
-    from .errors import GameStateError, NotationError
     rules = get_rules(game)
     if numbering == "absolute" and rules.hitting:
         raise NotationError(f"--numbering absolute is only defined for long nardy, not {rules.name}")

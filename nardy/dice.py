@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 import secrets
-from typing import Iterable
+from collections.abc import Iterable
 
 from .errors import GameStateError, InvalidDiceError
 
@@ -180,7 +180,7 @@ class FixedDice:
         return {"kind": self.kind, "state": self.get_state()}
 
 
-def dice_from_dict(d) -> "DiceSource | FixedDice":
+def dice_from_dict(d) -> DiceSource | FixedDice:
     """Rebuild a dice source saved with ``to_dict()``; other sources can be passed through unchanged
     by giving the object itself.
 

@@ -91,7 +91,7 @@ class GameResult:
                 "points": self.points, "cube": self.cube, "reason": self.reason}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameResult":
+    def from_dict(cls, d: dict) -> GameResult:
         return cls(**d)
 
 
@@ -311,7 +311,7 @@ class Game:
         self._undo: list[dict] = []
 
     @classmethod
-    def from_position(cls, position: Position, turn: int = 0, dice=None, **kwargs) -> "Game":
+    def from_position(cls, position: Position, turn: int = 0, dice=None, **kwargs) -> Game:
         """A game set up at ``position`` (from the view of ``turn``, who is to roll), for analysis,
         tests and puzzles. ``turn`` counts as the starter (long nardy ``last-roll``). Other arguments
         as for :class:`Game`; the rules are the position's."""
@@ -861,7 +861,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, dice=None) -> "Game":
+    def from_dict(cls, d: dict, dice=None) -> Game:
         """Rebuild a game saved with :meth:`to_dict`.
 
         The data is checked whole first (see :mod:`nardy._saved`): every field by type and range, the
@@ -880,7 +880,7 @@ class Game:
         return cls._from_saved(d, dice, Checker("game"))
 
     @classmethod
-    def _from_saved(cls, d, dice, checker) -> "Game":
+    def _from_saved(cls, d, dice, checker) -> Game:
         from ._saved import check_game_dict
         what = f"not a saved {checker.what}: {checker.base}"
         try:

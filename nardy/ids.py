@@ -82,8 +82,8 @@ from __future__ import annotations
 import base64
 import operator
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from nardy.errors import InvalidIdError, InvalidPositionError
 

@@ -191,7 +191,7 @@ class Match:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, dice=None) -> "Match":
+    def from_dict(cls, d: dict, dice=None) -> Match:
         """Rebuild a match saved with :meth:`to_dict` (``dice`` replaces the saved dice source).
 
         The data is checked whole first: the match's own fields by type and range, each game as

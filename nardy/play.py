@@ -1111,7 +1111,8 @@ def load_session_data(path: str, seed=None):
     except OSError as e:
         raise click.UsageError(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
-        raise click.UsageError(f"{path} is not UTF-8 text (byte {e.start}): not a saved game or a .mat record") from None
+        raise click.UsageError(f"{path} is not UTF-8 text (byte {e.start}): "
+                               "not a saved game or a .mat record") from None
     if not raw.strip():
         raise click.UsageError(f"{path} is empty: not a saved game or a .mat record")
     if raw.lstrip().startswith("{"):

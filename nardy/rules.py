@@ -121,7 +121,7 @@ class Rules:
         """Names of the result levels, lowest first (e.g. single, gammon, backgammon)."""
         return RESULT_NAMES[self.name]
 
-    def with_options(self, **options) -> "Rules":
+    def with_options(self, **options) -> Rules:
         """A copy with some options changed; keys as in :func:`get_rules`.
 
         Raises:
