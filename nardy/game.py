@@ -228,7 +228,7 @@ class _Turn:
         hits nothing in passing first; with ``die`` only a single step with that die)."""
         start = self.state()
         found = []
-        frontier = [(start, [])]
+        frontier: list[tuple[tuple, list[Step]]] = [(start, [])]
         for _ in range(len(start[3])):
             nxt = []
             for st, path in frontier:

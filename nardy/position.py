@@ -80,7 +80,7 @@ def _buffers() -> _Buffers:
 _DICE_OK = {(a, b): (a, b) for a in range(1, 7) for b in range(1, 7)}
 _DICE_CODE = {(a, b): a | (b << 3) for a in range(1, 7) for b in range(1, 7)}
 
-_ENTRY = []
+_ENTRY: list = []
 
 
 def _legal_into(a, code, out, work64):
@@ -122,8 +122,8 @@ class Position:
         self._b = board
         self._rules = rules
         self._first = first_turn
-        self._hash = None
-        self._arr = None
+        self._hash: int | None = None
+        self._arr: np.ndarray | None = None
         self._code = rules.code_base | (256 if first_turn[0] else 0)  # rule bits of _core.legal_into
 
     # ----- construction -------------------------------------------------------------------------
@@ -723,7 +723,7 @@ class Play:
         self._rb = result_board
         self._rules = rules
         self._first = first
-        self._result = None
+        self._result: Position | None = None
 
     @property
     def result(self) -> Position:

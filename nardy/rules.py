@@ -26,6 +26,7 @@ cube               bool                                                   backga
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidOptionError, UnknownGameError
 
@@ -80,6 +81,9 @@ class Rules:
     scoring: tuple = field(default=(1, 2, 3))
     last_roll: str = "off"
     cube: bool = False
+    if TYPE_CHECKING:  # cached by __post_init__; not dataclass fields at run time
+        _hash: int = field(init=False)
+        code_base: int = field(init=False)
 
     def __post_init__(self):
         if self.name not in GAMES:
@@ -208,7 +212,7 @@ def get_rules(name="backgammon", **options) -> Rules:
     if isinstance(name, Rules):
         return name.with_options(**options) if options else name
     g = game_name(name)
-    base = dict(
+    base: dict[str, Any] = dict(
         name=g,
         opening="use-opening-dice" if g == "backgammon" else "reroll",
         head_exception="head-block",
