@@ -24,14 +24,16 @@ Example::
     >>> from nardy.game import Game
     >>> from nardy.dice import DiceSource
     >>> g = Game("backgammon", dice=DiceSource(seed=1))
-    >>> g.start()
-    >>> while not g.is_over:
+    >>> g.start()                        # the opening: Black rolls higher and plays both dice
+    >>> g.phase, g.turn, g.dice
+    ('move', 1, (5, 2))
+    >>> while not g.is_over:             # each side plays its first legal play
     ...     if g.phase == "roll":
-    ...         g.roll()
+    ...         dice = g.roll()
     ...     else:
-    ...         g.play(g.legal_plays()[0])
-    >>> g.result.points >= 1
-    True
+    ...         play = g.play(g.legal_plays()[0])
+    >>> g.result.reason, g.result.level_name, g.result.points
+    ('bear-off', 'single', 1)
 """
 
 from __future__ import annotations

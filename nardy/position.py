@@ -10,8 +10,14 @@ Example::
     >>> pos = Position.start("backgammon")
     >>> pos.id()
     '4HPwATDgc/ABMA'
-    >>> [str(p) for p in pos.legal_plays((3, 1))][:2]
-    ['8/5 6/5', ...]
+    >>> plays = pos.legal_plays((3, 1))
+    >>> len(plays), str(plays[0])
+    (16, '24/23 24/21')
+    >>> play = pos.parse_play("8/5 6/5", (3, 1))
+    >>> play                                  # the result's ID, still from the mover's view
+    <Play 8/5 6/5 -> 4HPwATCwZ/ABMA>
+    >>> play in plays
+    True
 """
 
 from __future__ import annotations
