@@ -27,6 +27,8 @@ from numba import njit
 
 from nardy import _core
 
+import os
+
 from . import _kernels as K
 from .evaluator import flip_probs, money_equity
 from .net import GAME_CODES
