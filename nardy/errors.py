@@ -69,7 +69,3 @@ class RecordError(NardyError):
         self.player = player
         self.reason = reason
         self.partial = partial
-
-
-def _deliberate() -> int:  # deliberate type error
-    return "not an int"

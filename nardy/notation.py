@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .errors import NotationError
-from .i18n import LANGS  # noqa: F401  (deliberate: only front ends import the messages)
 
 
 class Step(NamedTuple):

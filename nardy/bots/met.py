@@ -97,7 +97,6 @@ class MatchEquityTable:
 @cache
 def get_met(game: str) -> MatchEquityTable:
     """The match equity table of a game (see the module docstring)."""
-    from nardy.game import Game  # noqa: F401  (deliberate layer violation)
     from nardy.rules import get_rules
     g = get_rules(game).name
     if g == "backgammon":

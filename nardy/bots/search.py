@@ -27,8 +27,6 @@ from numba import njit
 
 from nardy import _core
 
-import os
-
 from . import _kernels as K
 from .evaluator import flip_probs, money_equity
 from .net import GAME_CODES
