@@ -81,6 +81,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     import gnubg_nn
+
     from tests.test_vs_gnubg import gnubg_selfplay_positions
 
     half = args.positions // 2

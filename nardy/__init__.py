@@ -8,8 +8,19 @@ Main entry points::
         print(play, play.result.id())
 """
 
-from .errors import (GameStateError, IllegalPlayError, InvalidDiceError, InvalidIdError, InvalidOptionError,
-                     InvalidPositionError, NardyError, NotationError, RecordError, UnknownGameError, AmbiguousPlayError)
+from .errors import (
+    AmbiguousPlayError,
+    GameStateError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidIdError,
+    InvalidOptionError,
+    InvalidPositionError,
+    NardyError,
+    NotationError,
+    RecordError,
+    UnknownGameError,
+)
 from .notation import Step
 from .position import Play, Position, check_dice
 from .rules import Rules, get_rules

@@ -358,7 +358,7 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
                         count = 0
                         stamp += 1
                     dup = False
-                    slot = -1
+                    slot = -1  # type: ignore[assignment]  # numba unifies with the int64 below
                     if count < TABLE_SIZE // 2:
                         hsh = (k1 * np.int64(-7046029254386353131)) ^ (k2 * np.int64(-4417276706812531889))
                         slot = np.int64((hsh >> np.int64(64 - TABLE_BITS)) & (TABLE_SIZE - 1))

@@ -68,10 +68,10 @@ def moves(game, position_id, dice, as_json, numbering, side):
 
     The resulting position is from the mover's view, sides not swapped (as GNU Backgammon reports).
     """
-    from .position import Position
-    from .rules import get_rules
     from .errors import GameStateError, NotationError
     from .numbering import NUMBERINGS
+    from .position import Position
+    from .rules import get_rules
     rules = get_rules(game)
     if numbering not in NUMBERINGS[rules.name]:
         raise NotationError(f"--numbering absolute is only defined for long nardy, not {rules.name}")

@@ -63,7 +63,8 @@ def _text_report(match) -> list[str]:
 def replay(file, as_json):
     """Replay a .mat match record through the rules: print each game's plays and results and the
     final score; exit 1 on the first rule violation (game, move, player, reason)."""
-    from .records.mat import match_summary, read_mat, replay as do_replay
+    from .records.mat import match_summary, read_mat
+    from .records.mat import replay as do_replay
     try:
         match = do_replay(read_mat(file))  # FILE is a path: read_mat only ever reads a file
     except RecordError as e:

@@ -128,7 +128,7 @@ class Cube:
                 "offered_by": self.offered_by, "beavers": self.beavers}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Cube":
+    def from_dict(cls, d: dict) -> Cube:
         """Rebuild from :meth:`to_dict`.
 
         Raises:
@@ -141,7 +141,7 @@ class Cube:
             raise GameStateError(f"not a saved cube: cube{field} {_quote(value)}: {why}")
         return check_cube_dict(d, fail)
 
-    def copy(self) -> "Cube":
+    def copy(self) -> Cube:
         return Cube(self.enabled, self.value, self.owner, self.limit, self.offered_by, self.beavers)
 
     def __repr__(self):

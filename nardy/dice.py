@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import random
 import secrets
-from typing import Iterable
+from collections.abc import Iterable
 
 from .errors import GameStateError, InvalidDiceError
 
@@ -126,7 +126,7 @@ class FixedDice:
 
     def __init__(self, rolls: Iterable = (), index: int = 0):
         from .position import check_dice
-        self.rolls = []
+        self.rolls: list[int | tuple[int, int]] = []
         for r in rolls:
             if isinstance(r, int) and not isinstance(r, bool):
                 if not 1 <= r <= 6:
@@ -173,14 +173,15 @@ class FixedDice:
                 ``0 <= i <= len(rolls)``); the message names the bad entry.
         """
         check_fixed_state(state, _raise_invalid_dice)
-        self.__init__([tuple(r) if isinstance(r, list) else r for r in state["rolls"]], state["index"])
+        rolls = [tuple(r) if isinstance(r, list) else r for r in state["rolls"]]
+        self.__init__(rolls, state["index"])  # type: ignore[misc]
 
     def to_dict(self) -> dict:
         """JSON-able description (see :func:`dice_from_dict`)."""
         return {"kind": self.kind, "state": self.get_state()}
 
 
-def dice_from_dict(d) -> "DiceSource | FixedDice":
+def dice_from_dict(d) -> DiceSource | SystemDice | FixedDice:
     """Rebuild a dice source saved with ``to_dict()``; other sources can be passed through unchanged
     by giving the object itself.
 
@@ -237,9 +238,9 @@ def check_fixed_state(state, fail) -> None:
     """Check a :meth:`FixedDice.get_state` value; ``fail(subfield, value, why)`` raises."""
     if not isinstance(state, dict):
         fail("", state, "expected {index, rolls}")
-    for k in ("index", "rolls"):
-        if k not in state:
-            fail(f".{k}", None, "missing")
+    for key in ("index", "rolls"):
+        if key not in state:
+            fail(f".{key}", None, "missing")
     if set(state) != {"index", "rolls"}:
         fail("", state, "expected exactly the keys index and rolls")
     rolls = state["rolls"]

@@ -24,14 +24,16 @@ Example::
     >>> from nardy.game import Game
     >>> from nardy.dice import DiceSource
     >>> g = Game("backgammon", dice=DiceSource(seed=1))
-    >>> g.start()
-    >>> while not g.is_over:
+    >>> g.start()                        # the opening: Black rolls higher and plays both dice
+    >>> g.phase, g.turn, g.dice              # phases are a StrEnum: Phase.MOVE == "move"
+    (<Phase.MOVE: 'move'>, 1, (5, 2))
+    >>> while not g.is_over:             # each side plays its first legal play
     ...     if g.phase == "roll":
-    ...         g.roll()
+    ...         dice = g.roll()
     ...     else:
-    ...         g.play(g.legal_plays()[0])
-    >>> g.result.points >= 1
-    True
+    ...         play = g.play(g.legal_plays()[0])
+    >>> g.result.reason, g.result.level_name, g.result.points
+    ('bear-off', 'single', 1)
 """
 
 from __future__ import annotations
@@ -43,9 +45,26 @@ import numpy as np
 from .cube import Cube
 from .dice import DiceSource, dice_from_dict
 from .errors import GameStateError, IllegalPlayError, InvalidOptionError, NardyError, why_not_double_text
-from .events import (PHASES, AcceptEvent, BeaverEvent, DeclineEvent, DoubleEvent, DropEvent, EndEvent, Event,
-                     LastRollEvent, OpeningEvent, PassEvent, Phase, PlayEvent, ResignEvent, RollEvent, SetupEvent,
-                     TakeEvent, event_from_dict)
+from .events import (
+    PHASES,
+    AcceptEvent,
+    BeaverEvent,
+    DeclineEvent,
+    DoubleEvent,
+    DropEvent,
+    EndEvent,
+    Event,
+    LastRollEvent,
+    OpeningEvent,
+    PassEvent,
+    Phase,
+    PlayEvent,
+    ResignEvent,
+    RollEvent,
+    SetupEvent,
+    TakeEvent,
+    event_from_dict,
+)
 from .notation import Step, format_steps
 from .position import Play, Position, check_dice
 from .rules import Rules, get_rules
@@ -86,7 +105,7 @@ class GameResult:
                 "points": self.points, "cube": self.cube, "reason": self.reason}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameResult":
+    def from_dict(cls, d: dict) -> GameResult:
         return cls(**d)
 
 
@@ -223,7 +242,7 @@ class _Turn:
         hits nothing in passing first; with ``die`` only a single step with that die)."""
         start = self.state()
         found = []
-        frontier = [(start, [])]
+        frontier: list[tuple[tuple, list[Step]]] = [(start, [])]
         for _ in range(len(start[3])):
             nxt = []
             for st, path in frontier:
@@ -301,12 +320,12 @@ class Game:
         self._turn: _Turn | None = None
         self._plays: list[Play] | None = None
         self._resign: tuple[int, int] | None = None   # (player, level)
-        self._resume: str | None = None               # phase to return to after a declined resignation
+        self._resume: Phase | None = None               # phase to return to after a declined resignation
         self._last_roll = False
         self._undo: list[dict] = []
 
     @classmethod
-    def from_position(cls, position: Position, turn: int = 0, dice=None, **kwargs) -> "Game":
+    def from_position(cls, position: Position, turn: int = 0, dice=None, **kwargs) -> Game:
         """A game set up at ``position`` (from the view of ``turn``, who is to roll), for analysis,
         tests and puzzles. ``turn`` counts as the starter (long nardy ``last-roll``). Other arguments
         as for :class:`Game`; the rules are the position's."""
@@ -868,7 +887,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, dice=None) -> "Game":
+    def from_dict(cls, d: dict, dice=None) -> Game:
         """Rebuild a game saved with :meth:`to_dict`.
 
         The data is checked whole first (see :mod:`nardy._saved`): every field by type and range, the
@@ -887,7 +906,7 @@ class Game:
         return cls._from_saved(d, dice, Checker("game"))
 
     @classmethod
-    def _from_saved(cls, d, dice, checker) -> "Game":
+    def _from_saved(cls, d, dice, checker) -> Game:
         from ._saved import check_game_dict
         what = f"not a saved {checker.what}: {checker.base}"
         try:

@@ -82,8 +82,9 @@ from __future__ import annotations
 import base64
 import operator
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, cast
 
 from nardy.errors import InvalidIdError, InvalidPositionError
 
@@ -296,7 +297,7 @@ def _cube_log(value: int, owner: str, name: str = "cube_value") -> int:
 
 def _dice(value: object, owner: str) -> tuple[int, int]:
     try:
-        d1, d2 = value  # type: ignore[misc]
+        d1, d2 = cast(Any, value)
         dice = (operator.index(d1), operator.index(d2))
     except (TypeError, ValueError):
         raise InvalidIdError(f"{owner}.dice must be a pair of ints, got {_quote(value)}") from None
@@ -361,7 +362,7 @@ class MatchState:
         if not 0 <= self.match_length <= 0x7FFF:
             raise InvalidIdError(f"{own}.match_length must be 0..32767, got {self.match_length}")
         try:
-            s0, s1 = self.score  # type: ignore[misc]
+            s0, s1 = self.score
             score = (operator.index(s0), operator.index(s1))
         except (TypeError, ValueError):
             raise InvalidIdError(

@@ -149,13 +149,15 @@ class Match:
         """The current state as a :class:`nardy.ids.MatchState` (GNU Backgammon Match ID fields)."""
         from .ids import MatchState
         g = self.current
-        score = tuple(int(s) for s in self.score_before(len(self.games) - 1 if g is not None else 0))
-        if self.length:
-            score = tuple(min(s, self.length) for s in score)
+
+        def capped(sc) -> tuple[int, int]:  # a score for the Match ID: capped at the match length
+            s0, s1 = (int(s) for s in sc)
+            return (min(s0, self.length), min(s1, self.length)) if self.length else (s0, s1)
+        score = capped(self.score_before(len(self.games) - 1 if g is not None else 0))
         if g is None or g.phase == "opening":
             return MatchState(cube_value=1, cube_owner=-1, player_on_roll=0, crawford=self.is_crawford_game(),
-                              game_state=0, turn=0, match_length=self.length, score=self.score if not self.length
-                              else tuple(min(int(s), self.length) for s in self.score), no_jacoby=not self.jacoby)
+                              game_state=0, turn=0, match_length=self.length, score=capped(self.score),
+                              no_jacoby=not self.jacoby)
         if g.is_over:
             r = g.result
             state = {"bear-off": 2, "draw": 2, "resign": 3, "drop": 4}[r.reason]
@@ -191,7 +193,7 @@ class Match:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, dice=None) -> "Match":
+    def from_dict(cls, d: dict, dice=None) -> Match:
         """Rebuild a match saved with :meth:`to_dict` (``dice`` replaces the saved dice source).
 
         The data is checked whole first: the match's own fields by type and range, each game as

@@ -12,7 +12,8 @@ This module only deals with text; matching a parsed play against the legal plays
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 from .errors import NotationError
 

@@ -32,8 +32,22 @@ from pathlib import Path
 import click
 
 from .errors import GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
-from .events import (AcceptEvent, BeaverEvent, DeclineEvent, DoubleEvent, DropEvent, EndEvent, Event, LastRollEvent,
-                     OpeningEvent, PassEvent, PlayEvent, ResignEvent, RollEvent, TakeEvent)
+from .events import (
+    AcceptEvent,
+    BeaverEvent,
+    DeclineEvent,
+    DoubleEvent,
+    DropEvent,
+    EndEvent,
+    Event,
+    LastRollEvent,
+    OpeningEvent,
+    PassEvent,
+    PlayEvent,
+    ResignEvent,
+    RollEvent,
+    TakeEvent,
+)
 from .i18n import LANGS, RESIGN_WORDS, Texts, detect_lang
 from .messages import describe
 from .notation import Step, tokenize
@@ -1096,7 +1110,8 @@ def load_session_data(path: str, seed=None):
     except OSError as e:
         raise click.UsageError(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
-        raise click.UsageError(f"{path} is not UTF-8 text (byte {e.start}): not a saved game or a .mat record") from None
+        raise click.UsageError(f"{path} is not UTF-8 text (byte {e.start}): "
+                               "not a saved game or a .mat record") from None
     if not raw.strip():
         raise click.UsageError(f"{path} is empty: not a saved game or a .mat record")
     if raw.lstrip().startswith("{"):

@@ -10,22 +10,33 @@ Example::
     >>> pos = Position.start("backgammon")
     >>> pos.id()
     '4HPwATDgc/ABMA'
-    >>> [str(p) for p in pos.legal_plays((3, 1))][:2]
-    ['8/5 6/5', ...]
+    >>> plays = pos.legal_plays((3, 1))
+    >>> len(plays), str(plays[0])
+    (16, '24/23 24/21')
+    >>> play = pos.parse_play("8/5 6/5", (3, 1))
+    >>> play                                  # the result's ID, still from the mover's view
+    <Play 8/5 6/5 -> 4HPwATCwZ/ABMA>
+    >>> play in plays
+    True
 """
 
 from __future__ import annotations
 
-from itertools import permutations
-from typing import Sequence
-
 import threading
+from collections.abc import Sequence
+from itertools import permutations
 
 import numpy as np
 
 from . import _core
-from .errors import (AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidIdError, InvalidPositionError,
-                     NotationError)
+from .errors import (
+    AmbiguousPlayError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidIdError,
+    InvalidPositionError,
+    NotationError,
+)
 from .notation import Step, format_steps, tokenize
 from .numbering import BLACK, NUMBERINGS, absolute_point, head_mode, label_fn, opponent_point
 from .rules import Rules, get_rules
@@ -81,7 +92,7 @@ def _buffers() -> _Buffers:
 _DICE_OK = {(a, b): (a, b) for a in range(1, 7) for b in range(1, 7)}
 _DICE_CODE = {(a, b): a | (b << 3) for a in range(1, 7) for b in range(1, 7)}
 
-_ENTRY = []
+_ENTRY: list = []
 
 
 def _legal_into(a, code, out, work64):
@@ -123,13 +134,13 @@ class Position:
         self._b = board
         self._rules = rules
         self._first = first_turn
-        self._hash = None
-        self._arr = None
+        self._hash: int | None = None
+        self._arr: np.ndarray | None = None
         self._code = rules.code_base | (256 if first_turn[0] else 0)  # rule bits of _core.legal_into
 
     # ----- construction -------------------------------------------------------------------------
     @classmethod
-    def start(cls, game="backgammon") -> "Position":
+    def start(cls, game="backgammon") -> Position:
         """The starting position of a game (RULES.md): backgammon/short 2-5-3-5 on own 24/13/8/6; long
         nardy all 15 on own 24 (the head), both sides on their first turn."""
         rules = get_rules(game)
@@ -144,7 +155,7 @@ class Position:
 
     @classmethod
     def from_boards(cls, mover: Sequence[int], opponent: Sequence[int], game="backgammon",
-                    first_turn=None) -> "Position":
+                    first_turn=None) -> Position:
         """A position from each side's checkers in its own numbering.
 
         Args:
@@ -196,7 +207,7 @@ class Position:
         return cls._make(bytes(np.array(b, np.int8).tobytes()), rules, first_turn)
 
     @classmethod
-    def _make(cls, board: bytes, rules: Rules, first_turn) -> "Position":
+    def _make(cls, board: bytes, rules: Rules, first_turn) -> Position:
         if rules.hitting:
             return cls(board, rules, (False, False))
         arr = np.frombuffer(board, np.int8)
@@ -216,7 +227,7 @@ class Position:
         return cls(board, rules, first)
 
     @classmethod
-    def from_id(cls, position_id: str, game="backgammon", first_turn=None) -> "Position":
+    def from_id(cls, position_id: str, game="backgammon", first_turn=None) -> Position:
         """Decode a GNU Backgammon Position ID (14 characters) for a game.
 
         For long nardy the ID may carry the first-turn suffix documented in :mod:`nardy.ids`
@@ -251,7 +262,7 @@ class Position:
             raise InvalidIdError(f"position ID {position_id!r} is not a valid {rules.name} position: {e}") from None
 
     @classmethod
-    def from_xgid(cls, xgid: str, game="backgammon") -> "Position":
+    def from_xgid(cls, xgid: str, game="backgammon") -> Position:
         """The position of an XGID (eXtreme Gammon ID), from the view of the side the turn field names.
 
         Backgammon and short nardy only; the cube, score and dice fields are read by
@@ -356,13 +367,13 @@ class Position:
         a = self.array
         return bool(a[0] == 15 or a[27] == 15)
 
-    def mirror(self) -> "Position":
+    def mirror(self) -> Position:
         """The same position from the opponent's view (as after the mover's turn ends)."""
         a = self.array
         r = _core.mirror_hitting(a) if self._rules.hitting else _core.mirror_long(a)
         return Position(r.tobytes(), self._rules, (self._first[1], self._first[0]))
 
-    def with_first_turn(self, first_turn) -> "Position":
+    def with_first_turn(self, first_turn) -> Position:
         """A copy with other long nardy first-turn flags (validated as in :meth:`from_boards`)."""
         return Position._make(self._b, self._rules, first_turn)
 
@@ -402,7 +413,7 @@ class Position:
             a = self.array
         return buf.out, _legal_into(a, code, buf.out, buf.work64)
 
-    def legal_plays(self, dice) -> list["Play"]:
+    def legal_plays(self, dice) -> list[Play]:
         """Every legal play for a roll, one per distinct resulting position (RULES.md rules 1-6 and the
         game's own rules), in a deterministic order.
 
@@ -485,7 +496,7 @@ class Position:
             return 0
         return int(_core.head_limit(self.array, d1, d2, self._first[0], hm))
 
-    def parse_play(self, text: str, dice, numbering: str = "own", side: str | None = None) -> "Play":
+    def parse_play(self, text: str, dice, numbering: str = "own", side: str | None = None) -> Play:
         """The legal play that ``text`` describes (RULES.md "Notation" and rule 4).
 
         Any legal way of writing the play is accepted: merged hops (``24/13`` for 6-5), chains
@@ -732,7 +743,7 @@ class Play:
         self._rb = result_board
         self._rules = rules
         self._first = first
-        self._result = None
+        self._result: Position | None = None
 
     @property
     def result(self) -> Position:

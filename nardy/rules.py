@@ -26,6 +26,7 @@ cube               bool                                                   backga
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidOptionError, UnknownGameError
 from .numbering import HEAD_EXCEPTIONS, head_mode
@@ -80,6 +81,9 @@ class Rules:
     scoring: tuple = field(default=(1, 2, 3))
     last_roll: str = "off"
     cube: bool = False
+    if TYPE_CHECKING:  # cached by __post_init__; not dataclass fields at run time
+        _hash: int = field(init=False)
+        code_base: int = field(init=False)
 
     def __post_init__(self):
         if self.name not in GAMES:
@@ -120,7 +124,7 @@ class Rules:
         """Names of the result levels, lowest first (e.g. single, gammon, backgammon)."""
         return RESULT_NAMES[self.name]
 
-    def with_options(self, **options) -> "Rules":
+    def with_options(self, **options) -> Rules:
         """A copy with some options changed; keys as in :func:`get_rules`.
 
         Raises:
@@ -207,7 +211,7 @@ def get_rules(name="backgammon", **options) -> Rules:
     if isinstance(name, Rules):
         return name.with_options(**options) if options else name
     g = game_name(name)
-    base = dict(
+    base: dict[str, Any] = dict(
         name=g,
         opening="use-opening-dice" if g == "backgammon" else "reroll",
         head_exception="head-block",

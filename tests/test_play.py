@@ -17,6 +17,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from nardy import Position
 from nardy.cli import main as nardy_main
 from nardy.dice import FixedDice
 from nardy.game import Game
@@ -26,10 +27,9 @@ from nardy.play import Output, PlayerSpec, Session, parse_player
 from nardy.records.mat import parse_mat, replay
 from nardy.tui.board import board_lines, plain
 from nardy.tui.numbering import Numbering
-from nardy import Position
 
 from .helpers import pos
-from .play.driver import Driver, LISTING, run_nardy
+from .play.driver import LISTING, Driver, run_nardy
 
 RESULT_EN = re.compile(r"(White|Black) wins(?: by resignation)?: ([a-z ]+), (\d+) points?")
 RESULT_RU = re.compile(r"Победили (Белые|Чёрные)(?:, соперник сдался)?: ([а-я ]+), (\d+) очк")
@@ -46,8 +46,10 @@ def replayed(path):
 def test_traditional_numbering_follows_seed_003():
     n = Numbering("traditional", "short")
     # White travels 01..012 then 12..1; Black 1..12 then 012..01 (seed 003)
-    assert [n.label(0, p) for p in range(24, 0, -1)] == [f"0{i}" for i in range(1, 13)] + [str(i) for i in range(12, 0, -1)]
-    assert [n.label(1, p) for p in range(24, 0, -1)] == [str(i) for i in range(1, 13)] + [f"0{i}" for i in range(12, 0, -1)]
+    assert [n.label(0, p) for p in range(24, 0, -1)] == ([f"0{i}" for i in range(1, 13)]
+                                                         + [str(i) for i in range(12, 0, -1)])
+    assert [n.label(1, p) for p in range(24, 0, -1)] == ([str(i) for i in range(1, 13)]
+                                                         + [f"0{i}" for i in range(12, 0, -1)])
     for side in (0, 1):
         for p in range(1, 25):
             assert n.own_point(n.label(side, p), side) == p
@@ -88,7 +90,8 @@ def test_player_specs_and_language():
     assert detect_lang({"LANG": "ru_RU.UTF-8"}) == "ru"
     assert detect_lang({"LC_ALL": "C", "LANG": "ru_RU.UTF-8"}) == "en"
     assert detect_lang({"LANGUAGE": "ru:en", "LANG": "en_US.UTF-8"}) == "ru"
-    assert plural_points(1, "ru") == "1 очко" and plural_points(3, "ru") == "3 очка" and plural_points(8, "ru") == "8 очков"
+    assert plural_points(1, "ru") == "1 очко" and plural_points(3, "ru") == "3 очка"
+    assert plural_points(8, "ru") == "8 очков"
     assert plural_points(0.5, "en") == "0.5 points"
     t = Texts("ru")
     assert [t.level_name("short", i) for i in range(4)] == ["оюн", "марс", "домашний марс", "кокс"]

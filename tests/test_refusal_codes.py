@@ -14,8 +14,7 @@ import pytest
 
 from nardy import Position
 from nardy.dice import DiceSource, FixedDice
-from nardy.errors import (AmbiguousPlayError, GameStateError, IllegalPlayError, NardyError, NotationError,
-                          RecordError)
+from nardy.errors import AmbiguousPlayError, GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
 from nardy.game import Game
 from nardy.messages import LANGS, MESSAGES, describe
 

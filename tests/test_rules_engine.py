@@ -2,8 +2,15 @@
 
 import pytest
 
-from nardy import (IllegalPlayError, InvalidDiceError, InvalidOptionError, InvalidPositionError, Position,
-                   UnknownGameError, get_rules)
+from nardy import (
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidOptionError,
+    InvalidPositionError,
+    Position,
+    UnknownGameError,
+    get_rules,
+)
 from tests.helpers import plays, pos
 
 START_BG = "4HPwATDgc/ABMA"

@@ -133,7 +133,7 @@ def saved(obj) -> dict:
     return json.loads(json.dumps(obj.to_dict()))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def pool() -> tuple:
     games = tuple(("game", saved(played_game(s))) for s in range(24))
     matches = tuple(("match", saved(played_match(s))) for s in range(6))

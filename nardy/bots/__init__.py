@@ -16,8 +16,16 @@ Public API:
 
 from .bot import BOT_LEVELS, DEFAULT_LEVEL, STRONGEST_LEVEL, Bot, HeuristicBot, Hint, RandomBot
 from .cubeful import CubeDecision
-from .evaluator import (LEVELS, OUTPUT_NAMES, BearoffEvaluator, Evaluator, HybridEvaluator, NeuralEvaluator,
-                        Probabilities, default_evaluator)
+from .evaluator import (
+    LEVELS,
+    OUTPUT_NAMES,
+    BearoffEvaluator,
+    Evaluator,
+    HybridEvaluator,
+    NeuralEvaluator,
+    Probabilities,
+    default_evaluator,
+)
 
 __all__ = ["Bot", "RandomBot", "HeuristicBot", "Hint", "BOT_LEVELS", "STRONGEST_LEVEL", "DEFAULT_LEVEL",
            "CubeDecision", "Evaluator", "Probabilities", "NeuralEvaluator", "BearoffEvaluator",

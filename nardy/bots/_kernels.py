@@ -577,7 +577,7 @@ def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats)
     dout = np.zeros(K, np.float32)
     dh = np.zeros(H, np.float32)
     board = np.empty(28, np.int8)
-    for g in range(n_games):
+    for _g in range(n_games):
         board[:] = start
         fm = not hitting
         fopp = not hitting

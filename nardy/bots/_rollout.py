@@ -14,9 +14,26 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ._kernels import (MAX_GAME_PLIES, N_INPUTS, N_LEVELS, POLICY_NET, POLICY_RANDOM, _choose, _first_roll, encode,
-                       flip, forward, game_params, money_equity, outcome_vector, pass_turn, play_buffers, sanitize,
-                       sgd_step, win_level)
+from ._kernels import (
+    MAX_GAME_PLIES,
+    N_INPUTS,
+    N_LEVELS,
+    POLICY_NET,
+    POLICY_RANDOM,
+    _choose,
+    _first_roll,
+    encode,
+    flip,
+    forward,
+    game_params,
+    money_equity,
+    outcome_vector,
+    pass_turn,
+    play_buffers,
+    sanitize,
+    sgd_step,
+    win_level,
+)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 #: Trials per parallel task of :func:`rollout_batch` (a position's trials run on several threads).
@@ -56,7 +73,7 @@ def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, ke
     board = np.empty(28, np.int8)
     cap = out_b.shape[0]
     count = 0
-    for g in range(n_games):
+    for _g in range(n_games):
         if count >= cap:
             break
         board[:] = start

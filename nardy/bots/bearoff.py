@@ -474,7 +474,7 @@ class BearoffDatabase:
             a.setflags(write=False)
 
     @classmethod
-    def load(cls, path) -> "BearoffDatabase":
+    def load(cls, path) -> BearoffDatabase:
         with np.load(path) as z:
             if int(z["version"]) != FORMAT_VERSION:
                 raise RuntimeError(f"bearoff database {path} has format {int(z['version'])}, "

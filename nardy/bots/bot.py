@@ -18,8 +18,10 @@ Example::
     >>> import nardy
     >>> bot = nardy.Bot("backgammon", level="grandmaster")
     >>> pos = nardy.Position.start("backgammon")
-    >>> play = bot.choose_play(pos, (3, 1))      # one of pos.legal_plays((3, 1))
-    >>> bot.evaluate(pos).win                     # P(the side on roll wins)
+    >>> bot.choose_play(pos, (3, 1))         # one of pos.legal_plays((3, 1))
+    <Play 8/5 6/5 -> 4HPwATCwZ/ABMA>
+    >>> round(bot.evaluate(pos).win, 2)      # P(the side on roll wins)
+    0.53
 """
 
 from __future__ import annotations

@@ -156,7 +156,7 @@ class Probabilities:
         """Cubeless money equity (points per game at cube 1) for the side on roll."""
         return float(money_equity(self.array, self.game, values))
 
-    def flipped(self) -> "Probabilities":
+    def flipped(self) -> Probabilities:
         """The other side's view."""
         return Probabilities(self.game, flip_probs(self.array, self.game))
 

@@ -15,7 +15,7 @@ side that needs ``away_me`` points against one that needs ``away_opp``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -94,7 +94,7 @@ class MatchEquityTable:
         return self.mwc(away_me, away_opp, post_crawford=post)
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_met(game: str) -> MatchEquityTable:
     """The match equity table of a game (see the module docstring)."""
     from nardy.rules import get_rules

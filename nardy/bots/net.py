@@ -121,7 +121,7 @@ class Net:
         return self.W1, self.b1, self.W2, self.b2
 
     @classmethod
-    def random(cls, game: str, hidden: int = 80, seed: int = 0) -> "Net":
+    def random(cls, game: str, hidden: int = 80, seed: int = 0) -> Net:
         """Fresh weights: normal(0, 0.1) from ``numpy.random.default_rng(seed)``, zero biases."""
         rng = np.random.default_rng(seed)
         k = int(K.N_OUTPUTS[GAME_CODES[game]])
@@ -129,12 +129,12 @@ class Net:
         W2 = rng.standard_normal((hidden, k)) * 0.1
         return cls(game, W1, np.zeros(hidden), W2, np.zeros(k), 0, seed)
 
-    def copy(self) -> "Net":
+    def copy(self) -> Net:
         return Net(self.game, self.W1.copy(), self.b1.copy(), self.W2.copy(), self.b2.copy(),
                    self.games_trained, self.seed)
 
     @classmethod
-    def load(cls, path) -> "Net":
+    def load(cls, path) -> Net:
         """Load weights from an ``.npz`` written by :meth:`save`.
 
         Raises:

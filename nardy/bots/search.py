@@ -32,8 +32,8 @@ from . import _kernels as K
 from .evaluator import flip_probs, money_equity
 from .net import GAME_CODES
 
-__all__ = ["Searcher", "Candidate", "Deadline", "ROLLS21", "ROLL_WEIGHTS", "mirror_boards", "FILTER_0PLY", "FILTER_1PLY",
-           "FILTER_1PLY_BG"]
+__all__ = ["Searcher", "Candidate", "Deadline", "ROLLS21", "ROLL_WEIGHTS", "mirror_boards", "FILTER_0PLY",
+           "FILTER_1PLY", "FILTER_1PLY_BG"]
 
 #: The 21 distinct rolls and their probabilities.
 ROLLS21 = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int64)

@@ -52,8 +52,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import NardyError, RecordError
-from ..events import (AcceptEvent, BeaverEvent, DeclineEvent, DoubleEvent, DropEvent, EndEvent, PassEvent, PlayEvent,
-                      ResignEvent, TakeEvent)
+from ..events import (
+    AcceptEvent,
+    BeaverEvent,
+    DeclineEvent,
+    DoubleEvent,
+    DropEvent,
+    EndEvent,
+    PassEvent,
+    PlayEvent,
+    ResignEvent,
+    TakeEvent,
+)
 from ..rules import Rules, game_name, get_rules
 
 __all__ = ["MatAction", "MatGame", "MatchRecord", "parse_mat", "read_mat", "replay", "write_mat", "VARIATIONS"]
@@ -392,7 +402,7 @@ def parse_mat(text: str) -> MatchRecord:
             if len(line) > MAX_LINE:
                 raise RecordError(f"line {lineno} is too long ({len(line)} characters, at most {MAX_LINE}): "
                                   f"{_q(s)}", reason="line too long")
-            if s.startswith(";") or s.startswith("#"):
+            if s.startswith((";", "#")):
                 h = _header(line)
                 if h:
                     rec.headers[h[0]] = h[1]
@@ -506,7 +516,7 @@ def _assign_players(pending, game: MatGame):
     right = seconds[len(seconds) // 2] if seconds else 33
     left = firsts[len(firsts) // 2] if firsts else 5
     split = (left + right) / 2
-    for col, act, numbered, k, n in pending:
+    for col, act, _numbered, k, n in pending:
         if n == 2:
             act.player = k
         else:
@@ -537,8 +547,8 @@ def replay(record):
             name), ``.reason`` and ``.partial`` (the :class:`~nardy.match.Match` of the valid part).
             No other exception is raised for any text.
     """
-    from ..match import Match
     from ..dice import FixedDice
+    from ..match import Match
     if isinstance(record, str):
         record = parse_mat(record)
     elif isinstance(record, os.PathLike):
@@ -636,9 +646,8 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                 g.play(act.text)
             elif act.kind == "double":
                 if g.phase != "roll" or act.player != g.turn:
-                    fail(f"{names[act.player]} cannot double now "
-                         f"({'it is ' + names[g.turn] + chr(39) + 's turn' if g.turn != act.player else 'phase ' + g.phase})",
-                         act)
+                    why = f"it is {names[g.turn]}'s turn" if g.turn != act.player else f"phase {g.phase}"
+                    fail(f"{names[act.player]} cannot double now ({why})", act)
                 if act.value is not None and act.value != g.cube_value * 2:
                     fail(f"'Doubles => {act.value}' but the cube is at {g.cube_value}", act)
                 if g.cube_value * 2 > MAX_CUBE:
@@ -745,7 +754,7 @@ def _write_game(out: list, game, number: int, score, players):
         cur = None
 
     for player, text in cells:
-        if text.startswith("Wins") or text.startswith("Draw"):
+        if text.startswith(("Wins", "Draw")):
             if player == 1 and cur is not None and cur[0] is not None and cur[1] is None:
                 cur[1] = text  # as GNU Backgammon: 'Drops' and the doubler's 'Wins' on one line
                 flush()

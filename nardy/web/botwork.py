@@ -24,7 +24,8 @@ import concurrent.futures
 import threading
 import time
 from collections import OrderedDict, deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..bots.search import Deadline
 

@@ -23,8 +23,17 @@ import zlib
 from ..bots.bot import BOT_LEVELS
 from ..dice import DiceSource, SystemDice
 from ..errors import GameStateError, IllegalPlayError, InvalidOptionError
-from ..events import (BeaverEvent, DoubleEvent, EndEvent, OpeningEvent, PassEvent, PlayEvent, ResignEvent, RollEvent,
-                      TakeEvent)
+from ..events import (
+    BeaverEvent,
+    DoubleEvent,
+    EndEvent,
+    OpeningEvent,
+    PassEvent,
+    PlayEvent,
+    ResignEvent,
+    RollEvent,
+    TakeEvent,
+)
 from ..match import Match
 from ..notation import Step, format_steps
 from ..numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
@@ -83,7 +92,7 @@ def _bot_seed(seed, *parts) -> int | None:
 def new_session(game: str = "backgammon", *, length: int = 0, opponent: str = "bot", level: str = "advanced",
                 colour: str = "white", options: dict | None = None, players=None, seed=None,
                 auto_roll: bool = True, crawford: bool = True, jacoby: bool = False, beavers: bool = False,
-                cube_limit: int | None = None, run: bool = True) -> "Session":
+                cube_limit: int | None = None, run: bool = True) -> Session:
     """Start a match and play the opening (and the computer's first turn if it starts, unless ``run`` is
     False: then the caller calls :meth:`Session.run_bots`, as a server does on its computer workers).
 
@@ -153,7 +162,7 @@ class Session:
         return {"version": 1, "settings": dict(self.settings), "match": self.match.to_dict()}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Session":
+    def from_dict(cls, d: dict) -> Session:
         try:
             return cls(Match.from_dict(d["match"]), dict(d["settings"]))
         except (KeyError, TypeError) as e:
@@ -398,7 +407,8 @@ class Session:
                          "probabilities": {k: round(x, 4) for k, x in h.probabilities.as_dict().items()}}
                         for h in hs]}
         d = bot.cube_action(self.match)
-        return {"kind": "cube", "complete": True, "player": g.to_act, "action": d.action, "double": d.double, "take": d.take,
+        return {"kind": "cube", "complete": True, "player": g.to_act, "action": d.action, "double": d.double,
+                "take": d.take,
                 "reason": d.reason, "equities": {k: round(float(x), 4) for k, x in d.equities.items()},
                 "probabilities": {k: round(x, 4) for k, x in d.probabilities.as_dict().items()}}
 

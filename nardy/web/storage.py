@@ -109,12 +109,12 @@ def normalise_url(url: str) -> str:
 
 
 def _now() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc)
+    return _dt.datetime.now(_dt.UTC)
 
 
 def _aware(t: _dt.datetime) -> _dt.datetime:
     # SQLite gives naive datetimes back; they were written in UTC.
-    return t if t.tzinfo is not None else t.replace(tzinfo=_dt.timezone.utc)
+    return t if t.tzinfo is not None else t.replace(tzinfo=_dt.UTC)
 
 
 class Storage:

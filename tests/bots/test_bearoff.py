@@ -12,7 +12,7 @@ import itertools
 import json
 import random
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -61,14 +61,14 @@ def _plays(c, d1, d2):
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _brute_mean(c):
     if c == EMPTY:
         return Fraction(0)
     return 1 + sum(Fraction(1, 36) * min(_brute_mean(r) for r in _plays(c, a, b)) for a, b in ROLLS36)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _brute_dist(c):
     """Exact distribution (dict n -> prob) playing min-mean; None if some roll has tied best plays
     with different distributions (then the distribution is not well defined)."""
@@ -86,7 +86,7 @@ def _brute_dist(c):
     return dist
 
 
-@lru_cache(maxsize=None)
+@cache
 def _brute_first_off_mean(c):
     """Expected rolls until the first checker is off (15-checker positions), float."""
     if sum(c) < 15:

@@ -7,8 +7,16 @@ import pytest
 
 from nardy import Position
 from nardy.bots import _kernels as K
-from nardy.bots.evaluator import (LEVELS, OUTPUT_NAMES, BearoffEvaluator, Probabilities, default_evaluator,
-                                  flip_probs, money_equity, terminal_probs)
+from nardy.bots.evaluator import (
+    LEVELS,
+    OUTPUT_NAMES,
+    BearoffEvaluator,
+    Probabilities,
+    default_evaluator,
+    flip_probs,
+    money_equity,
+    terminal_probs,
+)
 from nardy.bots.net import GAME_CODES
 from nardy.bots.search import mirror_boards
 

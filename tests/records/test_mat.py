@@ -167,7 +167,8 @@ def test_double_in_the_crawford_game_is_an_error():
 
 
 def test_wrong_cube_value_is_an_error():
-    text = _base().replace(" 12) 53: 8/3* 6/3                 Doubles => 2", " 12) 53: 8/3* 6/3                 Doubles => 4")
+    text = _base().replace(" 12) 53: 8/3* 6/3                 Doubles => 2",
+                           " 12) 53: 8/3* 6/3                 Doubles => 4")
     with pytest.raises(RecordError, match="cube is at 1"):
         replay(text)
 
@@ -177,7 +178,8 @@ def test_wrong_cube_value_is_an_error():
     (" 3 point match\n\n Game 2\n A : 0    B : 0\n", "Game 2 follows game 0"),
     (" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5 ??? \n", "cannot read"),
     (" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n  3) 42: 8/4 6/4\n", "move 3 follows move 1"),
-    ('; [Variation "Chess"]\n 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n', "unknown Variation 'Chess'"),
+    ('; [Variation "Chess"]\n 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n',
+     "unknown Variation 'Chess'"),
 ])
 def test_malformed_files_give_clear_errors(text, reason):
     with pytest.raises(RecordError, match=reason) as ei:

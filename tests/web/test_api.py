@@ -432,10 +432,11 @@ def test_seeded_games_repeat(client):
     a = new(client, game="backgammon", seed=12, level="beginner")
     b = new(client, game="backgammon", seed=12, level="beginner")
     for _ in range(3):
-        a = ok(act(client, a["id"], "play", play=ok(client.get(f"/api/games/{a['id']}/hints",
-                                                               params={"level": "advanced", "n": 1}))["plays"][0]["play"]))
-        b = ok(act(client, b["id"], "play", play=ok(client.get(f"/api/games/{b['id']}/hints",
-                                                               params={"level": "advanced", "n": 1}))["plays"][0]["play"]))
+        hint = {"level": "advanced", "n": 1}
+        a = ok(act(client, a["id"], "play",
+                   play=ok(client.get(f"/api/games/{a['id']}/hints", params=hint))["plays"][0]["play"]))
+        b = ok(act(client, b["id"], "play",
+                   play=ok(client.get(f"/api/games/{b['id']}/hints", params=hint))["plays"][0]["play"]))
         if a["phase"] == "roll":
             a = ok(act(client, a["id"], "roll"))
             b = ok(act(client, b["id"], "roll"))

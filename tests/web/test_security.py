@@ -30,7 +30,6 @@ from nardy.position import Position  # noqa: E402
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.botwork import BotWork, Busy, ClientGone  # noqa: E402
 from nardy.web.guard import Guard, host_names_for  # noqa: E402
-from nardy.web.storage import Storage  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 #: A backgammon position with 619 legal plays for 2-2 (a grandmaster hint list of 100 takes seconds).
