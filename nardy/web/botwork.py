@@ -148,20 +148,25 @@ class BotWork:
                 job.started = True
                 self._running += 1
             t = time.monotonic()
+            outcome: tuple = ("cancelled",)
             try:
                 if job.future.set_running_or_notify_cancel():
                     try:
-                        result = job.fn(Deadline(job.budget, job.cancel))
+                        outcome = ("result", job.fn(Deadline(job.budget, job.cancel)))
                     except BaseException as e:  # handed to the request that waits for it
-                        job.future.set_exception(e)
-                    else:
-                        job.future.set_result(result)
+                        outcome = ("error", e)
             finally:
+                # the client's slot is free before its request hears the answer, so that the client's next
+                # request (sent as soon as this one is answered) is never refused for this one
                 with self._cond:
                     self._running -= 1
                     self._release(job)
                     self.counts["done"] += 1
                     self._service = 0.9 * self._service + 0.1 * (time.monotonic() - t)
+                if outcome[0] == "result":
+                    job.future.set_result(outcome[1])
+                elif outcome[0] == "error":
+                    job.future.set_exception(outcome[1])
 
     # ----- submitting -----------------------------------------------------------------------------
     def _retry_after(self) -> int:
