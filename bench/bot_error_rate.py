@@ -68,12 +68,18 @@ def main(argv=None):
     ap.add_argument("--level", default="advanced")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--weights", default=None)
-    ap.add_argument("--results", default=None,
-                    help="also write each position's loss (nardy, gnubg 0-ply; points) to this JSON file, for "
-                         "paired comparisons of two runs on the same --seed")
-    ap.add_argument("--filters", default=None,
-                    help="move filters instead of the shipped ones: 'N0,W0;N1,W1' = keep at most N0 plays within "
-                         "W0 after 0-ply, N1 within W1 after 1-ply (e.g. '8,0.16;5,0.10')")
+    ap.add_argument(
+        "--results",
+        default=None,
+        help="also write each position's loss (nardy, gnubg 0-ply; points) to this JSON file, for "
+        "paired comparisons of two runs on the same --seed",
+    )
+    ap.add_argument(
+        "--filters",
+        default=None,
+        help="move filters instead of the shipped ones: 'N0,W0;N1,W1' = keep at most N0 plays within "
+        "W0 after 0-ply, N1 within W1 after 1-ply (e.g. '8,0.16;5,0.10')",
+    )
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     positions = sample_positions(args.positions, args.seed)
@@ -99,22 +105,36 @@ def main(argv=None):
         ours.append(top - e[str(mine)])
         theirs.append(top - e[str(g0)])
         if (i + 1) % 200 == 0:
-            print(f"  {i + 1}: nardy {1000 * np.mean(ours):.1f} mp/move, gnubg 0-ply {1000 * np.mean(theirs):.1f}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"  {i + 1}: nardy {1000 * np.mean(ours):.1f} mp/move, gnubg 0-ply {1000 * np.mean(theirs):.1f}",
+                file=sys.stderr,
+                flush=True,
+            )
     a, b = 1000 * np.mean(ours), 1000 * np.mean(theirs)
-    out = {"level": args.level, "filters": [list(f) for f in bot.searcher.filters], "positions": len(ours),
-           "nardy_mp_per_move": a, "gnubg0_mp_per_move": b,
-           "ratio": a / b if b > 0 else float("inf"), "nardy_blunders_over_100mp": int(np.sum(np.array(ours) > 0.1)),
-           "wall_s": round(time.perf_counter() - t0, 1)}
+    out = {
+        "level": args.level,
+        "filters": [list(f) for f in bot.searcher.filters],
+        "positions": len(ours),
+        "nardy_mp_per_move": a,
+        "gnubg0_mp_per_move": b,
+        "ratio": a / b if b > 0 else float("inf"),
+        "nardy_blunders_over_100mp": int(np.sum(np.array(ours) > 0.1)),
+        "wall_s": round(time.perf_counter() - t0, 1),
+    }
     r = np.array(race)
     for name, m in (("race", r), ("contact", ~r)):
         if m.any():
-            out[name] = {"positions": int(m.sum()), "nardy_mp_per_move": 1000 * float(np.mean(np.array(ours)[m])),
-                         "gnubg0_mp_per_move": 1000 * float(np.mean(np.array(theirs)[m]))}
+            out[name] = {
+                "positions": int(m.sum()),
+                "nardy_mp_per_move": 1000 * float(np.mean(np.array(ours)[m])),
+                "gnubg0_mp_per_move": 1000 * float(np.mean(np.array(theirs)[m])),
+            }
     if args.results:
         Path(args.results).write_text(json.dumps({"nardy": ours, "gnubg0": theirs, "race": race}))
-    print(f"error rate vs gnubg-nn 2-ply on {len(ours)} positions: nardy {args.level} {a:.1f} mp/move, "
-          f"gnubg-nn 0-ply {b:.1f} mp/move, ratio {out['ratio']:.2f}")
+    print(
+        f"error rate vs gnubg-nn 2-ply on {len(ours)} positions: nardy {args.level} {a:.1f} mp/move, "
+        f"gnubg-nn 0-ply {b:.1f} mp/move, ratio {out['ratio']:.2f}"
+    )
     print(json.dumps(out))
 
 

@@ -61,6 +61,7 @@ def play_pair(game, a: Bot, b: Bot, rolls, timing):
             res = play.result
             if res.is_game_over():
                 from nardy.game import result_level
+
                 pts = values[result_level(res.rules, res.opponent)]
                 out.append(pts if a_moves else -pts)
                 break
@@ -137,10 +138,15 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--fast", action="store_true", help="0-ply level in the compiled kernel")
-    ap.add_argument("--results", default=None, help="JSON-lines file of every pair played: appended to, and "
-                    "pairs already in it (same game, levels, seed, weights) are not played again")
-    ap.add_argument("--workers", type=int, default=1, help="processes playing pairs in parallel (results do "
-                    "not depend on it)")
+    ap.add_argument(
+        "--results",
+        default=None,
+        help="JSON-lines file of every pair played: appended to, and "
+        "pairs already in it (same game, levels, seed, weights) are not played again",
+    )
+    ap.add_argument(
+        "--workers", type=int, default=1, help="processes playing pairs in parallel (results do not depend on it)"
+    )
     args = ap.parse_args(argv)
     game = args.game
     results = []
@@ -151,12 +157,24 @@ def main(argv=None):
                 net = Net.load(args.weights or shipped_path(game))
                 other = Net.load(args.previous) if opp == "previous" else opp
                 s = benchmark(net, other, args.games, seed=args.seed)
-                row = {"games": args.games + args.games % 2, "ppg": s["ppg"], "ci95": s["ci95"],
-                       "win_rate": s["win"], "ms_per_move": None, "mode": "kernel 0-ply"}
+                row = {
+                    "games": args.games + args.games % 2,
+                    "ppg": s["ppg"],
+                    "ci95": s["ci95"],
+                    "win_rate": s["win"],
+                    "ms_per_move": None,
+                    "mode": "kernel 0-ply",
+                }
             else:
                 spec = (game, level, opp, args.seed, args.weights, args.previous)
-                key = {"game": game, "level": level, "opponent": opp, "seed": args.seed,
-                       "weights": args.weights, "previous": args.previous if opp == "previous" else None}
+                key = {
+                    "game": game,
+                    "level": level,
+                    "opponent": opp,
+                    "seed": args.seed,
+                    "weights": args.weights,
+                    "previous": args.previous if opp == "previous" else None,
+                }
                 done = _load_pairs(args.results, key)
                 n_pairs = (args.games + 1) // 2
                 rng = np.random.default_rng(args.seed)
@@ -165,7 +183,8 @@ def main(argv=None):
                 try:
                     if args.workers > 1:
                         with multiprocessing.get_context("spawn").Pool(
-                                args.workers, initializer=_init_worker, initargs=(spec,)) as pool:
+                            args.workers, initializer=_init_worker, initargs=(spec,)
+                        ) as pool:
                             for i, out, t in pool.imap_unordered(_run_pair, jobs, chunksize=2):
                                 _keep(done, log, key, i, out, t)
                     else:
@@ -182,8 +201,11 @@ def main(argv=None):
             row.update(game=game, level=level, opponent=opp, wall_s=round(time.perf_counter() - t0, 1))
             results.append(row)
             ms = f", {row['ms_per_move']:.2f} ms/move" if row["ms_per_move"] is not None else ""
-            print(f"{game} {level} vs {opp}: {row['games']} games, win {row['win_rate']:.1%}, "
-                  f"{row['ppg']:+.3f} ppg ± {row['ci95']:.3f}{ms} ({row['wall_s']} s)", flush=True)
+            print(
+                f"{game} {level} vs {opp}: {row['games']} games, win {row['win_rate']:.1%}, "
+                f"{row['ppg']:+.3f} ppg ± {row['ci95']:.3f}{ms} ({row['wall_s']} s)",
+                flush=True,
+            )
     print(json.dumps(results))
 
 

@@ -75,8 +75,11 @@ def play_pair(bot: Bot, rng, gnubg_plies: int, timing: list):
                 play = gnubg_choice(pos, dice, gnubg_plies)
             res = play.result
             if res.is_game_over():
-                level = 1 + (res.opponent[0] == 0) + (res.opponent[0] == 0 and (
-                    res.opponent[25] > 0 or any(res.opponent[q] for q in range(19, 25))))
+                level = (
+                    1
+                    + (res.opponent[0] == 0)
+                    + (res.opponent[0] == 0 and (res.opponent[25] > 0 or any(res.opponent[q] for q in range(19, 25))))
+                )
                 out.append(level if nardy_moves else -level)
                 break
             pos = res.mirror()
@@ -106,8 +109,12 @@ def main(argv=None):
     ap.add_argument("--weights", default=None, help="nardy weights (.npz) instead of the shipped ones")
     ap.add_argument("--workers", type=int, default=1, help="processes playing the pairs")
     ap.add_argument("--results", default=None, help="also write every game's points to this JSON file")
-    ap.add_argument("--log", default=None, help="JSON-lines file every pair is appended to as it finishes; "
-                    "pairs already in it (same level, seed, gnubg ply, weights) are not played again")
+    ap.add_argument(
+        "--log",
+        default=None,
+        help="JSON-lines file every pair is appended to as it finishes; "
+        "pairs already in it (same level, seed, gnubg ply, weights) are not played again",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     n_pairs = (args.games + 1) // 2
@@ -125,6 +132,7 @@ def main(argv=None):
     t0 = time.perf_counter()
     if args.workers > 1:
         import multiprocessing as mp
+
         pool = mp.get_context("fork").Pool(args.workers)
         it = pool.imap_unordered(_pair_worker, jobs, chunksize=4)
     else:
@@ -137,8 +145,9 @@ def main(argv=None):
             log.flush()
         if len(by_pair) % 50 == 0 and not args.json:
             r = np.concatenate([by_pair[k] for k in by_pair])
-            print(f"  {len(r)} games: {r.mean():+.3f} ppg ({time.perf_counter() - t0:.0f} s)", file=sys.stderr,
-                  flush=True)
+            print(
+                f"  {len(r)} games: {r.mean():+.3f} ppg ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True
+            )
     if pool is not None:
         pool.close()
     if log:
@@ -149,15 +158,24 @@ def main(argv=None):
     r = np.array(results, float)
     pairs = r.reshape(-1, 2).mean(axis=1)
     ci = 1.96 * pairs.std(ddof=1) / np.sqrt(len(pairs)) if len(pairs) > 1 else float("nan")
-    out = {"level": args.level, "gnubg_ply": args.gnubg_ply, "games": len(r), "ppg": float(r.mean()),
-           "ci95": float(ci), "win_rate": float((r > 0).mean()),
-           "nardy_ms_per_move": 1000 * float(np.mean(timing)), "wall_s": time.perf_counter() - t0}
+    out = {
+        "level": args.level,
+        "gnubg_ply": args.gnubg_ply,
+        "games": len(r),
+        "ppg": float(r.mean()),
+        "ci95": float(ci),
+        "win_rate": float((r > 0).mean()),
+        "nardy_ms_per_move": 1000 * float(np.mean(timing)),
+        "wall_s": time.perf_counter() - t0,
+    }
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"nardy {args.level} vs gnubg-nn {args.gnubg_ply}-ply, {len(r)} games (duplicate dice, cubeless):"
-              f" {out['ppg']:+.3f} ppg ± {ci:.3f} (95%), wins {out['win_rate']:.1%}, "
-              f"nardy {out['nardy_ms_per_move']:.2f} ms/move, {out['wall_s']:.0f} s")
+        print(
+            f"nardy {args.level} vs gnubg-nn {args.gnubg_ply}-ply, {len(r)} games (duplicate dice, cubeless):"
+            f" {out['ppg']:+.3f} ppg ± {ci:.3f} (95%), wins {out['win_rate']:.1%}, "
+            f"nardy {out['nardy_ms_per_move']:.2f} ms/move, {out['wall_s']:.0f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -85,8 +85,7 @@ def main(argv=None):
     from tests.test_vs_gnubg import gnubg_selfplay_positions
 
     half = args.positions // 2
-    pairs = gnubg_selfplay_positions(half, args.seed) + random_positions("backgammon", args.positions - half,
-                                                                           args.seed)
+    pairs = gnubg_selfplay_positions(half, args.seed) + random_positions("backgammon", args.positions - half, args.seed)
     rng = random.Random(args.seed)
     pairs = [(p, (rng.randint(1, 6), rng.randint(1, 6))) for p, _ in pairs]
     gboards = [to_gnubg(p.array) for p, _ in pairs]
@@ -108,8 +107,10 @@ def main(argv=None):
         gp = random_positions(game, args.positions, args.seed)
         fns, total = nardy_callables(gp)
         r, p, b = (len(gp) / t for t in interleaved_best(fns, args.repeat))
-        print(f"{game}: {len(gp)} positions, {total()} plays; per call {r:,.0f}/s (results), "
-              f"{p:,.0f}/s (Play objects); batched {b:,.0f}/s")
+        print(
+            f"{game}: {len(gp)} positions, {total()} plays; per call {r:,.0f}/s (results), "
+            f"{p:,.0f}/s (Play objects); batched {b:,.0f}/s"
+        )
 
 
 if __name__ == "__main__":

@@ -102,18 +102,33 @@ def main(argv=None):
         finally:
             netmod.DENSE_BATCH = saved
         same = sum(a == b for a, b in zip(plays["kernel"], plays["batch"]))
-        row = {"game": game, "rows": n, "encode_us": 1e6 * t_enc, "kernel_us": 1e6 * t_k, "batch_us": 1e6 * t_b,
-               "forward_ratio": t_k / t_b, "max_diff": diff, "moves": len(pick),
-               "ms_2ply_kernel": 1e3 * timing["kernel"], "ms_2ply_batch": 1e3 * timing["batch"],
-               "search_ratio": timing["kernel"] / timing["batch"], "same_plays": same,
-               "boards_us": 1e6 * t_fb, "fused_ratio": (t_enc + t_b) / t_fb, "fused_same": fused_same}
+        row = {
+            "game": game,
+            "rows": n,
+            "encode_us": 1e6 * t_enc,
+            "kernel_us": 1e6 * t_k,
+            "batch_us": 1e6 * t_b,
+            "forward_ratio": t_k / t_b,
+            "max_diff": diff,
+            "moves": len(pick),
+            "ms_2ply_kernel": 1e3 * timing["kernel"],
+            "ms_2ply_batch": 1e3 * timing["batch"],
+            "search_ratio": timing["kernel"] / timing["batch"],
+            "same_plays": same,
+            "boards_us": 1e6 * t_fb,
+            "fused_ratio": (t_enc + t_b) / t_fb,
+            "fused_same": fused_same,
+        }
         rows.append(row)
-        print(f"{game}: {n} rows; forward per row kernel {row['kernel_us']:.2f} us (1.00x), batch "
-              f"{row['batch_us']:.2f} us ({row['forward_ratio']:.2f}x faster), max diff {diff:.1e}; encode "
-              f"{row['encode_us']:.2f} us. 2-ply over {len(pick)} moves: kernel {row['ms_2ply_kernel']:.1f} ms, "
-              f"batch {row['ms_2ply_batch']:.1f} ms ({row['search_ratio']:.2f}x), same play {same}/{len(pick)}. "
-              f"Encoding fused into the first layer: {row['boards_us']:.2f} us per row against encode + batch "
-              f"{1e6 * (t_enc + t_b):.2f} us ({row['fused_ratio']:.2f}x), same bits: {fused_same}", flush=True)
+        print(
+            f"{game}: {n} rows; forward per row kernel {row['kernel_us']:.2f} us (1.00x), batch "
+            f"{row['batch_us']:.2f} us ({row['forward_ratio']:.2f}x faster), max diff {diff:.1e}; encode "
+            f"{row['encode_us']:.2f} us. 2-ply over {len(pick)} moves: kernel {row['ms_2ply_kernel']:.1f} ms, "
+            f"batch {row['ms_2ply_batch']:.1f} ms ({row['search_ratio']:.2f}x), same play {same}/{len(pick)}. "
+            f"Encoding fused into the first layer: {row['boards_us']:.2f} us per row against encode + batch "
+            f"{1e6 * (t_enc + t_b):.2f} us ({row['fused_ratio']:.2f}x), same bits: {fused_same}",
+            flush=True,
+        )
     print(json.dumps(rows))
 
 

@@ -73,12 +73,13 @@ def movegen(spots, repeat: int):
         t0 = time.perf_counter()
         for i, (b, hl) in enumerate(boards):
             dice = np.full(4, i % 6 + 1, np.int64)
-            n = _core.generate(b, zeros, 0, dice, 4, True, hitting, strict, hl, hitting, False, ob, os_, on, ok,
-                               transpose)
+            n = _core.generate(
+                b, zeros, 0, dice, 4, True, hitting, strict, hl, hitting, False, ob, os_, on, ok, transpose
+            )
             if keep is not None:
                 s = os_[:n].copy()
                 for r in range(n):
-                    s[r, on[r]:] = 0
+                    s[r, on[r] :] = 0
                 keep.append((ob[:n].copy(), s))
         return time.perf_counter() - t0
 
@@ -128,19 +129,35 @@ def main(argv=None):
         spots = sample(game, args.selfplay, args.seed)
         row = {"game": game}
         gen = ""
-        if game == "long":   # the hitting games search doubles in order instead (no transposition table)
+        if game == "long":  # the hitting games search doubles in order instead (no transposition table)
             calls, g_plain, g_fast, g_same = movegen(spots, args.repeat)
-            row.update(doubles=calls, gen_plain_us=1e6 * g_plain, gen_us=1e6 * g_fast, gen_ratio=g_plain / g_fast,
-                       gen_same=bool(g_same))
-            gen = (f"doubles {calls} calls, plain {row['gen_plain_us']:.1f} us (1.00x), transposition table "
-                   f"{row['gen_us']:.1f} us ({row['gen_ratio']:.2f}x), same plays and steps: {g_same}. ")
+            row.update(
+                doubles=calls,
+                gen_plain_us=1e6 * g_plain,
+                gen_us=1e6 * g_fast,
+                gen_ratio=g_plain / g_fast,
+                gen_same=bool(g_same),
+            )
+            gen = (
+                f"doubles {calls} calls, plain {row['gen_plain_us']:.1f} us (1.00x), transposition table "
+                f"{row['gen_us']:.1f} us ({row['gen_ratio']:.2f}x), same plays and steps: {g_same}. "
+            )
         n, s_plain, s_fast, same, diff = search(game, spots, args.moves, args.seed)
-        row.update(moves=n, ms_2ply_plain=1e3 * s_plain, ms_2ply=1e3 * s_fast, search_ratio=s_plain / s_fast,
-                   same_plays=same, max_hint_diff=diff)
+        row.update(
+            moves=n,
+            ms_2ply_plain=1e3 * s_plain,
+            ms_2ply=1e3 * s_fast,
+            search_ratio=s_plain / s_fast,
+            same_plays=same,
+            max_hint_diff=diff,
+        )
         rows.append(row)
-        print(f"{game}: {gen}2-ply over {n} moves: plain {row['ms_2ply_plain']:.1f} ms (1.00x), dedupe "
-              f"{row['ms_2ply']:.1f} ms ({row['search_ratio']:.2f}x), same play {same}/{n}, hint equities differ "
-              f"by {diff:.1e}", flush=True)
+        print(
+            f"{game}: {gen}2-ply over {n} moves: plain {row['ms_2ply_plain']:.1f} ms (1.00x), dedupe "
+            f"{row['ms_2ply']:.1f} ms ({row['search_ratio']:.2f}x), same play {same}/{n}, hint equities differ "
+            f"by {diff:.1e}",
+            flush=True,
+        )
     print(json.dumps(rows))
 
 

@@ -117,14 +117,23 @@ def main(argv=None):
     W1 = np.clip(rolls @ tail.T, 0.0, 1.0)  # W1[a, b] = P(X_a <= Y_b)
     err = np.abs(W1[1:, 1:] - P[1:, 1:])
     loss, differ = _decision_loss(pos, P, W1)
-    out = {"checkers": args.checkers, "positions_per_side": n, "pairs": (n - 1) ** 2,
-           "estimate_error_mean": float(err.mean()), "estimate_error_max": float(err.max()),
-           "decision_loss_mp_per_move": 1000 * 2 * loss, "decisions_differing": differ,
-           "table_mb_float32": round(n * n * 4 / 1e6, 1), "build_s": round(t_build, 1),
-           "wall_s": round(time.perf_counter() - t0, 1)}
-    print(f"{args.checkers} checkers a side ({n} positions, {(n - 1) ** 2:,} pairs): one-sided estimate off by "
-          f"{out['estimate_error_mean']:.5f} on average, {out['estimate_error_max']:.4f} at most; choosing plays by "
-          f"it loses {out['decision_loss_mp_per_move']:.4f} mp/move ({100 * differ:.2f}% of decisions differ)")
+    out = {
+        "checkers": args.checkers,
+        "positions_per_side": n,
+        "pairs": (n - 1) ** 2,
+        "estimate_error_mean": float(err.mean()),
+        "estimate_error_max": float(err.max()),
+        "decision_loss_mp_per_move": 1000 * 2 * loss,
+        "decisions_differing": differ,
+        "table_mb_float32": round(n * n * 4 / 1e6, 1),
+        "build_s": round(t_build, 1),
+        "wall_s": round(time.perf_counter() - t0, 1),
+    }
+    print(
+        f"{args.checkers} checkers a side ({n} positions, {(n - 1) ** 2:,} pairs): one-sided estimate off by "
+        f"{out['estimate_error_mean']:.5f} on average, {out['estimate_error_max']:.4f} at most; choosing plays by "
+        f"it loses {out['decision_loss_mp_per_move']:.4f} mp/move ({100 * differ:.2f}% of decisions differ)"
+    )
     print(json.dumps(out))
 
 

@@ -26,9 +26,23 @@ from .position import Play, Position, check_dice
 from .rules import Rules, get_rules
 
 __all__ = [
-    "Position", "Play", "Step", "Rules", "get_rules", "check_dice",
-    "NardyError", "InvalidPositionError", "InvalidIdError", "IllegalPlayError", "NotationError", "AmbiguousPlayError",
-    "UnknownGameError", "InvalidOptionError", "InvalidDiceError", "GameStateError", "RecordError",
+    "Position",
+    "Play",
+    "Step",
+    "Rules",
+    "get_rules",
+    "check_dice",
+    "NardyError",
+    "InvalidPositionError",
+    "InvalidIdError",
+    "IllegalPlayError",
+    "NotationError",
+    "AmbiguousPlayError",
+    "UnknownGameError",
+    "InvalidOptionError",
+    "InvalidDiceError",
+    "GameStateError",
+    "RecordError",
 ]
 
 
@@ -36,5 +50,6 @@ def __getattr__(name):
     # Heavier parts are imported on first use.
     if name == "Bot":
         from .bots import Bot
+
         return Bot
     raise AttributeError(f"module 'nardy' has no attribute {name!r}")

@@ -169,8 +169,8 @@ def _target(b, moved, s, d, hitting, strict, can_bear):
 #: (from, to, die, hit).
 OUT_W = 45
 STACK_ROWS = 8
-B_AT = STACK_ROWS * 5           # work64 layout: stacks, then a board and moved counts (legal_into),
-MOVED_AT = B_AT + BOARD_LEN      # then the stamped hash table, then the keys
+B_AT = STACK_ROWS * 5  # work64 layout: stacks, then a board and moved counts (legal_into),
+MOVED_AT = B_AT + BOARD_LEN  # then the stamped hash table, then the keys
 TABLE_AT = MOVED_AT + 26
 WORK64_LEN = TABLE_AT + TABLE_SIZE + 1 + 2 * MAX_PLAYS
 
@@ -179,13 +179,17 @@ def new_workspace():
     """Scratch arrays for :func:`legal_into`: ``(out int8[MAX_PLAYS, OUT_W], boards int8[MAX_PLAYS, 28],
     work64)``; ``work64`` holds the search stacks, a stamped hash table and the board keys of up to
     ``MAX_PLAYS`` plays."""
-    return (np.empty((MAX_PLAYS, OUT_W), np.int8), np.empty((MAX_PLAYS, BOARD_LEN), np.int8),
-            np.zeros(WORK64_LEN, np.int64))
+    return (
+        np.empty((MAX_PLAYS, OUT_W), np.int8),
+        np.empty((MAX_PLAYS, BOARD_LEN), np.int8),
+        np.zeros(WORK64_LEN, np.int64),
+    )
 
 
 @njit(cache=True, nogil=True)
-def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
-            out, work64, transpose=True):
+def _search(
+    b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves, out, work64, transpose=True
+):
     """Depth-first search over single steps (make/unmake on ``b`` and ``moved``, both restored on
     return), keeping each resulting position once (RULES.md rule 4) in ``out`` (rows of OUT_W).
 
@@ -193,7 +197,7 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
     open-addressing hash table whose entries are stamped, so it is never cleared. ``transpose`` (default)
     skips intermediate positions of a long nardy double already searched (same plays, same order).
     """
-    stack = work64[0:STACK_ROWS * 5]
+    stack = work64[0 : STACK_ROWS * 5]
     tbase = TABLE_AT
     stamp_at = tbase + TABLE_SIZE
     kbase = stamp_at + 1
@@ -323,8 +327,7 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
                     outside -= o_dec
                     hd = 1 if (hlimit > 0 and s == 24) else 0
                     heads += hd
-                    if o == 1 and depth == 0 and hitting and s != BAR and o_dec == 0 and not (
-                            strict and can_bear):
+                    if o == 1 and depth == 0 and hitting and s != BAR and o_dec == 0 and not (strict and can_bear):
                         skip_second = True
                     elif depth == 0:
                         skip_second = False
@@ -432,7 +435,7 @@ def _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_dou
 def _small_work64(cap):
     """A ``work64`` scratch array for up to ``cap`` plays (stacks and hash table zeroed)."""
     w = np.empty(TABLE_AT + TABLE_SIZE + 1 + 2 * cap, np.int64)
-    w[:TABLE_AT + TABLE_SIZE + 1] = 0
+    w[: TABLE_AT + TABLE_SIZE + 1] = 0
     return w
 
 
@@ -489,8 +492,7 @@ def legal_into(b0, code, out, work64):
 
 def pack_code(d1, d2, hitting, strict, first_turn, head_mode):
     """The ``code`` argument of :func:`legal_into`."""
-    return (d1 | (d2 << 3) | (int(hitting) << 6) | (int(strict) << 7) | (int(first_turn) << 8)
-            | ((head_mode + 1) << 9))
+    return d1 | (d2 << 3) | (int(hitting) << 6) | (int(strict) << 7) | (int(first_turn) << 8) | ((head_mode + 1) << 9)
 
 
 @njit(cache=True, nogil=True)
@@ -506,8 +508,24 @@ def _unpack(out, n, out_b, out_s, out_n):
 
 
 @njit(cache=True, nogil=True)
-def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, prune_doubles,
-             all_leaves, out_b, out_s, out_n, out_keys, transpose=True):
+def generate(
+    b0,
+    moved0,
+    heads0,
+    dice,
+    ndice,
+    permute,
+    hitting,
+    strict,
+    hlimit,
+    prune_doubles,
+    all_leaves,
+    out_b,
+    out_s,
+    out_n,
+    out_keys,
+    transpose=True,
+):
     """Generate plays from board ``b0`` into separate output buffers (general form).
 
     Args:
@@ -536,15 +554,17 @@ def generate(b0, moved0, heads0, dice, ndice, permute, hitting, strict, hlimit, 
     for i in range(ndice):
         work64[i] = dice[i]
     out = np.empty((small, OUT_W), np.int8)
-    n = _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
-                out, work64, transpose)
+    n = _search(
+        b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves, out, work64, transpose
+    )
     if n >= small and out_b.shape[0] > small:  # rare: many plays, run again with the full buffer
         out = np.empty((out_b.shape[0], OUT_W), np.int8)
         w2 = _small_work64(out_b.shape[0])
         w2[:4] = work64[:4]
         work64 = w2
-        n = _search(b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves,
-                    out, work64, transpose)
+        n = _search(
+            b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves, out, work64, transpose
+        )
     _unpack(out, n, out_b, out_s, out_n)
     return n
 
@@ -555,8 +575,7 @@ def legal_plays_into(b0, d1, d2, hitting, strict, first_turn, head_mode, out_b, 
     separate buffers (see :func:`generate`). ``head_mode`` is -1 for the hitting games (no head rule)
     or HEAD_NONE/HEAD_BLOCK/HEAD_ALWAYS for long nardy. Returns the number of distinct plays (at
     least 1: when nothing can be played, one empty play whose result is ``b0``)."""
-    code = (d1 | (d2 << 3) | (int(hitting) << 6) | (int(strict) << 7) | (int(first_turn) << 8)
-            | ((head_mode + 1) << 9))
+    code = d1 | (d2 << 3) | (int(hitting) << 6) | (int(strict) << 7) | (int(first_turn) << 8) | ((head_mode + 1) << 9)
     small = min(256, out_b.shape[0])
     out = np.empty((small, OUT_W), np.int8)
     work64 = _small_work64(small)

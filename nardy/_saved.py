@@ -44,8 +44,22 @@ from .notation import Step, format_steps
 #: The phases of a game, as in :data:`nardy.game.PHASES`.
 PHASES = ("opening", "roll", "double", "resign", "move", "over")
 _REASONS = ("bear-off", "drop", "resign", "draw")
-_STATE_KEYS = ("position", "first_turn", "turn", "dice", "phase", "starter", "cube", "crawford", "result",
-               "steps", "resign", "resume", "last_roll", "dice_source")
+_STATE_KEYS = (
+    "position",
+    "first_turn",
+    "turn",
+    "dice",
+    "phase",
+    "starter",
+    "cube",
+    "crawford",
+    "result",
+    "steps",
+    "resign",
+    "resume",
+    "last_roll",
+    "dice_source",
+)
 _RESULT_KEYS = ("winner", "level", "level_name", "points", "cube", "reason")
 #: The fields of each history event type (besides ``type``).
 _EVENT_KEYS = {
@@ -65,7 +79,7 @@ _EVENT_KEYS = {
     "decline": ("player",),
 }
 _EVENT_KEYSETS = {t: frozenset(("type",) + keys) for t, keys in _EVENT_KEYS.items()}
-_MAX_ID = 64          # a Position ID is 14 characters (long nardy: plus a 4-character suffix)
+_MAX_ID = 64  # a Position ID is 14 characters (long nardy: plus a 4-character suffix)
 
 
 class Checker:
@@ -137,8 +151,11 @@ class Checker:
     def dice(self, v, field: str, none: bool = False):
         if v is None and none:
             return None
-        if (not isinstance(v, (list, tuple)) or len(v) != 2
-                or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 6 for x in v)):
+        if (
+            not isinstance(v, (list, tuple))
+            or len(v) != 2
+            or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 6 for x in v)
+        ):
             self.fail(field, v, "expected two dice 1-6 such as [3, 1]" + (" or null" if none else ""))
         return (v[0], v[1])
 
@@ -162,6 +179,7 @@ def same(a, b) -> bool:
 def check_rules(c: Checker, v, field: str = "rules"):
     """The rules of a saved ``{"name": ..., options...}`` dict."""
     from .rules import get_rules
+
     c.dict(v, field, ("name",))
     opts = {}
     for k, val in v.items():
@@ -192,11 +210,13 @@ def check_dice_source(c: Checker, v, field: str) -> None:
     if v is None:
         return
     from .dice import check_source_dict
+
     check_source_dict(v, lambda sub, value, why: c.fail(f"{field}{sub}", value, why))
 
 
 def check_cube(c: Checker, v, field: str):
     from .cube import check_cube_dict
+
     return check_cube_dict(v, lambda sub, value, why: c.fail(f"{field}{sub}", value, why))
 
 
@@ -205,6 +225,7 @@ def drawn_position(rules):
     """The final position of a drawn long nardy game (both sides have borne off all 15), which
     :meth:`Position.from_id` refuses as a position to play."""
     from .position import Position
+
     b = np.zeros(28, np.int8)
     b[0] = 15
     b[27] = 15
@@ -216,12 +237,14 @@ def _position_from_id(pid: str, rules, first_turn):
     """:meth:`Position.from_id`, remembered: a saved game is read again and again (a web session at
     every request) and its undo points hold a position each; refusals are not remembered."""
     from .position import Position
+
     pos = Position.from_id(pid, rules, first_turn=first_turn)
     return pos, pos.id()
 
 
 def _position(c: Checker, st: dict, rules, drawn: bool, field: str):
     from .game import _LastRollPosition
+
     pid = c.str(st["position"], f"{field}.position", _MAX_ID)
     ft = c.list(st["first_turn"], f"{field}.first_turn")
     if len(ft) != 2 or not all(isinstance(f, bool) for f in ft):
@@ -261,12 +284,19 @@ _STEPS = {True: _valid_steps(True), False: _valid_steps(False)}
 
 def _check_steps_shape(c: Checker, steps, field: str, hitting: bool) -> list:
     """A list of single steps ``[from, to, die, hit]`` (mover's view); returns them as Steps."""
-    if type(steps) is list and len(steps) <= 4:     # the common case, fast
+    if type(steps) is list and len(steps) <= 4:  # the common case, fast
         valid = _STEPS[hitting]
         out = []
         for s in steps:
-            if not (type(s) is list and len(s) == 4 and type(s[0]) is int and type(s[1]) is int
-                    and type(s[2]) is int and type(s[3]) is bool and (s[0], s[1], s[2], s[3]) in valid):
+            if not (
+                type(s) is list
+                and len(s) == 4
+                and type(s[0]) is int
+                and type(s[1]) is int
+                and type(s[2]) is int
+                and type(s[3]) is bool
+                and (s[0], s[1], s[2], s[3]) in valid
+            ):
                 break
             out.append(Step(s[0], s[1], s[2], s[3]))
         else:
@@ -302,6 +332,7 @@ def replay_steps(c: Checker, steps: list, pos, dice, field: str) -> None:
     """The steps of a partial turn, groups of single steps of one checker: each must be a legal step
     that can still be completed to a legal play (as :meth:`Game.step` takes them)."""
     from .game import _Turn
+
     turn = _Turn(pos, dice, pos.legal_plays(dice))
     state = turn._start_state()
     for gi, group in enumerate(steps):
@@ -310,12 +341,18 @@ def replay_steps(c: Checker, steps: list, pos, dice, field: str) -> None:
         prev = None
         for si, s in enumerate(group):
             if prev is not None and (s.frm != prev.to or prev.to == 0):
-                c.fail(f"{field}[{gi}][{si}]", list(s), "a group of steps moves one checker on (from where "
-                                                         "the step before ended)")
+                c.fail(
+                    f"{field}[{gi}][{si}]",
+                    list(s),
+                    "a group of steps moves one checker on (from where the step before ended)",
+                )
             children = dict(turn.children(state))
             if s not in children:
-                c.fail(f"{field}[{gi}][{si}]", list(s), f"not a legal step now (roll {dice[0]}-{dice[1]}, "
-                                                         f"position {pos.id()}, after the steps before it)")
+                c.fail(
+                    f"{field}[{gi}][{si}]",
+                    list(s),
+                    f"not a legal step now (roll {dice[0]}-{dice[1]}, position {pos.id()}, after the steps before it)",
+                )
             state = children[s]
             prev = s
 
@@ -346,8 +383,9 @@ def _check_result_shape(c: Checker, r, field: str, rules) -> dict:
     return r
 
 
-def check_state(c: Checker, st, rules, *, jacoby: bool, field: str = "state", snapshot: bool = False,
-                config=None) -> dict:
+def check_state(
+    c: Checker, st, rules, *, jacoby: bool, field: str = "state", snapshot: bool = False, config=None
+) -> dict:
     """Check a saved state (``Game._state()``); returns the facts the history is compared with.
 
     ``snapshot``: an undo point (a turn boundary: phase roll or move, no dice source); ``config``:
@@ -440,31 +478,46 @@ def check_state(c: Checker, st, rules, *, jacoby: bool, field: str = "state", sn
     elif phase != "over" and pos.is_game_over():
         c.fail(f + "position", st["position"], f"a side has borne off all 15 checkers but the phase is {phase!r}")
     # the cube
-    _check_cube_state(c, cube, f + "cube", phase=phase, resume=resume, turn=turn, crawford=crawford,
-                      last_roll=last_roll)
+    _check_cube_state(
+        c, cube, f + "cube", phase=phase, resume=resume, turn=turn, crawford=crawford, last_roll=last_roll
+    )
     if phase == "opening":
         from .position import Position
+
         if pos != Position.start(rules):
             c.fail(f + "position", st["position"], "a game not started is at the starting position")
         if last_roll or steps:
             c.fail_plain(field, "a game not started has no last roll and no steps")
     if phase == "over":
-        _check_result(c, result, f + "result", rules, jacoby=jacoby, cube=cube, pos=pos, turn=turn,
-                      starter=starter)
+        _check_result(c, result, f + "result", rules, jacoby=jacoby, cube=cube, pos=pos, turn=turn, starter=starter)
         if pos.is_game_over() and reason not in ("bear-off", "draw") and not last_roll:
-            c.fail(f + "position", st["position"], f"a side has borne off all 15 checkers but the game "
-                                                    f"ended by {reason}")
+            c.fail(
+                f + "position", st["position"], f"a side has borne off all 15 checkers but the game ended by {reason}"
+            )
     # a play that is due can be made, and the steps taken so far are legal
     if dice is not None:
         plays = pos.legal_plays(dice)
         if not plays or (len(plays) == 1 and not plays[0].steps):
-            c.fail(f + "dice", st["dice"], f"no checker can move with this roll in position {pos.id()}: "
-                                           "the turn would have passed")
+            c.fail(
+                f + "dice",
+                st["dice"],
+                f"no checker can move with this roll in position {pos.id()}: the turn would have passed",
+            )
         if steps:
             replay_steps(c, steps, pos, dice, f + "steps")
-    return {"phase": phase, "turn": turn, "starter": starter, "dice": dice, "cube": cube, "crawford": crawford,
-            "last_roll": last_roll, "resign": tuple(resign) if resign is not None else None, "resume": resume,
-            "result": result, "position": pos}
+    return {
+        "phase": phase,
+        "turn": turn,
+        "starter": starter,
+        "dice": dice,
+        "cube": cube,
+        "crawford": crawford,
+        "last_roll": last_roll,
+        "resign": tuple(resign) if resign is not None else None,
+        "resume": resume,
+        "result": result,
+        "position": pos,
+    }
 
 
 def _check_cube_state(c: Checker, cube, field: str, *, phase, resume, turn, crawford, last_roll):
@@ -475,8 +528,11 @@ def _check_cube_state(c: Checker, cube, field: str, *, phase, resume, turn, craw
         c.fail(field, cube.to_dict(), f"the cube is {why}: it stays centred at 1")
     offered = phase == "double" or (phase == "resign" and resume == "double")
     if offered != (cube.offered_by is not None):
-        c.fail(f"{field}.offered_by", cube.offered_by, "a double waits for an answer exactly in phase 'double' "
-                                                        "(or a resignation made there)")
+        c.fail(
+            f"{field}.offered_by",
+            cube.offered_by,
+            "a double waits for an answer exactly in phase 'double' (or a resignation made there)",
+        )
     if offered:
         if cube.offered_by != turn:
             c.fail(f"{field}.offered_by", cube.offered_by, "only the player on turn doubles")
@@ -490,6 +546,7 @@ def _check_cube_state(c: Checker, cube, field: str, *, phase, resume, turn, craw
 
 def _check_result(c: Checker, r: dict, field: str, rules, *, jacoby, cube, pos, turn, starter):
     from .game import result_level
+
     reason, winner, level = r["reason"], r["winner"], r["level"]
     if r["cube"] != cube.value:
         c.fail(f"{field}.cube", r["cube"], f"the cube is at {cube.value}")
@@ -517,13 +574,17 @@ def _check_result(c: Checker, r: dict, field: str, rules, *, jacoby, cube, pos, 
             if winner != want_winner:
                 c.fail(f"{field}.winner", winner, f"the position is won by player {want_winner}")
             if level != want_level:
-                c.fail(f"{field}.level", level, f"the position gives level {want_level} "
-                                                f"({rules.result_names[want_level]})")
+                c.fail(
+                    f"{field}.level", level, f"the position gives level {want_level} ({rules.result_names[want_level]})"
+                )
         lv = 0 if (jacoby and not cube.turned) else level
         points = rules.scoring[lv] * cube.value
     if not same(r["points"], points):
-        c.fail(f"{field}.points", r["points"], f"expected {points!r} ({reason}, level {level}, cube {cube.value}"
-                                               f"{', Jacoby' if jacoby else ''})")
+        c.fail(
+            f"{field}.points",
+            r["points"],
+            f"expected {points!r} ({reason}, level {level}, cube {cube.value}{', Jacoby' if jacoby else ''})",
+        )
 
 
 # ----- the history ---------------------------------------------------------------------------------
@@ -550,14 +611,32 @@ class _Flow:
         self.snapshots: list[tuple[int, dict]] = []
         #: (history index, undo point) of each event that names the position its turn began at
         self.positions: list[tuple[int, int]] = []
-        self._handlers = {"setup": self._setup, "opening": self._opening, "roll": self._roll, "pass": self._play,
-                          "play": self._play, "double": self._double, "take": self._take, "beaver": self._take,
-                          "drop": self._drop, "resign": self._resign, "accept": self._answer,
-                          "decline": self._answer}
+        self._handlers = {
+            "setup": self._setup,
+            "opening": self._opening,
+            "roll": self._roll,
+            "pass": self._play,
+            "play": self._play,
+            "double": self._double,
+            "take": self._take,
+            "beaver": self._take,
+            "drop": self._drop,
+            "resign": self._resign,
+            "accept": self._answer,
+            "decline": self._answer,
+        }
 
     def facts(self) -> dict:
-        return {"phase": self.phase, "turn": self.turn, "starter": self.starter, "dice": self.dice,
-                "value": self.value, "owner": self.owner, "offered_by": self.offered, "last_roll": self.last_roll}
+        return {
+            "phase": self.phase,
+            "turn": self.turn,
+            "starter": self.starter,
+            "dice": self.dice,
+            "value": self.value,
+            "owner": self.owner,
+            "offered_by": self.offered,
+            "last_roll": self.last_roll,
+        }
 
     def snapshot(self, hist: int):
         self.snapshots.append((hist, self.facts()))
@@ -566,7 +645,7 @@ class _Flow:
         c = self.c
         c.list(history, "history")
         for i, e in enumerate(history):
-            if type(e) is dict:     # the common case, fast
+            if type(e) is dict:  # the common case, fast
                 t = e.get("type")
                 if type(t) is str and e.keys() == _EVENT_KEYSETS.get(t, ()):
                     continue
@@ -578,8 +657,7 @@ class _Flow:
                     c.fail_plain(f"history[{i}].{k}", f"missing (a {t!r} event has {', '.join(keys)})")
             extra = set(e) - set(keys) - {"type"}
             if extra:
-                c.fail(f"history[{i}]", e, f"unexpected field(s) {', '.join(sorted(map(str, extra)))} "
-                                           f"in a {t!r} event")
+                c.fail(f"history[{i}]", e, f"unexpected field(s) {', '.join(sorted(map(str, extra)))} in a {t!r} event")
         i, n = 0, len(history)
         while i < n:
             i = self.event(history, i)
@@ -608,14 +686,24 @@ class _Flow:
                 self.c.player(p, f"history[{i}].player")
         handler = self._handlers.get(t)
         if handler is None:
-            self.fail(i, "type", t, "the game adds this event by itself, right after a play, a drop or an "
-                                    "accepted resignation")
+            self.fail(
+                i,
+                "type",
+                t,
+                "the game adds this event by itself, right after a play, a drop or an accepted resignation",
+            )
         return handler(h, i, e)
 
     def _dice(self, i, e):
         d = e["dice"]
-        if type(d) is list and len(d) == 2 and type(d[0]) is int and type(d[1]) is int and 1 <= d[0] <= 6 \
-                and 1 <= d[1] <= 6:
+        if (
+            type(d) is list
+            and len(d) == 2
+            and type(d[0]) is int
+            and type(d[1]) is int
+            and 1 <= d[0] <= 6
+            and 1 <= d[1] <= 6
+        ):
             return (d[0], d[1])
         return self.c.dice(d, f"history[{i}].dice")
 
@@ -647,8 +735,11 @@ class _Flow:
             if (d[0] == d[1]) == last:
                 c.fail(f"{f}.rolls[{k}]", r, "opening rolls are ties rolled again, then one that is not a tie")
             if last and (0 if d[0] > d[1] else 1) != starter:
-                c.fail(f"{f}.starter", starter, f"the opening roll {list(d)} makes player {0 if d[0] > d[1] else 1} "
-                                                f"the starter")
+                c.fail(
+                    f"{f}.starter",
+                    starter,
+                    f"the opening roll {list(d)} makes player {0 if d[0] > d[1] else 1} the starter",
+                )
         self.turn = self.starter = starter
         if rules.opening == "use-opening-dice":
             if e["dice"] is None:
@@ -702,8 +793,9 @@ class _Flow:
     def _double(self, h, i, e) -> int:
         self.need(i, e, ("roll",), self.turn)
         if not self.enabled or self.crawford or self.last_roll:
-            self.fail(i, "type", "double", "no doubling here (the cube is not in use, a Crawford game or the "
-                                           "last roll)")
+            self.fail(
+                i, "type", "double", "no doubling here (the cube is not in use, a Crawford game or the last roll)"
+            )
         if self.owner not in (None, self.turn):
             self.fail(i, "player", e["player"], f"player {self.owner} owns the cube")
         self._value(i, e, self.value * 2)
@@ -766,8 +858,13 @@ class _Flow:
             return self._end(h, i + 1, ("bear-off", "draw"), None)
         if nxt is not None and nxt["type"] == "last-roll":
             if rules.hitting or rules.last_roll == "off" or mover != self.starter or h[i]["type"] != "play":
-                self.fail(i + 1, "type", "last-roll", "the last roll follows only the starter's bearing off the "
-                                                      "last checker in long nardy with option last-roll")
+                self.fail(
+                    i + 1,
+                    "type",
+                    "last-roll",
+                    "the last roll follows only the starter's bearing off the "
+                    "last checker in long nardy with option last-roll",
+                )
             if nxt["player"] != 1 - mover:
                 self.fail(i + 1, "player", nxt["player"], f"the last roll is player {1 - mover}'s")
             self.last_roll = True
@@ -779,8 +876,12 @@ class _Flow:
             if h[i]["type"] == "pass":
                 self.fail(i + 1, "type", "end", "a pass does not end the game (except on the last roll)")
             if not rules.hitting and rules.last_roll != "off" and mover == self.starter:
-                self.fail(i + 1, "type", "end", "the starter's bearing off gives the other player a last roll "
-                                                "first (option last-roll)")
+                self.fail(
+                    i + 1,
+                    "type",
+                    "end",
+                    "the starter's bearing off gives the other player a last roll first (option last-roll)",
+                )
             return self._end(h, i + 1, ("bear-off",), mover)
         self.turn = 1 - mover
         self.phase = "roll"
@@ -821,16 +922,22 @@ def check_history(c: Checker, history, undo, state_facts: dict, st: dict, rules,
     flow.run(history)
     # where the history ends is the saved state
     f = "state."
-    for name, got, want in (("phase", state_facts["phase"], flow.phase), ("turn", state_facts["turn"], flow.turn),
-                            ("starter", state_facts["starter"], flow.starter),
-                            ("last_roll", state_facts["last_roll"], flow.last_roll)):
+    for name, got, want in (
+        ("phase", state_facts["phase"], flow.phase),
+        ("turn", state_facts["turn"], flow.turn),
+        ("starter", state_facts["starter"], flow.starter),
+        ("last_roll", state_facts["last_roll"], flow.last_roll),
+    ):
         if got != want:
             c.fail(f + name, got, f"the history leads to {want!r}")
     d = state_facts["dice"]
     if (d is None) != (flow.dice is None) or (d is not None and list(d) != list(flow.dice)):
         c.fail(f + "dice", st["dice"], f"the history leads to {list(flow.dice) if flow.dice else None!r}")
-    for name, got, want in (("value", cube.value, flow.value), ("owner", cube.owner, flow.owner),
-                            ("offered_by", cube.offered_by, flow.offered)):
+    for name, got, want in (
+        ("value", cube.value, flow.value),
+        ("owner", cube.owner, flow.owner),
+        ("offered_by", cube.offered_by, flow.offered),
+    ):
         if got != want:
             c.fail(f"{f}cube.{name}", got, f"the history leads to {want!r}")
     if state_facts["resign"] != flow.resign:
@@ -858,9 +965,16 @@ def check_history(c: Checker, history, undo, state_facts: dict, st: dict, rules,
         got = _snapshot_fast(u["state"], rules, config)
         if got is None:
             sf = check_state(c, u["state"], rules, jacoby=jacoby, field=f"{uf}.state", snapshot=True, config=config)
-            got = {"phase": sf["phase"], "turn": sf["turn"], "starter": sf["starter"],
-                   "dice": sf["dice"], "value": sf["cube"].value, "owner": sf["cube"].owner,
-                   "offered_by": sf["cube"].offered_by, "last_roll": sf["last_roll"]}
+            got = {
+                "phase": sf["phase"],
+                "turn": sf["turn"],
+                "starter": sf["starter"],
+                "dice": sf["dice"],
+                "value": sf["cube"].value,
+                "owner": sf["cube"].owner,
+                "offered_by": sf["cube"].offered_by,
+                "last_roll": sf["last_roll"],
+            }
         for name in got:
             g, w = got[name], facts[name]
             if name == "dice":
@@ -879,8 +993,11 @@ def check_history(c: Checker, history, undo, state_facts: dict, st: dict, rules,
     if undo and not (flow.phase == "over" and flow.end["reason"] in ("bear-off", "draw")):
         want = undo[-1]["state"]["position"]
         if st["position"] != want:
-            c.fail("state.position", st["position"], f"the turn began at {want!r} (undo[{len(undo) - 1}]) and "
-                                                     "no play has ended it")
+            c.fail(
+                "state.position",
+                st["position"],
+                f"the turn began at {want!r} (undo[{len(undo) - 1}]) and no play has ended it",
+            )
     return out
 
 
@@ -898,28 +1015,53 @@ def _snapshot_fast(st, rules, config):
     there with a message)."""
     if type(st) is not dict or st.keys() != _STATE_KEYSET:
         return None
-    if (st["phase"] != "roll" or st["last_roll"] is not False or st["dice"] is not None or st["result"] is not None
-            or st["resign"] is not None or st["resume"] is not None or st["dice_source"] is not None
-            or type(st["steps"]) is not list or st["steps"]):
+    if (
+        st["phase"] != "roll"
+        or st["last_roll"] is not False
+        or st["dice"] is not None
+        or st["result"] is not None
+        or st["resign"] is not None
+        or st["resume"] is not None
+        or st["dice_source"] is not None
+        or type(st["steps"]) is not list
+        or st["steps"]
+    ):
         return None
     turn, starter, crawford = st["turn"], st["starter"], st["crawford"]
-    if type(turn) is not int or turn not in (0, 1) or type(starter) is not int or starter not in (0, 1) \
-            or type(crawford) is not bool:
+    if (
+        type(turn) is not int
+        or turn not in (0, 1)
+        or type(starter) is not int
+        or starter not in (0, 1)
+        or type(crawford) is not bool
+    ):
         return None
     cube = st["cube"]
     if type(cube) is not dict or cube.keys() != _CUBE_KEYSET:
         return None
     enabled, value, owner, limit = cube["enabled"], cube["value"], cube["owner"], cube["limit"]
-    if (type(enabled) is not bool or type(cube["beavers"]) is not bool or not _pow2(value)
-            or not (limit is None or _pow2(limit)) or cube["offered_by"] is not None
-            or not (owner is None or (type(owner) is int and owner in (0, 1)))
-            or (enabled, limit, cube["beavers"], crawford) != config
-            or (value > 1) != (owner is not None) or ((not enabled or crawford) and value != 1)
-            or (limit is not None and value > limit)):
+    if (
+        type(enabled) is not bool
+        or type(cube["beavers"]) is not bool
+        or not _pow2(value)
+        or not (limit is None or _pow2(limit))
+        or cube["offered_by"] is not None
+        or not (owner is None or (type(owner) is int and owner in (0, 1)))
+        or (enabled, limit, cube["beavers"], crawford) != config
+        or (value > 1) != (owner is not None)
+        or ((not enabled or crawford) and value != 1)
+        or (limit is not None and value > limit)
+    ):
         return None
     pid, ft = st["position"], st["first_turn"]
-    if (type(pid) is not str or len(pid) > _MAX_ID or type(ft) is not list or len(ft) != 2
-            or type(ft[0]) is not bool or type(ft[1]) is not bool):
+    if (
+        type(pid) is not str
+        or len(pid) > _MAX_ID
+        or type(ft) is not list
+        or len(ft) != 2
+        or type(ft[0]) is not bool
+        or type(ft[1]) is not bool
+    ):
         return None
     try:
         pos, canonical = _position_from_id(pid, rules, (ft[0], ft[1]))
@@ -927,8 +1069,16 @@ def _snapshot_fast(st, rules, config):
         return None
     if pos.first_turn != (ft[0], ft[1]) or pos.is_game_over() or canonical != pid:
         return None
-    return {"phase": "roll", "turn": turn, "starter": starter, "dice": None, "value": value, "owner": owner,
-            "offered_by": None, "last_roll": False}
+    return {
+        "phase": "roll",
+        "turn": turn,
+        "starter": starter,
+        "dice": None,
+        "value": value,
+        "owner": owner,
+        "offered_by": None,
+        "last_roll": False,
+    }
 
 
 # ----- whole games and matches ---------------------------------------------------------------------
@@ -944,15 +1094,25 @@ def check_game_dict(d, c: Checker | None = None) -> dict:
     jacoby = c.bool(d["jacoby"], "jacoby")
     facts = check_state(c, d["state"], rules, jacoby=jacoby)
     undo = check_history(c, d["history"], d["undo"], facts, d["state"], rules, jacoby=jacoby)
-    return {"rules": rules, "players": players, "jacoby": jacoby, "state": d["state"], "history": d["history"],
-            "undo": undo, "facts": facts}
+    return {
+        "rules": rules,
+        "players": players,
+        "jacoby": jacoby,
+        "state": d["state"],
+        "history": d["history"],
+        "undo": undo,
+        "facts": facts,
+    }
 
 
 def check_match_dict(d, c: Checker | None = None) -> dict:
     """Check the match's own fields (the games are checked one by one by :meth:`Match.from_dict`)."""
     c = c or Checker("match")
-    c.dict(d, "", ("rules", "length", "jacoby", "beavers", "cube_limit", "crawford", "cube", "players",
-                   "dice_source", "games"))
+    c.dict(
+        d,
+        "",
+        ("rules", "length", "jacoby", "beavers", "cube_limit", "crawford", "cube", "players", "dice_source", "games"),
+    )
     if "version" in d and not same(d["version"], 1):
         c.fail("version", d["version"], "expected 1")
     rules = check_rules(c, d["rules"])
@@ -968,5 +1128,15 @@ def check_match_dict(d, c: Checker | None = None) -> dict:
     if d["dice_source"] is not None:
         check_dice_source(c, d["dice_source"], "dice_source")
     games = c.list(d["games"], "games")
-    return {"rules": rules, "length": length, "jacoby": jacoby, "beavers": beavers, "cube_limit": limit,
-            "crawford": crawford, "cube": cube, "players": players, "dice_source": d["dice_source"], "games": games}
+    return {
+        "rules": rules,
+        "length": length,
+        "jacoby": jacoby,
+        "beavers": beavers,
+        "cube_limit": limit,
+        "crawford": crawford,
+        "cube": cube,
+        "players": players,
+        "dice_source": d["dice_source"],
+        "games": games,
+    }

@@ -45,6 +45,7 @@ def main():
 
 def _parse_dice(ctx, param, value):
     from .position import check_dice
+
     try:
         return check_dice(value)
     except NardyError as e:
@@ -52,17 +53,36 @@ def _parse_dice(ctx, param, value):
 
 
 @main.command()
-@click.option("--game", "-g", default="backgammon", show_default=True,
-              help="backgammon, short (short nardy) or long (long nardy); aliases accepted.")
-@click.option("--position", "-p", "position_id", default=None,
-              help="GNU Backgammon Position ID (long nardy: optional :Fxy first-turn suffix). "
-                   "Default: the starting position.")
+@click.option(
+    "--game",
+    "-g",
+    default="backgammon",
+    show_default=True,
+    help="backgammon, short (short nardy) or long (long nardy); aliases accepted.",
+)
+@click.option(
+    "--position",
+    "-p",
+    "position_id",
+    default=None,
+    help="GNU Backgammon Position ID (long nardy: optional :Fxy first-turn suffix). Default: the starting position.",
+)
 @click.option("--dice", "-d", nargs=2, type=int, required=True, callback=_parse_dice, help="The roll, e.g. --dice 3 1.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-@click.option("--numbering", type=click.Choice(["own", "absolute"]), default="own", show_default=True,
-              help="Point numbers: the mover's own, or long nardy's absolute numbering.")
-@click.option("--side", type=click.Choice(["white", "black"]), default="white", show_default=True,
-              help="With --numbering absolute: which side is on roll.")
+@click.option(
+    "--numbering",
+    type=click.Choice(["own", "absolute"]),
+    default="own",
+    show_default=True,
+    help="Point numbers: the mover's own, or long nardy's absolute numbering.",
+)
+@click.option(
+    "--side",
+    type=click.Choice(["white", "black"]),
+    default="white",
+    show_default=True,
+    help="With --numbering absolute: which side is on roll.",
+)
 def moves(game, position_id, dice, as_json, numbering, side):
     """Print every legal play for a position and roll, with the resulting Position ID.
 
@@ -72,6 +92,7 @@ def moves(game, position_id, dice, as_json, numbering, side):
     from .numbering import NUMBERINGS
     from .position import Position
     from .rules import get_rules
+
     rules = get_rules(game)
     if numbering not in NUMBERINGS[rules.name]:
         raise NotationError(f"--numbering absolute is only defined for long nardy, not {rules.name}")
@@ -83,9 +104,17 @@ def moves(game, position_id, dice, as_json, numbering, side):
     plays = pos.legal_plays(dice)
     if as_json:
         out = {
-            "game": rules.name, "position": pos.id(), "dice": list(dice),
-            "plays": [{"play": p.notation(numbering, side) if numbering != "own" else str(p),
-                       "steps": [list(s) for s in p.steps], "position": p.result.id()} for p in plays],
+            "game": rules.name,
+            "position": pos.id(),
+            "dice": list(dice),
+            "plays": [
+                {
+                    "play": p.notation(numbering, side) if numbering != "own" else str(p),
+                    "steps": [list(s) for s in p.steps],
+                    "position": p.result.id(),
+                }
+                for p in plays
+            ],
         }
         click.echo(json.dumps(out, indent=2))
         return

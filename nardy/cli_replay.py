@@ -20,6 +20,7 @@ def _who(match, p):
 
 def _text_report(match) -> list[str]:
     from .records.mat import match_summary
+
     s = match_summary(match)
     kind = f"{match.length} point match" if match.length else "money session"
     lines = [f"{s['game']} {kind}: {match.players[0]} (White) vs {match.players[1]} (Black)"]
@@ -46,8 +47,10 @@ def _text_report(match) -> list[str]:
         elif r["winner"] is None:
             lines.append(f"  drawn: {r['points']} point(s) each")
         else:
-            lines.append(f"  {_who(match, r['winner'])} wins {r['points']} point(s) "
-                         f"({r['level_name']}, {r['reason']}, cube {r['cube']})")
+            lines.append(
+                f"  {_who(match, r['winner'])} wins {r['points']} point(s) "
+                f"({r['level_name']}, {r['reason']}, cube {r['cube']})"
+            )
     lines.append("")
     sc = s["score"]
     tail = f"Final score: {match.players[0]} {sc[0]}, {match.players[1]} {sc[1]}"
@@ -65,12 +68,14 @@ def replay(file, as_json):
     final score; exit 1 on the first rule violation (game, move, player, reason)."""
     from .records.mat import match_summary, read_mat
     from .records.mat import replay as do_replay
+
     try:
         match = do_replay(read_mat(file))  # FILE is a path: read_mat only ever reads a file
     except RecordError as e:
         if as_json:
-            click.echo(json.dumps({"error": str(e), "game": e.game, "move": e.move, "player": e.player,
-                                   "reason": e.reason}))
+            click.echo(
+                json.dumps({"error": str(e), "game": e.game, "move": e.move, "player": e.player, "reason": e.reason})
+            )
         click.echo(f"error: {file}: {e}", err=True)
         sys.exit(1)
     if as_json:

@@ -20,7 +20,6 @@ __all__ = ["Cube"]
 PLAYER_NAMES = ("White", "Black")
 
 
-
 class Cube:
     """State of the doubling cube.
 
@@ -35,8 +34,15 @@ class Cube:
 
     __slots__ = ("enabled", "value", "owner", "limit", "offered_by", "beavers")
 
-    def __init__(self, enabled: bool = True, value: int = 1, owner: int | None = None,
-                 limit: int | None = None, offered_by: int | None = None, beavers: bool = False):
+    def __init__(
+        self,
+        enabled: bool = True,
+        value: int = 1,
+        owner: int | None = None,
+        limit: int | None = None,
+        offered_by: int | None = None,
+        beavers: bool = False,
+    ):
         if limit is not None:
             if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1 or limit & (limit - 1):
                 raise InvalidOptionError(f"cube limit {limit!r}: expected a power of two (1, 2, 4, ...)")
@@ -108,8 +114,9 @@ class Cube:
         if not self.beavers:
             raise GameStateError("beavers are not allowed (money-play option beavers is off)", code="no_beavers")
         if self.limit is not None and self.value * 4 > self.limit:
-            raise GameStateError(f"a beaver would pass the cube limit {self.limit}", code="cube_limit",
-                                 params={"limit": self.limit})
+            raise GameStateError(
+                f"a beaver would pass the cube limit {self.limit}", code="cube_limit", params={"limit": self.limit}
+            )
         self.value *= 4
         self.owner = 1 - self.offered_by
         self.offered_by = None
@@ -124,8 +131,14 @@ class Cube:
 
     def to_dict(self) -> dict:
         """JSON-able state."""
-        return {"enabled": self.enabled, "value": self.value, "owner": self.owner, "limit": self.limit,
-                "offered_by": self.offered_by, "beavers": self.beavers}
+        return {
+            "enabled": self.enabled,
+            "value": self.value,
+            "owner": self.owner,
+            "limit": self.limit,
+            "offered_by": self.offered_by,
+            "beavers": self.beavers,
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> Cube:
@@ -136,9 +149,12 @@ class Cube:
                 bool or float for a number, a number for a bool), a value that is not a power of two,
                 an owner or offer not None/0/1, a value above the limit (the message names the key).
         """
+
         def fail(field, value, why):
             from .ids import _quote
+
             raise GameStateError(f"not a saved cube: cube{field} {_quote(value)}: {why}")
+
         return check_cube_dict(d, fail)
 
     def copy(self) -> Cube:

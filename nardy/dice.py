@@ -126,6 +126,7 @@ class FixedDice:
 
     def __init__(self, rolls: Iterable = (), index: int = 0):
         from .position import check_dice
+
         self.rolls: list[int | tuple[int, int]] = []
         for r in rolls:
             if isinstance(r, int) and not isinstance(r, bool):
@@ -158,7 +159,7 @@ class FixedDice:
         r = self.rolls[self.index] if self.index < len(self.rolls) else None
         if isinstance(r, tuple):
             # split the roll into two single dice in place
-            self.rolls[self.index:self.index + 1] = [r[0], r[1]]
+            self.rolls[self.index : self.index + 1] = [r[0], r[1]]
         return self._next()
 
     def get_state(self):
@@ -194,7 +195,9 @@ def dice_from_dict(d) -> DiceSource | SystemDice | FixedDice:
 
     def fail(field, value, why):
         from .ids import _quote
+
         raise GameStateError(f"not a saved dice source: dice_source{field} {_quote(value)}: {why}")
+
     check_source_dict(d, fail)
     if d["kind"] == "system":
         return SystemDice()
@@ -205,6 +208,7 @@ def dice_from_dict(d) -> DiceSource | SystemDice | FixedDice:
 
 def _raise_invalid_dice(field, value, why):
     from .ids import _quote
+
     raise InvalidDiceError(f"dice source state{field} {_quote(value)}: {why}")
 
 
@@ -221,13 +225,17 @@ def check_random_state(state, fail) -> None:
         fail("[0]", version, "expected 3 (the version of random.Random's state)")
     if not isinstance(internal, (list, tuple)) or len(internal) != 625:
         fail("[1]", internal, "expected a list of 625 integers")
-    if (all(type(v) is int for v in internal) and min(internal) >= 0 and max(internal[:624]) < 2 ** 32
-            and internal[624] <= 624):
-        ok = True     # the common case, fast
+    if (
+        all(type(v) is int for v in internal)
+        and min(internal) >= 0
+        and max(internal[:624]) < 2**32
+        and internal[624] <= 624
+    ):
+        ok = True  # the common case, fast
     else:
         ok = False
     for k, v in enumerate(() if ok else internal):
-        hi = 624 if k == 624 else 2 ** 32 - 1
+        hi = 624 if k == 624 else 2**32 - 1
         if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= hi:
             fail(f"[1][{k}]", v, f"expected an integer 0..{hi}")
     if gauss is not None and not (isinstance(gauss, float) and math.isfinite(gauss)):

@@ -61,11 +61,13 @@ class NardyError(ValueError):
 
 class InvalidPositionError(NardyError):
     """A position (board arrays, checker counts, game state) breaks a rule of RULES.md."""
+
     default_code = "invalid_position"
 
 
 class InvalidIdError(NardyError):
     """A Position ID, Match ID or XGID string is malformed or describes an impossible position."""
+
     default_code = "invalid_id"
 
 
@@ -78,9 +80,17 @@ class IllegalPlayError(NardyError):
 
     default_code = "illegal_play"
 
-    def __init__(self, message: str, *, text: str | None = None, dice=None,
-                 position_id: str | None = None, reason: str | None = None, code: str | None = None,
-                 params: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        text: str | None = None,
+        dice=None,
+        position_id: str | None = None,
+        reason: str | None = None,
+        code: str | None = None,
+        params: dict[str, Any] | None = None,
+    ):
         super().__init__(message, code=code, params=params)
         self.text = text
         self.dice = dice
@@ -90,32 +100,38 @@ class IllegalPlayError(NardyError):
 
 class NotationError(IllegalPlayError):
     """A play's text cannot be parsed as notation at all."""
+
     default_code = "bad_notation"
 
 
 class AmbiguousPlayError(IllegalPlayError):
     """A play's text fits several legal plays; ``params["options"]`` lists them (notation, mover's own
     numbering)."""
+
     default_code = "ambiguous_play"
 
 
 class UnknownGameError(NardyError):
     """A game name or alias is not one of backgammon, short nardy, long nardy."""
+
     default_code = "unknown_game"
 
 
 class InvalidOptionError(NardyError):
     """A rules option name or value is not one RULES.md defines."""
+
     default_code = "invalid_option"
 
 
 class InvalidDiceError(NardyError):
     """Dice are not two integers in 1..6."""
+
     default_code = "invalid_dice"
 
 
 class GameStateError(NardyError):
     """An action is not allowed in the current state of a game or match (out of turn, finished game...)."""
+
     default_code = "not_allowed_now"
 
 
@@ -128,8 +144,18 @@ class RecordError(NardyError):
 
     default_code = "bad_record"
 
-    def __init__(self, message: str, *, game=None, move=None, player=None, reason=None, partial=None,
-                 code: str | None = None, params: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        game=None,
+        move=None,
+        player=None,
+        reason=None,
+        partial=None,
+        code: str | None = None,
+        params: dict[str, Any] | None = None,
+    ):
         super().__init__(message, code=code, params=params)
         self.game = game
         self.move = move

@@ -24,9 +24,28 @@ from typing import ClassVar
 
 from .errors import GameStateError
 
-__all__ = ["Phase", "PHASES", "Event", "SetupEvent", "OpeningEvent", "RollEvent", "PassEvent", "PlayEvent",
-           "LastRollEvent", "DoubleEvent", "TakeEvent", "BeaverEvent", "DropEvent", "ResignEvent",
-           "AcceptEvent", "DeclineEvent", "EndEvent", "EVENT_TYPES", "EVENT_VERSION", "event_from_dict"]
+__all__ = [
+    "Phase",
+    "PHASES",
+    "Event",
+    "SetupEvent",
+    "OpeningEvent",
+    "RollEvent",
+    "PassEvent",
+    "PlayEvent",
+    "LastRollEvent",
+    "DoubleEvent",
+    "TakeEvent",
+    "BeaverEvent",
+    "DropEvent",
+    "ResignEvent",
+    "AcceptEvent",
+    "DeclineEvent",
+    "EndEvent",
+    "EVENT_TYPES",
+    "EVENT_VERSION",
+    "event_from_dict",
+]
 
 #: The version of the events' JSON form (the ``version`` of a saved game).
 EVENT_VERSION = 1
@@ -72,10 +91,10 @@ class Event:
         return {"type": self.type, **{f.name: _list(getattr(self, f.name)) for f in fields(self)}}
 
 
-
 @dataclass(frozen=True)
 class SetupEvent(Event):
     """A game set up at ``position`` for analysis (:meth:`Game.from_position`); ``turn`` is to roll."""
+
     type: ClassVar[str] = "setup"
     position: str
     turn: int
@@ -85,6 +104,7 @@ class SetupEvent(Event):
 class OpeningEvent(Event):
     """The opening (rule 7): ``rolls`` are the one-die rolls ``(White, Black)`` until they differ (empty
     when the starter was given); ``dice`` the starter's dice with ``use-opening-dice``, else ``None``."""
+
     type: ClassVar[str] = "opening"
     starter: int
     rolls: tuple = ()
@@ -94,6 +114,7 @@ class OpeningEvent(Event):
 @dataclass(frozen=True)
 class RollEvent(Event):
     """``player`` rolled ``dice``."""
+
     type: ClassVar[str] = "roll"
     player: int
     dice: tuple
@@ -102,6 +123,7 @@ class RollEvent(Event):
 @dataclass(frozen=True)
 class PassEvent(Event):
     """``player`` could not play ``dice``: the turn passed."""
+
     type: ClassVar[str] = "pass"
     player: int
     dice: tuple
@@ -111,6 +133,7 @@ class PassEvent(Event):
 class PlayEvent(Event):
     """``player`` played ``play`` (notation, own numbering) with ``dice`` from ``position`` (the Position ID
     before the play, mover's view); ``steps`` as entered, ``(from, to, die, hit)`` each."""
+
     type: ClassVar[str] = "play"
     player: int
     dice: tuple
@@ -122,6 +145,7 @@ class PlayEvent(Event):
 @dataclass(frozen=True)
 class LastRollEvent(Event):
     """Long nardy ``last-roll``: the starter bore off last; ``player`` has one more roll to draw."""
+
     type: ClassVar[str] = "last-roll"
     player: int
 
@@ -129,6 +153,7 @@ class LastRollEvent(Event):
 @dataclass(frozen=True)
 class DoubleEvent(Event):
     """``player`` doubled to ``value``."""
+
     type: ClassVar[str] = "double"
     player: int
     value: int
@@ -137,6 +162,7 @@ class DoubleEvent(Event):
 @dataclass(frozen=True)
 class TakeEvent(Event):
     """``player`` took; the cube is at ``value``."""
+
     type: ClassVar[str] = "take"
     player: int
     value: int
@@ -145,6 +171,7 @@ class TakeEvent(Event):
 @dataclass(frozen=True)
 class BeaverEvent(Event):
     """``player`` beavered (took and redoubled); the cube is at ``value``."""
+
     type: ClassVar[str] = "beaver"
     player: int
     value: int
@@ -153,6 +180,7 @@ class BeaverEvent(Event):
 @dataclass(frozen=True)
 class DropEvent(Event):
     """``player`` passed (dropped) the double."""
+
     type: ClassVar[str] = "drop"
     player: int
 
@@ -160,6 +188,7 @@ class DropEvent(Event):
 @dataclass(frozen=True)
 class ResignEvent(Event):
     """``player`` offered to resign at result level ``level`` (``level_name`` in the game's terms)."""
+
     type: ClassVar[str] = "resign"
     player: int
     level: int
@@ -169,6 +198,7 @@ class ResignEvent(Event):
 @dataclass(frozen=True)
 class AcceptEvent(Event):
     """``player`` accepted the resignation."""
+
     type: ClassVar[str] = "accept"
     player: int
 
@@ -176,6 +206,7 @@ class AcceptEvent(Event):
 @dataclass(frozen=True)
 class DeclineEvent(Event):
     """``player`` declined the resignation."""
+
     type: ClassVar[str] = "decline"
     player: int
 
@@ -183,6 +214,7 @@ class DeclineEvent(Event):
 @dataclass(frozen=True)
 class EndEvent(Event):
     """The game ended: the fields of :class:`nardy.game.GameResult` (``winner`` None for a draw)."""
+
     type: ClassVar[str] = "end"
     winner: int | None
     level: int
@@ -193,9 +225,25 @@ class EndEvent(Event):
 
 
 #: Event class by its JSON ``type``.
-EVENT_TYPES: dict[str, type[Event]] = {c.type: c for c in (
-    SetupEvent, OpeningEvent, RollEvent, PassEvent, PlayEvent, LastRollEvent, DoubleEvent, TakeEvent,
-    BeaverEvent, DropEvent, ResignEvent, AcceptEvent, DeclineEvent, EndEvent)}
+EVENT_TYPES: dict[str, type[Event]] = {
+    c.type: c
+    for c in (
+        SetupEvent,
+        OpeningEvent,
+        RollEvent,
+        PassEvent,
+        PlayEvent,
+        LastRollEvent,
+        DoubleEvent,
+        TakeEvent,
+        BeaverEvent,
+        DropEvent,
+        ResignEvent,
+        AcceptEvent,
+        DeclineEvent,
+        EndEvent,
+    )
+}
 
 
 def event_from_dict(d) -> Event:
@@ -213,8 +261,9 @@ def event_from_dict(d) -> Event:
         raise GameStateError(f"history event {str(d)[:60]!r}: expected a dict with a type")
     cls = EVENT_TYPES.get(d.get("type")) if isinstance(d.get("type"), str) else None
     if cls is None:
-        raise GameStateError(f"history event type {str(d.get('type'))[:40]!r}: expected one of "
-                             f"{', '.join(EVENT_TYPES)}")
+        raise GameStateError(
+            f"history event type {str(d.get('type'))[:40]!r}: expected one of {', '.join(EVENT_TYPES)}"
+        )
     names = {f.name for f in fields(cls)}
     given = set(d) - {"type"}
     if not given <= names:

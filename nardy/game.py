@@ -101,8 +101,14 @@ class GameResult:
         return (self.points, 0) if self.winner == 0 else (0, self.points)
 
     def to_dict(self) -> dict:
-        return {"winner": self.winner, "level": self.level, "level_name": self.level_name,
-                "points": self.points, "cube": self.cube, "reason": self.reason}
+        return {
+            "winner": self.winner,
+            "level": self.level,
+            "level_name": self.level_name,
+            "points": self.points,
+            "cube": self.cube,
+            "reason": self.reason,
+        }
 
     @classmethod
     def from_dict(cls, d: dict) -> GameResult:
@@ -268,6 +274,7 @@ class _Turn:
             passing_hits = sum(1 for s in path[:-1] if s.hit)
             exact = 0 if (to != 0 or path[-1].die == path[-1].frm) else 1
             return (passing_hits, exact, [s.die for s in path])
+
         return min(found, key=key)
 
 
@@ -298,9 +305,19 @@ class Game:
         ``None``), starter (who moved first), crawford, jacoby, players.
     """
 
-    def __init__(self, rules_or_name="backgammon", dice=None, cube: bool | None = None, *,
-                 crawford: bool = False, jacoby: bool = False, beavers: bool = False,
-                 cube_limit: int | None = None, players=("White", "Black"), **options):
+    def __init__(
+        self,
+        rules_or_name="backgammon",
+        dice=None,
+        cube: bool | None = None,
+        *,
+        crawford: bool = False,
+        jacoby: bool = False,
+        beavers: bool = False,
+        cube_limit: int | None = None,
+        players=("White", "Black"),
+        **options,
+    ):
         self.rules: Rules = get_rules(rules_or_name, **options)
         self.dice_source = dice if dice is not None else DiceSource()
         enabled = self.rules.cube if cube is None else bool(cube)
@@ -319,8 +336,8 @@ class Game:
         self.starter: int | None = None
         self._turn: _Turn | None = None
         self._plays: list[Play] | None = None
-        self._resign: tuple[int, int] | None = None   # (player, level)
-        self._resume: Phase | None = None               # phase to return to after a declined resignation
+        self._resign: tuple[int, int] | None = None  # (player, level)
+        self._resume: Phase | None = None  # phase to return to after a declined resignation
         self._last_roll = False
         self._undo: list[dict] = []
 
@@ -416,22 +433,30 @@ class Game:
         if player is None:
             return
         if player not in (0, 1):
-            raise GameStateError(f"player {player!r}: expected 0 or 1", code="bad_player",
-                                 params={"player": str(player)[:20]})
+            raise GameStateError(
+                f"player {player!r}: expected 0 or 1", code="bad_player", params={"player": str(player)[:20]}
+            )
         if player != expected:
-            raise GameStateError(f"{self._who(player)} cannot {action}: it is {self._who(expected)}'s turn "
-                                 f"to act (phase {self.phase})", code="not_your_turn",
-                                 params={"player": player, "expected": expected, "action": action,
-                                         "phase": self.phase.value})
+            raise GameStateError(
+                f"{self._who(player)} cannot {action}: it is {self._who(expected)}'s turn to act (phase {self.phase})",
+                code="not_your_turn",
+                params={"player": player, "expected": expected, "action": action, "phase": self.phase.value},
+            )
 
     def _need(self, phases, action: str):
         if self.phase == "over":
-            raise GameStateError(f"cannot {action}: the game is over ({self._result_text()})", code="game_over",
-                                 params={"action": action})
+            raise GameStateError(
+                f"cannot {action}: the game is over ({self._result_text()})",
+                code="game_over",
+                params={"action": action},
+            )
         if self.phase not in phases:
-            raise GameStateError(f"cannot {action} now: the game is in phase {self.phase.value!r} "
-                                 f"(expected {' or '.join(repr(str(p)) for p in phases)})", code="wrong_phase",
-                                 params={"action": action, "phase": self.phase.value})
+            raise GameStateError(
+                f"cannot {action} now: the game is in phase {self.phase.value!r} "
+                f"(expected {' or '.join(repr(str(p)) for p in phases)})",
+                code="wrong_phase",
+                params={"action": action, "phase": self.phase.value},
+            )
 
     def _result_text(self) -> str:
         r = self.result
@@ -484,16 +509,20 @@ class Game:
                 opening = check_dice(dice)
                 if opening[0] == opening[1]:
                     from .errors import InvalidDiceError
-                    raise InvalidDiceError(f"opening dice {opening}: the opening roll cannot be a double "
-                                           f"(ties are rolled again) with opening use-opening-dice")
+
+                    raise InvalidDiceError(
+                        f"opening dice {opening}: the opening roll cannot be a double "
+                        f"(ties are rolled again) with opening use-opening-dice"
+                    )
             elif dice is not None:
                 raise GameStateError("with opening reroll the starter rolls: give the dice to roll()")
         self.starter = starter
         self.turn = starter
         if starter == 1:
             self.position = self.position.mirror()
-        self.history.append(OpeningEvent(starter, tuple(tuple(r) for r in rolls),
-                                         tuple(opening) if (use_dice and opening) else None))
+        self.history.append(
+            OpeningEvent(starter, tuple(tuple(r) for r in rolls), tuple(opening) if (use_dice and opening) else None)
+        )
         if use_dice:
             self._begin_move(tuple(opening))
         else:
@@ -547,10 +576,15 @@ class Game:
         if isinstance(play, Play):
             match = [p for p in self._plays if p == play]
             if not match:
-                raise IllegalPlayError(f"play {play} is not legal with roll {self.dice[0]}-{self.dice[1]} "
-                                       f"in position {self.position.id()}", text=str(play), dice=self.dice,
-                                       position_id=self.position.id(), reason="not a legal play",
-                                       code="illegal_play")
+                raise IllegalPlayError(
+                    f"play {play} is not legal with roll {self.dice[0]}-{self.dice[1]} "
+                    f"in position {self.position.id()}",
+                    text=str(play),
+                    dice=self.dice,
+                    position_id=self.position.id(),
+                    reason="not a legal play",
+                    code="illegal_play",
+                )
             chosen = match[0]
             steps = play.steps
         else:
@@ -560,8 +594,9 @@ class Game:
         return chosen
 
     def _record_play(self, chosen: Play, steps):
-        self.history.append(PlayEvent(self.turn, tuple(self.dice), format_steps(steps), _event_steps(steps),
-                                      self.position.id()))
+        self.history.append(
+            PlayEvent(self.turn, tuple(self.dice), format_steps(steps), _event_steps(steps), self.position.id())
+        )
         self._finish_play(chosen)
 
     def legal_steps(self) -> list[tuple[int, int]]:
@@ -596,8 +631,13 @@ class Game:
             raise IllegalPlayError(
                 f"step {frm}/{to} is not possible now (roll {self.dice[0]}-{self.dice[1]}, steps so far "
                 f"{format_steps(self._turn.steps) or 'none'}): no legal play continues that way",
-                text=f"{frm}/{to}", dice=self.dice, position_id=self.position.id(), reason="illegal step",
-                code="illegal_step", params={"from": int(frm), "to": int(to), "dice": list(self.dice_left)})
+                text=f"{frm}/{to}",
+                dice=self.dice,
+                position_id=self.position.id(),
+                reason="illegal step",
+                code="illegal_step",
+                params={"from": int(frm), "to": int(to), "dice": list(self.dice_left)},
+            )
         self._turn.groups.append(path)
         return path
 
@@ -619,8 +659,13 @@ class Game:
             raise IllegalPlayError(
                 f"the steps {format_steps(self._turn.steps) or '(none)'} are not a complete legal play for "
                 f"roll {self.dice[0]}-{self.dice[1]}: dice {left} must still be played",
-                text=format_steps(self._turn.steps), dice=self.dice, position_id=self.position.id(),
-                reason="incomplete play", code="incomplete_play", params={"dice": list(left)})
+                text=format_steps(self._turn.steps),
+                dice=self.dice,
+                position_id=self.position.id(),
+                reason="incomplete play",
+                code="incomplete_play",
+                params={"dice": list(left)},
+            )
         self._record_play(chosen, self._turn.steps)
         return chosen
 
@@ -639,7 +684,7 @@ class Game:
                 self._end_win(winner, result_level(self.rules, res.mover), "bear-off", res)
             return
         if res.mover[0] == 15:
-            if (not self.rules.hitting and self.rules.last_roll != "off" and mover == self.starter):
+            if not self.rules.hitting and self.rules.last_roll != "off" and mover == self.starter:
                 self._last_roll = True
                 nxt = res.mirror()
                 self.position = _LastRollPosition(nxt._b, self.rules, nxt.first_turn)
@@ -663,12 +708,14 @@ class Game:
             level = 0
         return self.rules.scoring[level] * self._cube.value
 
-    def _end_win(self, winner: int, level: int, reason: str, final_pos: Position | None = None,
-                 points: int | None = None):
+    def _end_win(
+        self, winner: int, level: int, reason: str, final_pos: Position | None = None, points: int | None = None
+    ):
         if points is None:
             points = self._points(level)
-        self._end(GameResult(winner, level, self.rules.result_names[level], points, self._cube.value, reason),
-                  final_pos)
+        self._end(
+            GameResult(winner, level, self.rules.result_names[level], points, self._cube.value, reason), final_pos
+        )
 
     def _end(self, result: GameResult, final_pos: Position | None):
         if self.result is not None:
@@ -711,8 +758,13 @@ class Game:
         self._check_player(player, self.turn, "double")
         code = self.why_not_double()
         if code:
-            params = {"player": self.turn, "owner": self.cube_owner, "limit": self._cube.limit,
-                      "value": self.cube_value, "phase": self.phase.value}
+            params = {
+                "player": self.turn,
+                "owner": self.cube_owner,
+                "limit": self._cube.limit,
+                "value": self.cube_value,
+                "phase": self.phase.value,
+            }
             why = why_not_double_text(code, owner_name=self._who(self.cube_owner or 0), **params)
             raise GameStateError(f"{self._who(self.turn)} cannot double: {why}", code=code, params=params)
         value = self._cube.offer(self.turn, self.crawford)
@@ -756,12 +808,18 @@ class Game:
         if isinstance(level, str):
             key = level.strip().lower()
             if key not in names:
-                raise GameStateError(f"resignation level {level!r}: expected one of {', '.join(names)}",
-                                     code="bad_resign_level", params={"level": level[:20]})
+                raise GameStateError(
+                    f"resignation level {level!r}: expected one of {', '.join(names)}",
+                    code="bad_resign_level",
+                    params={"level": level[:20]},
+                )
             return names.index(key)
         if isinstance(level, bool) or not isinstance(level, int) or not 0 <= level < len(names):
-            raise GameStateError(f"resignation level {level!r}: expected 0..{len(names) - 1} or one of "
-                                 f"{', '.join(names)}", code="bad_resign_level", params={"level": str(level)[:20]})
+            raise GameStateError(
+                f"resignation level {level!r}: expected 0..{len(names) - 1} or one of {', '.join(names)}",
+                code="bad_resign_level",
+                params={"level": str(level)[:20]},
+            )
         return level
 
     def resign(self, level=0, player: int | None = None) -> None:
@@ -808,21 +866,25 @@ class Game:
         return {
             "position": pos.id(),
             "first_turn": list(pos.first_turn),
-            "turn": self.turn, "dice": list(self.dice) if self.dice else None, "phase": self.phase.value,
-            "starter": self.starter, "cube": self._cube.to_dict(), "crawford": self.crawford,
+            "turn": self.turn,
+            "dice": list(self.dice) if self.dice else None,
+            "phase": self.phase.value,
+            "starter": self.starter,
+            "cube": self._cube.to_dict(),
+            "crawford": self.crawford,
             "result": self.result.to_dict() if self.result else None,
             "steps": [[list(s) for s in _event_steps(g)] for g in self._turn.groups] if self._turn else [],
             "resign": list(self._resign) if self._resign else None,
             "resume": self._resume.value if self._resume else None,
             "last_roll": self._last_roll,
-            "dice_source": (self.dice_source.to_dict() if with_dice and hasattr(self.dice_source, "to_dict")
-                            else None),
+            "dice_source": (self.dice_source.to_dict() if with_dice and hasattr(self.dice_source, "to_dict") else None),
         }
 
     def _load(self, st: dict):
         if st["phase"] == "over" and st["result"] and st["result"]["reason"] == "draw":
             from ._saved import drawn_position
-            pos = drawn_position(self.rules)   # both sides borne off: not a position to play from
+
+            pos = drawn_position(self.rules)  # both sides borne off: not a position to play from
         else:
             pos = Position.from_id(st["position"], self.rules, first_turn=tuple(st["first_turn"]))
         self._last_roll = bool(st["last_roll"])
@@ -873,16 +935,19 @@ class Game:
                 raise GameStateError("nothing to undo: the game is at its first turn", code="nothing_to_undo")
             self._undo.pop()
             top = self._undo[-1]
-        del self.history[top["hist"]:]
+        del self.history[top["hist"] :]
         self._load(top["state"])
 
     def to_dict(self) -> dict:
         """The whole game as JSON-able data; :meth:`from_dict` resumes it exactly (dice source state,
         cube, whose turn, steps of a partial turn, history, undo points)."""
         return {
-            "version": 1, "rules": {"name": self.rules.name, **self.rules.options()},
-            "players": list(self.players), "jacoby": self.jacoby,
-            "state": self._state(with_dice=True), "history": [e.to_dict() for e in self.history],
+            "version": 1,
+            "rules": {"name": self.rules.name, **self.rules.options()},
+            "players": list(self.players),
+            "jacoby": self.jacoby,
+            "state": self._state(with_dice=True),
+            "history": [e.to_dict() for e in self.history],
             "undo": list(self._undo),
         }
 
@@ -903,20 +968,29 @@ class Game:
                 message names the field and quotes the value.
         """
         from ._saved import Checker
+
         return cls._from_saved(d, dice, Checker("game"))
 
     @classmethod
     def _from_saved(cls, d, dice, checker) -> Game:
         from ._saved import check_game_dict
+
         what = f"not a saved {checker.what}: {checker.base}"
         try:
             ok = check_game_dict(d, checker)
             st = ok["state"]
             cube = st["cube"]
             src = dice if dice is not None else (dice_from_dict(st["dice_source"]) if st["dice_source"] else None)
-            g = cls(ok["rules"], dice=src, cube=cube["enabled"], crawford=st["crawford"],
-                    jacoby=ok["jacoby"], beavers=cube["beavers"], cube_limit=cube["limit"],
-                    players=ok["players"])
+            g = cls(
+                ok["rules"],
+                dice=src,
+                cube=cube["enabled"],
+                crawford=st["crawford"],
+                jacoby=ok["jacoby"],
+                beavers=cube["beavers"],
+                cube_limit=cube["limit"],
+                players=ok["players"],
+            )
             g.history = [event_from_dict(e) for e in ok["history"]]
             g._undo = list(ok["undo"])
             if dice is not None:
@@ -924,11 +998,21 @@ class Game:
             g._load(st)
         except GameStateError:
             raise
-        except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
-                RecursionError) as e:   # not expected after the checks: a last safety net
+        except (
+            NardyError,
+            KeyError,
+            TypeError,
+            ValueError,
+            IndexError,
+            AttributeError,
+            OverflowError,
+            RecursionError,
+        ) as e:  # not expected after the checks: a last safety net
             raise GameStateError(f"{what}{type(e).__name__}: {e}") from None
         return g
 
     def __repr__(self):
-        return (f"<Game {self.rules.name} phase={self.phase} turn={self.turn} dice={self.dice} "
-                f"cube={self._cube.value} {self.position.id()}>")
+        return (
+            f"<Game {self.rules.name} phase={self.phase} turn={self.turn} dice={self.dice} "
+            f"cube={self._cube.value} {self.position.id()}>"
+        )

@@ -34,6 +34,7 @@ def detect_lang(environ=None) -> str:
         return "ru" if first.startswith("ru") else "en"
     try:
         import locale
+
         loc = locale.getlocale()[0] or ""
     except (ValueError, TypeError):  # pragma: no cover - broken locale settings
         loc = ""
@@ -63,21 +64,32 @@ RESULT_NAMES = {
 
 #: Words accepted for each result level by ``resign`` (any language), lowest level first.
 RESIGN_WORDS = {
-    "backgammon": (("single", "simple", "one", "одинарная", "одинарную", "обычная", "обычную", "простая"),
-                   ("gammon", "гаммон"),
-                   ("backgammon", "бэкгаммон", "бекгаммон")),
-    "short": (("oyun", "oin", "oyn", "оюн", "ойн", "оин"),
-              ("mars", "марс"),
-              ("home mars", "home-mars", "homemars", "домашний марс", "домашний-марс", "дом. марс"),
-              ("koks", "cox", "кокс")),
-    "long": (("oyn", "oin", "oyun", "ойн", "оин", "оюн"),
-             ("mars", "марс")),
+    "backgammon": (
+        ("single", "simple", "one", "одинарная", "одинарную", "обычная", "обычную", "простая"),
+        ("gammon", "гаммон"),
+        ("backgammon", "бэкгаммон", "бекгаммон"),
+    ),
+    "short": (
+        ("oyun", "oin", "oyn", "оюн", "ойн", "оин"),
+        ("mars", "марс"),
+        ("home mars", "home-mars", "homemars", "домашний марс", "домашний-марс", "дом. марс"),
+        ("koks", "cox", "кокс"),
+    ),
+    "long": (("oyn", "oin", "oyun", "ойн", "оин", "оюн"), ("mars", "марс")),
 }
 
 #: Bot levels (:data:`nardy.bots.BOT_LEVELS`) as shown to the player.
 LEVEL_NAMES = {
-    "ru": {"random": "случайные ходы", "heuristic": "эвристика", "beginner": "новичок", "casual": "любитель",
-           "intermediate": "средний", "advanced": "сильный", "expert": "эксперт", "grandmaster": "гроссмейстер"},
+    "ru": {
+        "random": "случайные ходы",
+        "heuristic": "эвристика",
+        "beginner": "новичок",
+        "casual": "любитель",
+        "intermediate": "средний",
+        "advanced": "сильный",
+        "expert": "эксперт",
+        "grandmaster": "гроссмейстер",
+    },
 }
 
 COLOURS = {"en": ("White", "Black"), "ru": ("Белые", "Чёрные")}
@@ -104,8 +116,10 @@ def plural_points(n, lang: str) -> str:
 
 _T = {
     # ----- start, players, board ------------------------------------------------------------------
-    "welcome": ("nardy: {game}. Type 'help' for the commands.",
-                "nardy: {game}. Команда «помощь» (help) покажет все команды."),
+    "welcome": (
+        "nardy: {game}. Type 'help' for the commands.",
+        "nardy: {game}. Команда «помощь» (help) покажет все команды.",
+    ),
     "one_game": ("one game", "одна партия"),
     "match_to": ("match to {n}", "матч до {n}"),
     "score": ("score {w} {ws} : {b} {bs}", "счёт: {w} {ws} : {b} {bs}"),
@@ -119,10 +133,14 @@ _T = {
     "cube_owned": ("Cube: {value}, {who} owns it", "Куб: {value}, у {whom}"),
     "numbering": ("Numbering: {name}", "Нумерация: {name}"),
     "numbering_own": ("each player's own", "своя у каждого игрока"),
-    "numbering_absolute": ("absolute (White's head 24, Black's head 12)",
-                           "сквозная (голова белых 24, голова чёрных 12)"),
-    "numbering_traditional": ("traditional (White's half 1-12, Black's half 01-012)",
-                              "традиционная (половина белых 1–12, половина чёрных 01–012)"),
+    "numbering_absolute": (
+        "absolute (White's head 24, Black's head 12)",
+        "сквозная (голова белых 24, голова чёрных 12)",
+    ),
+    "numbering_traditional": (
+        "traditional (White's half 1-12, Black's half 01-012)",
+        "традиционная (половина белых 1–12, половина чёрных 01–012)",
+    ),
     "to_roll": ("{who} to roll", "Бросают зары {who}"),
     "to_play": ("{who} to play {dice}", "Ходят {who}: {dice}"),
     "to_answer_double": ("{who} must answer the double to {value}", "{who} должны ответить на удвоение до {value}"),
@@ -131,35 +149,54 @@ _T = {
     "bar_word": ("BAR", "БАР"),
     # ----- events ---------------------------------------------------------------------------------
     "new_game": ("Game {n}", "Партия {n}"),
-    "opening_tie": ("Opening roll: White {w}, Black {b}: a tie, roll again.",
-                    "Розыгрыш: белые {w}, чёрные {b} — поровну, бросают снова."),
-    "opening": ("Opening roll: White {w}, Black {b}. {who} starts.",
-                "Розыгрыш: белые {w}, чёрные {b}. Начинают {who}."),
+    "opening_tie": (
+        "Opening roll: White {w}, Black {b}: a tie, roll again.",
+        "Розыгрыш: белые {w}, чёрные {b} — поровну, бросают снова.",
+    ),
+    "opening": (
+        "Opening roll: White {w}, Black {b}. {who} starts.",
+        "Розыгрыш: белые {w}, чёрные {b}. Начинают {who}.",
+    ),
     "opening_dice": ("{who} plays the opening roll {dice}.", "{who} играют зары розыгрыша {dice}."),
     "roll_event": ("{who} rolls {dice}.", "{who} бросают {dice}."),
-    "pass_event": ("{who} cannot move with {dice}: the turn passes.",
-                   "{who} не могут сыграть {dice}: ход переходит к сопернику."),
+    "pass_event": (
+        "{who} cannot move with {dice}: the turn passes.",
+        "{who} не могут сыграть {dice}: ход переходит к сопернику.",
+    ),
     "play_event": ("{who} plays {dice}: {play}", "{who} играют {dice}: {play}"),
     "double_event": ("{who} doubles to {value}.", "{who} удваивают до {value}."),
-    "take_event": ("{who} takes: the cube is at {value}, owned by {who}.", "{who} принимают: куб {value}, теперь у них."),
-    "beaver_event": ("{who} beavers: the cube is at {value}, owned by {who}.", "{who} делают бивер: куб {value}, у них."),
+    "take_event": (
+        "{who} takes: the cube is at {value}, owned by {who}.",
+        "{who} принимают: куб {value}, теперь у них.",
+    ),
+    "beaver_event": (
+        "{who} beavers: the cube is at {value}, owned by {who}.",
+        "{who} делают бивер: куб {value}, у них.",
+    ),
     "drop_event": ("{who} passes the double.", "{who} отказываются от удвоения."),
     "resign_event": ("{who} offers to resign: {level} ({points}).", "{who} предлагают сдачу: {level} ({points})."),
     "accept_event": ("{who} accepts the resignation.", "{who} принимают сдачу."),
     "decline_event": ("{who} declines the resignation: play goes on.", "{who} отклоняют сдачу: игра продолжается."),
-    "last_roll_event": ("{who} gets one last roll: bearing off all the rest draws the game.",
-                        "{who} получают последний бросок: если выбросят все шашки — ничья."),
+    "last_roll_event": (
+        "{who} gets one last roll: bearing off all the rest draws the game.",
+        "{who} получают последний бросок: если выбросят все шашки — ничья.",
+    ),
     "win_bearoff": ("{who} wins: {level}, {points}.", "Победили {who}: {level}, {points}."),
     "win_drop": ("{who} wins {points}: the double was passed.", "Победили {who}: {points}, удвоение не принято."),
-    "win_resign": ("{who} wins by resignation: {level}, {points}.", "Победили {who}, соперник сдался: {level}, {points}."),
+    "win_resign": (
+        "{who} wins by resignation: {level}, {points}.",
+        "Победили {who}, соперник сдался: {level}, {points}.",
+    ),
     "draw_result": ("The game is drawn: {points} each.", "Ничья: по {points} каждому."),
     "cube_note": (" (cube {value})", " (куб {value})"),
     "score_line": ("Score: White {w}, Black {b}.", "Счёт: белые {w}, чёрные {b}."),
     "match_won": ("{who} wins the match {w}-{b}.", "{who} выиграли матч со счётом {w}:{b}."),
     "game_over": ("Game over.", "Партия окончена."),
     "record_written": ("Record written to {path}.", "Запись партии сохранена в {path}."),
-    "bot_eval": ("  computer's estimate: {equity} (best {best}: {best_equity})",
-                 "  оценка компьютера: {equity} (лучший ход {best}: {best_equity})"),
+    "bot_eval": (
+        "  computer's estimate: {equity} (best {best}: {best_equity})",
+        "  оценка компьютера: {equity} (лучший ход {best}: {best_equity})",
+    ),
     "bot_eval_best": ("  computer's estimate: {equity}, the best play", "  оценка компьютера: {equity}, лучший ход"),
     # ----- prompts ----------------------------------------------------------------------------------
     "prompt_play": ("{who} {dice}, play> ", "{who} {dice}, ход> "),
@@ -171,43 +208,66 @@ _T = {
     "prompt_resign": ("{who}, accept or decline> ", "{who}, принять или отклонить> "),
     "prompt_continue": ("Press Enter to continue> ", "Нажмите Enter, чтобы продолжить> "),
     "prompt_yes_no": ("{question} (y/n)> ", "{question} (д/н)> "),
-    "prompt_save_name": ("File name to save to (Enter: do not save)> ", "Имя файла для сохранения (Enter — не сохранять)> "),
+    "prompt_save_name": (
+        "File name to save to (Enter: do not save)> ",
+        "Имя файла для сохранения (Enter — не сохранять)> ",
+    ),
     "ask_quit": ("Quit the game?", "Выйти из игры?"),
     "yes_words": ("y yes", "д да y yes"),
     # ----- human turn -------------------------------------------------------------------------------
     "only_play": ("Only one legal play: {play}.", "Единственный возможный ход: {play}."),
-    "play_is_complete": ("That makes the play {play}: press Enter to confirm or 'undo' to take back.",
-                         "Получился ход {play}: Enter — подтвердить, «отмена» — вернуть шашку."),
+    "play_is_complete": (
+        "That makes the play {play}: press Enter to confirm or 'undo' to take back.",
+        "Получился ход {play}: Enter — подтвердить, «отмена» — вернуть шашку.",
+    ),
     "step_undone": ("Taken back: {steps}.", "Возвращено: {steps}."),
     "nothing_to_undo": ("No step of this turn to take back.", "В этом ходе нечего отменять."),
-    "type_a_play": ("Type your play (e.g. {example}), 'moves' for the legal plays, 'help' for the commands.",
-                    "Введите ход (например, {example}), «ходы» — список возможных ходов, «помощь» — команды."),
-    "unknown_command": ("Unknown command '{cmd}': 'help' lists the commands.",
-                        "Неизвестная команда «{cmd}»: «помощь» покажет список команд."),
+    "type_a_play": (
+        "Type your play (e.g. {example}), 'moves' for the legal plays, 'help' for the commands.",
+        "Введите ход (например, {example}), «ходы» — список возможных ходов, «помощь» — команды.",
+    ),
+    "unknown_command": (
+        "Unknown command '{cmd}': 'help' lists the commands.",
+        "Неизвестная команда «{cmd}»: «помощь» покажет список команд.",
+    ),
     "not_now": ("'{cmd}' is not possible now: {reason}", "Сейчас нельзя «{cmd}»: {reason}"),
     "legal_plays": ("Legal plays:", "Возможные ходы:"),
     "legal_plays_more": ("... and {n} more", "... и ещё {n}"),
     "pick_number": ("Type a number from the list, or the play itself.", "Введите номер из списка или сам ход."),
-    "no_list": ("No list to pick from: type 'moves' or 'hint' first.", "Сначала покажите список: «ходы» или «подсказка»."),
+    "no_list": (
+        "No list to pick from: type 'moves' or 'hint' first.",
+        "Сначала покажите список: «ходы» или «подсказка».",
+    ),
     "bad_number": ("There is no play number {n} in the list.", "В списке нет хода с номером {n}."),
-    "hint_header": ("Best plays (equity for {who}, loss against the best):",
-                    "Лучшие ходы (эквити для {who}, потеря относительно лучшего):"),
-    "hint_probs": ("  after the best play: win {win}, {gammon_word} {gammon}; lose {lose}",
-                   "  после лучшего хода: выигрыш {win}, {gammon_word} {gammon}; проигрыш {lose}"),
-    "cube_hint_double": ("The computer advises: double ({nd} no double, {dt} double/take, {dp} double/pass).",
-                         "Совет компьютера: удвоить (без удвоения {nd}, удвоение/принято {dt}, удвоение/отказ {dp})."),
-    "cube_hint_no_double": ("The computer advises: no double, roll ({nd} no double, {dt} double/take, {dp} double/pass).",
-                            "Совет компьютера: не удваивать, бросать (без удвоения {nd}, удвоение/принято {dt}, "
-                            "удвоение/отказ {dp})."),
+    "hint_header": (
+        "Best plays (equity for {who}, loss against the best):",
+        "Лучшие ходы (эквити для {who}, потеря относительно лучшего):",
+    ),
+    "hint_probs": (
+        "  after the best play: win {win}, {gammon_word} {gammon}; lose {lose}",
+        "  после лучшего хода: выигрыш {win}, {gammon_word} {gammon}; проигрыш {lose}",
+    ),
+    "cube_hint_double": (
+        "The computer advises: double ({nd} no double, {dt} double/take, {dp} double/pass).",
+        "Совет компьютера: удвоить (без удвоения {nd}, удвоение/принято {dt}, удвоение/отказ {dp}).",
+    ),
+    "cube_hint_no_double": (
+        "The computer advises: no double, roll ({nd} no double, {dt} double/take, {dp} double/pass).",
+        "Совет компьютера: не удваивать, бросать (без удвоения {nd}, удвоение/принято {dt}, удвоение/отказ {dp}).",
+    ),
     "cube_hint_take": ("The computer advises: take.", "Совет компьютера: принять."),
     "cube_hint_pass": ("The computer advises: pass.", "Совет компьютера: отказаться."),
     "resign_hint_accept": ("The computer advises: accept.", "Совет компьютера: принять сдачу."),
     "resign_hint_decline": ("The computer advises: decline.", "Совет компьютера: отклонить сдачу."),
     "eval_line": ("{who}: win {win}, {levels}; equity {equity}", "{who}: выигрыш {win}, {levels}; эквити {equity}"),
-    "eval_last_bot": ("Last computer play {play}: equity {equity}; the best was {best} ({best_equity}).",
-                      "Последний ход компьютера {play}: эквити {equity}; лучший был {best} ({best_equity})."),
-    "eval_last_bot_best": ("Last computer play {play}: equity {equity}, the best play.",
-                           "Последний ход компьютера {play}: эквити {equity}, это лучший ход."),
+    "eval_last_bot": (
+        "Last computer play {play}: equity {equity}; the best was {best} ({best_equity}).",
+        "Последний ход компьютера {play}: эквити {equity}; лучший был {best} ({best_equity}).",
+    ),
+    "eval_last_bot_best": (
+        "Last computer play {play}: equity {equity}, the best play.",
+        "Последний ход компьютера {play}: эквити {equity}, это лучший ход.",
+    ),
     "cannot_double": ("You cannot double: {reason}", "Удвоить нельзя: {reason}"),
     "double_only_before_roll": ("a double is offered before rolling", "удваивают только перед броском"),
     "no_double_waiting": ("no double is waiting for an answer", "удвоения, ждущего ответа, нет"),
@@ -217,25 +277,35 @@ _T = {
     "answer_first": ("answer first: {choices}", "сначала ответьте: {choices}"),
     "answer_now": ("Answer first: {choices}.", "Сначала ответьте: {choices}."),
     "no_steps_now": ("the dice are not rolled yet", "зары ещё не брошены"),
-    "bad_resign_level": ("Unknown level '{level}': one of {levels}.", "Неизвестный уровень «{level}»: один из {levels}."),
-    "saved": ("Saved to {path}. Resume with: nardy play --resume {path}",
-              "Сохранено в {path}. Продолжить: nardy play --resume {path}"),
+    "bad_resign_level": (
+        "Unknown level '{level}': one of {levels}.",
+        "Неизвестный уровень «{level}»: один из {levels}.",
+    ),
+    "saved": (
+        "Saved to {path}. Resume with: nardy play --resume {path}",
+        "Сохранено в {path}. Продолжить: nardy play --resume {path}",
+    ),
     "save_failed": ("Cannot save to {path}: {reason}", "Не удалось сохранить в {path}: {reason}"),
-    "record_failed": ("Cannot write the record to {path}: {reason}",
-                      "Не удалось записать запись партии в {path}: {reason}"),
+    "record_failed": (
+        "Cannot write the record to {path}: {reason}",
+        "Не удалось записать запись партии в {path}: {reason}",
+    ),
     "save_needs_file": ("save needs a file name: save FILE", "Укажите имя файла: сохранить ФАЙЛ"),
     "resumed": ("Resumed from {path}.", "Игра продолжена из {path}."),
     "bye": ("Bye.", "До свидания."),
     # ----- errors in plays --------------------------------------------------------------------------
     "illegal": ("Illegal play '{text}': {reason}", "Недопустимый ход «{text}»: {reason}"),
-    "bad_notation": ("cannot read it as a play; write moves like {example} (bar, off; 'help' for more)",
-                     "не понимаю такую запись хода; пишите, например, {example} (bar — бар, off — выброс; «помощь»)"),
+    "bad_notation": (
+        "cannot read it as a play; write moves like {example} (bar, off; 'help' for more)",
+        "не понимаю такую запись хода; пишите, например, {example} (bar — бар, off — выброс; «помощь»)",
+    ),
     "r_bad_point": ("point {point}: {expected}", "пункт {point}: {expected}"),
-    "r_expected_traditional": ("traditional numbering uses 1-12 and 01-012 (or I-XII), bar, off",
-                               "в традиционной нумерации пункты 1–12 и 01–012 (или I–XII), bar, off"),
+    "r_expected_traditional": (
+        "traditional numbering uses 1-12 and 01-012 (or I-XII), bar, off",
+        "в традиционной нумерации пункты 1–12 и 01–012 (или I–XII), bar, off",
+    ),
     "r_expected_points": ("points are 1-24, bar and off", "пункты — 1–24, bar и off"),
-    "r_backwards": ("{frm}/{to} goes backwards: {who} moves {path}",
-                    "{frm}/{to} — ход назад: {who} ходят {path}"),
+    "r_backwards": ("{frm}/{to} goes backwards: {who} moves {path}", "{frm}/{to} — ход назад: {who} ходят {path}"),
     "or": ("or", "или"),
     # ----- help -------------------------------------------------------------------------------------
     "help": (
@@ -268,7 +338,8 @@ _T = {
   доска (board)   показать доску ещё раз
   сохранить ФАЙЛ (save)  сохранить партию (продолжить: nardy play --resume ФАЙЛ)
   помощь (help)   этот список
-  выход (quit)    выйти (с вопросом и предложением сохранить)"""),
+  выход (quit)    выйти (с вопросом и предложением сохранить)""",
+    ),
 }
 
 

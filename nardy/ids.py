@@ -117,6 +117,7 @@ _LONG_SUFFIX_RE = re.compile(r":F([01])([01])\Z")
 # ----------------------------------------------------------------------------
 # helpers
 
+
 def _quote(value: object) -> str:
     """A short, safe repr of an offending input for error messages."""
     try:
@@ -139,7 +140,8 @@ def _b64_value(text: str, what: str) -> int:
         if digit is None:
             raise InvalidIdError(
                 f"invalid {what} {_quote(text)}: character {ch!r} at position {pos + 1} "
-                f"is not in the base64 alphabet (A-Z a-z 0-9 + /)")
+                f"is not in the base64 alphabet (A-Z a-z 0-9 + /)"
+            )
         value = (value << 6) | digit
     return value
 
@@ -148,8 +150,7 @@ def _check_str(text: object, length: int, what: str) -> str:
     if not isinstance(text, str):
         raise InvalidIdError(f"{what} must be a str, got {type(text).__name__} {_quote(text)}")
     if len(text) != length:
-        raise InvalidIdError(
-            f"invalid {what} {_quote(text)}: expected {length} characters, got {len(text)}")
+        raise InvalidIdError(f"invalid {what} {_quote(text)}: expected {length} characters, got {len(text)}")
     return text
 
 
@@ -158,26 +159,27 @@ def _board(seq: object, name: str) -> tuple[int, ...]:
     try:
         items = list(seq)  # type: ignore[call-overload]
     except TypeError:
-        raise InvalidPositionError(
-            f"{name} board must be a sequence of 25 checker counts, got {_quote(seq)}") from None
+        raise InvalidPositionError(f"{name} board must be a sequence of 25 checker counts, got {_quote(seq)}") from None
     if len(items) != 25:
         raise InvalidPositionError(
-            f"{name} board must have 25 slots (points 1-24, bar), got {len(items)}: {_quote(seq)}")
+            f"{name} board must have 25 slots (points 1-24, bar), got {len(items)}: {_quote(seq)}"
+        )
     try:
         board = tuple(operator.index(n) for n in items)
     except TypeError:
-        raise InvalidPositionError(
-            f"{name} board must hold integers, got {_quote(seq)}") from None
+        raise InvalidPositionError(f"{name} board must hold integers, got {_quote(seq)}") from None
     if min(board) < 0:
         raise InvalidPositionError(f"{name} board has a negative checker count: {_quote(board)}")
     if sum(board) > _MAX_CHECKERS:
         raise InvalidPositionError(
-            f"{name} board has {sum(board)} checkers, more than {_MAX_CHECKERS}: {_quote(board)}")
+            f"{name} board has {sum(board)} checkers, more than {_MAX_CHECKERS}: {_quote(board)}"
+        )
     return board
 
 
 # ----------------------------------------------------------------------------
 # Position ID
+
 
 def position_id_from_boards(mover: Sequence[int], opponent: Sequence[int]) -> str:
     """Encode two gnubg boards as a 14-character GNU Backgammon Position ID.
@@ -219,25 +221,25 @@ def boards_from_position_id(pid: str) -> tuple[tuple[int, ...], tuple[int, ...]]
     if value & 0xF:
         raise InvalidIdError(
             f"invalid Position ID {_quote(pid)}: the unused low bits of the last character "
-            f"must be 0 (last character {pid[-1]!r})")
+            f"must be 0 (last character {pid[-1]!r})"
+        )
     key = int.from_bytes((value >> 4).to_bytes(10, "big"), "little")
     bits = format(key, "080b")[::-1]  # bit 0 first
     runs = bits.split("0")
     if len(runs) < 51:
         raise InvalidIdError(
-            f"invalid Position ID {_quote(pid)}: {len(runs) - 1} zero separators, "
-            f"50 needed (too many checkers)")
+            f"invalid Position ID {_quote(pid)}: {len(runs) - 1} zero separators, 50 needed (too many checkers)"
+        )
     if any(runs[50:]):
-        raise InvalidIdError(
-            f"invalid Position ID {_quote(pid)}: bits after the 50th separator must all be 0")
+        raise InvalidIdError(f"invalid Position ID {_quote(pid)}: bits after the 50th separator must all be 0")
     counts = [len(r) for r in runs[:50]]
     opp = tuple(counts[:25])
     mov = tuple(counts[25:])
     for name, side in (("opponent", opp), ("mover", mov)):
         if sum(side) > _MAX_CHECKERS:
             raise InvalidIdError(
-                f"invalid Position ID {_quote(pid)}: the {name} has {sum(side)} checkers, "
-                f"more than {_MAX_CHECKERS}")
+                f"invalid Position ID {_quote(pid)}: the {name} has {sum(side)} checkers, more than {_MAX_CHECKERS}"
+            )
     return mov, opp
 
 
@@ -271,15 +273,18 @@ def split_long_id(text: str) -> tuple[str, tuple[bool, bool] | None]:
         if m is None:
             raise InvalidIdError(
                 f"invalid long nardy position ID {_quote(text)}: the suffix must be ':F' "
-                f"followed by two of 0/1 (mover, opponent first turn), got {text[_PID_LEN:]!r}")
+                f"followed by two of 0/1 (mover, opponent first turn), got {text[_PID_LEN:]!r}"
+            )
         return text[:_PID_LEN], (m.group(1) == "1", m.group(2) == "1")
     raise InvalidIdError(
         f"invalid position ID {_quote(text)}: expected 14 characters, optionally followed by "
-        f"':F<m><o>' (18 characters), got {len(text)}")
+        f"':F<m><o>' (18 characters), got {len(text)}"
+    )
 
 
 # ----------------------------------------------------------------------------
 # Match ID
+
 
 def _int_field(value: object, name: str, owner: str) -> int:
     try:
@@ -290,8 +295,7 @@ def _int_field(value: object, name: str, owner: str) -> int:
 
 def _cube_log(value: int, owner: str, name: str = "cube_value") -> int:
     if value < 1 or value & (value - 1) or value > 1 << 15:
-        raise InvalidIdError(
-            f"{owner}.{name} must be a power of two from 1 to 32768, got {value}")
+        raise InvalidIdError(f"{owner}.{name} must be a power of two from 1 to 32768, got {value}")
     return value.bit_length() - 1
 
 
@@ -340,8 +344,7 @@ class MatchState:
     def __post_init__(self) -> None:
         own = "MatchState"
         fix = object.__setattr__
-        for name in ("cube_value", "cube_owner", "player_on_roll", "game_state", "turn",
-                     "resignation", "match_length"):
+        for name in ("cube_value", "cube_owner", "player_on_roll", "game_state", "turn", "resignation", "match_length"):
             fix(self, name, _int_field(getattr(self, name), name, own))
         for name in ("crawford", "double_offered", "no_jacoby"):
             value = getattr(self, name)
@@ -365,15 +368,13 @@ class MatchState:
             s0, s1 = self.score
             score = (operator.index(s0), operator.index(s1))
         except (TypeError, ValueError):
-            raise InvalidIdError(
-                f"{own}.score must be a pair of ints, got {_quote(self.score)}") from None
+            raise InvalidIdError(f"{own}.score must be a pair of ints, got {_quote(self.score)}") from None
         fix(self, "score", score)
         for s in score:
             if not 0 <= s <= 0x7FFF:
                 raise InvalidIdError(f"{own}.score values must be 0..32767, got {score}")
             if self.match_length and s > self.match_length:
-                raise InvalidIdError(
-                    f"{own}.score {score} exceeds the match length {self.match_length}")
+                raise InvalidIdError(f"{own}.score {score} exceeds the match length {self.match_length}")
         if self.crawford and not self.match_length:
             raise InvalidIdError(f"{own}: a money game (match_length 0) cannot be a Crawford game")
 
@@ -389,20 +390,22 @@ def match_id_from_state(state: MatchState) -> str:
     if not isinstance(state, MatchState):
         raise InvalidIdError(f"expected a MatchState, got {type(state).__name__} {_quote(state)}")
     s = state
-    key = (_cube_log(s.cube_value, "MatchState")
-           | (s.cube_owner & 3) << 4
-           | s.player_on_roll << 6
-           | int(s.crawford) << 7
-           | s.game_state << 8
-           | s.turn << 11
-           | int(s.double_offered) << 12
-           | s.resignation << 13
-           | s.dice[0] << 15
-           | s.dice[1] << 18
-           | s.match_length << 21
-           | s.score[0] << 36
-           | s.score[1] << 51
-           | int(s.no_jacoby) << 66)
+    key = (
+        _cube_log(s.cube_value, "MatchState")
+        | (s.cube_owner & 3) << 4
+        | s.player_on_roll << 6
+        | int(s.crawford) << 7
+        | s.game_state << 8
+        | s.turn << 11
+        | int(s.double_offered) << 12
+        | s.resignation << 13
+        | s.dice[0] << 15
+        | s.dice[1] << 18
+        | s.match_length << 21
+        | s.score[0] << 36
+        | s.score[1] << 51
+        | int(s.no_jacoby) << 66
+    )
     return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
 
 
@@ -513,26 +516,30 @@ class XgidState:
         for i in range(24):
             if self.mover[i] and self.opponent[23 - i]:
                 raise InvalidPositionError(
-                    f"{own}: mover point {i + 1} and opponent point {24 - i} are the same point "
-                    f"and both hold checkers")
-        for name in ("cube_value", "cube_owner", "turn", "score_bottom", "score_top",
-                     "crawford_jacoby", "match_length"):
+                    f"{own}: mover point {i + 1} and opponent point {24 - i} are the same point and both hold checkers"
+                )
+        for name in (
+            "cube_value",
+            "cube_owner",
+            "turn",
+            "score_bottom",
+            "score_top",
+            "crawford_jacoby",
+            "match_length",
+        ):
             fix(self, name, _int_field(getattr(self, name), name, own))
         cube_log = _cube_log(self.cube_value, own)
         if self.max_cube is not None:
             fix(self, "max_cube", _int_field(self.max_cube, "max_cube", own))
             if _cube_log(self.max_cube, own, "max_cube") < cube_log:
-                raise InvalidIdError(
-                    f"{own}: cube value {self.cube_value} exceeds the max cube {self.max_cube}")
+                raise InvalidIdError(f"{own}: cube value {self.cube_value} exceeds the max cube {self.max_cube}")
         if self.cube_owner not in (-1, 0, 1):
-            raise InvalidIdError(
-                f"{own}.cube_owner must be 1 (bottom), -1 (top) or 0, got {self.cube_owner}")
+            raise InvalidIdError(f"{own}.cube_owner must be 1 (bottom), -1 (top) or 0, got {self.cube_owner}")
         if self.turn not in (-1, 1):
             raise InvalidIdError(f"{own}.turn must be 1 (bottom) or -1 (top), got {self.turn}")
         fix(self, "dice", _dice(self.dice, own))
         if self.cube_action not in _XG_CUBE_ACTIONS:
-            raise InvalidIdError(
-                f"{own}.cube_action must be '', 'D', 'B' or 'R', got {_quote(self.cube_action)}")
+            raise InvalidIdError(f"{own}.cube_action must be '', 'D', 'B' or 'R', got {_quote(self.cube_action)}")
         if self.cube_action and self.dice != (0, 0):
             raise InvalidIdError(f"{own}: dice {self.dice} cannot go with a pending cube action")
         if not 0 <= self.match_length <= 0x7FFF:
@@ -542,13 +549,13 @@ class XgidState:
             if not 0 <= s <= 0x7FFF:
                 raise InvalidIdError(f"{own}.{name} must be 0..32767, got {s}")
             if self.match_length and s >= self.match_length:
-                raise InvalidIdError(
-                    f"{own}.{name} {s} must be below the match length {self.match_length}")
+                raise InvalidIdError(f"{own}.{name} {s} must be below the match length {self.match_length}")
         allowed = (0, 1) if self.match_length else (0, 1, 2, 3)
         if self.crawford_jacoby not in allowed:
             raise InvalidIdError(
                 f"{own}.crawford_jacoby must be one of {allowed} "
-                f"({'match' if self.match_length else 'money'} play), got {self.crawford_jacoby}")
+                f"({'match' if self.match_length else 'money'} play), got {self.crawford_jacoby}"
+            )
 
     @property
     def crawford(self) -> bool:
@@ -595,16 +602,15 @@ def parse_xgid(text: str) -> XgidState:
     """
     if not isinstance(text, str):
         raise InvalidIdError(f"XGID must be a str, got {type(text).__name__} {_quote(text)}")
-    body = text[len(_XGID_PREFIX):] if text.startswith(_XGID_PREFIX) else text
+    body = text[len(_XGID_PREFIX) :] if text.startswith(_XGID_PREFIX) else text
     fields = body.split(":")
     if len(fields) not in (9, 10):
         raise InvalidIdError(
-            f"invalid XGID {_quote(text)}: expected 10 ':'-separated fields after 'XGID=', "
-            f"got {len(fields)}")
+            f"invalid XGID {_quote(text)}: expected 10 ':'-separated fields after 'XGID=', got {len(fields)}"
+        )
     pos = fields[0]
     if len(pos) != 26:
-        raise InvalidIdError(
-            f"invalid XGID {_quote(text)}: the position must be 26 characters, got {len(pos)}")
+        raise InvalidIdError(f"invalid XGID {_quote(text)}: the position must be 26 characters, got {len(pos)}")
     bottom = [0] * 25
     top = [0] * 25
     for i, ch in enumerate(pos):
@@ -612,23 +618,21 @@ def parse_xgid(text: str) -> XgidState:
             continue
         if "A" <= ch <= "O":
             if i == 0:
-                raise InvalidIdError(
-                    f"invalid XGID {_quote(text)}: bottom checkers ({ch!r}) on the top player's bar")
+                raise InvalidIdError(f"invalid XGID {_quote(text)}: bottom checkers ({ch!r}) on the top player's bar")
             bottom[i - 1] = ord(ch) - 64  # i == 25 -> index 24 = bar
         elif "a" <= ch <= "o":
             if i == 25:
-                raise InvalidIdError(
-                    f"invalid XGID {_quote(text)}: top checkers ({ch!r}) on the bottom player's bar")
+                raise InvalidIdError(f"invalid XGID {_quote(text)}: top checkers ({ch!r}) on the bottom player's bar")
             top[24 if i == 0 else 24 - i] = ord(ch) - 96
         else:
             raise InvalidIdError(
-                f"invalid XGID {_quote(text)}: position character {ch!r} at {i + 1} is not "
-                f"'-', 'A'-'O' or 'a'-'o'")
+                f"invalid XGID {_quote(text)}: position character {ch!r} at {i + 1} is not '-', 'A'-'O' or 'a'-'o'"
+            )
     for name, side in (("bottom", bottom), ("top", top)):
         if sum(side) > _MAX_CHECKERS:
             raise InvalidIdError(
-                f"invalid XGID {_quote(text)}: the {name} player has {sum(side)} checkers, "
-                f"more than {_MAX_CHECKERS}")
+                f"invalid XGID {_quote(text)}: the {name} player has {sum(side)} checkers, more than {_MAX_CHECKERS}"
+            )
     cube_log = _xg_int(fields[1], "cube", text)
     if not 0 <= cube_log <= 15:
         raise InvalidIdError(f"invalid XGID {_quote(text)}: cube exponent {cube_log} not in 0..15")
@@ -643,8 +647,8 @@ def parse_xgid(text: str) -> XgidState:
         dice, action = (int(dice_text[0]), int(dice_text[1])), ""
     else:
         raise InvalidIdError(
-            f"invalid XGID {_quote(text)}: dice {dice_text!r} must be '00', two digits 1-6, "
-            f"'D', 'B' or 'R'")
+            f"invalid XGID {_quote(text)}: dice {dice_text!r} must be '00', two digits 1-6, 'D', 'B' or 'R'"
+        )
     score_bottom = _xg_int(fields[5], "bottom score", text)
     score_top = _xg_int(fields[6], "top score", text)
     crawford_jacoby = _xg_int(fields[7], "Crawford/Jacoby", text)
@@ -653,16 +657,24 @@ def parse_xgid(text: str) -> XgidState:
     if len(fields) == 10:
         max_log = _xg_int(fields[9], "max cube", text)
         if not 0 <= max_log <= 15:
-            raise InvalidIdError(
-                f"invalid XGID {_quote(text)}: max cube exponent {max_log} not in 0..15")
+            raise InvalidIdError(f"invalid XGID {_quote(text)}: max cube exponent {max_log} not in 0..15")
         max_cube = 1 << max_log
     mover, opponent = (bottom, top) if turn == 1 else (top, bottom)
     try:
         return XgidState(
-            mover=tuple(mover), opponent=tuple(opponent), cube_value=1 << cube_log,
-            cube_owner=cube_owner, turn=turn, dice=dice, cube_action=action,
-            score_bottom=score_bottom, score_top=score_top, crawford_jacoby=crawford_jacoby,
-            match_length=match_length, max_cube=max_cube)
+            mover=tuple(mover),
+            opponent=tuple(opponent),
+            cube_value=1 << cube_log,
+            cube_owner=cube_owner,
+            turn=turn,
+            dice=dice,
+            cube_action=action,
+            score_bottom=score_bottom,
+            score_top=score_top,
+            crawford_jacoby=crawford_jacoby,
+            match_length=match_length,
+            max_cube=max_cube,
+        )
     except (InvalidIdError, InvalidPositionError) as exc:
         raise InvalidIdError(f"invalid XGID {_quote(text)}: {exc}") from None
 
@@ -689,9 +701,15 @@ def format_xgid(state: XgidState) -> str:
         chars[25] = chr(64 + bottom[24])
     dice = state.cube_action or f"{state.dice[0]}{state.dice[1]}"
     fields = [
-        "".join(chars), str(state.cube_value.bit_length() - 1), str(state.cube_owner),
-        str(state.turn), dice, str(state.score_bottom), str(state.score_top),
-        str(state.crawford_jacoby), str(state.match_length),
+        "".join(chars),
+        str(state.cube_value.bit_length() - 1),
+        str(state.cube_owner),
+        str(state.turn),
+        dice,
+        str(state.score_bottom),
+        str(state.score_top),
+        str(state.crawford_jacoby),
+        str(state.match_length),
     ]
     if state.max_cube is not None:
         fields.append(str(state.max_cube.bit_length() - 1))

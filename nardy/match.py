@@ -42,9 +42,20 @@ class Match:
         InvalidOptionError: bad length, money options in a match, bad rules options.
     """
 
-    def __init__(self, rules_or_name="backgammon", length: int = 0, dice=None, *, jacoby: bool = False,
-                 beavers: bool = False, cube_limit: int | None = None, crawford: bool = True,
-                 cube: bool | None = None, players=("White", "Black"), **options):
+    def __init__(
+        self,
+        rules_or_name="backgammon",
+        length: int = 0,
+        dice=None,
+        *,
+        jacoby: bool = False,
+        beavers: bool = False,
+        cube_limit: int | None = None,
+        crawford: bool = True,
+        cube: bool | None = None,
+        players=("White", "Black"),
+        **options,
+    ):
         self.rules: Rules = get_rules(rules_or_name, **options)
         if isinstance(length, bool) or not isinstance(length, int) or length < 0:
             raise InvalidOptionError(f"match length {length!r}: expected 0 (money) or a positive number of points")
@@ -109,8 +120,11 @@ class Match:
         if not self.length or not self.crawford_rule:
             return False
         score = self.score
-        return ((self.length - 1) in score and max(score) < self.length
-                and not any((self.length - 1) in self.score_before(i) for i in range(len(self.games))))
+        return (
+            (self.length - 1) in score
+            and max(score) < self.length
+            and not any((self.length - 1) in self.score_before(i) for i in range(len(self.games)))
+        )
 
     @property
     def crawford(self) -> bool:
@@ -131,13 +145,22 @@ class Match:
         if self.games and not self.games[-1].is_over:
             raise GameStateError(f"game {len(self.games)} is still in progress")
         if self.is_over:
-            raise GameStateError(f"the match is over: {self.players[self.winner]} won "
-                                 f"{self.score[0]}-{self.score[1]}" if self.winner is not None else
-                                 "the match is over")
+            raise GameStateError(
+                f"the match is over: {self.players[self.winner]} won {self.score[0]}-{self.score[1]}"
+                if self.winner is not None
+                else "the match is over"
+            )
         crawford = self.is_crawford_game()
-        g = Game(self.rules, dice=self.dice_source, cube=self.cube, crawford=crawford,
-                 jacoby=self.jacoby and self.is_money, beavers=self.beavers and self.is_money,
-                 cube_limit=self.cube_limit, players=self.players)
+        g = Game(
+            self.rules,
+            dice=self.dice_source,
+            cube=self.cube,
+            crawford=crawford,
+            jacoby=self.jacoby and self.is_money,
+            beavers=self.beavers and self.is_money,
+            cube_limit=self.cube_limit,
+            players=self.players,
+        )
         self.games.append(g)
         self._crawford_flags.append(crawford)
         if start:
@@ -148,16 +171,26 @@ class Match:
     def match_state(self):
         """The current state as a :class:`nardy.ids.MatchState` (GNU Backgammon Match ID fields)."""
         from .ids import MatchState
+
         g = self.current
 
         def capped(sc) -> tuple[int, int]:  # a score for the Match ID: capped at the match length
             s0, s1 = (int(s) for s in sc)
             return (min(s0, self.length), min(s1, self.length)) if self.length else (s0, s1)
+
         score = capped(self.score_before(len(self.games) - 1 if g is not None else 0))
         if g is None or g.phase == "opening":
-            return MatchState(cube_value=1, cube_owner=-1, player_on_roll=0, crawford=self.is_crawford_game(),
-                              game_state=0, turn=0, match_length=self.length, score=capped(self.score),
-                              no_jacoby=not self.jacoby)
+            return MatchState(
+                cube_value=1,
+                cube_owner=-1,
+                player_on_roll=0,
+                crawford=self.is_crawford_game(),
+                game_state=0,
+                turn=0,
+                match_length=self.length,
+                score=capped(self.score),
+                no_jacoby=not self.jacoby,
+            )
         if g.is_over:
             r = g.result
             state = {"bear-off": 2, "draw": 2, "resign": 3, "drop": 4}[r.reason]
@@ -168,25 +201,39 @@ class Match:
             resign = min(g.resignation[1] + 1, 3)
         turn = g.to_act if g.to_act is not None else g.turn
         return MatchState(
-            cube_value=g.cube_value, cube_owner=-1 if g.cube_owner is None else g.cube_owner,
-            player_on_roll=g.turn, crawford=g.crawford, game_state=state, turn=turn,
-            double_offered=g.phase == "double", resignation=resign,
+            cube_value=g.cube_value,
+            cube_owner=-1 if g.cube_owner is None else g.cube_owner,
+            player_on_roll=g.turn,
+            crawford=g.crawford,
+            game_state=state,
+            turn=turn,
+            double_offered=g.phase == "double",
+            resignation=resign,
             dice=g.dice if (g.dice and g.phase in ("move", "resign")) else (0, 0),
-            match_length=self.length, score=score, no_jacoby=not self.jacoby)
+            match_length=self.length,
+            score=score,
+            no_jacoby=not self.jacoby,
+        )
 
     def match_id(self) -> str:
         """GNU Backgammon Match ID (12 characters) of the current state (backgammon fields; for the
         nardy games the same fields are filled, resignation levels above 3 are written as 3)."""
         from .ids import match_id_from_state
+
         return match_id_from_state(self.match_state())
 
     def to_dict(self) -> dict:
         """The match as JSON-able data; :meth:`from_dict` resumes it exactly (score, every game,
         the game in progress with its dice source state)."""
         return {
-            "version": 1, "rules": {"name": self.rules.name, **self.rules.options()},
-            "length": self.length, "jacoby": self.jacoby, "beavers": self.beavers,
-            "cube_limit": self.cube_limit, "crawford": self.crawford_rule, "cube": self.cube,
+            "version": 1,
+            "rules": {"name": self.rules.name, **self.rules.options()},
+            "length": self.length,
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
+            "cube_limit": self.cube_limit,
+            "crawford": self.crawford_rule,
+            "cube": self.cube,
             "players": list(self.players),
             "dice_source": self.dice_source.to_dict() if hasattr(self.dice_source, "to_dict") else None,
             "games": [g.to_dict() for g in self.games],
@@ -206,12 +253,22 @@ class Match:
                 field (``games[2].state.turn``) and quotes the value.
         """
         from ._saved import Checker, check_match_dict
+
         c = Checker("match")
         try:
             ok = check_match_dict(d, c)
             src = dice if dice is not None else (dice_from_dict(ok["dice_source"]) if ok["dice_source"] else None)
-            m = cls(ok["rules"], length=ok["length"], dice=src, jacoby=ok["jacoby"], beavers=ok["beavers"],
-                    cube_limit=ok["cube_limit"], crawford=ok["crawford"], cube=ok["cube"], players=ok["players"])
+            m = cls(
+                ok["rules"],
+                length=ok["length"],
+                dice=src,
+                jacoby=ok["jacoby"],
+                beavers=ok["beavers"],
+                cube_limit=ok["cube_limit"],
+                crawford=ok["crawford"],
+                cube=ok["cube"],
+                players=ok["players"],
+            )
             score = [0, 0]
             earlier_at_match_point = False
             for k, gd in enumerate(ok["games"]):
@@ -222,15 +279,17 @@ class Match:
                     c.fail_plain(f, f"the match was already over at {score[0]}-{score[1]}")
                 g = Game._from_saved(gd, m.dice_source, Checker("match", f + "."))
                 if g.rules != m.rules:
-                    c.fail(f"{f}.rules", gd["rules"], f"the match is {m.rules.name} with options "
-                                                      f"{m.rules.options()}")
+                    c.fail(f"{f}.rules", gd["rules"], f"the match is {m.rules.name} with options {m.rules.options()}")
                 if g.players != m.players:
                     c.fail(f"{f}.players", gd["players"], f"the match's players are {list(m.players)}")
                 at_mp = bool(m.length) and (m.length - 1) in score
-                crawford = (m.crawford_rule and at_mp and max(score) < m.length and not earlier_at_match_point)
+                crawford = m.crawford_rule and at_mp and max(score) < m.length and not earlier_at_match_point
                 if g.crawford != crawford:
-                    c.fail(f"{f}.state.crawford", g.crawford, f"the match makes this game "
-                                                              f"{'the' if crawford else 'not the'} Crawford game")
+                    c.fail(
+                        f"{f}.state.crawford",
+                        g.crawford,
+                        f"the match makes this game {'the' if crawford else 'not the'} Crawford game",
+                    )
                 earlier_at_match_point = earlier_at_match_point or at_mp
                 m.games.append(g)
                 m._crawford_flags.append(g.crawford)
@@ -239,8 +298,16 @@ class Match:
                     score = [score[0] + a, score[1] + b]
         except GameStateError:
             raise
-        except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
-                RecursionError) as e:   # not expected after the checks: a last safety net
+        except (
+            NardyError,
+            KeyError,
+            TypeError,
+            ValueError,
+            IndexError,
+            AttributeError,
+            OverflowError,
+            RecursionError,
+        ) as e:  # not expected after the checks: a last safety net
             raise GameStateError(f"not a saved match: {type(e).__name__}: {e}") from None
         return m
 

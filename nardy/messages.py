@@ -29,8 +29,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "invalid_position": ("this is not a valid position", "недопустимая позиция"),
     "invalid_id": ("this is not a valid position or match ID", "неверный ID позиции или матча"),
     "illegal_play": ("this play is not legal with this roll", "такой ход с этими зарами невозможен"),
-    "bad_notation": ("cannot read it as a play; write moves like 24/18 13/11",
-                     "не понимаю такую запись хода; пишите, например, 24/18 13/11"),
+    "bad_notation": (
+        "cannot read it as a play; write moves like 24/18 13/11",
+        "не понимаю такую запись хода; пишите, например, 24/18 13/11",
+    ),
     "ambiguous_play": ("ambiguous: it can mean {options}", "неоднозначно: это может быть {options}"),
     "unknown_game": ("unknown game", "неизвестная игра"),
     "invalid_option": ("that setting is not valid", "неверный параметр"),
@@ -43,29 +45,45 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "no_checker_bar": ("you have no checker on the bar", "у вас нет шашек на баре"),
     "no_checker": ("you have no checker on point {point}", "на пункте {point} нет ваших шашек"),
     "enter_first": ("a checker on the bar must enter first", "сначала нужно ввести шашку с бара"),
-    "distance": ("{from}/{to} is {pips} pips: the dice {dice} do not move that far",
-                 "{from}/{to} — это {pips} пунктов: зары {dice} так далеко не ходят"),
-    "not_home": ("you may bear off only when all your checkers are home ({outside} outside)",
-                 "выбрасывать можно только когда все шашки в доме (вне дома: {outside})"),
+    "distance": (
+        "{from}/{to} is {pips} pips: the dice {dice} do not move that far",
+        "{from}/{to} — это {pips} пунктов: зары {dice} так далеко не ходят",
+    ),
+    "not_home": (
+        "you may bear off only when all your checkers are home ({outside} outside)",
+        "выбрасывать можно только когда все шашки в доме (вне дома: {outside})",
+    ),
     "closed_point": ("point {point} is closed", "пункт {point} закрыт"),
     "dice_fit": ("the moves do not fit the dice {dice}", "ходы не соответствуют зарам {dice}"),
-    "fewer_dice": ("it uses {used} of the {most} dice the roll allows; as many dice as possible must be played",
-                   "сыграно {used} из {most} возможных зар; нужно сыграть столько зар, сколько возможно"),
-    "no_legal_play": ("no legal play continues that way (the larger die, head, bear-off or six-block rule)",
-                      "так не получится законный ход (правило большего зара, головы, выброса или блока из шести)"),
+    "fewer_dice": (
+        "it uses {used} of the {most} dice the roll allows; as many dice as possible must be played",
+        "сыграно {used} из {most} возможных зар; нужно сыграть столько зар, сколько возможно",
+    ),
+    "no_legal_play": (
+        "no legal play continues that way (the larger die, head, bear-off or six-block rule)",
+        "так не получится законный ход (правило большего зара, головы, выброса или блока из шести)",
+    ),
     "head_limit": ("only one checker may leave the head per turn", "за ход с головы можно снять только одну шашку"),
-    "six_block": ("six points in a row with no opponent checker ahead of them is not allowed",
-                  "нельзя ставить заграждение из шести шашек подряд, если впереди нет шашки соперника"),
-    "illegal_step": ("{from}/{to} is not possible now: no legal play continues that way",
-                     "{from}/{to} сейчас невозможен: так не получится законный ход"),
-    "incomplete_play": ("the play is not complete: {dice} must still be played",
-                        "ход не закончен: нужно ещё сыграть {dice}"),
+    "six_block": (
+        "six points in a row with no opponent checker ahead of them is not allowed",
+        "нельзя ставить заграждение из шести шашек подряд, если впереди нет шашки соперника",
+    ),
+    "illegal_step": (
+        "{from}/{to} is not possible now: no legal play continues that way",
+        "{from}/{to} сейчас невозможен: так не получится законный ход",
+    ),
+    "incomplete_play": (
+        "the play is not complete: {dice} must still be played",
+        "ход не закончен: нужно ещё сыграть {dice}",
+    ),
     "nothing_to_undo": ("there is nothing to take back", "отменять нечего"),
     "step_points": ("a step needs a from point and a to point", "для хода нужны начальный и конечный пункты"),
     "play_text": ("write the play in notation, such as 24/18 13/11", "запишите ход, например 24/18 13/11"),
     # ----- notation -----------------------------------------------------------------------------------
-    "bad_token": ("cannot read '{token}' as a move; write moves like 24/18",
-                  "не понимаю «{token}»; пишите ходы, например, 24/18"),
+    "bad_token": (
+        "cannot read '{token}' as a move; write moves like 24/18",
+        "не понимаю «{token}»; пишите ходы, например, 24/18",
+    ),
     "bad_count": ("'{token}': the count in brackets is 1 to 4", "«{token}»: число в скобках — от 1 до 4"),
     "bad_point": ("'{point}' is not a point (1-24, bar, off)", "«{point}» — не пункт (1–24, bar, off)"),
     "bar_destination": ("the bar can only start a move", "с бара можно только начинать ход"),
@@ -78,8 +96,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "computer_side": ("that side is played by the computer", "за эту сторону играет компьютер"),
     "no_game": ("no game is in progress", "нет начатой партии"),
     "game_not_over": ("this game is not over yet", "эта партия ещё не окончена"),
-    "no_hint": ("no hint now: hints are for a roll, a play or a double",
-                "подсказки сейчас нет: она бывает перед броском, для хода и для ответа на удвоение"),
+    "no_hint": (
+        "no hint now: hints are for a roll, a play or a double",
+        "подсказки сейчас нет: она бывает перед броском, для хода и для ответа на удвоение",
+    ),
     "bad_resign_level": ("there is no such resignation level", "нет такого уровня сдачи"),
     "resign_waiting": ("a resignation is already waiting for an answer", "предложение сдачи уже ждёт ответа"),
     # ----- the cube -----------------------------------------------------------------------------------
@@ -96,14 +116,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "invalid_request": ("the request is not valid", "неверный запрос"),
     "bad_request": ("the request is not valid", "неверный запрос"),
     "not_found": ("there is no such saved game", "нет такой сохранённой партии"),
-    "stale_action": ("the game has moved on; this is where it is now",
-                     "партия уже изменилась; вот её текущее состояние"),
+    "stale_action": (
+        "the game has moved on; this is where it is now",
+        "партия уже изменилась; вот её текущее состояние",
+    ),
     "conflict": ("the game changed meanwhile; reload it", "партия тем временем изменилась; обновите её"),
     "busy": ("the computer is busy; try again in a moment", "компьютер занят; попробуйте чуть позже"),
-    "too_many_requests": ("too many requests at once; wait for the ones under way",
-                          "слишком много запросов сразу; дождитесь ответа на них"),
-    "database_unavailable": ("the server cannot reach its storage; try again shortly",
-                             "сервер не может обратиться к хранилищу; попробуйте чуть позже"),
+    "too_many_requests": (
+        "too many requests at once; wait for the ones under way",
+        "слишком много запросов сразу; дождитесь ответа на них",
+    ),
+    "database_unavailable": (
+        "the server cannot reach its storage; try again shortly",
+        "сервер не может обратиться к хранилищу; попробуйте чуть позже",
+    ),
     "too_large": ("the request is too large", "запрос слишком большой"),
     "seeded_dice_off": ("this server does not allow seeded dice", "этот сервер не разрешает заданные зары (seed)"),
     "invalid_host": ("this server does not answer to that address", "этот сервер не отвечает на этот адрес"),
@@ -137,9 +163,15 @@ def catalogue(lang: str) -> dict[str, str]:
     return {k: v[LANGS.index(lang)] for k, v in MESSAGES.items()}
 
 
-def describe(code: str, params: dict | None = None, lang: str = "en", *,
-             label: Callable[[int], str] | None = None, relabel: Callable[[str], str] | None = None,
-             names: tuple[str, str] | None = None) -> str:
+def describe(
+    code: str,
+    params: dict | None = None,
+    lang: str = "en",
+    *,
+    label: Callable[[int], str] | None = None,
+    relabel: Callable[[str], str] | None = None,
+    names: tuple[str, str] | None = None,
+) -> str:
     """The refusal ``code`` with ``params`` worded for a player in ``lang``.
 
     Args:
@@ -185,4 +217,5 @@ def describe(code: str, params: dict | None = None, lang: str = "en", *,
     class _Keep(dict):
         def __missing__(self, key):
             return "?"
+
     return _text(code, lang).format_map(_Keep(params))

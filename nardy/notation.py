@@ -112,8 +112,13 @@ def tokenize(text: str, max_point: int = 25, unnumber=None) -> list[list[Hop]]:
         NotationError: the text is not play notation (the message quotes it).
     """
     if not isinstance(text, str):
-        raise NotationError(f"play {text!r} is not text", text=str(text), reason="not text", code="bad_token",
-                            params={"token": str(text)[:40]})
+        raise NotationError(
+            f"play {text!r} is not text",
+            text=str(text),
+            reason="not text",
+            code="bad_token",
+            params={"token": str(text)[:40]},
+        )
     paths: list[list[Hop]] = []
     norm = text.strip().replace(",", " ")
     if norm in ("", "-", "pass", "none", "no play", "(no play)"):
@@ -121,23 +126,42 @@ def tokenize(text: str, max_point: int = 25, unnumber=None) -> list[list[Hop]]:
     for tok in norm.split():
         m = _TOKEN.match(tok)
         if not m:
-            raise NotationError(f"cannot read {tok!r} in play {text!r}", text=text, reason=f"bad token {tok!r}",
-                                code="bad_token", params={"token": tok[:40]})
+            raise NotationError(
+                f"cannot read {tok!r} in play {text!r}",
+                text=text,
+                reason=f"bad token {tok!r}",
+                code="bad_token",
+                params={"token": tok[:40]},
+            )
         count = int(m.group("count") or 1)
         if not 1 <= count <= 4:
-            raise NotationError(f"count ({count}) in {tok!r} of play {text!r} must be 1 to 4",
-                                text=text, reason="bad count", code="bad_count", params={"token": tok[:40]})
+            raise NotationError(
+                f"count ({count}) in {tok!r} of play {text!r} must be 1 to 4",
+                text=text,
+                reason="bad count",
+                code="bad_count",
+                params={"token": tok[:40]},
+            )
         pts = m.group("path").split("/")
         if len(pts) < 2:
-            raise NotationError(f"{tok!r} in play {text!r} needs a from/to pair such as 24/18",
-                                text=text, reason=f"bad token {tok!r}", code="bad_token", params={"token": tok[:40]})
+            raise NotationError(
+                f"{tok!r} in play {text!r} needs a from/to pair such as 24/18",
+                text=text,
+                reason=f"bad token {tok!r}",
+                code="bad_token",
+                params={"token": tok[:40]},
+            )
         parsed = []
         for i, raw in enumerate(pts):
             pm = _POINT.match(raw)
             if not pm:
-                raise NotationError(f"{raw!r} in play {text!r} is not a point (1-24, bar, off)",
-                                    text=text, reason=f"bad point {raw!r}", code="bad_point",
-                                    params={"point": raw[:20]})
+                raise NotationError(
+                    f"{raw!r} in play {text!r} is not a point (1-24, bar, off)",
+                    text=text,
+                    reason=f"bad point {raw!r}",
+                    code="bad_point",
+                    params={"point": raw[:20]},
+                )
             word = pm.group("p").lower()
             if word in ("bar", "b"):
                 p = 25
@@ -147,25 +171,44 @@ def tokenize(text: str, max_point: int = 25, unnumber=None) -> list[list[Hop]]:
                 p = int(word)
                 if p != 0 and p != 25 and unnumber is not None:
                     if not 1 <= p <= 24:
-                        raise NotationError(f"point {p} in play {text!r} is out of range", text=text,
-                                            reason=f"bad point {raw!r}", code="bad_point", params={"point": raw[:20]})
+                        raise NotationError(
+                            f"point {p} in play {text!r} is out of range",
+                            text=text,
+                            reason=f"bad point {raw!r}",
+                            code="bad_point",
+                            params={"point": raw[:20]},
+                        )
                     p = unnumber(p)
             if p > max_point or p < 0:
-                raise NotationError(f"point {raw!r} in play {text!r} is out of range 0-{max_point}",
-                                    text=text, reason=f"bad point {raw!r}", code="bad_point",
-                                    params={"point": raw[:20]})
+                raise NotationError(
+                    f"point {raw!r} in play {text!r} is out of range 0-{max_point}",
+                    text=text,
+                    reason=f"bad point {raw!r}",
+                    code="bad_point",
+                    params={"point": raw[:20]},
+                )
             if p == 25 and i > 0:
-                raise NotationError(f"the bar can only start a path, not end one, in {text!r}",
-                                    text=text, reason="bar as destination", code="bar_destination")
+                raise NotationError(
+                    f"the bar can only start a path, not end one, in {text!r}",
+                    text=text,
+                    reason="bar as destination",
+                    code="bar_destination",
+                )
             if p == 0 and i < len(pts) - 1:
-                raise NotationError(f"off can only end a path in {text!r}", text=text, reason="off as source",
-                                    code="off_source")
+                raise NotationError(
+                    f"off can only end a path in {text!r}", text=text, reason="off as source", code="off_source"
+                )
             parsed.append((p, bool(pm.group("hit"))))
         hops = []
         for (a, _), (b, hit) in zip(parsed, parsed[1:]):
             if b >= a:
-                raise NotationError(f"{tok!r} in play {text!r} moves backwards ({a} to {b})",
-                                    text=text, reason="backward move", code="backward", params={"from": a, "to": b})
+                raise NotationError(
+                    f"{tok!r} in play {text!r} moves backwards ({a} to {b})",
+                    text=text,
+                    reason="backward move",
+                    code="backward",
+                    params={"from": a, "to": b},
+                )
             hops.append(Hop(a, b, hit))
         for _ in range(count):
             paths.append(list(hops))

@@ -42,9 +42,28 @@ import re
 from .errors import InvalidOptionError, NotationError
 
 __all__ = [
-    "WHITE", "BLACK", "OFF", "BAR", "opponent_point", "view_point", "absolute_point",
-    "SCHEMES", "NUMBERINGS", "games_with", "check_numbering", "label", "label_fn", "labels", "own_point",
-    "HEAD_NONE", "HEAD_BLOCK", "HEAD_ALWAYS", "NO_HEAD_RULE", "HEAD_MODES", "HEAD_EXCEPTIONS", "head_mode",
+    "WHITE",
+    "BLACK",
+    "OFF",
+    "BAR",
+    "opponent_point",
+    "view_point",
+    "absolute_point",
+    "SCHEMES",
+    "NUMBERINGS",
+    "games_with",
+    "check_numbering",
+    "label",
+    "label_fn",
+    "labels",
+    "own_point",
+    "HEAD_NONE",
+    "HEAD_BLOCK",
+    "HEAD_ALWAYS",
+    "NO_HEAD_RULE",
+    "HEAD_MODES",
+    "HEAD_EXCEPTIONS",
+    "head_mode",
 ]
 
 WHITE, BLACK = 0, 1
@@ -119,14 +138,27 @@ def check_numbering(numbering: str, game: str) -> str:
         KeyError: ``game`` is not a canonical game name.
     """
     if numbering not in NUMBERINGS[game]:
-        raise InvalidOptionError(f"numbering {numbering!r} is not available for {game}: expected one of "
-                                 f"{', '.join(NUMBERINGS[game])}")
+        raise InvalidOptionError(
+            f"numbering {numbering!r} is not available for {game}: expected one of {', '.join(NUMBERINGS[game])}"
+        )
     return numbering
 
 
 # ----- labels -------------------------------------------------------------------------------------------
-_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10,
-          "xi": 11, "xii": 12}
+_ROMAN = {
+    "i": 1,
+    "ii": 2,
+    "iii": 3,
+    "iv": 4,
+    "v": 5,
+    "vi": 6,
+    "vii": 7,
+    "viii": 8,
+    "ix": 9,
+    "x": 10,
+    "xi": 11,
+    "xii": 12,
+}
 
 
 def _traditional(w: int) -> str:
@@ -252,5 +284,6 @@ def head_mode(head_exception: str, hitting: bool) -> int:
     try:
         return HEAD_MODES[head_exception]
     except KeyError:
-        raise InvalidOptionError(f"option head-exception={head_exception!r}: expected one of "
-                                 f"{', '.join(HEAD_EXCEPTIONS)}") from None
+        raise InvalidOptionError(
+            f"option head-exception={head_exception!r}: expected one of {', '.join(HEAD_EXCEPTIONS)}"
+        ) from None

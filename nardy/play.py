@@ -83,6 +83,7 @@ def parse_player(text: str) -> PlayerSpec:
     """``human`` (``h``, ``person``) or ``bot[:LEVEL]`` (``computer``, ``cpu``; default the
     strongest level). Raises ValueError for anything else."""
     from .bots.bot import BOT_LEVELS, STRONGEST_LEVEL
+
     t = (text or "").strip().lower()
     if t in ("human", "h", "person", "player", "me"):
         return PlayerSpec("human")
@@ -121,8 +122,9 @@ class Output:
         except ImportError:  # rich is a dependency; plain text if it is missing anyway
             return
         if mode == "always":
-            self.console = Console(file=self.stream, force_terminal=True, highlight=False, soft_wrap=True,
-                                   markup=False, emoji=False)
+            self.console = Console(
+                file=self.stream, force_terminal=True, highlight=False, soft_wrap=True, markup=False, emoji=False
+            )
             return
         if not getattr(self.stream, "isatty", lambda: False)():
             return
@@ -145,6 +147,7 @@ class Output:
             self.stream.flush()
             return
         from rich.text import Text
+
         text = Text()
         for t, st in segments:
             text.append(t, style=st or style)
@@ -178,10 +181,25 @@ class Session:
         read: the input function (``input`` by default).
     """
 
-    def __init__(self, match, players, *, single: bool = True, lang: str = "en", numbering: str = "own",
-                 out: Output | None = None, record: str | None = None, delay: float = 0.0, seed=None,
-                 show_eval: bool = False, hint_level: str | None = None, bot_states=None, read=None):
+    def __init__(
+        self,
+        match,
+        players,
+        *,
+        single: bool = True,
+        lang: str = "en",
+        numbering: str = "own",
+        out: Output | None = None,
+        record: str | None = None,
+        delay: float = 0.0,
+        seed=None,
+        show_eval: bool = False,
+        hint_level: str | None = None,
+        bot_states=None,
+        read=None,
+    ):
         from .bots.bot import STRONGEST_LEVEL
+
         self.match = match
         self.players = tuple(players)
         self.single = single
@@ -191,7 +209,7 @@ class Session:
         self.num = Numbering(numbering, self.game_name)
         self.out = out or Output()
         self.record = record
-        self.record_error = None    # the last failure to write the record (exit status 1 at the end)
+        self.record_error = None  # the last failure to write the record (exit status 1 at the end)
         self.delay = float(delay or 0)
         self.seed = seed
         self.show_eval = show_eval
@@ -208,15 +226,16 @@ class Session:
         self.printed = {i: len(g.history) for i, g in enumerate(match.games)}
         self.drawn_key = None
         self.board_key = None
-        self.listing = None        # (key, [plays]) of the last 'moves' / 'hint' list
-        self.last_bot = None       # (side, position, dice, play) of the last computer play
-        self.announced = None      # the turn key whose forced/no-play note was printed
-        self.pending_eval = None   # --show-eval: the estimate printed under the computer's next play
+        self.listing = None  # (key, [plays]) of the last 'moves' / 'hint' list
+        self.last_bot = None  # (side, position, dice, play) of the last computer play
+        self.announced = None  # the turn key whose forced/no-play note was printed
+        self.pending_eval = None  # --show-eval: the estimate printed under the computer's next play
         self._quitting = False
 
     # ----- helpers ------------------------------------------------------------------------------
     def _make_bot(self, level, seed):
         from .bots import Bot
+
         return Bot(self.match.rules, level=level, seed=seed)
 
     @property
@@ -275,7 +294,7 @@ class Session:
             self.out.line("")
             if self._quitting:
                 raise _Quit() from None
-            return "quit"   # Ctrl-C asks whether to quit; a second one leaves
+            return "quit"  # Ctrl-C asks whether to quit; a second one leaves
 
     def yes_no(self, question: str) -> bool:
         return self.t.yes(self.ask(self.t("prompt_yes_no", question=question)))
@@ -311,8 +330,11 @@ class Session:
             head += t("one_game")
         else:
             s = m.score_before(len(m.games) - 1) if g.phase != "over" else m.score
-            head += t("match_to", n=m.length) + ", " + t("score", w=t.colour(0), ws=_num(s[0]),
-                                                          b=t.colour(1), bs=_num(s[1]))
+            head += (
+                t("match_to", n=m.length)
+                + ", "
+                + t("score", w=t.colour(0), ws=_num(s[0]), b=t.colour(1), bs=_num(s[1]))
+            )
         lines = [[(head, "bold")]]
         if self.num.kind != "own":
             lines.append([(t("numbering", name=t(f"numbering_{self.num.kind}")), "dim")])
@@ -327,8 +349,7 @@ class Session:
             if g.cube_owner is None:
                 txt = t("cube_centre", value=g.cube_value)
             else:
-                txt = t("cube_owned", value=g.cube_value, who=t.colour(g.cube_owner),
-                        whom=t.colour_gen(g.cube_owner))
+                txt = t("cube_owned", value=g.cube_value, who=t.colour(g.cube_owner), whom=t.colour_gen(g.cube_owner))
             if g.crawford:
                 txt += "; " + t("crawford")
             lines.append([(txt, None)])
@@ -343,8 +364,18 @@ class Session:
             lines.append([(t("to_play", who=self.who(g.turn), dice=self.dice_text(g.dice)), "bold yellow")])
             if g.steps_taken:
                 left = _dice_left(g)
-                lines.append([(t("steps_so_far", steps=self.play_text(g.steps_taken, g.turn),
-                                 left=", ".join(map(str, left)) or "-"), None)])
+                lines.append(
+                    [
+                        (
+                            t(
+                                "steps_so_far",
+                                steps=self.play_text(g.steps_taken, g.turn),
+                                left=", ".join(map(str, left)) or "-",
+                            ),
+                            None,
+                        )
+                    ]
+                )
         elif g.phase == "double":
             lines.append([(t("to_answer_double", who=self.who(g.to_act), value=g.cube_value * 2), "bold yellow")])
         elif g.phase == "resign":
@@ -371,13 +402,19 @@ class Session:
                     self.say("opening_dice", who=self.who(starter), dice=self.dice_text(dice))
             case RollEvent(player=p, dice=dice):
                 if not self.players[p].human:
-                    return   # the computer's play line shows its dice
+                    return  # the computer's play line shows its dice
                 self.say("roll_event", who=self.who(p), dice=self.dice_text(dice))
             case PassEvent(player=p, dice=dice):
                 self.say("pass_event", who=self.who(p), dice=self.dice_text(dice), style="yellow")
             case PlayEvent(player=p, dice=dice, steps=steps):
-                self.out.line([(t("play_event", who=self.who(p), dice=self.dice_text(dice),
-                                  play=self.play_text(steps, p)), "bold" if not self.players[p].human else None)])
+                self.out.line(
+                    [
+                        (
+                            t("play_event", who=self.who(p), dice=self.dice_text(dice), play=self.play_text(steps, p)),
+                            "bold" if not self.players[p].human else None,
+                        )
+                    ]
+                )
                 if self.pending_eval:
                     self.out.line(self.pending_eval, "dim")
                     self.pending_eval = None
@@ -391,8 +428,13 @@ class Session:
                 self.say("drop_event", who=self.who(p))
             case ResignEvent(player=p, level=level):
                 pts = g.rules.scoring[level] * g.cube_value
-                self.say("resign_event", who=self.who(p), level=t.level_name(self.game_name, level),
-                         points=t.points(pts), style="bold yellow")
+                self.say(
+                    "resign_event",
+                    who=self.who(p),
+                    level=t.level_name(self.game_name, level),
+                    points=t.points(pts),
+                    style="bold yellow",
+                )
             case AcceptEvent(player=p):
                 self.say("accept_event", who=self.who(p))
             case DeclineEvent(player=p):
@@ -411,8 +453,9 @@ class Session:
         if r.reason == "drop":
             return t("win_drop", who=who, points=t.points(r.points))
         level = t.level_name(self.game_name, r.level)
-        txt = t("win_resign" if r.reason == "resign" else "win_bearoff", who=who, level=level,
-                points=t.points(r.points))
+        txt = t(
+            "win_resign" if r.reason == "resign" else "win_bearoff", who=who, level=level, points=t.points(r.points)
+        )
         if r.cube > 1:
             txt = txt[:-1] + t("cube_note", value=r.cube) + "."
         return txt
@@ -434,7 +477,7 @@ class Session:
         except _Quit:
             if not self.out.quiet:
                 self.say("bye")
-        except KeyboardInterrupt:   # Ctrl-C while the computer plays
+        except KeyboardInterrupt:  # Ctrl-C while the computer plays
             self.out.line("")
             self.say("bye")
             status = 130
@@ -490,11 +533,12 @@ class Session:
         if not self.record or not self.match.games:
             return
         from .records.mat import write_mat
+
         try:
             Path(self.record).write_text(write_mat(self.match), encoding="utf-8")
         except OSError as e:
             msg = self.t("record_failed", path=self.record, reason=e.strerror or str(e))
-            if msg != self.record_error:    # once, not after every game
+            if msg != self.record_error:  # once, not after every game
                 if self.out.quiet:
                     click.echo(f"nardy: {msg}", err=True)
                 else:
@@ -561,8 +605,12 @@ class Session:
         best = hints[0]
         if mine.loss <= 1e-9:
             return self.t("bot_eval_best", equity=f"{mine.equity:+.3f}")
-        return self.t("bot_eval", equity=f"{mine.equity:+.3f}", best=self.play_text(best.play.steps, side),
-                      best_equity=f"{best.equity:+.3f}")
+        return self.t(
+            "bot_eval",
+            equity=f"{mine.equity:+.3f}",
+            best=self.play_text(best.play.steps, side),
+            best_equity=f"{best.equity:+.3f}",
+        )
 
     # ----- human turns --------------------------------------------------------------------------
     def human_turn(self, g, side: int):
@@ -673,21 +721,33 @@ class Session:
 
     def _backwards_reason(self, line: str, own: str, side: int) -> str | None:
         """The reason for a typed play with a step away from home (own numbers must go down)."""
-        typed = [p.rstrip("*") for tok in re.split(r"[\s,]+", line.strip()) if tok
-                 for p in _COUNT_TAIL.sub("", tok).split("/")]
-        mine = [p.rstrip("*") for tok in re.split(r"[\s,]+", own.strip()) if tok
-                for p in _COUNT_TAIL.sub("", tok).split("/")]
+        typed = [
+            p.rstrip("*")
+            for tok in re.split(r"[\s,]+", line.strip())
+            if tok
+            for p in _COUNT_TAIL.sub("", tok).split("/")
+        ]
+        mine = [
+            p.rstrip("*")
+            for tok in re.split(r"[\s,]+", own.strip())
+            if tok
+            for p in _COUNT_TAIL.sub("", tok).split("/")
+        ]
         if len(typed) != len(mine):
             return None
         for i in range(len(mine) - 1):
             a, b = mine[i], mine[i + 1]
             if a.isdigit() and b.isdigit() and 0 < int(a) < int(b) < 25:
                 if self.num.kind == "traditional":
-                    path = f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, " \
-                           f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
+                    path = (
+                        f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, "
+                        f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
+                    )
                 elif self.num.kind == "absolute" and side == 1:
-                    path = f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, " \
-                           f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
+                    path = (
+                        f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, "
+                        f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
+                    )
                 else:
                     path = f"{self.num.label(side, 24)}…{self.num.label(side, 1)}"
                 return self.t("r_backwards", frm=typed[i], to=typed[i + 1], who=self.who(side), path=path)
@@ -715,7 +775,7 @@ class Session:
         if not g.steps_taken:
             try:
                 chosen = g.position.parse_play(own, g.dice)
-            except IllegalPlayError as e:   # NotationError included
+            except IllegalPlayError as e:  # NotationError included
                 whole_error = e
             else:
                 g.play(chosen, player=side)
@@ -756,8 +816,7 @@ class Session:
                     return
                 taken += 1
         if not paths:
-            reason = (self._illegal_reason(whole_error, g, side) if whole_error
-                      else self.refusal("must_play", {}, side))
+            reason = self._illegal_reason(whole_error, g, side) if whole_error else self.refusal("must_play", {}, side)
             self.error(t("illegal", text=line, reason=reason))
             return
         if _steps_complete(g, g.legal_plays()) and not g.legal_steps():
@@ -773,8 +832,14 @@ class Session:
     def refusal(self, code: str, params: dict | None, side: int) -> str:
         """A refusal (error code and params, :mod:`nardy.errors`) worded from the message catalogue in the
         player's language, points labelled in ``side``'s chosen numbering."""
-        return describe(code, params, self.t.lang, label=lambda p: self.num.label(side, p),
-                        relabel=lambda o: self.num.relabel(o, side), names=(self.who(0), self.who(1)))
+        return describe(
+            code,
+            params,
+            self.t.lang,
+            label=lambda p: self.num.label(side, p),
+            relabel=lambda o: self.num.relabel(o, side),
+            names=(self.who(0), self.who(1)),
+        )
 
     #: Codes of a whole play's refusal that say more than the diagnosis of its first bad step.
     _WHOLE_PLAY_CODES = frozenset({"fewer_dice", "no_checker", "no_checker_bar", "ambiguous_play", "must_play"})
@@ -787,8 +852,10 @@ class Session:
 
     def _diagnose(self, g, side: int, frm: int, to: int) -> str:
         """Why a single step frm/to cannot be taken now (own numbering of ``side``)."""
+
         def why(code, **params):
             return self.refusal(code, params, side)
+
         a = g.partial_position.array
         hitting = g.rules.hitting
         if frm == 25:
@@ -878,7 +945,7 @@ class Session:
         return self.t("no_steps_now")
 
     def cmd_double(self, g, side):
-        if not g.cube.enabled:      # whatever the phase: there is no cube to turn in this game
+        if not g.cube.enabled:  # whatever the phase: there is no cube to turn in this game
             self.say("cannot_double", reason=self.refusal("cube_disabled", {}, side))
             return
         if g.phase != "roll":
@@ -914,9 +981,15 @@ class Session:
                 loss = f"  ({-h.loss:+.3f})" if h.loss > 1e-9 else ""
                 self.out.line(f"  {i:>2}) {self.play_text(h.play.steps, side):<28} {h.equity:+.3f}{loss}")
             if hints:
-                pr = hints[0].probabilities   # after the play, from the mover's view
-                self.say("hint_probs", win=_pct(pr.win), gammon_word=t.level_name(self.game_name, 1),
-                         gammon=_pct(pr.array[1]), lose=_pct(1 - pr.win), style="dim")
+                pr = hints[0].probabilities  # after the play, from the mover's view
+                self.say(
+                    "hint_probs",
+                    win=_pct(pr.win),
+                    gammon_word=t.level_name(self.game_name, 1),
+                    gammon=_pct(pr.array[1]),
+                    lose=_pct(1 - pr.win),
+                    style="dim",
+                )
             self.listing = (self._turn_key(g), [h.play for h in hints])
             self.say("pick_number", style="dim")
         elif g.phase == "roll":
@@ -925,8 +998,7 @@ class Session:
                 dec = bot.cube_action(self.match)
                 e = dec.equities
                 key = "cube_hint_double" if dec.double else "cube_hint_no_double"
-                self.say(key, nd=f"{e['no double']:+.3f}", dt=f"{e['double/take']:+.3f}",
-                         dp=f"{e['double/pass']:+.3f}")
+                self.say(key, nd=f"{e['no double']:+.3f}", dt=f"{e['double/take']:+.3f}", dp=f"{e['double/pass']:+.3f}")
         elif g.phase == "double":
             dec = bot.cube_action(self.match)
             self.say("cube_hint_take" if dec.take else "cube_hint_pass")
@@ -943,8 +1015,13 @@ class Session:
         parts = []
         for i in range(1, len(names)):
             parts.append(f"{t.level_name(self.game_name, i)} {_pct(probs.array[i])}")
-        self.say("eval_line", who=self.who(side), win=_pct(probs.win), levels=", ".join(parts),
-                 equity=f"{probs.equity(g.rules.scoring):+.3f}")
+        self.say(
+            "eval_line",
+            who=self.who(side),
+            win=_pct(probs.win),
+            levels=", ".join(parts),
+            equity=f"{probs.equity(g.rules.scoring):+.3f}",
+        )
         if last and self.last_bot is not None:
             bside, pos, dice, choice = self.last_bot
             hints = bot.hints(pos, dice, n=len(pos.legal_plays(dice)))
@@ -954,8 +1031,13 @@ class Session:
                 if mine.loss <= 1e-9:
                     self.say("eval_last_bot_best", play=ptxt, equity=f"{mine.equity:+.3f}")
                 else:
-                    self.say("eval_last_bot", play=ptxt, equity=f"{mine.equity:+.3f}",
-                             best=self.play_text(hints[0].play.steps, bside), best_equity=f"{hints[0].equity:+.3f}")
+                    self.say(
+                        "eval_last_bot",
+                        play=ptxt,
+                        equity=f"{mine.equity:+.3f}",
+                        best=self.play_text(hints[0].play.steps, bside),
+                        best_equity=f"{hints[0].equity:+.3f}",
+                    )
 
     def cmd_resign(self, g, side, arg):
         t = self.t
@@ -986,9 +1068,14 @@ class Session:
     # ----- saving -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         return {
-            "format": SAVE_FORMAT, "version": SAVE_VERSION,
-            "players": [str(p) for p in self.players], "single": self.single,
-            "lang": self.lang, "numbering": self.num.kind, "record": self.record, "seed": self.seed,
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "players": [str(p) for p in self.players],
+            "single": self.single,
+            "lang": self.lang,
+            "numbering": self.num.kind,
+            "record": self.record,
+            "seed": self.seed,
             "hint_level": self.hint_level,
             "bots": {str(s): b.rng.bit_generator.state for s, b in self.bots.items()},
             "match": self.match.to_dict(),
@@ -1104,14 +1191,16 @@ def load_session_data(path: str, seed=None):
     fresh dice). Returns ``(match, data)``, ``data`` being the saved settings (empty for a record).
     Raises click.UsageError with the reason."""
     from .match import Match
+
     p = Path(path)
     try:
         raw = p.read_text(encoding="utf-8")
     except OSError as e:
         raise click.UsageError(f"cannot read {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
-        raise click.UsageError(f"{path} is not UTF-8 text (byte {e.start}): "
-                               "not a saved game or a .mat record") from None
+        raise click.UsageError(
+            f"{path} is not UTF-8 text (byte {e.start}): not a saved game or a .mat record"
+        ) from None
     if not raw.strip():
         raise click.UsageError(f"{path} is empty: not a saved game or a .mat record")
     if raw.lstrip().startswith("{"):
@@ -1131,6 +1220,7 @@ def load_session_data(path: str, seed=None):
         return match, data
     from .dice import DiceSource
     from .records.mat import parse_mat, replay
+
     try:
         match = replay(parse_mat(raw))  # raw is the file's text
     except RecordError as e:
@@ -1148,6 +1238,7 @@ def _check_saved_settings(path, data: dict):
 
     def bad(field, why):
         raise click.UsageError(f"{path}: cannot resume: field {field!r}: {why}")
+
     if "match" not in data:
         bad("match", "missing (the saved match)")
     if not isinstance(data["match"], dict):
@@ -1183,50 +1274,111 @@ def _check_saved_settings(path, data: dict):
 def _check_saved_match(path, match):
     """Refuse a loaded match whose games are in a state no turn can continue from (an edited file)."""
     from .game import PHASES
+
     for i, g in enumerate(match.games):
         where = f"match.games[{i}]"
         if g.phase not in PHASES:
-            raise click.UsageError(f"{path}: cannot resume: field '{where}.state.phase': {g.phase!r}: "
-                                   f"expected one of {', '.join(PHASES)}")
+            raise click.UsageError(
+                f"{path}: cannot resume: field '{where}.state.phase': {g.phase!r}: expected one of {', '.join(PHASES)}"
+            )
         if g.phase not in ("opening", "over") and g.to_act not in (0, 1):
-            raise click.UsageError(f"{path}: cannot resume: field '{where}.state.turn': {g.turn!r}: "
-                                   "expected 0 or 1")
+            raise click.UsageError(f"{path}: cannot resume: field '{where}.state.turn': {g.turn!r}: expected 0 or 1")
         if i < len(match.games) - 1 and not g.is_over:
             raise click.UsageError(f"{path}: cannot resume: field '{where}': a game before the last is not over")
 
 
 # ----- the command ------------------------------------------------------------------------------
 @click.command("play")
-@click.option("--game", "-g", default=None, help="backgammon, short (short nardy) or long (long nardy); "
-              "aliases accepted. Default: backgammon.")
-@click.option("--match", "-m", "length", type=click.IntRange(min=1), default=None,
-              help="Play a match to N points (default: one game).")
-@click.option("--white", "-w", callback=_player_option, default=None,
-              help="human or bot[:LEVEL] (default: human).")
-@click.option("--black", "-b", callback=_player_option, default=None,
-              help="human or bot[:LEVEL] (default: bot at the strongest level).")
+@click.option(
+    "--game",
+    "-g",
+    default=None,
+    help="backgammon, short (short nardy) or long (long nardy); aliases accepted. Default: backgammon.",
+)
+@click.option(
+    "--match",
+    "-m",
+    "length",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Play a match to N points (default: one game).",
+)
+@click.option("--white", "-w", callback=_player_option, default=None, help="human or bot[:LEVEL] (default: human).")
+@click.option(
+    "--black",
+    "-b",
+    callback=_player_option,
+    default=None,
+    help="human or bot[:LEVEL] (default: bot at the strongest level).",
+)
 @click.option("--seed", type=int, default=None, help="Seed for the dice and the bots (repeatable games).")
-@click.option("--lang", type=click.Choice(LANGS), default=None,
-              help="Language of the texts (default: Russian when the system locale is Russian).")
-@click.option("--numbering", type=click.Choice(NUMBERINGS), default=None,
-              help="Point numbers: own (each player's, default), absolute (long nardy) or traditional "
-                   "(backgammon, short nardy).")
-@click.option("--record", type=click.Path(dir_okay=False), default=None,
-              help="Write the match record (Jellyfish .mat) to this file.")
-@click.option("--resume", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Continue a game saved with 'save FILE' (or a .mat record).")
-@click.option("--auto", is_flag=True, help="Play without a terminal (human sides are played by the "
-              "computer), print the record and exit.")
+@click.option(
+    "--lang",
+    type=click.Choice(LANGS),
+    default=None,
+    help="Language of the texts (default: Russian when the system locale is Russian).",
+)
+@click.option(
+    "--numbering",
+    type=click.Choice(NUMBERINGS),
+    default=None,
+    help="Point numbers: own (each player's, default), absolute (long nardy) or traditional (backgammon, short nardy).",
+)
+@click.option(
+    "--record",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the match record (Jellyfish .mat) to this file.",
+)
+@click.option(
+    "--resume",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="Continue a game saved with 'save FILE' (or a .mat record).",
+)
+@click.option(
+    "--auto",
+    is_flag=True,
+    help="Play without a terminal (human sides are played by the computer), print the record and exit.",
+)
 @click.option("--delay", type=click.FloatRange(min=0), default=0.0, help="Seconds to wait after each computer play.")
 @click.option("--cube/--no-cube", default=None, help="Use the doubling cube (default: backgammon yes, nardy no).")
-@click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
-              help="A rules option (RULES.md), e.g. -o last-roll=half or -o opening=reroll.")
+@click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A rules option (RULES.md), e.g. -o last-roll=half or -o opening=reroll.",
+)
 @click.option("--show-eval", is_flag=True, help="Show the computer's estimate of each of its plays.")
 @click.option("--hint-level", default=None, help="Bot level for hint and eval (default: the strongest).")
-@click.option("--color", "colour", type=click.Choice(["auto", "always", "never"]), default="auto",
-              show_default=True, help="Colour in the terminal.")
-def play(game, length, white, black, seed, lang, numbering, record, resume, auto, delay, cube, options,
-         show_eval, hint_level, colour):
+@click.option(
+    "--color",
+    "colour",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour in the terminal.",
+)
+def play(
+    game,
+    length,
+    white,
+    black,
+    seed,
+    lang,
+    numbering,
+    record,
+    resume,
+    auto,
+    delay,
+    cube,
+    options,
+    show_eval,
+    hint_level,
+    colour,
+):
     """Play backgammon, short nardy or long nardy in the terminal, against the computer or another
     person at the same keyboard. Type 'help' during the game for the commands."""
     from .bots.bot import BOT_LEVELS, STRONGEST_LEVEL
@@ -1239,8 +1391,9 @@ def play(game, length, white, black, seed, lang, numbering, record, resume, auto
     data = {}
     if resume:
         if game or length or options or cube is not None:
-            raise click.UsageError("--resume continues a saved game: --game, --match, --cube and --option "
-                                   "come from the file")
+            raise click.UsageError(
+                "--resume continues a saved game: --game, --match, --cube and --option come from the file"
+            )
         match, data = load_session_data(resume, seed)
         saved_players = [parse_player(p) for p in data.get("players", _players_from_names(match.players))]
         white = white or saved_players[0]
@@ -1281,9 +1434,20 @@ def play(game, length, white, black, seed, lang, numbering, record, resume, auto
     if match is None:
         match = Match(rules, length=length or 0, dice=DiceSource(seed), cube=cube, players=names)
     out = Output(colour, quiet=auto)
-    session = Session(match, (white, black), single=single, lang=lang, numbering=numbering, out=out,
-                      record=record, delay=delay, seed=seed, show_eval=show_eval, hint_level=hint_level,
-                      bot_states=data.get("bots") if (data and seed == data.get("seed")) else None)
+    session = Session(
+        match,
+        (white, black),
+        single=single,
+        lang=lang,
+        numbering=numbering,
+        out=out,
+        record=record,
+        delay=delay,
+        seed=seed,
+        show_eval=show_eval,
+        hint_level=hint_level,
+        bot_states=data.get("bots") if (data and seed == data.get("seed")) else None,
+    )
     if not auto:
         t = session.t
         out.line(t("welcome", game=t.game_title(game_name)), "bold")
@@ -1292,6 +1456,7 @@ def play(game, length, white, black, seed, lang, numbering, record, resume, auto
     status = session.run()
     if auto:
         from .records.mat import write_mat
+
         click.echo(write_mat(match), nl=False)
     sys.exit(status)
 
@@ -1300,6 +1465,7 @@ def _players_from_names(names) -> list:
     """Player specs guessed from a record's names: ``nardy-LEVEL`` (as written by this command) is
     the computer at that level, any other name a person."""
     from .bots.bot import BOT_LEVELS
+
     out = []
     for n in names:
         m = re.match(r"nardy-([a-z]+)", str(n))
@@ -1309,8 +1475,10 @@ def _players_from_names(names) -> list:
 
 def _player_names(white: PlayerSpec, black: PlayerSpec) -> tuple:
     """Record names without spaces: ``White``/``Black`` for people, ``nardy-LEVEL`` for the computer."""
+
     def name(spec, colour):
         return colour if spec.human else f"nardy-{spec.level}"
+
     a, b = name(white, "White"), name(black, "Black")
     if a == b:
         a, b = a + "-white", b + "-black"

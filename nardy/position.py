@@ -154,8 +154,7 @@ class Position:
         return cls.from_boards(mover, opp, rules, first_turn=(True, True))
 
     @classmethod
-    def from_boards(cls, mover: Sequence[int], opponent: Sequence[int], game="backgammon",
-                    first_turn=None) -> Position:
+    def from_boards(cls, mover: Sequence[int], opponent: Sequence[int], game="backgammon", first_turn=None) -> Position:
         """A position from each side's checkers in its own numbering.
 
         Args:
@@ -199,8 +198,7 @@ class Position:
             if o[q]:
                 p = opponent_point(q, rules.hitting)
                 if b[p]:
-                    raise InvalidPositionError(
-                        f"point {p} (opponent's {q}) holds checkers of both sides")
+                    raise InvalidPositionError(f"point {p} (opponent's {q}) holds checkers of both sides")
                 b[p] = -o[q]
         if m[0] == 15 and o[0] == 15:
             raise InvalidPositionError("both sides have borne off all 15 checkers")
@@ -215,15 +213,19 @@ class Position:
         if first_turn is None:
             first = inferred
         else:
-            ok_flags = (isinstance(first_turn, (tuple, list)) and len(first_turn) == 2
-                        and all(isinstance(f, (bool, np.bool_)) or f in (0, 1) for f in first_turn))
+            ok_flags = (
+                isinstance(first_turn, (tuple, list))
+                and len(first_turn) == 2
+                and all(isinstance(f, (bool, np.bool_)) or f in (0, 1) for f in first_turn)
+            )
             if not ok_flags:
                 raise InvalidPositionError(f"first_turn {first_turn!r}: expected (mover, opponent) booleans")
             first = (bool(first_turn[0]), bool(first_turn[1]))
             for who, flag, ok in (("mover", first[0], inferred[0]), ("opponent", first[1], inferred[1])):
                 if flag and not ok:
                     raise InvalidPositionError(
-                        f"the {who} cannot be on the first turn: not all 15 checkers are on the head")
+                        f"the {who} cannot be on the first turn: not all 15 checkers are on the head"
+                    )
         return cls(board, rules, first)
 
     @classmethod
@@ -239,14 +241,17 @@ class Position:
                 (the message quotes the ID).
         """
         from . import ids
+
         rules = get_rules(game)
         if not isinstance(position_id, str):
             raise InvalidIdError(f"position ID {position_id!r} is not a string")
         text = position_id.strip()
         flags = None
         if text.upper().startswith("XGID="):
-            raise InvalidIdError(f"position ID {position_id!r} is an XGID, not a GNU Backgammon Position ID: "
-                                 "read it with Position.from_xgid")
+            raise InvalidIdError(
+                f"position ID {position_id!r} is an XGID, not a GNU Backgammon Position ID: "
+                "read it with Position.from_xgid"
+            )
         if not rules.hitting:
             text, flags = ids.split_long_id(text)
         elif ":" in text:
@@ -272,6 +277,7 @@ class Position:
             InvalidIdError: malformed XGID or an impossible position (the message quotes it).
         """
         from . import ids
+
         rules = get_rules(game)
         if not rules.hitting:
             raise InvalidIdError(f"XGID {xgid!r}: XGID is defined for backgammon and short nardy only")
@@ -283,8 +289,16 @@ class Position:
         except InvalidPositionError as e:
             raise InvalidIdError(f"XGID {xgid!r} is not a valid {rules.name} position: {e}") from None
 
-    def xgid(self, dice=(0, 0), cube_value: int = 1, cube_owner: int = 0, score=(0, 0), match_length: int = 0,
-             crawford_jacoby: int = 0, max_cube=1024) -> str:
+    def xgid(
+        self,
+        dice=(0, 0),
+        cube_value: int = 1,
+        cube_owner: int = 0,
+        score=(0, 0),
+        match_length: int = 0,
+        crawford_jacoby: int = 0,
+        max_cube=1024,
+    ) -> str:
         """This position as an XGID with the mover as the side on turn (XGID turn 1).
 
         ``cube_owner`` uses XG's convention (1 the mover, -1 the opponent, 0 centred); ``score`` is
@@ -294,14 +308,24 @@ class Position:
             InvalidIdError: long nardy, or bad cube/score/dice values.
         """
         from . import ids
+
         if not self._rules.hitting:
             raise InvalidIdError("XGID is defined for backgammon and short nardy only")
         m = self.mover
         o = self.opponent
-        st = ids.XgidState(mover=tuple(m[1:25]) + (m[25],), opponent=tuple(o[1:25]) + (o[25],),
-                           cube_value=cube_value, cube_owner=cube_owner, turn=1, dice=tuple(dice),
-                           score_bottom=score[0], score_top=score[1], crawford_jacoby=crawford_jacoby,
-                           match_length=match_length, max_cube=max_cube)
+        st = ids.XgidState(
+            mover=tuple(m[1:25]) + (m[25],),
+            opponent=tuple(o[1:25]) + (o[25],),
+            cube_value=cube_value,
+            cube_owner=cube_owner,
+            turn=1,
+            dice=tuple(dice),
+            score_bottom=score[0],
+            score_top=score[1],
+            crawford_jacoby=crawford_jacoby,
+            match_length=match_length,
+            max_cube=max_cube,
+        )
         return ids.format_xgid(st)
 
     # ----- accessors ----------------------------------------------------------------------------
@@ -385,6 +409,7 @@ class Position:
         first-turn suffix of :mod:`nardy.ids` only when the flags differ from what the board implies.
         """
         from . import ids
+
         m = self.mover
         o = self.opponent
         pid = ids.position_id_from_boards(tuple(m[1:25]) + (m[25],), tuple(o[1:25]) + (o[25],))
@@ -436,8 +461,9 @@ class Position:
         for i in range(n):
             row = rows[i]
             k = row[28]
-            steps = tuple(Step(row[29 + 4 * j], row[30 + 4 * j], row[31 + 4 * j], row[32 + 4 * j] == 1)
-                          for j in range(k))
+            steps = tuple(
+                Step(row[29 + 4 * j], row[30 + 4 * j], row[31 + 4 * j], row[32 + 4 * j] == 1) for j in range(k)
+            )
             plays.append(Play(self, steps, out[i, :28].tobytes(), rules, first))
         return plays
 
@@ -467,8 +493,9 @@ class Position:
             n = _legal_into(a, self._code | dc, out, buf.work64)
         return out[:n].copy()
 
-    def partial_results(self, dice_left: Sequence[int], moved: Sequence[int] | None = None,
-                        heads_used: int = 0, head_limit: int = 1) -> np.ndarray:
+    def partial_results(
+        self, dice_left: Sequence[int], moved: Sequence[int] | None = None, heads_used: int = 0, head_limit: int = 1
+    ) -> np.ndarray:
         """Boards reachable by playing some of ``dice_left`` (any order), for turn building.
 
         Every leaf (a sequence that cannot go on) is returned, whether or not it uses all dice;
@@ -480,11 +507,26 @@ class Position:
         if not dl:
             return self.array.reshape(1, -1).copy()
         dice = np.zeros(4, np.int64)
-        dice[:len(dl)] = dl
+        dice[: len(dl)] = dl
         mv = np.zeros(26, np.int8) if moved is None else np.asarray(moved, np.int8)
         hl = 0 if hm < 0 else head_limit
-        n = _core.generate(self.array, mv, heads_used, dice, len(dl), True, hitting, strict, hl, False,
-                           True, buf.b, buf.s, buf.n, buf.k)
+        n = _core.generate(
+            self.array,
+            mv,
+            heads_used,
+            dice,
+            len(dl),
+            True,
+            hitting,
+            strict,
+            hl,
+            False,
+            True,
+            buf.b,
+            buf.s,
+            buf.n,
+            buf.k,
+        )
         return buf.b[:n].copy()
 
     def head_limit(self, dice) -> int:
@@ -528,15 +570,27 @@ class Position:
         try:
             paths = tokenize(text, 25 if self._rules.hitting else 24, unnumber)
         except NotationError as e:
-            raise NotationError(f"{e} (roll {d1}-{d2}, position {self.id()})", text=str(text),
-                                dice=(d1, d2), position_id=self.id(), reason=e.reason, code=e.code,
-                                params=e.params) from None
+            raise NotationError(
+                f"{e} (roll {d1}-{d2}, position {self.id()})",
+                text=str(text),
+                dice=(d1, d2),
+                position_id=self.id(),
+                reason=e.reason,
+                code=e.code,
+                params=e.params,
+            ) from None
         by_result = {p._rb: p for p in plays}
 
         def fail(reason: str, code: str, cls=IllegalPlayError, **params):
             raise cls(
                 f"illegal play {text!r} with roll {d1}-{d2} in position {self.id()} ({self.game}): {reason}",
-                text=text, dice=(d1, d2), position_id=self.id(), reason=reason, code=code, params=params)
+                text=text,
+                dice=(d1, d2),
+                position_id=self.id(),
+                reason=reason,
+                code=code,
+                params=params,
+            )
 
         if not plays:
             fail("the game is over", "game_over")
@@ -557,28 +611,40 @@ class Position:
             used = max(len(c[1]) for c in candidates)
             most = max(len(p.steps) for p in plays)
             if used < most:
-                fail(f"it plays {used} of the {most} dice the roll allows; as many dice as possible must be played",
-                     "fewer_dice", used=used, most=most)
-            fail("no legal play leads to that position (rules 2-5: blocked point, bar, bear-off, head or "
-                 "six-block rule)", "no_legal_play")
+                fail(
+                    f"it plays {used} of the {most} dice the roll allows; as many dice as possible must be played",
+                    "fewer_dice",
+                    used=used,
+                    most=most,
+                )
+            fail(
+                "no legal play leads to that position (rules 2-5: blocked point, bar, bear-off, head or "
+                "six-block rule)",
+                "no_legal_play",
+            )
         if len(matched) > 1:
             marked = [(i, j) for i, path in enumerate(paths) for j, hop in enumerate(path) if hop.hit]
             if marked:
                 want = {(i, j) for i, j in marked}
-                keep = {rb: hs for rb, hs in matched.items()
-                        if any({(i, j) for (i, j, written, hit) in h if written and hit} == want for h in hs)}
+                keep = {
+                    rb: hs
+                    for rb, hs in matched.items()
+                    if any({(i, j) for (i, j, written, hit) in h if written and hit} == want for h in hs)
+                }
                 if keep:
                     matched = keep
             if len(matched) > 1:
                 # prefer the reading that hits nothing in passing (hits are written in notation)
-                quiet = {rb: hs for rb, hs in matched.items()
-                         if any(not any(hit and not written for (_, _, written, hit) in h) for h in hs)}
+                quiet = {
+                    rb: hs
+                    for rb, hs in matched.items()
+                    if any(not any(hit and not written for (_, _, written, hit) in h) for h in hs)
+                }
                 if len(quiet) == 1:
                     matched = quiet
         if len(matched) > 1:
             options = sorted(str(by_result[rb]) for rb in matched)
-            fail(f"ambiguous: it can mean {', '.join(options)}", "ambiguous_play", AmbiguousPlayError,
-                 options=options)
+            fail(f"ambiguous: it can mean {', '.join(options)}", "ambiguous_play", AmbiguousPlayError, options=options)
         return by_result[next(iter(matched))]
 
     # ----- dunder -------------------------------------------------------------------------------
@@ -597,6 +663,7 @@ class Position:
 
     def __str__(self):
         from .render import board_text
+
         return board_text(self)
 
     def __reduce__(self):
@@ -701,20 +768,33 @@ def _explain(pos: Position, paths, dice_list) -> tuple[str, dict, str]:
         for hop in path:
             dist = hop.frm - hop.to
             if hop.to > 0 and dist not in sums:
-                return ("distance", {"from": hop.frm, "to": hop.to, "pips": dist, "dice": list(dice_list[:2])},
-                        f"{_pt(hop.frm)}/{hop.to} is {dist} pips: no combination of the dice {dice_txt} moves that far")
+                return (
+                    "distance",
+                    {"from": hop.frm, "to": hop.to, "pips": dist, "dice": list(dice_list[:2])},
+                    f"{_pt(hop.frm)}/{hop.to} is {dist} pips: no combination of the dice {dice_txt} moves that far",
+                )
     if any(hop.to == 0 for path in paths for hop in path):
         outside = sum(mover[p] for p in range(7, 26))
         if outside:
-            return ("not_home", {"outside": int(outside)},
-                    f"cannot bear off: {outside} checker(s) are not yet in the home board (points 1-6)")
+            return (
+                "not_home",
+                {"outside": int(outside)},
+                f"cannot bear off: {outside} checker(s) are not yet in the home board (points 1-6)",
+            )
     b = pos.board
-    closed = [hop.to for path in paths for hop in path
-              if hop.to > 0 and (b[hop.to] < -1 or (not pos.rules.hitting and b[hop.to] < 0))]
+    closed = [
+        hop.to
+        for path in paths
+        for hop in path
+        if hop.to > 0 and (b[hop.to] < -1 or (not pos.rules.hitting and b[hop.to] < 0))
+    ]
     if closed:
         return "closed_point", {"point": closed[0]}, f"point {closed[0]} is closed (held by the opponent)"
-    return ("dice_fit", {"dice": list(dice_list[:2])},
-            f"the moves written do not fit the dice {dice_txt} (intermediate points closed, or dice used twice)")
+    return (
+        "dice_fit",
+        {"dice": list(dice_list[:2])},
+        f"the moves written do not fit the dice {dice_txt} (intermediate points closed, or dice used twice)",
+    )
 
 
 def _pt(p: int) -> str:

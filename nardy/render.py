@@ -33,8 +33,12 @@ def board_text(pos, numbering=None) -> str:
         return "|" + "".join(f"{c:>3}" for c in cells[:6]) + " |   |" + "".join(f"{c:>3}" for c in cells[6:]) + " |"
 
     def labels(points):
-        return " " + "".join(f"{label(p):>3}" for p in points[:6]) + "      " + "".join(
-            f"{label(p):>3}" for p in points[6:])
+        return (
+            " "
+            + "".join(f"{label(p):>3}" for p in points[:6])
+            + "      "
+            + "".join(f"{label(p):>3}" for p in points[6:])
+        )
 
     rule = "+" + "-" * 19 + "+---+" + "-" * 19 + "+"
     lines = [labels(top), rule]
@@ -44,6 +48,7 @@ def board_text(pos, numbering=None) -> str:
     lines += [row(bottom, r) for r in range(4, -1, -1)]
     lines += [rule, labels(bottom)]
     pm, po = pos.pip_count()
-    lines.append(f"{pos.game}  X (on roll): pips {pm}, off {int(a[0])}   O: pips {po}, off {int(a[27])}"
-                 f"   id {pos.id()}")
+    lines.append(
+        f"{pos.game}  X (on roll): pips {pm}, off {int(a[0])}   O: pips {po}, off {int(a[27])}   id {pos.id()}"
+    )
     return "\n".join(lines)

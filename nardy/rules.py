@@ -34,13 +34,32 @@ from .numbering import HEAD_EXCEPTIONS, head_mode
 GAMES = ("backgammon", "short", "long")
 
 _ALIASES = {
-    "backgammon": "backgammon", "bg": "backgammon", "nardy-backgammon": "backgammon",
-    "short": "short", "short-nardy": "short", "short_nardy": "short", "shortnardy": "short",
-    "trictrac": "short", "tric-trac": "short", "tavla": "short", "korotkie": "short",
-    "короткие": "short", "короткие нарды": "short", "short nardy": "short",
-    "long": "long", "long-nardy": "long", "long_nardy": "long", "longnardy": "long",
-    "narde": "long", "nardi": "long", "nardy": "long", "long nardy": "long", "dlinnye": "long",
-    "длинные": "long", "длинные нарды": "long", "нарды": "long",
+    "backgammon": "backgammon",
+    "bg": "backgammon",
+    "nardy-backgammon": "backgammon",
+    "short": "short",
+    "short-nardy": "short",
+    "short_nardy": "short",
+    "shortnardy": "short",
+    "trictrac": "short",
+    "tric-trac": "short",
+    "tavla": "short",
+    "korotkie": "short",
+    "короткие": "short",
+    "короткие нарды": "short",
+    "short nardy": "short",
+    "long": "long",
+    "long-nardy": "long",
+    "long_nardy": "long",
+    "longnardy": "long",
+    "narde": "long",
+    "nardi": "long",
+    "nardy": "long",
+    "long nardy": "long",
+    "dlinnye": "long",
+    "длинные": "long",
+    "длинные нарды": "long",
+    "нарды": "long",
 }
 
 OPENINGS = ("use-opening-dice", "reroll")
@@ -92,24 +111,47 @@ class Rules:
             raise InvalidOptionError(f"option opening={self.opening!r}: expected one of {', '.join(OPENINGS)}")
         if self.head_exception not in HEAD_EXCEPTIONS:
             raise InvalidOptionError(
-                f"option head-exception={self.head_exception!r}: expected one of {', '.join(HEAD_EXCEPTIONS)}")
+                f"option head-exception={self.head_exception!r}: expected one of {', '.join(HEAD_EXCEPTIONS)}"
+            )
         if self.last_roll not in LAST_ROLL:
             raise InvalidOptionError(f"option last-roll={self.last_roll!r}: expected one of {', '.join(LAST_ROLL)}")
         n = len(RESULT_NAMES[self.name])
         sc = self.scoring
-        if (not isinstance(sc, tuple) or len(sc) != n
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 64 for v in sc)
-                or any(a > b for a, b in zip(sc, sc[1:]))):
+        if (
+            not isinstance(sc, tuple)
+            or len(sc) != n
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 64 for v in sc)
+            or any(a > b for a, b in zip(sc, sc[1:]))
+        ):
             raise InvalidOptionError(
                 f"option scoring={sc!r}: expected {n} integers 1-64 for {self.name}, lowest level first, "
-                f"never decreasing")
+                f"never decreasing"
+            )
         if not isinstance(self.strict_bear_off, bool) or not isinstance(self.cube, bool):
             raise InvalidOptionError("options strict-bear-off and cube must be booleans")
         # Cached for the hot path: the hash, and the rule bits of nardy._core.pack_code.
-        object.__setattr__(self, "_hash", hash((self.name, self.opening, self.head_exception, self.strict_bear_off,
-                                                self.scoring, self.last_roll, self.cube)))
-        object.__setattr__(self, "code_base", (int(self.name != "long") << 6) | (int(self.strict_bear_off) << 7)
-                           | ((head_mode(self.head_exception, self.name != "long") + 1) << 9))
+        object.__setattr__(
+            self,
+            "_hash",
+            hash(
+                (
+                    self.name,
+                    self.opening,
+                    self.head_exception,
+                    self.strict_bear_off,
+                    self.scoring,
+                    self.last_roll,
+                    self.cube,
+                )
+            ),
+        )
+        object.__setattr__(
+            self,
+            "code_base",
+            (int(self.name != "long") << 6)
+            | (int(self.strict_bear_off) << 7)
+            | ((head_mode(self.head_exception, self.name != "long") + 1) << 9),
+        )
 
     def __hash__(self):
         return self._hash
@@ -135,9 +177,12 @@ class Rules:
     def options(self) -> dict:
         """The options as a dict with RULES.md's names (``head-exception`` ...)."""
         return {
-            "opening": self.opening, "head-exception": self.head_exception,
-            "strict-bear-off": self.strict_bear_off, "scoring": list(self.scoring),
-            "last-roll": self.last_roll, "cube": self.cube,
+            "opening": self.opening,
+            "head-exception": self.head_exception,
+            "strict-bear-off": self.strict_bear_off,
+            "scoring": list(self.scoring),
+            "last-roll": self.last_roll,
+            "cube": self.cube,
         }
 
     def __str__(self) -> str:
@@ -145,9 +190,15 @@ class Rules:
 
 
 _OPTION_KEYS = {
-    "opening": "opening", "head-exception": "head_exception", "head_exception": "head_exception",
-    "strict-bear-off": "strict_bear_off", "strict_bear_off": "strict_bear_off",
-    "scoring": "scoring", "last-roll": "last_roll", "last_roll": "last_roll", "cube": "cube",
+    "opening": "opening",
+    "head-exception": "head_exception",
+    "head_exception": "head_exception",
+    "strict-bear-off": "strict_bear_off",
+    "strict_bear_off": "strict_bear_off",
+    "scoring": "scoring",
+    "last-roll": "last_roll",
+    "last_roll": "last_roll",
+    "cube": "cube",
 }
 
 
@@ -158,7 +209,8 @@ def _normalise_options(options: dict) -> dict:
         if k is None:
             raise InvalidOptionError(
                 f"unknown option {key!r}: expected one of opening, head-exception, strict-bear-off, "
-                f"scoring, last-roll, cube")
+                f"scoring, last-roll, cube"
+            )
         if k == "scoring":
             if isinstance(value, str):
                 try:

@@ -26,14 +26,17 @@ def test_moves_json_for_short_and_long():
     r = run("moves", "--game", "long-nardy", "--dice", "3", "3", "--json")
     plays = json.loads(r.output)["plays"]
     assert [p["play"] for p in plays] == ["24/18(2)", "24/21 24/15"]
-    assert sorted(map(tuple, plays[0]["steps"])) == sorted([(24, 21, 3, False), (24, 21, 3, False),
-                                                           (21, 18, 3, False), (21, 18, 3, False)])
+    assert sorted(map(tuple, plays[0]["steps"])) == sorted(
+        [(24, 21, 3, False), (24, 21, 3, False), (21, 18, 3, False), (21, 18, 3, False)]
+    )
 
 
 def test_moves_long_nardy_absolute_numbering_for_black():
     r = run("moves", "--game", "long", "--dice", "3", "3", "--numbering", "absolute", "--side", "black")
-    assert [line.split()[0:2] for line in r.output.strip().splitlines()] == [["12/6(2)", "AACA/z8AAAb+Pw"],
-                                                                          ["12/9", "12/3"]]
+    assert [line.split()[0:2] for line in r.output.strip().splitlines()] == [
+        ["12/6(2)", "AACA/z8AAAb+Pw"],
+        ["12/9", "12/3"],
+    ]
 
 
 def test_moves_bad_input_exits_2_with_a_clear_message():

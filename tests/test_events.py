@@ -23,8 +23,13 @@ EXAMPLES = {
     "opening": {"starter": 0, "rolls": [[4, 4], [5, 2]], "dice": None},
     "roll": {"player": 1, "dice": [6, 6]},
     "pass": {"player": 0, "dice": [6, 6]},
-    "play": {"player": 0, "dice": [3, 1], "play": "8/5 6/5", "steps": [[8, 5, 3, False], [6, 5, 1, False]],
-             "position": "4HPwATDgc/ABMA"},
+    "play": {
+        "player": 0,
+        "dice": [3, 1],
+        "play": "8/5 6/5",
+        "steps": [[8, 5, 3, False], [6, 5, 1, False]],
+        "position": "4HPwATDgc/ABMA",
+    },
     "last-roll": {"player": 1},
     "double": {"player": 0, "value": 2},
     "take": {"player": 1, "value": 2},
@@ -51,9 +56,16 @@ def test_every_event_round_trips_through_json(kind):
     assert {f.name for f in fields(e)} == set(EXAMPLES[kind])
 
 
-@pytest.mark.parametrize("bad, word", [({"type": "fly"}, "fly"), ({"player": 0}, "type"), ("roll", "dict"),
-                                       ({"type": "roll", "player": 0}, "dice"),
-                                       ({"type": "drop", "player": 0, "value": 2}, "value")])
+@pytest.mark.parametrize(
+    "bad, word",
+    [
+        ({"type": "fly"}, "fly"),
+        ({"player": 0}, "type"),
+        ("roll", "dict"),
+        ({"type": "roll", "player": 0}, "dice"),
+        ({"type": "drop", "player": 0, "value": 2}, "value"),
+    ],
+)
 def test_malformed_events_are_refused(bad, word):
     with pytest.raises(GameStateError, match=word):
         event_from_dict(bad)
@@ -92,7 +104,7 @@ def test_games_saved_before_typed_events_still_load(path):
     obj = (Match if path.stem.startswith("match") else Game).from_dict(d)
     games = obj.games if isinstance(obj, Match) else [obj]
     assert all(isinstance(e, Event) for g in games for e in g.history)
-    assert obj.to_dict() == d                      # the same data written back: no migration loss
+    assert obj.to_dict() == d  # the same data written back: no migration loss
     g = games[-1]
     if not g.is_over and g.phase == Phase.MOVE:
         assert g.legal_steps() or g.can_confirm()

@@ -36,8 +36,6 @@ def finish(g, dice, play=None):
     return g
 
 
-
-
 # ----- dice --------------------------------------------------------------------------------------
 def test_dice_source_is_seedable_and_resumes_from_saved_state():
     a, b = DiceSource(42), DiceSource(42)
@@ -55,6 +53,7 @@ def test_dice_source_is_seedable_and_resumes_from_saved_state():
 def test_game_never_uses_module_level_random(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("module-level random used")
+
     for name in ("random", "randint", "choice", "randrange", "getrandbits"):
         monkeypatch.setattr(random, name, boom)
     g = Game("backgammon", dice=DiceSource(3))
@@ -192,6 +191,7 @@ def _step_results(g):
             g.step(frm, to)
             rec()
             g.undo_step()
+
     rec()
     return out
 
@@ -573,7 +573,7 @@ def test_rule8_dice_left_and_can_confirm_follow_the_steps():
     g.step(8, 5)
     assert g.dice_left == [1] and not g.can_confirm()
     with pytest.raises(GameStateError):
-        g.step(6, 5, player=1)          # out of turn: refused, nothing changes
+        g.step(6, 5, player=1)  # out of turn: refused, nothing changes
     assert g.dice_left == [1]
     g.step(6, 5)
     assert g.dice_left == [] and g.can_confirm()

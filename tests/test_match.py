@@ -35,11 +35,11 @@ def test_match_score_is_the_sum_of_game_results_and_the_winner_reaches_n():
 
 def test_crawford_game_nobody_may_double_and_post_crawford_games_may():
     m = Match("backgammon", length=5, dice=DiceSource(2))
-    quick_win(m, 0, level=2)      # 3-0
-    g = m.new_game(start=True)    # nobody at 4 yet
+    quick_win(m, 0, level=2)  # 3-0
+    g = m.new_game(start=True)  # nobody at 4 yet
     assert not g.crawford
     g.resign(0, player=1)
-    g.accept_resignation()        # 4-0: White at N-1
+    g.accept_resignation()  # 4-0: White at N-1
     g = m.new_game()
     assert g.crawford and m.crawford
     g.start()
@@ -48,7 +48,7 @@ def test_crawford_game_nobody_may_double_and_post_crawford_games_may():
         with pytest.raises(GameStateError, match="Crawford"):
             g.double()
     g.resign(0, player=0)
-    g.accept_resignation()        # 4-1, Crawford game over
+    g.accept_resignation()  # 4-1, Crawford game over
     g = m.new_game(start=True)
     assert not g.crawford and m.post_crawford
     if g.phase == "roll":

@@ -111,8 +111,11 @@ def test_each_game_allows_exactly_its_numberings():
 def test_refused_numberings_keep_their_messages():
     with pytest.raises(ValueError, match=r"^absolute numbering is for long nardy; use own or traditional$"):
         Numbering("absolute", "backgammon")
-    with pytest.raises(ValueError, match=r"^traditional numbering is for backgammon and short nardy; "
-                                         r"use own or absolute$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^traditional numbering is for backgammon and short nardy; "
+        r"use own or absolute$",
+    ):
         Numbering("traditional", "long")
     with pytest.raises(ValueError, match=r"^numbering 'roman': expected one of own, absolute, traditional$"):
         Numbering("roman", "short")
@@ -127,6 +130,7 @@ def test_refused_numberings_keep_their_messages():
 
 def test_the_web_pages_numberings_are_the_core_table():
     from nardy.web import sessions
+
     assert sessions.NUMBERINGS is N.NUMBERINGS
     assert sessions._check_numbering(None, "long") == "own"
     with pytest.raises(InvalidOptionError, match="expected one of own, absolute"):
@@ -146,8 +150,8 @@ def test_own_numbering_labels_are_the_own_points_bar_and_off():
 def test_long_nardy_absolute_white_1_to_24_black_head_12_black_home_13_to_18():
     assert N.labels("absolute", 0) == [str(p) for p in POINTS]
     black = N.labels("absolute", 1)
-    assert black[24 - 1] == "12"                                  # Black's head
-    assert black[:6] == [str(a) for a in range(13, 19)]            # Black's home 1-6
+    assert black[24 - 1] == "12"  # Black's head
+    assert black[:6] == [str(a) for a in range(13, 19)]  # Black's home 1-6
     assert black == [str(((p + 11) % 24) + 1) for p in POINTS]
     assert N.label_fn("absolute", 0) is None and N.label_fn("absolute", 1)(24) == "12"
     # a fixed board numbering: both sides give the same place the same label
@@ -162,14 +166,15 @@ def test_long_nardy_absolute_white_1_to_24_black_head_12_black_home_13_to_18():
 
 def test_traditional_white_half_1_to_12_black_half_01_to_012_seed_003():
     # White travels 01..012 then 12..1; Black 1..12 then 012..01 (seed 003)
-    assert [N.label("traditional", 0, p) for p in range(24, 0, -1)] == \
-        [f"0{i}" for i in range(1, 13)] + [str(i) for i in range(12, 0, -1)]
-    assert [N.label("traditional", 1, p) for p in range(24, 0, -1)] == \
-        [str(i) for i in range(1, 13)] + [f"0{i}" for i in range(12, 0, -1)]
-    assert N.labels("traditional", 0)[:6] == ["1", "2", "3", "4", "5", "6"]      # White's home 1-6
+    assert [N.label("traditional", 0, p) for p in range(24, 0, -1)] == [f"0{i}" for i in range(1, 13)] + [
+        str(i) for i in range(12, 0, -1)
+    ]
+    assert [N.label("traditional", 1, p) for p in range(24, 0, -1)] == [str(i) for i in range(1, 13)] + [
+        f"0{i}" for i in range(12, 0, -1)
+    ]
+    assert N.labels("traditional", 0)[:6] == ["1", "2", "3", "4", "5", "6"]  # White's home 1-6
     assert N.labels("traditional", 1)[:6] == ["01", "02", "03", "04", "05", "06"]  # Black's home 01-06
-    assert all(N.label("traditional", 0, p) == N.label("traditional", 1, N.opponent_point(p, True))
-               for p in POINTS)
+    assert all(N.label("traditional", 0, p) == N.label("traditional", 1, N.opponent_point(p, True)) for p in POINTS)
     for side in (0, 1):
         assert all(N.own_point("traditional", side, N.label("traditional", side, p)) == p for p in POINTS)
 
@@ -217,12 +222,16 @@ def test_absolute_play_notation_round_trips_through_the_core_map():
 
 # ----- Long nardy head rule: the modes ---------------------------------------------------------------------------
 def test_head_exception_modes_map_one_to_one_onto_the_core_codes():
-    assert N.HEAD_EXCEPTIONS == ("head-block", "always", "none")    # the default first
+    assert N.HEAD_EXCEPTIONS == ("head-block", "always", "none")  # the default first
     assert sorted(N.HEAD_MODES.values()) == [0, 1, 2] and len(set(N.HEAD_MODES.values())) == 3
-    assert (N.HEAD_MODES["none"], N.HEAD_MODES["head-block"], N.HEAD_MODES["always"]) == \
-        (_core.HEAD_NONE, _core.HEAD_BLOCK, _core.HEAD_ALWAYS)
+    assert (N.HEAD_MODES["none"], N.HEAD_MODES["head-block"], N.HEAD_MODES["always"]) == (
+        _core.HEAD_NONE,
+        _core.HEAD_BLOCK,
+        _core.HEAD_ALWAYS,
+    )
     assert get_rules("long").head_exception == "head-block"
     from nardy import rules
+
     assert rules.HEAD_EXCEPTIONS is N.HEAD_EXCEPTIONS
     for mode, code in N.HEAD_MODES.items():
         r = get_rules("long", head_exception=mode)

@@ -46,10 +46,12 @@ def replayed(path):
 def test_traditional_numbering_follows_seed_003():
     n = Numbering("traditional", "short")
     # White travels 01..012 then 12..1; Black 1..12 then 012..01 (seed 003)
-    assert [n.label(0, p) for p in range(24, 0, -1)] == ([f"0{i}" for i in range(1, 13)]
-                                                         + [str(i) for i in range(12, 0, -1)])
-    assert [n.label(1, p) for p in range(24, 0, -1)] == ([str(i) for i in range(1, 13)]
-                                                         + [f"0{i}" for i in range(12, 0, -1)])
+    assert [n.label(0, p) for p in range(24, 0, -1)] == (
+        [f"0{i}" for i in range(1, 13)] + [str(i) for i in range(12, 0, -1)]
+    )
+    assert [n.label(1, p) for p in range(24, 0, -1)] == (
+        [str(i) for i in range(1, 13)] + [f"0{i}" for i in range(12, 0, -1)]
+    )
     for side in (0, 1):
         for p in range(1, 25):
             assert n.own_point(n.label(side, p), side) == p
@@ -162,7 +164,7 @@ def test_steps_take_back_confirm_and_refusals_explained():
 
 
 def test_hitting_game_refusals_explained():
-    p = pos("backgammon", mover={25: 1, 13: 14}, opponent={6: 2, 13: 13})   # White on the bar; Black's 6 = White's 19
+    p = pos("backgammon", mover={25: 1, 13: 14}, opponent={6: 2, 13: 13})  # White on the bar; Black's 6 = White's 19
     m = match_at(p, [(6, 3), (2, 1), (3, 1)])
     out, _ = session_output(m, ["", "13/7", "bar/19", "bar/22 13/7", "quit", "y", ""])
     assert "a checker on the bar must enter first" in out
@@ -186,6 +188,7 @@ def test_save_and_resume_keep_partial_steps_and_dice(tmp_path):
     data = json.loads(save.read_text())
     assert data["format"] == "nardy-play" and data["players"] == ["human", "bot:random"]
     from nardy.play import load_session_data
+
     m2, data2 = load_session_data(str(save))
     assert m2.current.steps_taken == m.current.steps_taken and m2.current.dice == (6, 5)
     out2, _ = session_output(m2, ["18/13", "", "quit", "y", ""], bot_states=data2["bots"])
@@ -198,6 +201,7 @@ def test_resume_file_that_is_not_utf8_is_a_usage_error_naming_it(tmp_path):
     import click
 
     from nardy.play import load_session_data
+
     path = tmp_path / "latin1.mat"
     path.write_bytes(" 1 point match\n\n Game 1\n Jos\xe9 : 0    B : 0\n".encode("latin-1"))
     with pytest.raises(click.UsageError, match=re.escape(f"{path} is not UTF-8 text (byte 28)")):
@@ -206,6 +210,7 @@ def test_resume_file_that_is_not_utf8_is_a_usage_error_naming_it(tmp_path):
 
 def test_resume_mat_record_is_replayed_from_its_text(tmp_path):
     from nardy.play import load_session_data
+
     path = tmp_path / "m.mat"
     path.write_text(" 3 point match\n\n Game 1\n Anna : 0    Boris : 0\n  1) 31: 8/5 6/5\n")
     m, data = load_session_data(str(path))
@@ -228,13 +233,27 @@ def test_auto_gives_the_same_record_twice_and_it_replays(game, tmp_path):
     assert first.stdout == second.stdout
     m = replay(parse_mat(first.stdout))
     assert len(m.games) == 1 and m.games[0].is_over
-    assert first.stdout.startswith("; [Site \"nardy\"]")
+    assert first.stdout.startswith('; [Site "nardy"]')
 
 
 def test_auto_from_the_shell_exits_0_and_prints_the_record(tmp_path):
     rec = tmp_path / "m.mat"
-    r = run_nardy("play", "--auto", "--game", "long", "--match", "3", "--seed", "5", "--white", "bot:random",
-                  "--black", "bot:beginner", "--record", str(rec))
+    r = run_nardy(
+        "play",
+        "--auto",
+        "--game",
+        "long",
+        "--match",
+        "3",
+        "--seed",
+        "5",
+        "--white",
+        "bot:random",
+        "--black",
+        "bot:beginner",
+        "--record",
+        str(rec),
+    )
     assert r.returncode == 0, r.stderr
     assert r.stdout == rec.read_text()
     summary = replayed(rec)
@@ -282,8 +301,21 @@ def backgammon_opening(d: Driver):
 
 def test_backgammon_commands_save_resume_and_resign_in_a_terminal(tmp_path):
     save, rec = tmp_path / "bg.json", tmp_path / "bg.mat"
-    d = Driver("play", "--game", "backgammon", "--white", "human", "--black", "human", "--seed", "21",
-               "--lang", "en", "--record", str(rec))
+    d = Driver(
+        "play",
+        "--game",
+        "backgammon",
+        "--white",
+        "human",
+        "--black",
+        "human",
+        "--seed",
+        "21",
+        "--lang",
+        "en",
+        "--record",
+        str(rec),
+    )
     d.wait()
     taker = backgammon_opening(d)
     for _ in range(6):
@@ -326,7 +358,7 @@ def test_backgammon_commands_save_resume_and_resign_in_a_terminal(tmp_path):
 def test_colour_board_and_computer_double_answer():
     d = Driver("play", "--game", "backgammon", "--black", "bot:beginner", "--seed", "3", colour=True)
     d.wait()
-    assert "\x1b[" in d.last           # rich colour in a colour terminal
+    assert "\x1b[" in d.last  # rich colour in a colour terminal
     while d.kind != "roll":
         d.respond()
     d.send("double")
@@ -354,8 +386,21 @@ def finish(d: Driver, rec, result_re):
 @pytest.mark.slow
 def test_full_backgammon_game_typed_by_two_players(tmp_path):
     rec = tmp_path / "bg.mat"
-    d = Driver("play", "--game", "backgammon", "--white", "human", "--black", "human", "--seed", "8",
-               "--lang", "en", "--record", str(rec))
+    d = Driver(
+        "play",
+        "--game",
+        "backgammon",
+        "--white",
+        "human",
+        "--black",
+        "human",
+        "--seed",
+        "8",
+        "--lang",
+        "en",
+        "--record",
+        str(rec),
+    )
     d.wait()
     backgammon_opening(d)
     who, level, res = finish(d, rec, RESULT_EN)
@@ -366,8 +411,22 @@ def test_full_backgammon_game_typed_by_two_players(tmp_path):
 @pytest.mark.slow
 def test_full_short_nardy_game_in_russian_traditional_numbering_with_save_and_resume(tmp_path):
     rec, save = tmp_path / "short.mat", tmp_path / "short.json"
-    d = Driver("play", "--game", "short", "--black", "bot:beginner", "--seed", "4", "--numbering", "traditional",
-               "--lang", "ru", "--record", str(rec), lang="ru")
+    d = Driver(
+        "play",
+        "--game",
+        "short",
+        "--black",
+        "bot:beginner",
+        "--seed",
+        "4",
+        "--numbering",
+        "traditional",
+        "--lang",
+        "ru",
+        "--record",
+        str(rec),
+        lang="ru",
+    )
     d.wait()
     assert "Нумерация: традиционная" in d.last
     d.send("24/10")
@@ -391,8 +450,21 @@ def test_full_short_nardy_game_in_russian_traditional_numbering_with_save_and_re
 @pytest.mark.slow
 def test_full_long_nardy_game_absolute_numbering_human_black(tmp_path):
     rec = tmp_path / "long.mat"
-    d = Driver("play", "--game", "long", "--white", "bot:beginner", "--black", "human", "--seed", "4",
-               "--numbering", "absolute", "--record", str(rec))
+    d = Driver(
+        "play",
+        "--game",
+        "long",
+        "--white",
+        "bot:beginner",
+        "--black",
+        "human",
+        "--seed",
+        "4",
+        "--numbering",
+        "absolute",
+        "--record",
+        str(rec),
+    )
     d.wait()
     while d.kind != "play":
         d.respond()
@@ -430,15 +502,18 @@ def _edit_phase(d):
     d["match"]["games"][-1]["state"]["phase"] = "zzz"
 
 
-@pytest.mark.parametrize("name, edit, words", [
-    ("turn", _edit_turn, ["match", "turn"]),
-    ("seed", lambda d: d.update(seed="abc"), ["'seed'", "abc"]),
-    ("players", lambda d: d.update(players=["alien", "human"]), ["'players'", "alien"]),
-    ("phase", _edit_phase, ["match", "phase", "zzz"]),
-    ("no-match", lambda d: d.pop("match"), ["'match'", "missing"]),
-    ("lang", lambda d: d.update(lang="klingon"), ["'lang'"]),
-    ("empty", None, ["empty"]),
-])
+@pytest.mark.parametrize(
+    "name, edit, words",
+    [
+        ("turn", _edit_turn, ["match", "turn"]),
+        ("seed", lambda d: d.update(seed="abc"), ["'seed'", "abc"]),
+        ("players", lambda d: d.update(players=["alien", "human"]), ["'players'", "alien"]),
+        ("phase", _edit_phase, ["match", "phase", "zzz"]),
+        ("no-match", lambda d: d.pop("match"), ["'match'", "missing"]),
+        ("lang", lambda d: d.update(lang="klingon"), ["'lang'"]),
+        ("empty", None, ["empty"]),
+    ],
+)
 def test_resume_edited_save_file_exits_2_naming_the_field(tmp_path, name, edit, words):
     path = tmp_path / f"{name}.json"
     if edit is None:
@@ -456,8 +531,23 @@ def test_resume_edited_save_file_exits_2_naming_the_field(tmp_path, name, edit, 
 
 def test_auto_record_to_unwritable_path_fails(tmp_path):
     rec = tmp_path / "no-such-dir" / "x.mat"
-    r = CliRunner().invoke(nardy_main, ["play", "--auto", "--game", "long", "--seed", "3", "--white", "bot:random",
-                                        "--black", "bot:random", "--record", str(rec)])
+    r = CliRunner().invoke(
+        nardy_main,
+        [
+            "play",
+            "--auto",
+            "--game",
+            "long",
+            "--seed",
+            "3",
+            "--white",
+            "bot:random",
+            "--black",
+            "bot:random",
+            "--record",
+            str(rec),
+        ],
+    )
     assert r.exit_code == 1 and not rec.exists()
     assert "Cannot write the record" in r.stderr and str(rec) in r.stderr
     assert r.stdout.startswith("; [Site")
@@ -465,8 +555,9 @@ def test_auto_record_to_unwritable_path_fails(tmp_path):
 
 def test_traditional_numbering_black_example_and_backwards_step_explained():
     m = Match("short", dice=FixedDice([2, 5, (3, 1), (4, 2)]))
-    out, _ = session_output(m, ["", "12/9", "quit", "y", ""], players=(PlayerSpec("human"), PlayerSpec("human")),
-                            numbering="traditional")
+    out, _ = session_output(
+        m, ["", "12/9", "quit", "y", ""], players=(PlayerSpec("human"), PlayerSpec("human")), numbering="traditional"
+    )
     assert "Black starts" in out
     assert "(e.g. 1/7 12/011)" in out and "01/07 012/11" not in out
     assert "Illegal play '12/9': 12/9 goes backwards: Black moves 1…12, 012…01" in out
@@ -482,17 +573,29 @@ def test_double_without_cube_says_the_cube_is_not_used(game):
 
 
 def test_refusals_reach_a_russian_player_in_russian():
-    d = Driver("play", "--game", "backgammon", "--white", "human", "--black", "human", "--seed", "21",
-               "--lang", "ru", lang="ru")
+    d = Driver(
+        "play",
+        "--game",
+        "backgammon",
+        "--white",
+        "human",
+        "--black",
+        "human",
+        "--seed",
+        "21",
+        "--lang",
+        "ru",
+        lang="ru",
+    )
     d.wait()
     while d.kind not in ("play", "roll"):
         d.respond()
     if d.kind == "roll":
         d.send("")
     assert d.kind == "play"
-    d.send("удвоить")                          # a double after the roll
+    d.send("удвоить")  # a double after the roll
     assert "удвоение" in d.last.lower() or "удвоить" in d.last.lower()
-    d.send("22/18 22/21")                      # no checker on 22 at the start
+    d.send("22/18 22/21")  # no checker on 22 at the start
     assert "Недопустимый ход" in d.last and "нет ваших шашек" in d.last, d.last
     d.send("13/x")
     assert "Недопустимый ход" in d.last, d.last

@@ -128,8 +128,10 @@ def test_fuzzed_position_ids_raise_only_invalid_id(text, game):
         pass
 
 
-@pytest.mark.parametrize("bad", ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMA=", "!!!!!!!!!!!!!!", "//////////////",
-                                 None, 12345, "4HPwATDgc/ABMA:F11"])
+@pytest.mark.parametrize(
+    "bad",
+    ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMA=", "!!!!!!!!!!!!!!", "//////////////", None, 12345, "4HPwATDgc/ABMA:F11"],
+)
 def test_malformed_position_ids_raise_clear_errors(bad):
     with pytest.raises(InvalidIdError) as e:
         Position.from_id(bad, "backgammon")
@@ -158,4 +160,5 @@ def test_xgid_round_trip_hitting_games(pd):
 
 def test_xgid_start_position():
     from nardy.ids import START_XGID
+
     assert Position.from_xgid(START_XGID).id() == "4HPwATDgc/ABMA"

@@ -30,16 +30,17 @@ def _codes_in_source() -> set[str]:
         text = path.read_text(encoding="utf-8")
         codes |= set(re.findall(r'\bcode="([a-z_]+)"', text))
         codes |= set(re.findall(r'default_code(?:: ClassVar\[str\])? = "([a-z_]+)"', text))
-        codes |= set(re.findall(r'return \(?"([a-z_]+)", \{', text))               # _explain's (code, params, why)
-        if path.name == "position.py":                                             # parse_play's fail(why, code)
+        codes |= set(re.findall(r'return \(?"([a-z_]+)", \{', text))  # _explain's (code, params, why)
+        if path.name == "position.py":  # parse_play's fail(why, code)
             codes |= set(re.findall(r'fail\((?:[^()]|\([^()]*\))*?,\s*"([a-z_]+)"', text, re.S))
         if path.name in ("cube.py", "game.py"):
             # why_not_double returns its codes
-            body = text[text.find("def why_not_double"):]
-            body = body[:body.find("\n    def ", 10)]
+            body = text[text.find("def why_not_double") :]
+            body = body[: body.find("\n    def ", 10)]
             codes |= set(re.findall(r'return "([a-z_]+)"', body))
-    codes |= set(re.findall(r'"([a-z_]+)"', (ROOT / "web" / "guard.py").read_text().split("_CODES = {")[1]
-                            .split("}")[0]))
+    codes |= set(
+        re.findall(r'"([a-z_]+)"', (ROOT / "web" / "guard.py").read_text().split("_CODES = {")[1].split("}")[0])
+    )
     app = (ROOT / "web" / "app.py").read_text()
     codes |= set(re.findall(r': "([a-z_]+)"', app.split("_KIND_CODES = {")[1].split("}")[0]))
     return codes
@@ -118,7 +119,7 @@ def test_refusals_carry_their_code_class_and_params():
     assert r["not_your_turn"].params["expected"] in (0, 1)
     assert isinstance(r["cube_owned"], GameStateError) and isinstance(r["illegal_step"], IllegalPlayError)
     for e in r.values():
-        assert isinstance(e, ValueError) and str(e)        # English detail stays for programs
+        assert isinstance(e, ValueError) and str(e)  # English detail stays for programs
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -135,14 +136,17 @@ def test_every_refusal_is_worded_in_the_players_language(lang):
 def test_points_are_worded_in_the_players_numbering():
     e = refusals()["no_checker"]
     assert describe(e.code, e.params, "en") == "you have no checker on point 22"
-    assert describe(e.code, e.params, "ru", label=lambda p: f"0{25 - p}" if p > 12 else str(p)) == \
-        "на пункте 03 нет ваших шашек"
+    assert (
+        describe(e.code, e.params, "ru", label=lambda p: f"0{25 - p}" if p > 12 else str(p))
+        == "на пункте 03 нет ваших шашек"
+    )
     amb = refusals()["ambiguous_play"]
     assert " или " in describe(amb.code, amb.params, "ru")
 
 
 def test_record_errors_have_a_code():
     from nardy.records.mat import parse_mat
+
     with pytest.raises(RecordError) as e:
         parse_mat("/etc/passwd")
     assert e.value.code == "bad_record" and MESSAGES["bad_record"][1]

@@ -37,15 +37,60 @@ RULES_MD_SECTIONS = (
     "Notation",
 )
 #: The bold rule names of RULES.md.
-RULES_MD_NAMES = ("Backgammon scoring", "Short nardy bear-off", "Short nardy scoring", "No hitting, no bar",
-                  "Head rule", "Six-block rule", "Bearing off", "Scoring")
+RULES_MD_NAMES = (
+    "Backgammon scoring",
+    "Short nardy bear-off",
+    "Short nardy scoring",
+    "No hitting, no bar",
+    "Head rule",
+    "Six-block rule",
+    "Bearing off",
+    "Scoring",
+)
 
 #: Words right after the page's name that cite the page as a whole, not a part of it.
-WHOLE_PAGE_WORDS = {"names", "name", "defines", "gives", "orders", "defaults", "default", "example",
-                    "examples", "option", "options", "says", "and", "or", "see"}
+WHOLE_PAGE_WORDS = {
+    "names",
+    "name",
+    "defines",
+    "gives",
+    "orders",
+    "defaults",
+    "default",
+    "example",
+    "examples",
+    "option",
+    "options",
+    "says",
+    "and",
+    "or",
+    "see",
+}
 #: Words before "rule(s)" that are not part of a rule's name.
-NOT_A_NAME = {"the", "and", "or", "a", "an", "of", "its", "their", "this", "that", "these", "those", "other",
-              "game's", "own", "every", "each", "all", "any", "same", "per", "see"}
+NOT_A_NAME = {
+    "the",
+    "and",
+    "or",
+    "a",
+    "an",
+    "of",
+    "its",
+    "their",
+    "this",
+    "that",
+    "these",
+    "those",
+    "other",
+    "game's",
+    "own",
+    "every",
+    "each",
+    "all",
+    "any",
+    "same",
+    "per",
+    "see",
+}
 
 #: Citations known to name something docs/rules.md lacks, as (file, what is cited), until they are fixed.
 #: nardy/records/mat.py: "RULES.md aliases accepted": the rules define no game-name aliases (the aliases
@@ -53,8 +98,11 @@ NOT_A_NAME = {"the", "and", "or", "a", "an", "of", "its", "their", "this", "that
 KNOWN_BROKEN = {("nardy/records/mat.py", "aliases")}
 
 PAGE = re.compile(r"(?:\.\./shared/)?(?:RULES\.md|docs/rules\.md)")
-SEED = re.compile(r"\bseeds?[- ](0\d\d)\b((?:(?:\s*,\s*|\s+and\s+|\s+)(?:0\d\d\b|(?:rules?\s+)?\d+(?:\.\d+)?"
-                  r"(?:\s*[-–]\s*\d+(?:\.\d+)?)?\b(?!\.\d)))*)", re.IGNORECASE)
+SEED = re.compile(
+    r"\bseeds?[- ](0\d\d)\b((?:(?:\s*,\s*|\s+and\s+|\s+)(?:0\d\d\b|(?:rules?\s+)?\d+(?:\.\d+)?"
+    r"(?:\s*[-–]\s*\d+(?:\.\d+)?)?\b(?!\.\d)))*)",
+    re.IGNORECASE,
+)
 SECTION = re.compile(r"(\d+(?:\.\d+)?)(?:\s*[-–]\s*(\d+(?:\.\d+)?))?")
 RULE_NUMBERS = re.compile(r"\brules?\s+(\d+(?:\s*(?:[-–,]|\band\b|\bor\b|\bto\b)\s*\d+)*)")
 QUOTED = re.compile(r"\"([^\"\n]+)\"|(?<![A-Za-z])'([^'\n]+)'(?![A-Za-z])")
@@ -72,8 +120,8 @@ def _sec(s: str) -> tuple[int, ...]:
 @dataclass
 class RulesDoc:
     headings: list[str] = field(default_factory=list)
-    names: set[str] = field(default_factory=set)           # headings and bold rule names, _key'd
-    rules: dict[int, str] = field(default_factory=dict)     # numbered rule -> its bold name
+    names: set[str] = field(default_factory=set)  # headings and bold rule names, _key'd
+    rules: dict[int, str] = field(default_factory=dict)  # numbered rule -> its bold name
     seeds: dict[str, list[tuple[tuple[int, ...], tuple[int, ...]]]] = field(default_factory=dict)
 
     def has_name(self, name: str) -> bool:
@@ -87,7 +135,7 @@ class RulesDoc:
         for lo, hi in self.seeds.get(seed, []):
             if len(lo) == len(sec) and lo <= sec <= hi:
                 return True
-            if sec == lo[:len(sec)] or sec == hi[:len(sec)]:
+            if sec == lo[: len(sec)] or sec == hi[: len(sec)]:
                 return True
         return False
 
@@ -126,6 +174,7 @@ def doc() -> RulesDoc:
 
 
 # ----- the page itself ------------------------------------------------------------------------------------
+
 
 def test_doc_keeps_the_sections_rules_and_names_of_rules_md(doc):
     for h in RULES_MD_SECTIONS:
@@ -178,6 +227,7 @@ def test_doc_seed_citations_exist(doc):
 
 # ----- citations ------------------------------------------------------------------------------------------
 
+
 def _flatten(s: str) -> str:
     """Join continued lines (docstrings, comments, JS comments, implicitly joined string literals)."""
     s = re.sub(r"\s*\n\s*(?:#:?|//|\*(?!\*))?\s*", " ", s)
@@ -192,8 +242,13 @@ def _words_before_rule(window: str) -> list[str]:
             continue
         words = []
         j = i - 1
-        while j >= 0 and len(words) < 3 and re.fullmatch(r"[A-Za-z][\w'’-]*", toks[j]) \
-                and _key(toks[j]) not in NOT_A_NAME and not PAGE.fullmatch(toks[j]):
+        while (
+            j >= 0
+            and len(words) < 3
+            and re.fullmatch(r"[A-Za-z][\w'’-]*", toks[j])
+            and _key(toks[j]) not in NOT_A_NAME
+            and not PAGE.fullmatch(toks[j])
+        ):
             words.insert(0, toks[j])
             j -= 1
         if words:
@@ -206,10 +261,10 @@ def check_citations(text: str, doc: RulesDoc) -> list[tuple[int, str, str]]:
     bad = []
     for m in PAGE.finditer(text):
         line = text.count("\n", 0, m.start()) + 1
-        after = _flatten(text[m.end():m.end() + 400])
+        after = _flatten(text[m.end() : m.end() + 400])
         after = re.sub(r"^['’]s\b", "", after)
         end = CLAUSE_END.search(after)
-        window = after[:end.start()] if end else after[:200]
+        window = after[: end.start()] if end else after[:200]
         problems = []
         # seeds
         for _, seed, sec in seed_refs(window):
@@ -237,11 +292,15 @@ def check_citations(text: str, doc: RulesDoc) -> list[tuple[int, str, str]]:
             if not doc.has_words(name):
                 problems.append((f"{name} rule", "no such rule name"))
         # the first word after the page's name
-        if (w := re.match(r"([A-Za-z][\w-]*)", first)) and w.group(1).lower() not in WHOLE_PAGE_WORDS \
-                and w.group(1).lower() not in ("rule", "rules", "seed", "seeds") and not doc.has_words(w.group(1)):
+        if (
+            (w := re.match(r"([A-Za-z][\w-]*)", first))
+            and w.group(1).lower() not in WHOLE_PAGE_WORDS
+            and w.group(1).lower() not in ("rule", "rules", "seed", "seeds")
+            and not doc.has_words(w.group(1))
+        ):
             problems.append((w.group(1), "no such section or rule name"))
         # "<name> rule (RULES.md ...)"
-        b = re.search(r"([A-Za-z][\w-]*)\s+rules?\s*\(\s*$", text[max(0, m.start() - 80):m.start()])
+        b = re.search(r"([A-Za-z][\w-]*)\s+rules?\s*\(\s*$", text[max(0, m.start() - 80) : m.start()])
         if b and b.group(1).lower() not in NOT_A_NAME and not doc.has_words(b.group(1)):
             problems.append((f"{b.group(1)} rule", "no such rule name"))
         bad += [(line, what, why) for what, why in problems]
@@ -279,7 +338,8 @@ def _all_problems(doc: RulesDoc) -> list[tuple[str, int, str, str]]:
 def test_every_citation_names_something_in_docs_rules_md(doc):
     problems = [p for p in _all_problems(doc) if (p[0], p[2]) not in KNOWN_BROKEN]
     assert not problems, "citations of the rules that name nothing in docs/rules.md:\n" + "\n".join(
-        f"  {f}:{line}: {what}: {why}" for f, line, what, why in problems)
+        f"  {f}:{line}: {what}: {why}" for f, line, what, why in problems
+    )
 
 
 def test_known_broken_citations_are_still_there(doc):
@@ -289,33 +349,57 @@ def test_known_broken_citations_are_still_there(doc):
 
 
 def test_the_project_cites_the_rules(doc):
-    n = sum(len(PAGE.findall(p.read_text(encoding="utf-8", errors="replace")))
-            for p in _cited_files() if p.parts[len(ROOT.parts)] == "nardy")
+    n = sum(
+        len(PAGE.findall(p.read_text(encoding="utf-8", errors="replace")))
+        for p in _cited_files()
+        if p.parts[len(ROOT.parts)] == "nardy"
+    )
     assert n >= 40
 
 
-@pytest.mark.parametrize("good", [
-    'RULES.md "Notation": plays', "(RULES.md rules 1 and 7).", "(docs/rules.md rule 8)", "RULES.md scoring)",
-    "(RULES.md, \"Short nardy bear-off\": a checker", "RULES.md head rule: one", "(RULES.md, seed 002 3.4)",
-    "Long nardy six-block rule (RULES.md, seed 002 3.4)", "RULES.md rules 2 and 5 and the bar rule; x",
-    "(RULES.md rules 1-6 and the\n        game's own rules)", "RULES.md / seed 003 rule 26)", "(RULES.md names)",
-    "RULES.md's short nardy rule)", "(docs/rules.md 'Doubling cube and matches', seed 004)",
-    "(RULES.md \"Notation\" and rule 4)", "docs/rules.md rules 6-8, the scoring sections)",
-    "(RULES.md hitting games)", "`../shared/RULES.md`, the specification",
-])
+@pytest.mark.parametrize(
+    "good",
+    [
+        'RULES.md "Notation": plays',
+        "(RULES.md rules 1 and 7).",
+        "(docs/rules.md rule 8)",
+        "RULES.md scoring)",
+        '(RULES.md, "Short nardy bear-off": a checker',
+        "RULES.md head rule: one",
+        "(RULES.md, seed 002 3.4)",
+        "Long nardy six-block rule (RULES.md, seed 002 3.4)",
+        "RULES.md rules 2 and 5 and the bar rule; x",
+        "(RULES.md rules 1-6 and the\n        game's own rules)",
+        "RULES.md / seed 003 rule 26)",
+        "(RULES.md names)",
+        "RULES.md's short nardy rule)",
+        "(docs/rules.md 'Doubling cube and matches', seed 004)",
+        '(RULES.md "Notation" and rule 4)',
+        "docs/rules.md rules 6-8, the scoring sections)",
+        "(RULES.md hitting games)",
+        "`../shared/RULES.md`, the specification",
+    ],
+)
 def test_good_citations_pass(doc, good):
     assert check_citations(good, doc) == []
 
 
-@pytest.mark.parametrize("bad, what", [
-    ("(RULES.md rule 9)", "rule 9"), ("RULES.md rules 7-10.", "rule 9"),
-    ("(docs/rules.md rules 1 and 12)", "rule 12"),
-    ('RULES.md "Tempo": x', "'Tempo'"), ("(RULES.md, 'Short nardy bearoff')", "'Short nardy bearoff'"),
-    ("RULES.md tempo rule: x", "tempo rule"), ("(RULES.md seed 001)", "seed 001 (not under 'Sources')"),
-    ("(RULES.md, seed 002 3.12)", "seed 002 3.12 (not in that seed's numbering)"),
-    ("(RULES.md seed 003 rule 31)", "seed 003 31 (not in that seed's numbering)"),
-    ("(RULES.md chouette)", "chouette"), ("Pass rule (RULES.md)", "Pass rule"),
-    ("RULES.md rule 3 and the\n    # tempo rule)", "tempo rule"),
-])
+@pytest.mark.parametrize(
+    "bad, what",
+    [
+        ("(RULES.md rule 9)", "rule 9"),
+        ("RULES.md rules 7-10.", "rule 9"),
+        ("(docs/rules.md rules 1 and 12)", "rule 12"),
+        ('RULES.md "Tempo": x', "'Tempo'"),
+        ("(RULES.md, 'Short nardy bearoff')", "'Short nardy bearoff'"),
+        ("RULES.md tempo rule: x", "tempo rule"),
+        ("(RULES.md seed 001)", "seed 001 (not under 'Sources')"),
+        ("(RULES.md, seed 002 3.12)", "seed 002 3.12 (not in that seed's numbering)"),
+        ("(RULES.md seed 003 rule 31)", "seed 003 31 (not in that seed's numbering)"),
+        ("(RULES.md chouette)", "chouette"),
+        ("Pass rule (RULES.md)", "Pass rule"),
+        ("RULES.md rule 3 and the\n    # tempo rule)", "tempo rule"),
+    ],
+)
 def test_bad_citations_fail(doc, bad, what):
     assert what in [w for _, w, _ in check_citations(bad, doc)]

@@ -18,6 +18,7 @@ START_BG = "4HPwATDgc/ABMA"
 
 # ----- Board, points, views ---------------------------------------------------------------------
 
+
 def test_start_position_backgammon_id():
     assert Position.start("backgammon").id() == START_BG
     assert Position.start("short").id() == START_BG
@@ -95,6 +96,7 @@ def test_dice_must_be_two_integers_one_to_six():
 
 # ----- Rules shared by all three games ----------------------------------------------------------
 
+
 def test_rule1_double_gives_four_steps():
     p = Position.start("backgammon")
     assert "24/18(2) 13/7(2)" in plays(p, (6, 6)) and "13/7(2) 8/2(2)" in plays(p, (6, 6))
@@ -128,8 +130,8 @@ def test_rule3_larger_die_must_be_played_if_either_but_not_both():
     # bear-off with a checker left on... all home after the first step, so bear-off is allowed: both dice.
     # Use the bar: backgammon, checker on the bar, entry 6 -> my 19, entry 5 -> my 20, both open, and after
     # entering every further step is blocked.
-    opp = {25 - p: 2 for p in (13, 14, 15, 16, 17, 18)}   # my 13..18 closed
-    opp.update({25 - 24: 3})                                # my 24 closed (opponent's 1)
+    opp = {25 - p: 2 for p in (13, 14, 15, 16, 17, 18)}  # my 13..18 closed
+    opp.update({25 - 24: 3})  # my 24 closed (opponent's 1)
     p = pos("backgammon", {25: 1, 1: 14}, opp)
     # enter with 6 -> my 19 then 5 from 19 -> 14 closed; enter with 5 -> my 20 then 6 from 20 -> 14 closed
     # 1-point checkers cannot move (bar first, then 1/off is not allowed: not all home)
@@ -137,8 +139,8 @@ def test_rule3_larger_die_must_be_played_if_either_but_not_both():
 
 
 def test_rule3_smaller_die_when_only_it_can_be_played():
-    opp = {25 - p: 2 for p in (13, 14, 15, 16, 17)}   # my 13..17 closed
-    opp[25 - 19] = 2                                  # my 19 closed: the 6 cannot enter
+    opp = {25 - p: 2 for p in (13, 14, 15, 16, 17)}  # my 13..17 closed
+    opp[25 - 19] = 2  # my 19 closed: the 6 cannot enter
     p = pos("backgammon", {25: 1, 1: 14}, opp)
     assert plays(p, (6, 5)) == ["bar/20"]
 
@@ -152,7 +154,7 @@ def test_rule3_no_play_passes_the_turn():
 
 
 def test_rule3_applies_to_the_game_ending_play_backgammon():
-    p = pos("backgammon", {6: 1}, {24: 1, 1: 14})   # opponent's 24 = my 1
+    p = pos("backgammon", {6: 1}, {24: 1, 1: 14})  # opponent's 24 = my 1
     assert plays(p, (6, 5)) == ["6/1*/off"]
 
 
@@ -194,6 +196,7 @@ def test_rule6_finished_game_has_no_plays():
 
 # ----- Hitting games ----------------------------------------------------------------------------
 
+
 def test_hit_sends_blot_to_bar():
     p = pos("backgammon", {13: 1, 6: 14}, {15: 1, 1: 14})  # opponent's 15 = my 10
     assert plays(p, (3, 2)) == ["13/10* 6/4", "13/10*/8", "13/11 6/3", "13/8", "6/1", "6/4 6/3"]
@@ -231,6 +234,7 @@ def test_hit_checker_on_bar_blocks_bear_off():
 
 # ----- Short nardy strict bear-off (seed 003 rule 26) -------------------------------------------
 
+
 def test_short_strict_bear_off_six_one():
     p = pos("short", {6: 1, 3: 2, 2: 2}, {12: 15})
     res = plays(p, (6, 1))
@@ -254,18 +258,22 @@ def test_strict_bear_off_is_an_option():
 
 # ----- Long nardy ---------------------------------------------------------------------------------
 
+
 def test_long_head_rule_one_checker_per_turn():
     p = pos("long", {24: 14, 18: 1}, {24: 15}, first_turn=(False, True))
     for pl in p.legal_plays((5, 2)):
         assert sum(1 for s in pl.steps if s.frm == 24) <= 1
 
 
-@pytest.mark.parametrize("dice,expected", [
-    ((6, 6), ["24/18(2)"]),
-    ((4, 4), ["24/16(2)"]),
-    ((3, 3), ["24/21 24/15", "24/18(2)"]),
-    ((5, 5), ["24/4"]),
-])
+@pytest.mark.parametrize(
+    "dice,expected",
+    [
+        ((6, 6), ["24/18(2)"]),
+        ((4, 4), ["24/16(2)"]),
+        ((3, 3), ["24/21 24/15", "24/18(2)"]),
+        ((5, 5), ["24/4"]),
+    ],
+)
 def test_long_head_exception_first_turn(dice, expected):
     assert plays(Position.start("long"), dice) == sorted(expected)
 
@@ -282,7 +290,7 @@ def test_long_head_exception_options():
     none = get_rules("long", head_exception="none")
     white = Position.start(always)
     after = white.parse_play("24/4", (5, 5)).result.mirror()
-    assert plays(after, (4, 4)) == ["24/20(2)"]   # two may leave; White's checker stops both
+    assert plays(after, (4, 4)) == ["24/20(2)"]  # two may leave; White's checker stops both
     assert plays(Position.start(none), (6, 6)) == ["24/12"][:0] + plays(Position.start(none), (6, 6))
     assert all(sum(s.frm == 24 for s in pl.steps) == 1 for pl in Position.start(none).legal_plays((6, 6)))
     assert plays(Position.start(none), (6, 6)) == ["24/18"]
@@ -328,29 +336,31 @@ def test_long_six_block_across_opponent_start_is_two_runs():
     import numpy as np
 
     from nardy import _core
+
     b = np.zeros(28, np.int8)
     b[1] = 9
-    b[8] = -15                          # opponent's 20: behind every run below
-    for p in (9, 10, 11, 12, 13, 14):   # six points in a row on the board, across my 12|13
+    b[8] = -15  # opponent's 20: behind every run below
+    for p in (9, 10, 11, 12, 13, 14):  # six points in a row on the board, across my 12|13
         b[p] = 1
-    assert not _core.six_block_illegal(b, 14)   # their 21..24 and their 1..2: two runs
+    assert not _core.six_block_illegal(b, 14)  # their 21..24 and their 1..2: two runs
     b[9:15] = 0
     for p in (13, 14, 15, 16, 17, 18):  # their 1..6: one run, nobody ahead
         b[p] = 1
     assert _core.six_block_illegal(b, 18)
-    b[27] = 1                           # a borne-off opponent checker counts as ahead
+    b[27] = 1  # a borne-off opponent checker counts as ahead
     b[8] = -14
     assert not _core.six_block_illegal(b, 18)
 
 
 def test_long_bear_off_home_is_points_1_to_6():
     p = pos("long", {6: 1, 1: 1}, {24: 15}, first_turn=(False, True))
-    assert plays(p, (6, 1)) == ["6/off", "6/off 1/off"]   # 6/5/off, or both off
+    assert plays(p, (6, 1)) == ["6/off", "6/off 1/off"]  # 6/5/off, or both off
     q = pos("long", {7: 1, 1: 1}, {24: 15}, first_turn=(False, True))
     assert plays(q, (6, 1)) == ["7/off"]
 
 
 # ----- Notation -----------------------------------------------------------------------------------
+
 
 def test_notation_prints_standard_forms():
     p = Position.start()
@@ -416,7 +426,7 @@ def test_scoring_option_must_be_a_non_decreasing_scale():
     with pytest.raises(InvalidOptionError, match="never decreasing"):
         get_rules("short", scoring=[3, 2, 1, 1])
     with pytest.raises(InvalidOptionError):
-        get_rules("backgammon", scoring=[1, 2, 10 ** 30])
+        get_rules("backgammon", scoring=[1, 2, 10**30])
 
 
 def test_parse_play_bear_off_before_all_home_says_why():

@@ -74,10 +74,14 @@ def act(g: Game, rng: random.Random, bot: Bot | None = None) -> None:
 
 
 _CONFIGS = [
-    ("backgammon", {}), ("backgammon", {"jacoby": True, "beavers": True, "cube_limit": 8}),
-    ("short", {"cube": True}), ("long", {"cube": True}), ("long", {"last_roll": "half"}),
+    ("backgammon", {}),
+    ("backgammon", {"jacoby": True, "beavers": True, "cube_limit": 8}),
+    ("short", {"cube": True}),
+    ("long", {"cube": True}),
+    ("long", {"last_roll": "half"}),
     ("long", {"last_roll": "one", "opening": "use-opening-dice", "cube": True}),
-    ("backgammon", {"opening": "reroll"}), ("short", {"crawford": True, "cube": True}),
+    ("backgammon", {"opening": "reroll"}),
+    ("short", {"crawford": True, "cube": True}),
 ]
 
 
@@ -93,6 +97,7 @@ def played_game(seed: int, actions: int | None = None) -> Game:
     """A game of one of :data:`_CONFIGS` played for a random number of actions (some set up at an
     endgame position, so that they end, some with long nardy's last roll)."""
     from nardy.rules import get_rules
+
     rng = random.Random(seed)
     name, cfg = _CONFIGS[seed % len(_CONFIGS)]
     cfg = dict(cfg)
@@ -250,7 +255,7 @@ def test_partial_turn_steps_must_be_legal_steps_of_the_roll():
     refused(d, "state.steps[0][0][3] 0", "expected true or false")
     step = g.legal_steps()[0]
     g.step(*step)
-    back = Game.from_dict(saved(g))          # legal steps are kept
+    back = Game.from_dict(saved(g))  # legal steps are kept
     assert back.steps_taken == g.steps_taken and back.partial_position == g.partial_position
 
 
@@ -288,7 +293,7 @@ def test_saved_dice_source_is_a_dict_or_null():
     refused(d, "state.dice_source [1]", "expected a dict")
     m = Match("backgammon", length=3, dice=DiceSource(1))
     md = saved(m)
-    md["dice_source"] = 10 ** 30
+    md["dice_source"] = 10**30
     refused(md, "dice_source 1000000000000000000000000000000", match=True)
 
 
@@ -302,7 +307,7 @@ def test_undo_points_are_checked_like_the_state():
     d["undo"] = "move"
     refused(d, "undo 'move'", "expected a list")
     d = saved(g)
-    d["undo"][-1]["hist"] = 10 ** 30
+    d["undo"][-1]["hist"] = 10**30
     refused(d, ".hist 1000000000000000000000000000000")
     d = saved(g)
     d["undo"][-1]["state"]["dice_source"] = d["state"]["dice_source"]
@@ -319,13 +324,23 @@ def test_a_bool_is_not_an_int():
     refused(d, "state.cube.value True")
 
 
-@pytest.mark.parametrize("field,value,says", [
-    ("phase", "zzz", "expected one of"), ("turn", 2, "expected 0 or 1"), ("turn", -1, "expected 0 or 1"),
-    ("turn", 10 ** 30, "expected 0 or 1"), ("dice", [7, 1], "two dice 1-6"), ("dice", "31", "two dice"),
-    ("crawford", 1, "expected true or false"), ("first_turn", True, "expected a list"),
-    ("position", "zzz", "Position ID"), ("position", "x" * 500, "at most 64 characters"),
-    ("steps", None, "expected a list"), ("resume", "over", "expected one of"),
-])
+@pytest.mark.parametrize(
+    "field,value,says",
+    [
+        ("phase", "zzz", "expected one of"),
+        ("turn", 2, "expected 0 or 1"),
+        ("turn", -1, "expected 0 or 1"),
+        ("turn", 10**30, "expected 0 or 1"),
+        ("dice", [7, 1], "two dice 1-6"),
+        ("dice", "31", "two dice"),
+        ("crawford", 1, "expected true or false"),
+        ("first_turn", True, "expected a list"),
+        ("position", "zzz", "Position ID"),
+        ("position", "x" * 500, "at most 64 characters"),
+        ("steps", None, "expected a list"),
+        ("resume", "over", "expected one of"),
+    ],
+)
 def test_state_fields_are_checked_by_type_and_range(field, value, says):
     d = saved(game_at("roll"))
     d["state"][field] = value
@@ -385,8 +400,9 @@ def test_drawn_long_nardy_game_loads():
     """A drawn game (option last-roll: both sides bore off all 15) could not be loaded at all."""
     m, o = [0] * 26, [0] * 26
     m[0], m[1], o[0], o[1] = 14, 1, 14, 1
-    g = Game.from_position(Position.from_boards(m, o, "long"), turn=0, dice=FixedDice([(1, 2), (1, 2)]),
-                           last_roll="half")
+    g = Game.from_position(
+        Position.from_boards(m, o, "long"), turn=0, dice=FixedDice([(1, 2), (1, 2)]), last_roll="half"
+    )
     g.roll()
     g.play(g.legal_plays()[0])
     g.roll()
@@ -395,7 +411,7 @@ def test_drawn_long_nardy_game_loads():
     d = saved(g)
     back = Game.from_dict(d)
     assert back.result == g.result and back.position == g.position and saved(back) == d
-    back.undo_turn()                             # and can be reopened
+    back.undo_turn()  # and can be reopened
     assert back.phase == "roll" and back.turn == 1
     match = Match("long", length=0, dice=DiceSource(1), last_roll="half").to_dict()
     match["games"] = [d]
@@ -431,9 +447,19 @@ def test_match_games_have_the_matchs_rules_players_and_crawford_flags():
     refused(d, "games[0].rules", match=True)
 
 
-@pytest.mark.parametrize("field,value", [("length", -1), ("length", True), ("length", 10 ** 30),
-                                         ("jacoby", 1), ("cube_limit", 3), ("players", "ab"),
-                                         ("games", {}), ("rules", {"name": "chess"})])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("length", -1),
+        ("length", True),
+        ("length", 10**30),
+        ("jacoby", 1),
+        ("cube_limit", 3),
+        ("players", "ab"),
+        ("games", {}),
+        ("rules", {"name": "chess"}),
+    ],
+)
 def test_match_fields_are_checked(field, value):
     d = saved(Match("backgammon", length=3, dice=DiceSource(1)))
     d[field] = value
@@ -456,8 +482,15 @@ def test_messages_name_the_field_and_quote_the_value_shortened():
 def test_cube_from_dict_checks_every_key():
     c = Cube(value=8, owner=1, limit=64, beavers=True)
     assert Cube.from_dict(c.to_dict()).to_dict() == c.to_dict()
-    for key, value in (("owner", 0.0), ("owner", True), ("value", 6), ("enabled", 1), ("limit", 0),
-                       ("offered_by", 2), ("value", 128)):
+    for key, value in (
+        ("owner", 0.0),
+        ("owner", True),
+        ("value", 6),
+        ("enabled", 1),
+        ("limit", 0),
+        ("offered_by", 2),
+        ("value", 128),
+    ):
         with pytest.raises(GameStateError, match=f"cube.{key}"):
             Cube.from_dict(dict(c.to_dict(), **{key: value}))
     with pytest.raises(GameStateError):
@@ -474,11 +507,15 @@ def test_dice_sources_check_their_saved_state():
     fixed.roll()
     again = dice_from_dict(json.loads(json.dumps(fixed.to_dict())))
     assert again.roll() == fixed.roll()
-    for bad in ({"kind": "loaded", "state": None}, {"kind": "random"}, {"kind": "random", "state": [3, [], None]},
-                {"kind": "random", "state": [3, [0] * 624 + [0.5], None]},
-                {"kind": "fixed", "state": {"index": 3, "rolls": [[1, 2]]}},
-                {"kind": "fixed", "state": {"index": "0", "rolls": []}},
-                {"kind": "fixed", "state": {"index": 0, "rolls": [[7, 1]]}}):
+    for bad in (
+        {"kind": "loaded", "state": None},
+        {"kind": "random"},
+        {"kind": "random", "state": [3, [], None]},
+        {"kind": "random", "state": [3, [0] * 624 + [0.5], None]},
+        {"kind": "fixed", "state": {"index": 3, "rolls": [[1, 2]]}},
+        {"kind": "fixed", "state": {"index": "0", "rolls": []}},
+        {"kind": "fixed", "state": {"index": 0, "rolls": [[7, 1]]}},
+    ):
         with pytest.raises(GameStateError, match="dice_source"):
             dice_from_dict(bad)
     with pytest.raises(InvalidDiceError):
@@ -499,7 +536,7 @@ def test_saved_games_of_every_kind_still_load_and_round_trip_exactly():
             back = Game.from_dict(d)
             d2 = saved(back)
             if not (d["state"]["phase"] == "over" and d["state"]["steps"]):
-                assert d2 == d             # (a game resigned mid-turn drops its unfinished steps)
+                assert d2 == d  # (a game resigned mid-turn drops its unfinished steps)
             if g.is_over:
                 break
             act(g, rng, bot)
@@ -519,8 +556,31 @@ def _paths(obj, pre=()):
             yield from _paths(v, pre + (i,))
 
 
-_REPLACEMENTS = [None, 0.0, 1.5, float("nan"), True, False, "x", "", "over", "move", 10 ** 30, -1, -(10 ** 30),
-                 0, 1, 2, 7, 25, [], [1, 2], [0, 0], {}, {"a": 1}]
+_REPLACEMENTS = [
+    None,
+    0.0,
+    1.5,
+    float("nan"),
+    True,
+    False,
+    "x",
+    "",
+    "over",
+    "move",
+    10**30,
+    -1,
+    -(10**30),
+    0,
+    1,
+    2,
+    7,
+    25,
+    [],
+    [1, 2],
+    [0, 0],
+    {},
+    {"a": 1},
+]
 
 
 @st.composite

@@ -27,6 +27,21 @@ from .evaluator import (
     default_evaluator,
 )
 
-__all__ = ["Bot", "RandomBot", "HeuristicBot", "Hint", "BOT_LEVELS", "STRONGEST_LEVEL", "DEFAULT_LEVEL",
-           "CubeDecision", "Evaluator", "Probabilities", "NeuralEvaluator", "BearoffEvaluator",
-           "HybridEvaluator", "default_evaluator", "LEVELS", "OUTPUT_NAMES"]
+__all__ = [
+    "Bot",
+    "RandomBot",
+    "HeuristicBot",
+    "Hint",
+    "BOT_LEVELS",
+    "STRONGEST_LEVEL",
+    "DEFAULT_LEVEL",
+    "CubeDecision",
+    "Evaluator",
+    "Probabilities",
+    "NeuralEvaluator",
+    "BearoffEvaluator",
+    "HybridEvaluator",
+    "default_evaluator",
+    "LEVELS",
+    "OUTPUT_NAMES",
+]

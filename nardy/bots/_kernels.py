@@ -468,8 +468,9 @@ def heuristic_score(b, game):
 
 
 @njit(cache=True, nogil=True)
-def _choose(board, d1, d2, first_m, first_o, game, policy, W1, b1, W2, b2, values,
-            tb, ts, tn, tk, x, h, o, fo, chosen_o):
+def _choose(
+    board, d1, d2, first_m, first_o, game, policy, W1, b1, W2, b2, values, tb, ts, tn, tk, x, h, o, fo, chosen_o
+):
     """Pick a play for the mover: writes the chosen result board into tb[0]; returns the number of plays.
 
     For the net policy ``chosen_o`` receives the outputs of the chosen result from the mover's view
@@ -522,9 +523,17 @@ def play_buffers(K, H):
     """Scratch for :func:`_choose` with a net of ``H`` hidden units and ``K`` outputs:
     ``(tb, ts, tn, tk)`` for the move generator and ``(x, h, o, fo, chosen)`` for the net."""
     M = _core.MAX_PLAYS
-    return (np.empty((M, 28), np.int8), np.empty((M, 4, 4), np.int8), np.empty(M, np.int8),
-            np.empty((M, 2), np.uint64), np.zeros(N_INPUTS, np.float32), np.zeros(H, np.float32),
-            np.zeros(K, np.float32), np.zeros(K, np.float32), np.zeros(K, np.float32))
+    return (
+        np.empty((M, 28), np.int8),
+        np.empty((M, 4, 4), np.int8),
+        np.empty(M, np.int8),
+        np.empty((M, 2), np.uint64),
+        np.zeros(N_INPUTS, np.float32),
+        np.zeros(H, np.float32),
+        np.zeros(K, np.float32),
+        np.zeros(K, np.float32),
+        np.zeros(K, np.float32),
+    )
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -592,8 +601,9 @@ def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats)
             else:
                 d1 = np.random.randint(1, 7)
                 d2 = np.random.randint(1, 7)
-            _choose(board, d1, d2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values,
-                    tb, ts, tn, tk, x, h, o, fo, chosen)
+            _choose(
+                board, d1, d2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values, tb, ts, tn, tk, x, h, o, fo, chosen
+            )
             nextv[t, :] = chosen
             t += 1
             if tb[0, 0] >= 15:
@@ -657,8 +667,9 @@ def sgd_step(W1, b1, W2, b2, x, target, lr, h, o, dout, dh):
 
 
 @njit(cache=True, nogil=True)
-def play_matches(game, start, values, n_games, seed, pol_a, Wa1, ba1, Wa2, ba2, pol_b, Wb1, bb1, Wb2, bb2,
-                 noise_a, noise_b):
+def play_matches(
+    game, start, values, n_games, seed, pol_a, Wa1, ba1, Wa2, ba2, pol_b, Wb1, bb1, Wb2, bb2, noise_a, noise_b
+):
     """Play ``n_games`` cubeless games between A and B (A moves first in even games; the dice of game 2i+1
     repeat those of game 2i with the sides swapped: duplicate dice). Returns float64[n_games] of A's points.
 
@@ -703,11 +714,53 @@ def play_matches(game, start, values, n_games, seed, pol_a, Wa1, ba1, Wa2, ba2, 
         for t in range(MAX_GAME_PLIES):
             a_moves = (t % 2 == 0) == a_first
             if a_moves:
-                _choose(board, dice[t, 0], dice[t, 1], fm, fopp, game, pol_a, Wa1, ba1, Wa2, ba2, values,
-                        tb, ts, tn, tk, xa, ha, oa, fa, ca)
+                _choose(
+                    board,
+                    dice[t, 0],
+                    dice[t, 1],
+                    fm,
+                    fopp,
+                    game,
+                    pol_a,
+                    Wa1,
+                    ba1,
+                    Wa2,
+                    ba2,
+                    values,
+                    tb,
+                    ts,
+                    tn,
+                    tk,
+                    xa,
+                    ha,
+                    oa,
+                    fa,
+                    ca,
+                )
             else:
-                _choose(board, dice[t, 0], dice[t, 1], fm, fopp, game, pol_b, Wb1, bb1, Wb2, bb2, values,
-                        tb, ts, tn, tk, xa, hb, ob, fb, cb)
+                _choose(
+                    board,
+                    dice[t, 0],
+                    dice[t, 1],
+                    fm,
+                    fopp,
+                    game,
+                    pol_b,
+                    Wb1,
+                    bb1,
+                    Wb2,
+                    bb2,
+                    values,
+                    tb,
+                    ts,
+                    tn,
+                    tk,
+                    xa,
+                    hb,
+                    ob,
+                    fb,
+                    cb,
+                )
             if tb[0, 0] >= 15:
                 pts = values[win_level(tb[0], game) - 1]
                 result = pts if a_moves else -pts

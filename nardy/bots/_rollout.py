@@ -100,8 +100,7 @@ def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, ke
 
 
 @njit(cache=True, parallel=True)
-def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate, seed, vr, out_mean, out_sq,
-                  out_cut):
+def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate, seed, vr, out_mean, out_sq, out_cut):
     """Roll out each board ``trials`` times with the net playing both sides at 0-ply.
 
     Trial ``t`` starts with roll ``t % 36`` and follows it with roll ``(t // 36 + 5 * (t % 36)) % 36`` (a
@@ -179,13 +178,35 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
                         for e2 in range(e1, 7):
                             if e1 == lo and e2 == hi:
                                 continue
-                            _choose(board, e1, e2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values,
-                                    tb, ts, tn, tk, x, h, o, fo, ch)
+                            _choose(
+                                board,
+                                e1,
+                                e2,
+                                fm,
+                                fopp,
+                                game,
+                                POLICY_NET,
+                                W1,
+                                b1,
+                                W2,
+                                b2,
+                                values,
+                                tb,
+                                ts,
+                                tn,
+                                tk,
+                                x,
+                                h,
+                                o,
+                                fo,
+                                ch,
+                            )
                             w = 1.0 if e1 == e2 else 2.0
                             for k in range(K):
                                 mean_r[k] += w * ch[k]
-                _choose(board, d1, d2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values,
-                        tb, ts, tn, tk, x, h, o, fo, ch)
+                _choose(
+                    board, d1, d2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values, tb, ts, tn, tk, x, h, o, fo, ch
+                )
                 if vr:
                     w = 1.0 if d1 == d2 else 2.0
                     for k in range(K):

@@ -85,6 +85,7 @@ _WORK_ROLLS = 48  # width used while building; checked to be all zero beyond MAX
 # Indexing
 # ----------------------------------------------------------------------------------------------
 
+
 def _binomials(n: int = 32) -> np.ndarray:
     c = np.zeros((n, n), dtype=np.int64)
     for i in range(n):
@@ -104,8 +105,8 @@ def _index_njit(arr6):
     for p in range(6):
         n += arr6[p]
     idx = _BINOM[n + 5, 6]  # positions with fewer checkers
-    j = 1      # 1-based position, in the sorted list of points, of the next checker
-    prev = 1   # the smallest point the next checker may stand on
+    j = 1  # 1-based position, in the sorted list of points, of the next checker
+    prev = 1  # the smallest point the next checker may stand on
     for p in range(1, 7):
         cp = arr6[p - 1]
         if cp > 0:
@@ -155,9 +156,10 @@ def _positions() -> np.ndarray:
 def _validate(counts6) -> np.ndarray:
     try:
         arr = np.asarray(counts6)
-        ok = arr.shape == (6,) and (arr.dtype.kind in "iu" or (
-            arr.dtype.kind == "f" and bool(np.all(np.isfinite(arr)))
-            and bool(np.all(arr == np.round(arr)))))
+        ok = arr.shape == (6,) and (
+            arr.dtype.kind in "iu"
+            or (arr.dtype.kind == "f" and bool(np.all(np.isfinite(arr))) and bool(np.all(arr == np.round(arr))))
+        )
     except Exception:  # ragged input and the like
         ok = False
     if ok:
@@ -166,7 +168,8 @@ def _validate(counts6) -> np.ndarray:
     if not ok:
         raise InvalidPositionError(
             f"bad bearoff position {counts6!r}: expected 6 non-negative integer checker counts "
-            f"(own points 1..6) totalling at most {MAX_CHECKERS}")
+            f"(own points 1..6) totalling at most {MAX_CHECKERS}"
+        )
     return arr.astype(np.int8)
 
 
@@ -200,6 +203,7 @@ def bearoff_position(index) -> tuple[int, ...]:
 # ----------------------------------------------------------------------------------------------
 # Plays and the build
 # ----------------------------------------------------------------------------------------------
+
 
 @njit(cache=True, nogil=True)
 def _can_step(c, p, d):
@@ -312,8 +316,8 @@ def _engine_plays_njit(c, d1, d2, strict, board, dice, res, offs, out):
     for p in range(6):
         board[0, p + 1] = c[p]
         total += c[p]
-    board[0, 0] = 15 - total      # the mover's checkers already off
-    board[0, 24] = -15            # the opponent, out of the way on its own 1-point
+    board[0, 0] = 15 - total  # the mover's checkers already off
+    board[0, 24] = -15  # the opponent, out of the way on its own 1-point
     dice[0, 0] = d1
     dice[0, 1] = d2
     first = np.zeros(1, np.bool_)
@@ -388,7 +392,7 @@ def _pack(dist: np.ndarray):
     start = np.where(any_keep, keep.argmax(axis=1), 0)
     last = np.where(any_keep, d32.shape[1] - 1 - keep[:, ::-1].argmax(axis=1), -1)
     length = last - start + 1
-    data = np.concatenate([d32[i, start[i]:start[i] + length[i]] for i in range(d32.shape[0])])
+    data = np.concatenate([d32[i, start[i] : start[i] + length[i]] for i in range(d32.shape[0])])
     return start.astype(np.int8), length.astype(np.int8), data.astype(np.float32)
 
 
@@ -398,7 +402,7 @@ def _unpack(start, length, data, width=MAX_ROLLS) -> np.ndarray:
     offsets = np.concatenate([[0], np.cumsum(length.astype(np.int64))])
     for i in range(n):
         s, ln = int(start[i]), int(length[i])
-        out[i, s:s + ln] = data[offsets[i]:offsets[i] + ln]
+        out[i, s : s + ln] = data[offsets[i] : offsets[i] + ln]
     return out
 
 
@@ -433,10 +437,18 @@ def build_database(path=None, strict: bool = False) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp.npz")
     np.savez_compressed(
-        tmp, version=np.int32(FORMAT_VERSION),
-        rolls_start=rs, rolls_length=rl, rolls_data=rd,
-        first_off_start=fs, first_off_length=fl, first_off_data=fd,
-        mean=mean.astype(np.float32), first_off_mean=fmean.astype(np.float32), strict=np.bool_(strict))
+        tmp,
+        version=np.int32(FORMAT_VERSION),
+        rolls_start=rs,
+        rolls_length=rl,
+        rolls_data=rd,
+        first_off_start=fs,
+        first_off_length=fl,
+        first_off_data=fd,
+        mean=mean.astype(np.float32),
+        first_off_mean=fmean.astype(np.float32),
+        strict=np.bool_(strict),
+    )
     os.replace(tmp, path)
     _LOADED.pop(str(path.resolve()), None)
     return path
@@ -445,6 +457,7 @@ def build_database(path=None, strict: bool = False) -> Path:
 # ----------------------------------------------------------------------------------------------
 # The loaded database
 # ----------------------------------------------------------------------------------------------
+
 
 class BearoffDatabase:
     """The loaded one-sided bearoff database (see the module docstring for the meaning).
@@ -477,8 +490,7 @@ class BearoffDatabase:
     def load(cls, path) -> BearoffDatabase:
         with np.load(path) as z:
             if int(z["version"]) != FORMAT_VERSION:
-                raise RuntimeError(f"bearoff database {path} has format {int(z['version'])}, "
-                                   f"expected {FORMAT_VERSION}")
+                raise RuntimeError(f"bearoff database {path} has format {int(z['version'])}, expected {FORMAT_VERSION}")
             rolls = _unpack(z["rolls_start"], z["rolls_length"], z["rolls_data"])
             first = _unpack(z["first_off_start"], z["first_off_length"], z["first_off_data"])
             strict = bool(z["strict"]) if "strict" in z.files else False
@@ -580,6 +592,7 @@ def race_gammon_probabilities(mover_counts6, opponent_counts6) -> tuple[float, f
 # Command line
 # ----------------------------------------------------------------------------------------------
 
+
 def _main(argv=None) -> int:
     """``python -m nardy.bots.bearoff build|lookup ...``: the same commands as ``nardy bearoff``."""
     bearoff.main(args=argv, prog_name="python -m nardy.bots.bearoff", standalone_mode=False)
@@ -593,13 +606,20 @@ def _click_group():
     def bearoff():
         """Build or query the one-sided bearoff database (15 checkers on 6 points, 54,264 positions)."""
 
-    strict_option = click.option("--strict", is_flag=True,
-                                 help="short nardy's strict bear-off (a moved checker is not borne off by a "
-                                      "larger die) instead of the standard rule")
+    strict_option = click.option(
+        "--strict",
+        is_flag=True,
+        help="short nardy's strict bear-off (a moved checker is not borne off by a "
+        "larger die) instead of the standard rule",
+    )
 
     @bearoff.command("build")
-    @click.option("--path", type=click.Path(dir_okay=False), default=None,
-                  help=f"output file (default {default_path()}, with --strict {default_path(True).name})")
+    @click.option(
+        "--path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help=f"output file (default {default_path()}, with --strict {default_path(True).name})",
+    )
     @strict_option
     def build_cmd(path, strict):
         """Build the database and cache it on disk (a few seconds)."""
@@ -626,8 +646,9 @@ def _click_group():
             try:
                 vals = [int(v) for v in text.replace(" ", "").split(",")]
             except ValueError:
-                raise click.BadParameter(f"{text!r}: expected six whole numbers separated by commas",
-                                         param_hint=name) from None
+                raise click.BadParameter(
+                    f"{text!r}: expected six whole numbers separated by commas", param_hint=name
+                ) from None
             try:
                 _validate(vals)
             except InvalidPositionError as e:
@@ -637,8 +658,11 @@ def _click_group():
         mine = parse(counts, "COUNTS")
         db = load_database(strict=strict)
         dist = db.rolls_distribution(mine)
-        out = {"counts": mine, "mean_rolls": db.mean_rolls(mine),
-               "rolls": {int(n): round(float(p), 6) for n, p in enumerate(dist) if p > 0}}
+        out = {
+            "counts": mine,
+            "mean_rolls": db.mean_rolls(mine),
+            "rolls": {int(n): round(float(p), 6) for n, p in enumerate(dist) if p > 0},
+        }
         if against is not None:
             theirs = parse(against, "--against")
             g_m, g_o = db.race_gammon_probabilities(mine, theirs)
@@ -649,8 +673,10 @@ def _click_group():
         click.echo(f"{','.join(map(str, mine))}: {out['mean_rolls']:.4f} rolls expected")
         click.echo("  rolls: " + ", ".join(f"{n}: {p:.4f}" for n, p in out["rolls"].items()))
         if against is not None:
-            click.echo(f"  against {','.join(map(str, out['against']))} (mover on roll): win {out['win']:.4f}, "
-                       f"gammon {out['gammon']:.4f}, gammon against {out['gammon_against']:.4f}")
+            click.echo(
+                f"  against {','.join(map(str, out['against']))} (mover on roll): win {out['win']:.4f}, "
+                f"gammon {out['gammon']:.4f}, gammon against {out['gammon_against']:.4f}"
+            )
 
     return bearoff
 

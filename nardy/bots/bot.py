@@ -62,6 +62,7 @@ class Hint:
     """A ranked play: the :class:`~nardy.position.Play`, its probabilities after the play (mover's view),
     its cubeless money equity (mover's view, cube 1), the ply it was evaluated at, and ``loss``: the
     equity given up against the best play (0 for the best)."""
+
     play: object
     probabilities: Probabilities
     equity: float
@@ -69,8 +70,13 @@ class Hint:
     loss: float = 0.0
 
     def to_dict(self) -> dict:
-        return {"play": str(self.play), "equity": self.equity, "loss": self.loss, "ply": self.ply,
-                "probabilities": self.probabilities.as_dict()}
+        return {
+            "play": str(self.play),
+            "equity": self.equity,
+            "loss": self.loss,
+            "ply": self.ply,
+            "probabilities": self.probabilities.as_dict(),
+        }
 
 
 class Bot:
@@ -89,8 +95,15 @@ class Bot:
         ValueError: unknown level; UnknownGameError: unknown game; FileNotFoundError: no weights.
     """
 
-    def __init__(self, game="backgammon", level: str = DEFAULT_LEVEL, seed=None, weights=None, evaluator=None,
-                 bearoff: bool = True):
+    def __init__(
+        self,
+        game="backgammon",
+        level: str = DEFAULT_LEVEL,
+        seed=None,
+        weights=None,
+        evaluator=None,
+        bearoff: bool = True,
+    ):
         self.rules = get_rules(game)
         self.game = self.rules.name
         if level not in BOT_LEVELS:
@@ -156,8 +169,9 @@ class Bot:
                     return p
             scores = [K.heuristic_score(np.ascontiguousarray(p.result.array), code) for p in plays]
             return plays[int(np.argmax(scores))]
-        cands = self.searcher.rank(position, dice, ply=self.ply, noise=self.noise, rng=self.rng,
-                                   results=_results_of(plays), deadline=deadline)
+        cands = self.searcher.rank(
+            position, dice, ply=self.ply, noise=self.noise, rng=self.rng, results=_results_of(plays), deadline=deadline
+        )
         return plays[cands[0].index]
 
     def hints(self, position: Position, dice, n: int = 5, ply: int | None = None, deadline=None) -> list[Hint]:
@@ -177,12 +191,18 @@ class Bot:
         # every one of the n hints is searched to the full depth, so the list is ordered and the losses
         # compare like with like (the play-choosing filters would drop some to shallower figures)
         keep = max(n, 1)
-        cands = self.searcher.rank(position, dice, ply=depth, results=_results_of(plays),
-                                   filters=((max(8, keep), float("inf")), (keep, float("inf"))),
-                                   deadline=deadline)
+        cands = self.searcher.rank(
+            position,
+            dice,
+            ply=depth,
+            results=_results_of(plays),
+            filters=((max(8, keep), float("inf")), (keep, float("inf"))),
+            deadline=deadline,
+        )
         best = cands[0].equity
-        return [Hint(plays[c.index], Probabilities(self.game, c.probs), c.equity, c.ply, best - c.equity)
-                for c in cands[:n]]
+        return [
+            Hint(plays[c.index], Probabilities(self.game, c.probs), c.equity, c.ply, best - c.equity) for c in cands[:n]
+        ]
 
     def evaluate(self, position: Position, ply: int | None = None) -> Probabilities:
         """Probabilities for the side on roll of ``position`` (before it rolls), at ``ply`` (default: the
@@ -201,8 +221,9 @@ class Bot:
         return Probabilities(self.game, out)
 
     # ----- cube ---------------------------------------------------------------------------------
-    def cube_action(self, state, score=None, match_length: int | None = None, ply: int | None = None,
-                    crawford: bool | None = None) -> CubeDecision:
+    def cube_action(
+        self, state, score=None, match_length: int | None = None, ply: int | None = None, crawford: bool | None = None
+    ) -> CubeDecision:
         """Cube decision for a game in progress.
 
         Args:
@@ -221,7 +242,7 @@ class Bot:
         """
         game = state
         length = match_length or 0
-        if hasattr(state, "games") and hasattr(state, "length"):   # a Match
+        if hasattr(state, "games") and hasattr(state, "length"):  # a Match
             game = state.current
             if game is None:
                 raise ValueError("the match has no game in progress")
@@ -257,14 +278,16 @@ class Bot:
             reason = "Crawford game: nobody may double"
         elif phase != "double" and hasattr(game, "why_not_double"):
             code = game.why_not_double()
-            reason = why_not_double_text(code, owner_name="the opponent", limit=game.cube.limit,
-                                         phase=phase) if code else ""
+            reason = (
+                why_not_double_text(code, owner_name="the opponent", limit=game.cube.limit, phase=phase) if code else ""
+            )
         elif owner_rel == "opponent" and phase != "double":
             reason = "the opponent owns the cube"
         x = cube_efficiency(pos)
         values = tuple(self.rules.scoring)
         if length:
             from .met import get_met
+
             met = get_met(self.game)
             me = turn
             away_me = length - int(score[me])

@@ -25,8 +25,7 @@ import numpy as np
 
 from .evaluator import LEVELS
 
-__all__ = ["CubeDecision", "money_cube_decision", "match_cube_decision", "cube_efficiency",
-           "janowski_equity"]
+__all__ = ["CubeDecision", "money_cube_decision", "match_cube_decision", "cube_efficiency", "janowski_equity"]
 
 
 @dataclass
@@ -44,6 +43,7 @@ class CubeDecision:
         probabilities: the cubeless probabilities used (:class:`~nardy.bots.evaluator.Probabilities`).
         reason: why the cube is not available, or ``""``.
     """
+
     double: bool
     take: bool
     action: str
@@ -61,6 +61,7 @@ class CubeDecision:
 def cube_efficiency(position) -> float:
     """GNU Backgammon's cube efficiency for a position: 0.68 in contact, pip-based (0.6..0.7) in races."""
     from . import _kernels as K
+
     b = position.array
     if K.is_race(b, position.rules.hitting):
         pips = position.pip_count()[0]
@@ -90,8 +91,8 @@ def janowski_equity(p: float, W: float, L: float, x: float, owner: str) -> float
         owner: ``"centre"``, ``"me"`` (the side on roll owns the cube) or ``"opponent"``.
     """
     dead = p * (W + L) - L
-    tp = (L - 0.5) / (W + L + 0.5)          # my take point
-    cp = (L + 1.0) / (W + L + 0.5)          # my cash point (the opponent's take point, from my view)
+    tp = (L - 0.5) / (W + L + 0.5)  # my take point
+    cp = (L + 1.0) / (W + L + 0.5)  # my cash point (the opponent's take point, from my view)
     if owner == "centre":
         if p <= tp:
             live = -L + (p / tp) * (L - 1.0) if tp > 0 else -1.0
@@ -112,8 +113,7 @@ def janowski_equity(p: float, W: float, L: float, x: float, owner: str) -> float
     return float(x * live + (1 - x) * dead)
 
 
-def money_cube_decision(probs, values, x: float, owner: str, jacoby: bool = False,
-                        cube_value: int = 1) -> dict:
+def money_cube_decision(probs, values, x: float, owner: str, jacoby: bool = False, cube_value: int = 1) -> dict:
     """ND / DT / DP equities (units of the current cube) for money play.
 
     ``owner`` as in :func:`janowski_equity` (the cube's owner before any double); with ``jacoby`` and a
@@ -129,8 +129,7 @@ def money_cube_decision(probs, values, x: float, owner: str, jacoby: bool = Fals
     return {"no double": nd, "double/take": dt, "double/pass": 1.0}
 
 
-def match_cube_decision(probs, values, x: float, owner: str, away_me: int, away_opp: int, cube_value: int,
-                        met) -> dict:
+def match_cube_decision(probs, values, x: float, owner: str, away_me: int, away_opp: int, cube_value: int, met) -> dict:
     """ND / DT / DP match winning chances for the side on roll at a match score.
 
     Args:
@@ -160,10 +159,18 @@ def match_cube_decision(probs, values, x: float, owner: str, away_me: int, away_
         # exclusive level probabilities
         wins = [a[0]] + [a[i] for i in range(1, Lv)]
         loses = [1 - a[0]] + [a[Lv - 1 + i] for i in range(1, Lv)]
-        ew = sum((wins[i] - (wins[i + 1] if i + 1 < Lv else 0.0)) *
-                 (mwc_after(away_me - cube * values[i], away_opp) - mid) / span for i in range(Lv))
-        el = sum((loses[i] - (loses[i + 1] if i + 1 < Lv else 0.0)) *
-                 (mid - mwc_after(away_me, away_opp - cube * values[i])) / span for i in range(Lv))
+        ew = sum(
+            (wins[i] - (wins[i + 1] if i + 1 < Lv else 0.0))
+            * (mwc_after(away_me - cube * values[i], away_opp) - mid)
+            / span
+            for i in range(Lv)
+        )
+        el = sum(
+            (loses[i] - (loses[i + 1] if i + 1 < Lv else 0.0))
+            * (mid - mwc_after(away_me, away_opp - cube * values[i]))
+            / span
+            for i in range(Lv)
+        )
         W = ew / p if p > 1e-9 else 1.0
         L = el / (1 - p) if p < 1 - 1e-9 else 1.0
         # the cube is dead once its owner cannot use it (the doubled value already wins or loses the match)

@@ -34,8 +34,19 @@ from . import _kernels as K
 from . import net as _net
 from .net import GAME_CODES, Net, shipped_path
 
-__all__ = ["LEVELS", "OUTPUT_NAMES", "Evaluator", "Probabilities", "NeuralEvaluator", "BearoffEvaluator",
-           "HybridEvaluator", "default_evaluator", "money_equity", "flip_probs", "terminal_probs"]
+__all__ = [
+    "LEVELS",
+    "OUTPUT_NAMES",
+    "Evaluator",
+    "Probabilities",
+    "NeuralEvaluator",
+    "BearoffEvaluator",
+    "HybridEvaluator",
+    "default_evaluator",
+    "money_equity",
+    "flip_probs",
+    "terminal_probs",
+]
 
 #: Result level names of each game, lowest first (RULES.md scoring).
 LEVELS = {
@@ -265,6 +276,7 @@ class BearoffEvaluator(_Base):
         """The database for the game's default bear-off rule (short nardy: the strict one)."""
         if self._db is None:
             from .bearoff import load_database
+
             self._db = load_database(strict=get_rules(self.game).strict_bear_off)
         return self._db
 
@@ -279,14 +291,14 @@ class BearoffEvaluator(_Base):
             raise ValueError("BearoffEvaluator: a board is not a pure bear-off position")
         db = self.db
         im, io = _bearoff_indices(boards, self.code != K.GAME_LONG)
-        a = db.rolls[im].astype(np.float64)           # on-roll side: P(all off in exactly n rolls)
+        a = db.rolls[im].astype(np.float64)  # on-roll side: P(all off in exactly n rolls)
         b = db.rolls[io].astype(np.float64)
         fa = db.first_off[im].astype(np.float64)
         fb = db.first_off[io].astype(np.float64)
-        tail_b = np.cumsum(b[:, ::-1], axis=1)[:, ::-1]    # P(Y >= n)
+        tail_b = np.cumsum(b[:, ::-1], axis=1)[:, ::-1]  # P(Y >= n)
         tail_fb = np.cumsum(fb[:, ::-1], axis=1)[:, ::-1]
         win = np.clip((a * tail_b).sum(axis=1), 0.0, 1.0)
-        win_g = np.clip((a * tail_fb).sum(axis=1), 0.0, 1.0)   # X_m <= F_o
+        win_g = np.clip((a * tail_fb).sum(axis=1), 0.0, 1.0)  # X_m <= F_o
         lose_g = np.clip((b * (1.0 - np.cumsum(fa, axis=1))).sum(axis=1), 0.0, 1.0)  # X_o < F_m
         win_g[boards[:, 27] > 0] = 0.0
         lose_g[boards[:, 0] > 0] = 0.0
@@ -305,6 +317,7 @@ def _bearoff_mask(boards: np.ndarray, hitting: bool) -> np.ndarray:
 
 def _bearoff_indices(boards: np.ndarray, hitting: bool):
     from .bearoff import _index_njit
+
     n = boards.shape[0]
     im = np.empty(n, np.int64)
     io = np.empty(n, np.int64)
@@ -312,9 +325,9 @@ def _bearoff_indices(boards: np.ndarray, hitting: bool):
         b = boards[i]
         m6 = np.clip(b[1:7], 0, None).astype(np.int64)
         if hitting:
-            o6 = np.clip(-b[24:18:-1], 0, None).astype(np.int64)   # opponent's own 1..6 = mover 24..19
+            o6 = np.clip(-b[24:18:-1], 0, None).astype(np.int64)  # opponent's own 1..6 = mover 24..19
         else:
-            o6 = np.clip(-b[13:19], 0, None).astype(np.int64)      # opponent's own 1..6 = mover 13..18
+            o6 = np.clip(-b[13:19], 0, None).astype(np.int64)  # opponent's own 1..6 = mover 13..18
         im[i] = _index_njit(m6)
         io[i] = _index_njit(o6)
     return im, io

@@ -98,6 +98,7 @@ class MatchEquityTable:
 def get_met(game: str) -> MatchEquityTable:
     """The match equity table of a game (see the module docstring)."""
     from nardy.rules import get_rules
+
     g = get_rules(game).name
     if g == "backgammon":
         t = np.loadtxt(_DATA / "met-kazaross-xg2.txt")
@@ -120,8 +121,10 @@ def level_shares_from_selfplay(net, games: int = 2000, seed: int = 1) -> tuple:
     :data:`LEVEL_SHARES` of the nardy games were measured)."""
     from . import _kernels as K
     from .train import _VALUES, _start
+
     vals = np.array(_VALUES[net.game], np.float64)
-    r = K.play_matches(net.code, _start(net.game), vals, games, seed, K.POLICY_NET, *net.weights,
-                       K.POLICY_NET, *net.weights, 0.0, 0.0)
+    r = K.play_matches(
+        net.code, _start(net.game), vals, games, seed, K.POLICY_NET, *net.weights, K.POLICY_NET, *net.weights, 0.0, 0.0
+    )
     pts = np.abs(r[r != 0])
     return tuple(float(np.mean(pts == v)) for v in vals)

@@ -37,12 +37,14 @@ def scoring_values(game: str) -> np.ndarray:
     """float64 points of each result level of a game with default options (``Rules.scoring``, RULES.md
     scoring), the ``values`` the kernels take."""
     from nardy.rules import get_rules
+
     return np.array(get_rules(game).scoring, np.float64)
 
 
 def start_board(game: str) -> np.ndarray:
     """The starting board of a game (``int8[28]``, side on roll's view), a writable copy."""
     from nardy.position import Position
+
     return Position.start(game).array.copy()
 
 
@@ -102,8 +104,9 @@ class Net:
         self.b2 = np.ascontiguousarray(b2, np.float32)
         k = int(K.N_OUTPUTS[self.code])
         if self.W1.shape[0] != K.N_INPUTS or self.W2.shape[1] != k or self.W1.shape[1] != self.W2.shape[0]:
-            raise ValueError(f"net shapes {self.W1.shape}, {self.W2.shape} do not fit {game} "
-                             f"({K.N_INPUTS} inputs, {k} outputs)")
+            raise ValueError(
+                f"net shapes {self.W1.shape}, {self.W2.shape} do not fit {game} ({K.N_INPUTS} inputs, {k} outputs)"
+            )
         self.games_trained = int(games_trained)
         self.seed = int(seed)
 
@@ -130,8 +133,9 @@ class Net:
         return cls(game, W1, np.zeros(hidden), W2, np.zeros(k), 0, seed)
 
     def copy(self) -> Net:
-        return Net(self.game, self.W1.copy(), self.b1.copy(), self.W2.copy(), self.b2.copy(),
-                   self.games_trained, self.seed)
+        return Net(
+            self.game, self.W1.copy(), self.b1.copy(), self.W2.copy(), self.b2.copy(), self.games_trained, self.seed
+        )
 
     @classmethod
     def load(cls, path) -> Net:
@@ -156,14 +160,23 @@ class Net:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp.npz")
-        np.savez_compressed(tmp, W1=self.W1, b1=self.b1, W2=self.W2, b2=self.b2, game=np.str_(self.game),
-                            games_trained=np.int64(self.games_trained), seed=np.int64(self.seed),
-                            version=np.int32(ENCODING_VERSION))
+        np.savez_compressed(
+            tmp,
+            W1=self.W1,
+            b1=self.b1,
+            W2=self.W2,
+            b2=self.b2,
+            game=np.str_(self.game),
+            games_trained=np.int64(self.games_trained),
+            seed=np.int64(self.seed),
+            version=np.int32(ENCODING_VERSION),
+        )
         tmp.replace(path)
         return path
 
-    def forward_boards(self, boards: np.ndarray, first_m: np.ndarray, first_o: np.ndarray,
-                       dense: bool | None = None) -> np.ndarray:
+    def forward_boards(
+        self, boards: np.ndarray, first_m: np.ndarray, first_o: np.ndarray, dense: bool | None = None
+    ) -> np.ndarray:
         """Outputs (float32[n, K], not sanitised) for boards (int8[n, 28], side on roll's view) with long
         nardy first-turn flags ``first_m``/``first_o`` (bool[n]): :meth:`forward_inputs` of their encoding,
         bit for bit. Batches of :data:`DENSE_BATCH` rows or more are encoded row by row inside the first
@@ -174,8 +187,9 @@ class Net:
         if dense is None:
             dense = boards.shape[0] >= DENSE_BATCH
         if not dense:
-            return K.forward_batch(self.W1, self.b1, self.W2, self.b2,
-                                   K.encode_batch(boards, self.code, first_m, first_o))
+            return K.forward_batch(
+                self.W1, self.b1, self.W2, self.b2, K.encode_batch(boards, self.code, first_m, first_o)
+            )
         e = K.hidden_boards(self.W1, self.b1, boards, self.code, first_m, first_o)
         np.exp(e, out=e)
         o = K.output_from_exp(self.W2, self.b2, e)

@@ -31,6 +31,7 @@ from .net import Net, read_npz, scoring_values, start_board
 
 __all__ = ["RolloutResult", "rollout", "build_dataset", "load_dataset", "fit"]
 
+
 @dataclass(frozen=True)
 class RolloutResult:
     """The outcome of :func:`rollout`.
@@ -44,6 +45,7 @@ class RolloutResult:
         cut_off: trials stopped after :data:`nardy.bots._kernels.MAX_GAME_PLIES` plies with no result
             (only where neither side can ever move; the net scores them there).
     """
+
     probabilities: np.ndarray
     equity: float
     std_error: float
@@ -63,8 +65,14 @@ def _whole(value, name: str, low: int, high: int = 2**31 - 1) -> int:
     return int(value)
 
 
-def rollout(position, net: Net | None = None, trials: int = 324, seed: int = 0, truncate: int = 0,
-            variance_reduction: bool = True) -> RolloutResult:
+def rollout(
+    position,
+    net: Net | None = None,
+    trials: int = 324,
+    seed: int = 0,
+    truncate: int = 0,
+    variance_reduction: bool = True,
+) -> RolloutResult:
     """Roll out ``position`` (before the mover rolls) with ``net`` playing both sides at 0-ply.
 
     Args:
@@ -89,6 +97,7 @@ def rollout(position, net: Net | None = None, trials: int = 324, seed: int = 0, 
     from nardy.position import Position
 
     from .net import shipped_path
+
     if not isinstance(position, Position):
         raise TypeError(f"expected a Position, got {type(position).__name__} {position!r}")
     game = position.game
@@ -107,8 +116,9 @@ def rollout(position, net: Net | None = None, trials: int = 324, seed: int = 0, 
     se = np.zeros(1, np.float32)
     cut = np.zeros(1, np.int64)
     vals = scoring_values(game)
-    R.rollout_batch(boards, firsts, net.code, vals, *net.weights, trials, truncate, seed,
-                    bool(variance_reduction), mean, se, cut)
+    R.rollout_batch(
+        boards, firsts, net.code, vals, *net.weights, trials, truncate, seed, bool(variance_reduction), mean, se, cut
+    )
     eq = float(K.money_equity(mean[0], net.code, vals))
     return RolloutResult(mean[0].copy(), eq, float(se[0]), trials, int(cut[0]))
 
@@ -126,8 +136,18 @@ def sample_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: float
     count = 0
     part = 0
     while count < n:
-        got = R.sample_positions(net.code, start, vals, 1_000, seed * 1_000_003 + part,
-                                 *net.weights, eps, keep, boards[count:], firsts[count:])
+        got = R.sample_positions(
+            net.code,
+            start,
+            vals,
+            1_000,
+            seed * 1_000_003 + part,
+            *net.weights,
+            eps,
+            keep,
+            boards[count:],
+            firsts[count:],
+        )
         count += got
         part += 1
     return boards, firsts
@@ -142,8 +162,9 @@ def load_dataset(path) -> dict:
     Raises:
         ValueError: the file is not a rollout dataset (naming it); FileNotFoundError: no such file.
     """
-    d = read_npz(path, ("game", "boards", "firsts", "targets", "std_error", "trials", "truncate", "seed"),
-                 "rollout dataset")
+    d = read_npz(
+        path, ("game", "boards", "firsts", "targets", "std_error", "trials", "truncate", "seed"), "rollout dataset"
+    )
     d["game"] = str(d["game"])
     for k in ("trials", "truncate", "seed"):
         d[k] = int(d[k])
@@ -152,14 +173,33 @@ def load_dataset(path) -> dict:
 
 def _save(path: Path, game, boards, firsts, targets, se, trials, truncate, seed):
     tmp = path.with_name(f".{path.name}.tmp.npz")
-    np.savez_compressed(tmp, game=np.str_(game), boards=boards, firsts=firsts, targets=targets, std_error=se,
-                        trials=np.int64(trials), truncate=np.int64(truncate), seed=np.int64(seed))
+    np.savez_compressed(
+        tmp,
+        game=np.str_(game),
+        boards=boards,
+        firsts=firsts,
+        targets=targets,
+        std_error=se,
+        trials=np.int64(trials),
+        truncate=np.int64(truncate),
+        seed=np.int64(seed),
+    )
     tmp.replace(path)
 
 
-def build_dataset(net: Net, positions: int, path, trials: int = 36, truncate: int = 0, seed: int = 1,
-                  chunk: int = 1024, eps: float = 0.05, keep: float = 0.1, callback=None,
-                  deadline: float | None = None) -> dict:
+def build_dataset(
+    net: Net,
+    positions: int,
+    path,
+    trials: int = 36,
+    truncate: int = 0,
+    seed: int = 1,
+    chunk: int = 1024,
+    eps: float = 0.05,
+    keep: float = 0.1,
+    callback=None,
+    deadline: float | None = None,
+) -> dict:
     """Sample ``positions`` positions from ``net``'s self-play and roll each out ``trials`` times; save to ``path``.
 
     The positions are drawn first (all of them, from ``seed``), then rolled out in chunks of ``chunk``;
@@ -189,8 +229,9 @@ def build_dataset(net: Net, positions: int, path, trials: int = 36, truncate: in
         mine = {"game": net.game, "seed": seed, "trials": trials, "truncate": truncate}
         theirs = {k: old[k] for k in mine}
         if theirs != mine:
-            raise ValueError(f"{path} holds another rollout dataset ({theirs}, this run: {mine}); "
-                             "choose another file or remove it")
+            raise ValueError(
+                f"{path} holds another rollout dataset ({theirs}, this run: {mine}); choose another file or remove it"
+            )
     path.parent.mkdir(parents=True, exist_ok=True)
     boards, firsts = sample_positions(net, positions, seed, eps, keep)
     k = net.n_outputs
@@ -200,8 +241,10 @@ def build_dataset(net: Net, positions: int, path, trials: int = 36, truncate: in
     if old is not None:
         m = min(len(old["boards"]), positions)
         if not np.array_equal(old["boards"][:m], boards[:m]):
-            raise ValueError(f"{path} holds rollouts of other positions (drawn by another net or version); "
-                             "choose another file or remove it")
+            raise ValueError(
+                f"{path} holds rollouts of other positions (drawn by another net or version); "
+                "choose another file or remove it"
+            )
         targets[:m], se[:m], done = old["targets"][:m], old["std_error"][:m], m
     vals = scoring_values(net.game)
     cut = np.zeros(positions, np.int64)
@@ -209,20 +252,48 @@ def build_dataset(net: Net, positions: int, path, trials: int = 36, truncate: in
         if deadline is not None and time.perf_counter() > deadline:
             break
         end = min(done + chunk, positions)
-        R.rollout_batch(boards[done:end], firsts[done:end], net.code, vals, *net.weights, trials, truncate,
-                        seed * 7_919 + done, False, targets[done:end], se[done:end], cut[done:end])
+        R.rollout_batch(
+            boards[done:end],
+            firsts[done:end],
+            net.code,
+            vals,
+            *net.weights,
+            trials,
+            truncate,
+            seed * 7_919 + done,
+            False,
+            targets[done:end],
+            se[done:end],
+            cut[done:end],
+        )
         done = end
         _save(path, net.game, boards[:done], firsts[:done], targets[:done], se[:done], trials, truncate, seed)
         if callback is not None:
             callback(done, positions)
     if old is None and done == 0:
         _save(path, net.game, boards[:0], firsts[:0], targets[:0], se[:0], trials, truncate, seed)
-    return {"game": net.game, "boards": boards[:done], "firsts": firsts[:done], "targets": targets[:done],
-            "std_error": se[:done], "trials": trials, "truncate": truncate, "seed": seed}
+    return {
+        "game": net.game,
+        "boards": boards[:done],
+        "firsts": firsts[:done],
+        "targets": targets[:done],
+        "std_error": se[:done],
+        "trials": trials,
+        "truncate": truncate,
+        "seed": seed,
+    }
 
 
-def fit(net: Net, data: dict, epochs: int = 3, lr: float = 0.002, lr_final: float | None = None,
-        holdout: float = 0.1, seed: int = 1, callback=None) -> list[dict]:
+def fit(
+    net: Net,
+    data: dict,
+    epochs: int = 3,
+    lr: float = 0.002,
+    lr_final: float | None = None,
+    holdout: float = 0.1,
+    seed: int = 1,
+    callback=None,
+) -> list[dict]:
     """Train ``net`` in place towards a rollout dataset's targets.
 
     Per-position gradient steps of the cross-entropy between the net's outputs and the rollout means (the
@@ -277,21 +348,57 @@ def _command():
     import click
 
     @click.command("rollout")
-    @click.option("--game", "-g", default="backgammon", show_default=True,
-                  help="backgammon, short (short nardy) or long (long nardy); aliases accepted.")
-    @click.option("--position", "-p", "position_id", default=None,
-                  help="GNU Backgammon Position ID, side on roll's view (long nardy: optional :Fxy suffix), or "
-                       "an XGID=... (backgammon). Default: the starting position.")
-    @click.option("--trials", "-n", default=324, show_default=True, type=click.IntRange(1, 10_000_000),
-                  help="games to play (multiples of 36 stratify the first roll, 1,296 the first two)")
-    @click.option("--vr/--no-vr", "vr", default=True, show_default=True,
-                  help="variance reduction: subtract each roll's luck (same mean, smaller error, ~20x the time)")
-    @click.option("--seed", "-s", default=0, show_default=True, type=click.IntRange(0, _MAX_SEED),
-                  help="seed of the dice after the first two rolls")
-    @click.option("--truncate", default=0, show_default=True, type=click.IntRange(0, 10_000),
-                  help="plies per game, then the net's view (0: to the end)")
-    @click.option("--weights", type=click.Path(exists=True, dir_okay=False), default=None,
-                  help="net weights (.npz) to play with (default: the shipped net)")
+    @click.option(
+        "--game",
+        "-g",
+        default="backgammon",
+        show_default=True,
+        help="backgammon, short (short nardy) or long (long nardy); aliases accepted.",
+    )
+    @click.option(
+        "--position",
+        "-p",
+        "position_id",
+        default=None,
+        help="GNU Backgammon Position ID, side on roll's view (long nardy: optional :Fxy suffix), or "
+        "an XGID=... (backgammon). Default: the starting position.",
+    )
+    @click.option(
+        "--trials",
+        "-n",
+        default=324,
+        show_default=True,
+        type=click.IntRange(1, 10_000_000),
+        help="games to play (multiples of 36 stratify the first roll, 1,296 the first two)",
+    )
+    @click.option(
+        "--vr/--no-vr",
+        "vr",
+        default=True,
+        show_default=True,
+        help="variance reduction: subtract each roll's luck (same mean, smaller error, ~20x the time)",
+    )
+    @click.option(
+        "--seed",
+        "-s",
+        default=0,
+        show_default=True,
+        type=click.IntRange(0, _MAX_SEED),
+        help="seed of the dice after the first two rolls",
+    )
+    @click.option(
+        "--truncate",
+        default=0,
+        show_default=True,
+        type=click.IntRange(0, 10_000),
+        help="plies per game, then the net's view (0: to the end)",
+    )
+    @click.option(
+        "--weights",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
+        help="net weights (.npz) to play with (default: the shipped net)",
+    )
     @click.option("--json", "as_json", is_flag=True, help="print JSON")
     def rollout_cmd(game, position_id, trials, vr, seed, truncate, weights, as_json):
         """Roll out a position: the net plays it out --trials times at 0-ply; prints the mean result
@@ -319,22 +426,37 @@ def _command():
         t0 = time.perf_counter()
         r = rollout(pos, net, trials, seed, truncate, vr)
         names = OUTPUT_NAMES[rules.name]
-        out = {"game": rules.name, "position": pos.id(), "trials": r.trials, "variance_reduction": vr, "seed": seed,
-               "truncate": truncate, "cut_off": r.cut_off,
-               "probabilities": {k: round(float(v), 6) for k, v in zip(names, r.probabilities)},
-               "equity": round(r.equity, 6), "ci95": round(1.96 * r.std_error, 6),
-               "seconds": round(time.perf_counter() - t0, 3)}
+        out = {
+            "game": rules.name,
+            "position": pos.id(),
+            "trials": r.trials,
+            "variance_reduction": vr,
+            "seed": seed,
+            "truncate": truncate,
+            "cut_off": r.cut_off,
+            "probabilities": {k: round(float(v), 6) for k, v in zip(names, r.probabilities)},
+            "equity": round(r.equity, 6),
+            "ci95": round(1.96 * r.std_error, 6),
+            "seconds": round(time.perf_counter() - t0, 3),
+        }
         if as_json:
             click.echo(json.dumps(out))
             return
-        click.echo(f"{rules.name} {pos.id()}: {r.trials} trials" + (", variance reduction" if vr else "")
-                   + (f", truncated at {truncate} plies" if truncate else "") + f" ({out['seconds']:.1f} s)")
+        click.echo(
+            f"{rules.name} {pos.id()}: {r.trials} trials"
+            + (", variance reduction" if vr else "")
+            + (f", truncated at {truncate} plies" if truncate else "")
+            + f" ({out['seconds']:.1f} s)"
+        )
         for k, v in out["probabilities"].items():
             click.echo(f"  {k:<16} {v:.4f}")
         click.echo(f"  equity (cubeless money) {r.equity:+.4f} ± {1.96 * r.std_error:.4f}")
         if r.cut_off:
-            click.echo(f"  {r.cut_off} trials had no result after {K.MAX_GAME_PLIES} plies (nobody can move); "
-                       "the net scored them there", err=True)
+            click.echo(
+                f"  {r.cut_off} trials had no result after {K.MAX_GAME_PLIES} plies (nobody can move); "
+                "the net scored them there",
+                err=True,
+            )
 
     return rollout_cmd
 

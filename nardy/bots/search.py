@@ -32,8 +32,17 @@ from . import _kernels as K
 from .evaluator import flip_probs, money_equity
 from .net import GAME_CODES
 
-__all__ = ["Searcher", "Candidate", "Deadline", "ROLLS21", "ROLL_WEIGHTS", "mirror_boards", "FILTER_0PLY",
-           "FILTER_1PLY", "FILTER_1PLY_BG"]
+__all__ = [
+    "Searcher",
+    "Candidate",
+    "Deadline",
+    "ROLLS21",
+    "ROLL_WEIGHTS",
+    "mirror_boards",
+    "FILTER_0PLY",
+    "FILTER_1PLY",
+    "FILTER_1PLY_BG",
+]
 
 #: The 21 distinct rolls and their probabilities.
 ROLLS21 = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int64)
@@ -121,6 +130,7 @@ DEADLINE_CHUNK = 16
 class Candidate:
     """One ranked play: ``index`` into ``position.legal_plays(dice)``, its probabilities (mover's view,
     float32[K]), equity (cubeless money) and the ply it was last evaluated at."""
+
     index: int
     probs: np.ndarray
     equity: float
@@ -186,10 +196,10 @@ class Searcher:
         if u == n:
             return self._expand_all(boards, first)
         res, offs, fo = self._expand_all(boards[uniq], first[uniq])
-        counts = np.diff(offs).reshape(u, 21)[inverse].ravel()     # per (position, roll), original order
+        counts = np.diff(offs).reshape(u, 21)[inverse].ravel()  # per (position, roll), original order
         new_offs = np.zeros(n * 21 + 1, np.int64)
         np.cumsum(counts, out=new_offs[1:])
-        starts = offs[:-1:21][inverse]                            # first row of each position's block
+        starts = offs[:-1:21][inverse]  # first row of each position's block
         sizes = offs[21::21][inverse] - starts
         idx = np.repeat(starts - new_offs[:-1:21], sizes) + np.arange(new_offs[-1])
         return res[idx], new_offs, fo[idx]
@@ -225,7 +235,7 @@ class Searcher:
         res, offs, fo = self._expand(boards, first)
         v0 = self.result_values(res, fo)
         best = _segment_argmax(self.equity(v0), offs)
-        vals = v0[best]                                   # mover's view, per (position, roll)
+        vals = v0[best]  # mover's view, per (position, roll)
         if ply > 1:
             chosen = res[best]
             live = chosen[:, 0] < 15
@@ -237,8 +247,17 @@ class Searcher:
         vals = vals.reshape(n, 21, self.k).astype(np.float64)
         return np.einsum("nrk,r->nk", vals, ROLL_WEIGHTS).astype(np.float32)
 
-    def rank(self, position, dice, ply: int = 0, noise: float = 0.0, rng=None,
-             filters=None, results: np.ndarray | None = None, deadline: Deadline | None = None) -> list[Candidate]:
+    def rank(
+        self,
+        position,
+        dice,
+        ply: int = 0,
+        noise: float = 0.0,
+        rng=None,
+        filters=None,
+        results: np.ndarray | None = None,
+        deadline: Deadline | None = None,
+    ) -> list[Candidate]:
         """Rank the legal plays of ``position`` with ``dice``, best first.
 
         Plays are ranked at 0-ply; for ``ply >= 1`` the 0-ply survivors of ``filters[0]`` are re-ranked at
@@ -280,7 +299,7 @@ class Searcher:
             for start in range(0, len(live), step):
                 if deadline is not None and deadline.check():
                     break
-                chunk = live[start:start + step]
+                chunk = live[start : start + step]
                 self._deepen(position, chunk, results, probs, depth)
                 done += chunk
             if not done:

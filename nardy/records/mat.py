@@ -71,6 +71,7 @@ __all__ = ["MatAction", "MatGame", "MatchRecord", "parse_mat", "read_mat", "repl
 #: ``Variation`` header value written for each game.
 VARIATIONS = {"backgammon": "Backgammon", "short": "Short Nardy", "long": "Long Nardy"}
 
+
 @dataclass
 class MatAction:
     """One cell of a record.
@@ -148,21 +149,31 @@ class MatchRecord:
         try:
             return game_name(var)
         except NardyError:
-            raise RecordError(f"unknown Variation {_q(var)}: expected Backgammon, Short Nardy or Long Nardy",
-                              reason="unknown variation", partial=self) from None
+            raise RecordError(
+                f"unknown Variation {_q(var)}: expected Backgammon, Short Nardy or Long Nardy",
+                reason="unknown variation",
+                partial=self,
+            ) from None
 
     def rules(self) -> Rules:
         """The :class:`~nardy.rules.Rules` the headers describe."""
         opts = {}
-        for names, key in ((("Opening",), "opening"), (("Scoring",), "scoring"),
-                           (("Strict Bear-off", "StrictBearOff"), "strict-bear-off"),
-                           (("Head Exception", "HeadException"), "head-exception"),
-                           (("Last Roll", "LastRoll"), "last-roll"), (("Cube",), "cube")):
+        for names, key in (
+            (("Opening",), "opening"),
+            (("Scoring",), "scoring"),
+            (("Strict Bear-off", "StrictBearOff"), "strict-bear-off"),
+            (("Head Exception", "HeadException"), "head-exception"),
+            (("Last Roll", "LastRoll"), "last-roll"),
+            (("Cube",), "cube"),
+        ):
             v = self.header(*names)
             if v is not None:
                 if len(v) > MAX_OPTION:
-                    raise RecordError(f"bad rules header: {names[0]} {_q(v)} is too long ({len(v)} characters, "
-                                      f"at most {MAX_OPTION})", reason=f"{names[0]} too long", partial=self)
+                    raise RecordError(
+                        f"bad rules header: {names[0]} {_q(v)} is too long ({len(v)} characters, at most {MAX_OPTION})",
+                        reason=f"{names[0]} too long",
+                        partial=self,
+                    )
                 opts[key] = v.strip().lower() if key != "scoring" else v
         game = self.game
         try:
@@ -171,9 +182,19 @@ class MatchRecord:
             raise RecordError(f"bad rules header: {e}", reason=str(e), partial=self) from None
 
     def to_dict(self) -> dict:
-        return {"length": self.length, "players": list(self.players), "headers": dict(self.headers),
-                "games": [{"number": g.number, "score": list(g.score) if g.score else None,
-                           "actions": [a.to_dict() for a in g.actions]} for g in self.games]}
+        return {
+            "length": self.length,
+            "players": list(self.players),
+            "headers": dict(self.headers),
+            "games": [
+                {
+                    "number": g.number,
+                    "score": list(g.score) if g.score else None,
+                    "actions": [a.to_dict() for a in g.actions],
+                }
+                for g in self.games
+            ],
+        }
 
 
 def _norm_key(k: str) -> str:
@@ -190,18 +211,18 @@ def _on(v, default: bool) -> bool:
 #: Bounds on what a record may state. Every number is checked against them before it is used (so it
 #: fits what the game code and the Match ID accept), and every line is read in time linear in its
 #: length; text beyond them is a :class:`~nardy.errors.RecordError`, never another exception.
-MAX_LINE = 1000           # characters in one line
-MAX_LENGTH = 9999         # match length (0 = money session)
-MAX_GAMES = 9999          # games in a record
-MAX_MOVE = 9999           # move number of a line
-MAX_CUBE = 1 << 15        # cube value: the Match ID holds log2 of the cube in 4 bits
+MAX_LINE = 1000  # characters in one line
+MAX_LENGTH = 9999  # match length (0 = money session)
+MAX_GAMES = 9999  # games in a record
+MAX_MOVE = 9999  # move number of a line
+MAX_CUBE = 1 << 15  # cube value: the Match ID holds log2 of the cube in 4 bits
 MAX_POINTS = 64 * MAX_CUBE  # points of one game: the highest scoring level (64) times the largest cube
-MAX_SCORE = 0x7FFF        # a score stated at a game's start (the Match ID's 15 bits)
-MAX_PLAY = 40             # characters in one play (the longest real one, 25/21* 21/17* 17/13* 13/9*, has 26)
-MAX_NAME = 64             # characters in a player name
-MAX_OPTION = 40           # characters in the value of a header that sets a rule or option
-_QUOTE = 40               # characters of the input quoted in a message (a cut one ends in ...)
-_NAME_QUOTE = 30          # characters of a player name in a message
+MAX_SCORE = 0x7FFF  # a score stated at a game's start (the Match ID's 15 bits)
+MAX_PLAY = 40  # characters in one play (the longest real one, 25/21* 21/17* 17/13* 13/9*, has 26)
+MAX_NAME = 64  # characters in a player name
+MAX_OPTION = 40  # characters in the value of a header that sets a rule or option
+_QUOTE = 40  # characters of the input quoted in a message (a cut one ends in ...)
+_NAME_QUOTE = 30  # characters of a player name in a message
 
 _LENGTH = re.compile(r"^\s*(?P<n>[0-9]+)\s+point\s+match\s*$", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(?P<n>[0-9]+)\s*$", re.IGNORECASE)
@@ -218,7 +239,8 @@ _ITEM = re.compile(
     r"|(?P<drop>\bDrops?\b|\bPass(?:es)?\b|\bRejects?\b)"
     r"|(?P<wins>\bWins\s+(?P<wv>[0-9]+(?:\.[0-9]+)?)\s+points?(?:\s+and\s+the\s+match)?)"
     r"|(?P<draw>\bDraw\b(?:\s*(?:,\s*)?(?P<xv>[0-9]+(?:\.[0-9]+)?)\s+points?\s+each)?)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _PLAY_TEXT = re.compile(r"^[\s0-9/*()a-zA-Z]*$")
 
 
@@ -247,15 +269,20 @@ def _number(token: str, what: str, lo, hi, lineno: int, move=None, *, integer: b
             value = int(v) if v == int(v) else v
     if value is None:
         kind = "a whole number " if integer else ""
-        raise RecordError(f"line {lineno}: {what} {_q(token)} is out of range ({kind}{lo}-{hi})", move=move,
-                          reason=f"{what} out of range")
+        raise RecordError(
+            f"line {lineno}: {what} {_q(token)} is out of range ({kind}{lo}-{hi})",
+            move=move,
+            reason=f"{what} out of range",
+        )
     return value
 
 
 def _name(name: str, lineno: int) -> str:
     if len(name) > MAX_NAME:
-        raise RecordError(f"line {lineno}: player name {_q(name)} is too long ({len(name)} characters, "
-                          f"at most {MAX_NAME})", reason="player name too long")
+        raise RecordError(
+            f"line {lineno}: player name {_q(name)} is too long ({len(name)} characters, at most {MAX_NAME})",
+            reason="player name too long",
+        )
     return name
 
 
@@ -272,7 +299,7 @@ def _score_line(line: str):
     mid = _SCORE_MID.search(line, 0, last)
     if mid is None:
         return None
-    return (line[:mid.start()].strip(), mid.group("n"), line[mid.end():last].strip(), end.group("n"))
+    return (line[: mid.start()].strip(), mid.group("n"), line[mid.end() : last].strip(), end.group("n"))
 
 
 def _header(line: str):
@@ -290,7 +317,7 @@ def _header(line: str):
     key = body[:first]
     if len(key) < 2 or not key[-1].isspace() or "]" in key:
         return None
-    return key.strip(), body[first + 1:last]
+    return key.strip(), body[first + 1 : last]
 
 
 def _items(text: str, offset: int, lineno: int, move: int):
@@ -300,37 +327,49 @@ def _items(text: str, offset: int, lineno: int, move: int):
     pos = 0
 
     def unreadable(what: str, piece: str):
-        raise RecordError(f"line {lineno}: cannot read {what}{_q(piece)}", move=move,
-                          reason=f"unreadable {what or 'text '}{_q(piece)}")
+        raise RecordError(
+            f"line {lineno}: cannot read {what}{_q(piece)}",
+            move=move,
+            reason=f"unreadable {what or 'text '}{_q(piece)}",
+        )
 
     for i, m in enumerate(matches):
-        gap = text[pos:m.start()].strip()
+        gap = text[pos : m.start()].strip()
         if gap:
             unreadable("", gap)
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         col = offset + m.start()
         if m.group("roll"):
-            play = text[m.end():end].strip()
+            play = text[m.end() : end].strip()
             if play and not _PLAY_TEXT.match(play):
                 unreadable("play ", play)
             if len(play) > MAX_PLAY:
-                raise RecordError(f"line {lineno}: play {_q(play)} is too long ({len(play)} characters, "
-                                  f"at most {MAX_PLAY})", move=move, reason="play too long")
+                raise RecordError(
+                    f"line {lineno}: play {_q(play)} is too long ({len(play)} characters, at most {MAX_PLAY})",
+                    move=move,
+                    reason="play too long",
+                )
             act = MatAction(-1, "move", (int(m.group("d1")), int(m.group("d2"))), play, None, move, lineno)
             pos = end
         else:
-            tail = text[m.end():end].strip()
+            tail = text[m.end() : end].strip()
             if tail:
                 unreadable("", tail)
             pos = end
             if m.group("double"):
                 dv = m.group("dv")
-                act = MatAction(-1, "double", value=_number(dv, "cube value", 1, MAX_CUBE, lineno, move,
-                                                            integer=True) if dv else None)
+                act = MatAction(
+                    -1,
+                    "double",
+                    value=_number(dv, "cube value", 1, MAX_CUBE, lineno, move, integer=True) if dv else None,
+                )
             elif m.group("beaver"):
                 bv = m.group("bv")
-                act = MatAction(-1, "beaver", value=_number(bv, "cube value", 1, MAX_CUBE, lineno, move,
-                                                            integer=True) if bv else None)
+                act = MatAction(
+                    -1,
+                    "beaver",
+                    value=_number(bv, "cube value", 1, MAX_CUBE, lineno, move, integer=True) if bv else None,
+                )
             elif m.group("take"):
                 act = MatAction(-1, "take")
             elif m.group("drop"):
@@ -339,8 +378,7 @@ def _items(text: str, offset: int, lineno: int, move: int):
                 act = MatAction(-1, "wins", value=_number(m.group("wv"), "points", 0, MAX_POINTS, lineno, move))
             else:
                 xv = m.group("xv")
-                act = MatAction(-1, "draw", value=_number(xv, "points", 0, MAX_POINTS, lineno, move)
-                                if xv else None)
+                act = MatAction(-1, "draw", value=_number(xv, "points", 0, MAX_POINTS, lineno, move) if xv else None)
             act.move, act.line = move, lineno
         out.append((col, act))
     gap = text[pos:].strip()
@@ -368,8 +406,10 @@ def parse_mat(text: str) -> MatchRecord:
             that line). The message names the line and quotes at most ``_QUOTE`` characters of it.
     """
     if not isinstance(text, str):
-        raise RecordError(f"parse_mat expects the text of a record (str), got {type(text).__name__}; "
-                          f"read a file with read_mat", reason="not text")
+        raise RecordError(
+            f"parse_mat expects the text of a record (str), got {type(text).__name__}; read a file with read_mat",
+            reason="not text",
+        )
     if text.startswith("\ufeff"):
         text = text[1:]
     rec = MatchRecord()
@@ -400,8 +440,10 @@ def parse_mat(text: str) -> MatchRecord:
             continue
         try:
             if len(line) > MAX_LINE:
-                raise RecordError(f"line {lineno} is too long ({len(line)} characters, at most {MAX_LINE}): "
-                                  f"{_q(s)}", reason="line too long")
+                raise RecordError(
+                    f"line {lineno} is too long ({len(line)} characters, at most {MAX_LINE}): {_q(s)}",
+                    reason="line too long",
+                )
             if s.startswith((";", "#")):
                 h = _header(line)
                 if h:
@@ -419,23 +461,29 @@ def parse_mat(text: str) -> MatchRecord:
                 flush_game()
                 n = _number(m.group("n"), "game number", 1, MAX_GAMES, lineno, integer=True)
                 if n != len(rec.games) + 1:
-                    raise RecordError(f"line {lineno}: Game {n} follows game {len(rec.games)}",
-                                      game=n, reason="games out of order")
+                    raise RecordError(
+                        f"line {lineno}: Game {n} follows game {len(rec.games)}", game=n, reason="games out of order"
+                    )
                 game = MatGame(n, line=lineno)
                 rec.games.append(game)
                 move = 0
                 continue
             if game is None:
                 if _score_line(line) or _MOVE_LINE.match(line):
-                    raise RecordError(f"line {lineno}: moves or scores before the first 'Game 1' line",
-                                      reason="missing Game line")
+                    raise RecordError(
+                        f"line {lineno}: moves or scores before the first 'Game 1' line", reason="missing Game line"
+                    )
                 raise RecordError(f"line {lineno}: cannot read {_q(s)}", reason=f"unreadable line {_q(s)}")
             m = _MOVE_LINE.match(line)
             if m:
                 n = _number(m.group("n"), "move number", 0, MAX_MOVE, lineno, integer=True)
                 if n < move or n > move + 1 and move:
-                    raise RecordError(f"line {lineno}: move {n} follows move {move}", game=game.number,
-                                      move=n, reason="move numbers out of order")
+                    raise RecordError(
+                        f"line {lineno}: move {n} follows move {move}",
+                        game=game.number,
+                        move=n,
+                        reason="move numbers out of order",
+                    )
                 move = n
                 cells = _items(m.group("rest"), len(m.group("pre")), lineno, move)
                 for k, (col, act) in enumerate(cells):
@@ -471,8 +519,11 @@ def parse_mat(text: str) -> MatchRecord:
     if not names_found and p1 and p2:
         for key, name in (("Player 1", p1), ("Player 2", p2)):
             if len(name) > MAX_NAME:
-                raise RecordError(f"header {key!r}: player name {_q(name)} is too long ({len(name)} characters, "
-                                  f"at most {MAX_NAME})", reason="player name too long", partial=rec)
+                raise RecordError(
+                    f"header {key!r}: player name {_q(name)} is too long ({len(name)} characters, at most {MAX_NAME})",
+                    reason="player name too long",
+                    partial=rec,
+                )
         rec.players = (p1, p2)
     return rec
 
@@ -491,8 +542,10 @@ def read_mat(path) -> MatchRecord:
             the system's reason), or :func:`parse_mat` refuses the text.
     """
     if not isinstance(path, (str, os.PathLike)):
-        raise RecordError(f"read_mat expects a path (str or os.PathLike), got {type(path).__name__}; "
-                          f"parse text with parse_mat", reason="not a path")
+        raise RecordError(
+            f"read_mat expects a path (str or os.PathLike), got {type(path).__name__}; parse text with parse_mat",
+            reason="not a path",
+        )
     try:
         name = os.fspath(path)
         if not isinstance(name, str):
@@ -549,13 +602,17 @@ def replay(record):
     """
     from ..dice import FixedDice
     from ..match import Match
+
     if isinstance(record, str):
         record = parse_mat(record)
     elif isinstance(record, os.PathLike):
         record = read_mat(record)
     elif not isinstance(record, MatchRecord):
-        raise RecordError(f"replay expects a MatchRecord, the text of a record (str) or a path (os.PathLike), "
-                          f"got {type(record).__name__}", reason="bad record")
+        raise RecordError(
+            f"replay expects a MatchRecord, the text of a record (str) or a path (os.PathLike), "
+            f"got {type(record).__name__}",
+            reason="bad record",
+        )
     rules = record.rules()
     crawford = _on(record.header("Crawford"), True)
     jacoby = _on(record.header("Jacoby"), False) if record.length == 0 else False
@@ -566,8 +623,16 @@ def replay(record):
     if limit is not None and (limit < 1 or limit & (limit - 1) or limit > MAX_CUBE):
         limit = None
     try:
-        match = Match(rules, length=record.length, dice=FixedDice(), jacoby=jacoby, beavers=beavers,
-                      cube_limit=limit, crawford=crawford, players=record.players)
+        match = Match(
+            rules,
+            length=record.length,
+            dice=FixedDice(),
+            jacoby=jacoby,
+            beavers=beavers,
+            cube_limit=limit,
+            crawford=crawford,
+            players=record.players,
+        )
     except NardyError as e:
         raise RecordError(f"cannot start the match: {e}", reason=str(e), partial=record) from None
     for mg in record.games:
@@ -594,8 +659,7 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
     if match.is_over:
         fail(f"the match was already over at {_fmt_score(match.score)}")
     if mg.score is not None and tuple(mg.score) != tuple(match.score):
-        fail(f"the record states the score {_fmt_score(mg.score)} but the games before give "
-             f"{_fmt_score(match.score)}")
+        fail(f"the record states the score {_fmt_score(mg.score)} but the games before give {_fmt_score(match.score)}")
     g = match.new_game()
     acts = mg.actions
     if not acts:
@@ -634,8 +698,11 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                     passed = any(isinstance(e, PassEvent) for e in g.history[passed_before:])
                     if passed:
                         if act.text.strip():
-                            fail(f"play {_q(act.text)} with {act.dice[0]}{act.dice[1]}: no checker can move "
-                                 f"(the roll must be passed)", act)
+                            fail(
+                                f"play {_q(act.text)} with {act.dice[0]}{act.dice[1]}: no checker can move "
+                                f"(the roll must be passed)",
+                                act,
+                            )
                         continue
                 elif g.phase == "move" and i == 0:
                     pass
@@ -669,15 +736,19 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                     if r.winner != act.player:
                         fail(f"the record says {names[act.player]} wins, but {g._result_text()}", act)
                     if r.points != act.value:
-                        fail(f"'Wins {act.value}' but the game is worth {r.points} "
-                             f"({r.level_name}, cube {r.cube})", act)
+                        fail(
+                            f"'Wins {act.value}' but the game is worth {r.points} ({r.level_name}, cube {r.cube})", act
+                        )
                 else:
                     # a resignation by the other player, accepted at the level worth that much
                     loser = 1 - act.player
                     levels = [lv for lv in range(len(match.rules.scoring)) if g._points(lv) == act.value]
                     if not levels:
-                        fail(f"'Wins {act.value}' before the game is over: no resignation level is worth "
-                             f"that with the cube at {g.cube_value}", act)
+                        fail(
+                            f"'Wins {act.value}' before the game is over: no resignation level is worth "
+                            f"that with the cube at {g.cube_value}",
+                            act,
+                        )
                     if g.phase == "resign":
                         g.decline_resignation()
                     g.resign(levels[0], player=loser)
@@ -794,6 +865,7 @@ def write_mat(match, headers: dict | None = None) -> str:
     """
     from ..game import Game
     from ..match import Match
+
     if isinstance(match, Game):
         games, length, rules, players = [match], 0, match.rules, match.players
         jacoby, beavers, limit, crawford = match.jacoby, match.cube.beavers, match.cube.limit, True
@@ -841,8 +913,17 @@ def record_json(match) -> str:
 
 
 #: The events a match summary lists (plays, passes, cube actions, resignations).
-_SUMMARY_EVENTS = (PlayEvent, PassEvent, DoubleEvent, TakeEvent, DropEvent, BeaverEvent, ResignEvent, AcceptEvent,
-                   DeclineEvent)
+_SUMMARY_EVENTS = (
+    PlayEvent,
+    PassEvent,
+    DoubleEvent,
+    TakeEvent,
+    DropEvent,
+    BeaverEvent,
+    ResignEvent,
+    AcceptEvent,
+    DeclineEvent,
+)
 
 
 def match_summary(match) -> dict:
@@ -851,12 +932,24 @@ def match_summary(match) -> dict:
     score = [0, 0]
     for i, g in enumerate(match.games):
         events = [e.to_dict() for e in g.history if isinstance(e, _SUMMARY_EVENTS)]
-        games.append({"game": i + 1, "score": list(score), "crawford": g.crawford,
-                      "events": [{k: v for k, v in e.items() if k != "steps"} for e in events],
-                      "result": g.result.to_dict() if g.result else None})
+        games.append(
+            {
+                "game": i + 1,
+                "score": list(score),
+                "crawford": g.crawford,
+                "events": [{k: v for k, v in e.items() if k != "steps"} for e in events],
+                "result": g.result.to_dict() if g.result else None,
+            }
+        )
         if g.result:
             a, b = g.result.score()
             score[0] += a
             score[1] += b
-    return {"game": match.rules.name, "length": match.length, "players": list(match.players),
-            "games": games, "score": list(match.score), "winner": match.winner}
+    return {
+        "game": match.rules.name,
+        "length": match.length,
+        "players": list(match.players),
+        "games": games,
+        "score": list(match.score),
+        "winner": match.winner,
+    }

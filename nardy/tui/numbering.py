@@ -43,8 +43,10 @@ class Numbering:
             raise ValueError(f"numbering {kind!r}: expected one of {', '.join(NUMBERINGS)}")
         allowed = _num.NUMBERINGS.get(game, NUMBERINGS)
         if kind not in allowed:
-            raise ValueError(f"{kind} numbering is for {' and '.join(_GAME_TEXT[g] for g in _num.games_with(kind))}; "
-                             f"use {' or '.join(allowed)}")
+            raise ValueError(
+                f"{kind} numbering is for {' and '.join(_GAME_TEXT[g] for g in _num.games_with(kind))}; "
+                f"use {' or '.join(allowed)}"
+            )
         self.kind = kind
         self.game = game
 
@@ -110,4 +112,5 @@ class Numbering:
 
         def sub(m):
             return m.group(1) + self.label(side, int(m.group(2)))
+
         return re.sub(r"(^|[\s/,])(\d{1,2})(?=[/*\s,(]|$)", sub, text)

@@ -6,4 +6,5 @@
 def create_app(*args, **kwargs):
     """See :func:`nardy.web.app.create_app`."""
     from .app import create_app as _create
+
     return _create(*args, **kwargs)

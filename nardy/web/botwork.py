@@ -71,8 +71,9 @@ class BotWork:
         budget: default seconds a running job's searches may take (its :class:`Deadline`).
     """
 
-    def __init__(self, workers: int = 2, max_queued: int = 512, per_client: int = 4, max_wait: float = 30.0,
-                 budget: float = 3.0):
+    def __init__(
+        self, workers: int = 2, max_queued: int = 512, per_client: int = 4, max_wait: float = 30.0, budget: float = 3.0
+    ):
         if workers < 1 or max_queued < 1 or per_client < 1 or max_wait <= 0:
             raise ValueError("workers, max_queued and per_client must be at least 1 and max_wait positive")
         self.workers = workers
@@ -81,15 +82,15 @@ class BotWork:
         self.max_wait = float(max_wait)
         self.budget = budget
         self._cond = threading.Condition()
-        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()   # round-robin order of waiting clients
-        self._active: dict[str, int] = {}                              # per client: waiting + running
+        self._queues: OrderedDict[str, deque[_Job]] = OrderedDict()  # round-robin order of waiting clients
+        self._active: dict[str, int] = {}  # per client: waiting + running
         self._waiting = 0
         self._running = 0
         self._closed = False
         self._threads: list[threading.Thread] = []
         #: Counters: jobs done, refused at admission, dropped after waiting too long, cancelled.
         self.counts = {"done": 0, "refused": 0, "expired": 0, "cancelled": 0}
-        self._service = 1.0          # moving average of a job's run time (s), for Retry-After
+        self._service = 1.0  # moving average of a job's run time (s), for Retry-After
 
     # ----- threads --------------------------------------------------------------------------------
     def _start(self):
@@ -186,12 +187,17 @@ class BotWork:
             self._start()
             if self._active.get(client, 0) >= self.per_client:
                 self.counts["refused"] += 1
-                raise Busy(429, f"too many computer requests from you at once (at most {self.per_client}); "
-                                "wait for the ones under way", self._retry_after())
+                raise Busy(
+                    429,
+                    f"too many computer requests from you at once (at most {self.per_client}); "
+                    "wait for the ones under way",
+                    self._retry_after(),
+                )
             if self._waiting >= self.max_queued:
                 self.counts["refused"] += 1
-                raise Busy(503, "the computer is busy: too many requests are waiting; try again shortly",
-                           self._retry_after())
+                raise Busy(
+                    503, "the computer is busy: too many requests are waiting; try again shortly", self._retry_after()
+                )
             self._queues.setdefault(client, deque()).append(job)
             self._active[client] = self._active.get(client, 0) + 1
             self._waiting += 1
@@ -214,8 +220,15 @@ class BotWork:
             job.future.cancel()
             return True
 
-    async def run(self, client: str, fn: Callable[[Deadline], Any], *, is_disconnected=None,
-                  budget: float | None = None, poll: float = 0.25):
+    async def run(
+        self,
+        client: str,
+        fn: Callable[[Deadline], Any],
+        *,
+        is_disconnected=None,
+        budget: float | None = None,
+        poll: float = 0.25,
+    ):
         """Run ``fn(deadline)`` on a worker and return its result, from a coroutine.
 
         ``is_disconnected``: an async callable (Starlette's ``request.is_disconnected``) polled every
@@ -239,11 +252,14 @@ class BotWork:
                         with self._cond:
                             self.counts["expired"] += 1
                             retry = self._retry_after()
-                        raise Busy(503, f"the computer is busy: the request waited {self.max_wait:g} s; "
-                                        "try again shortly", retry)
+                        raise Busy(
+                            503,
+                            f"the computer is busy: the request waited {self.max_wait:g} s; try again shortly",
+                            retry,
+                        )
                 if is_disconnected is not None and await is_disconnected():
                     if not self._drop(job):
-                        job.cancel.set()     # running: its searches stop at the next check
+                        job.cancel.set()  # running: its searches stop at the next check
                     with self._cond:
                         self.counts["cancelled"] += 1
                     raise ClientGone()
@@ -255,5 +271,10 @@ class BotWork:
     def stats(self) -> dict:
         """Jobs waiting and running, clients waiting, and the counters."""
         with self._cond:
-            return {"workers": self.workers, "waiting": self._waiting, "running": self._running,
-                    "clients": len(self._queues), **self.counts}
+            return {
+                "workers": self.workers,
+                "waiting": self._waiting,
+                "running": self._running,
+                "clients": len(self._queues),
+                **self.counts,
+            }

@@ -35,23 +35,32 @@ class _TooLarge(HTTPException):
         super().__init__(413, f"request body too large (more than {limit} bytes)")
 
 
-_CODES = {"InvalidHost": "invalid_host", "RequestTooLarge": "too_large", "BadRequest": "bad_request",
-          "InternalError": "internal_error"}
+_CODES = {
+    "InvalidHost": "invalid_host",
+    "RequestTooLarge": "too_large",
+    "BadRequest": "bad_request",
+    "InternalError": "internal_error",
+}
 
 
 def _json(status: int, detail: str, error: str, headers: list | None = None, lang: str = "en"):
     from ..messages import describe
+
     code = _CODES[error]
-    body = json.dumps({"detail": detail, "error": error, "code": code, "params": {},
-                       "message": describe(code, {}, lang)}).encode()
+    body = json.dumps(
+        {"detail": detail, "error": error, "code": code, "params": {}, "message": describe(code, {}, lang)}
+    ).encode()
     head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    return {"type": "http.response.start", "status": status, "headers": head + (headers or [])}, \
-        {"type": "http.response.body", "body": body}
+    return {"type": "http.response.start", "status": status, "headers": head + (headers or [])}, {
+        "type": "http.response.body",
+        "body": body,
+    }
 
 
 def _lang_of(scope, headers) -> str:
     """``ru`` or ``en``: ``lang=`` in the query string, else ``Accept-Language``, else English."""
     from urllib.parse import parse_qs
+
     q = parse_qs(scope.get("query_string", b"")[:2000].decode("latin-1")).get("lang", [""])[0]
     if q in ("en", "ru"):
         return q
@@ -78,7 +87,7 @@ def _host_of(value: str) -> str:
     """``Host`` header value without the port, lower case, IPv6 without brackets."""
     v = value.strip().lower()
     if v.startswith("["):
-        return v[1:v.find("]")] if "]" in v else v
+        return v[1 : v.find("]")] if "]" in v else v
     if v.count(":") == 1:
         v = v.split(":", 1)[0]
     return v.rstrip(".")
@@ -114,8 +123,13 @@ class Guard:
         if self.allowed is not None:
             host = _host_of(headers.get(b"host", b"").decode("latin-1"))
             if host not in self.allowed:
-                start, body = _json(400, "this server does not answer to that host name (Host header); "
-                                         "start it with --allowed-host NAME to allow it", "InvalidHost", lang=lang)
+                start, body = _json(
+                    400,
+                    "this server does not answer to that host name (Host header); "
+                    "start it with --allowed-host NAME to allow it",
+                    "InvalidHost",
+                    lang=lang,
+                )
                 await send(start)
                 await send(body)
                 return
@@ -127,10 +141,14 @@ class Guard:
             except ValueError:
                 n = -1
             if n < 0 or n > limit:
-                msg = (f"request body too large ({n} bytes; at most {limit})" if n >= 0
-                       else "malformed Content-Length header")
-                start, body = _json(413 if n >= 0 else 400, msg, "RequestTooLarge" if n >= 0 else "BadRequest",
-                                    lang=lang)
+                msg = (
+                    f"request body too large ({n} bytes; at most {limit})"
+                    if n >= 0
+                    else "malformed Content-Length header"
+                )
+                start, body = _json(
+                    413 if n >= 0 else 400, msg, "RequestTooLarge" if n >= 0 else "BadRequest", lang=lang
+                )
                 await send(start)
                 await send(body)
                 return
@@ -161,14 +179,16 @@ class Guard:
             await self.app(scope, limited_receive, guarded_send)
         except _TooLarge:
             if not started:
-                start, body = _json(413, f"request body too large (more than {limit} bytes)", "RequestTooLarge",
-                                    lang=lang)
+                start, body = _json(
+                    413, f"request body too large (more than {limit} bytes)", "RequestTooLarge", lang=lang
+                )
                 await send(start)
                 await send(body)
         except Exception:
             log.exception("internal error on %s %s", scope.get("method"), scope.get("path"))
             if not started:
-                start, body = _json(500, "internal error: the server could not answer this request", "InternalError",
-                                    lang=lang)
+                start, body = _json(
+                    500, "internal error: the server could not answer this request", "InternalError", lang=lang
+                )
                 await send(start)
                 await send(body)

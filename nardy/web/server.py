@@ -29,24 +29,58 @@ def _warm_up():
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on.")
-@click.option("--database", "database", default=None, envvar="NARDY_DATABASE_URL", show_envvar=True,
-              help="Where saved games live: sqlite:///PATH, a file path, or postgresql://USER:PASS@HOST/DB "
-                   "(needs the extra nardy[postgres]). Default: an SQLite file in the user data directory.")
-@click.option("--log-level", default="warning", show_default=True,
-              type=click.Choice(["critical", "error", "warning", "info", "debug"]), help="uvicorn's log level.")
-@click.option("--warm-up/--no-warm-up", default=True, show_default=True,
-              help="Before serving, compile the engine in a child process (numba's disk cache): less memory.")
-@click.option("--allowed-host", "allowed_hosts", multiple=True, metavar="NAME",
-              help="A host name the server answers to (Host header; repeat for several). Default: the loopback "
-                   "names when listening on a loopback address, the address itself otherwise, any name when "
-                   "listening on all addresses (0.0.0.0 or ::).")
-@click.option("--allow-seeded-dice", is_flag=True, default=False,
-              help="Accept a seed for new games (reproducible dice, for analysis and tests only: never for games "
-                   "played for real, whose dice nobody must be able to predict).")
-@click.option("--bot-workers", default=2, show_default=True, type=click.IntRange(1, 64),
-              help="Threads for the computer's work (searches run at once); the rest queue fairly per client.")
-@click.option("--bot-queue", default=512, show_default=True, type=click.IntRange(1, 100000),
-              help="Computer requests that may wait at once; more are answered 503 with Retry-After.")
+@click.option(
+    "--database",
+    "database",
+    default=None,
+    envvar="NARDY_DATABASE_URL",
+    show_envvar=True,
+    help="Where saved games live: sqlite:///PATH, a file path, or postgresql://USER:PASS@HOST/DB "
+    "(needs the extra nardy[postgres]). Default: an SQLite file in the user data directory.",
+)
+@click.option(
+    "--log-level",
+    default="warning",
+    show_default=True,
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+    help="uvicorn's log level.",
+)
+@click.option(
+    "--warm-up/--no-warm-up",
+    default=True,
+    show_default=True,
+    help="Before serving, compile the engine in a child process (numba's disk cache): less memory.",
+)
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="A host name the server answers to (Host header; repeat for several). Default: the loopback "
+    "names when listening on a loopback address, the address itself otherwise, any name when "
+    "listening on all addresses (0.0.0.0 or ::).",
+)
+@click.option(
+    "--allow-seeded-dice",
+    is_flag=True,
+    default=False,
+    help="Accept a seed for new games (reproducible dice, for analysis and tests only: never for games "
+    "played for real, whose dice nobody must be able to predict).",
+)
+@click.option(
+    "--bot-workers",
+    default=2,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Threads for the computer's work (searches run at once); the rest queue fairly per client.",
+)
+@click.option(
+    "--bot-queue",
+    default=512,
+    show_default=True,
+    type=click.IntRange(1, 100000),
+    help="Computer requests that may wait at once; more are answered 503 with Retry-After.",
+)
 def serve(host, port, database, log_level, warm_up, allowed_hosts, allow_seeded_dice, bot_workers, bot_queue):
     """Play in the browser and use the engine over HTTP (API documented at /docs)."""
     try:
@@ -58,13 +92,18 @@ def serve(host, port, database, log_level, warm_up, allowed_hosts, allow_seeded_
     from .botwork import BotWork
     from .guard import host_names_for
     from .storage import Storage, StorageError
+
     try:
         storage = Storage(database)
     except StorageError as e:
         raise click.ClickException(str(e)) from None
     hosts = list(allowed_hosts) if allowed_hosts else host_names_for(host)
-    app = create_app(storage=storage, allowed_hosts=hosts, allow_seeds=allow_seeded_dice,
-                     bot_work=BotWork(workers=bot_workers, max_queued=bot_queue))
+    app = create_app(
+        storage=storage,
+        allowed_hosts=hosts,
+        allow_seeds=allow_seeded_dice,
+        bot_work=BotWork(workers=bot_workers, max_queued=bot_queue),
+    )
     if warm_up:
         _warm_up()
     sock = _listen(host, port)
@@ -111,8 +150,11 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.listen(2048)
     except OSError as e:
         sock.close()
-        why = "the port is already in use (choose another with --port)" if e.errno == errno.EADDRINUSE \
+        why = (
+            "the port is already in use (choose another with --port)"
+            if e.errno == errno.EADDRINUSE
             else (e.strerror or str(e))
+        )
         raise click.ClickException(f"cannot listen on {host}:{port}: {why}") from None
     sock.set_inheritable(True)
     return sock

@@ -42,8 +42,21 @@ from ..rules import get_rules
 __all__ = ["Session", "new_session", "NUMBERINGS", "ACTIONS", "BOT_LEVELS"]
 
 #: Actions a person may send.
-ACTIONS = ("roll", "step", "undo", "confirm", "play", "double", "take", "drop", "beaver", "resign", "accept",
-           "decline", "next")
+ACTIONS = (
+    "roll",
+    "step",
+    "undo",
+    "confirm",
+    "play",
+    "double",
+    "take",
+    "drop",
+    "beaver",
+    "resign",
+    "accept",
+    "decline",
+    "next",
+)
 
 #: Seconds one decision of the computer may search before it plays its best so far (a server bound; the
 #: usual grandmaster decision takes well under a tenth of this).
@@ -89,10 +102,23 @@ def _bot_seed(seed, *parts) -> int | None:
     return zlib.crc32(repr((seed,) + parts).encode()) & 0x7FFFFFFF
 
 
-def new_session(game: str = "backgammon", *, length: int = 0, opponent: str = "bot", level: str = "advanced",
-                colour: str = "white", options: dict | None = None, players=None, seed=None,
-                auto_roll: bool = True, crawford: bool = True, jacoby: bool = False, beavers: bool = False,
-                cube_limit: int | None = None, run: bool = True) -> Session:
+def new_session(
+    game: str = "backgammon",
+    *,
+    length: int = 0,
+    opponent: str = "bot",
+    level: str = "advanced",
+    colour: str = "white",
+    options: dict | None = None,
+    players=None,
+    seed=None,
+    auto_roll: bool = True,
+    crawford: bool = True,
+    jacoby: bool = False,
+    beavers: bool = False,
+    cube_limit: int | None = None,
+    run: bool = True,
+) -> Session:
     """Start a match and play the opening (and the computer's first turn if it starts, unless ``run`` is
     False: then the caller calls :meth:`Session.run_bots`, as a server does on its computer workers).
 
@@ -139,10 +165,24 @@ def new_session(game: str = "backgammon", *, length: int = 0, opponent: str = "b
     players = tuple(str(p).strip() or f"Player{i + 1}" for i, p in enumerate(players))
     if len(players) != 2:
         raise InvalidOptionError(f"players {players!r}: expected two names")
-    match = Match(rules, length=length, dice=dice, jacoby=jacoby, beavers=beavers, cube_limit=cube_limit,
-                  crawford=crawford, players=players)
-    settings = {"humans": humans, "level": level, "seed": seed, "auto_roll": bool(auto_roll),
-                "viewer": me if opponent == "bot" else 0, "opponent": opponent}
+    match = Match(
+        rules,
+        length=length,
+        dice=dice,
+        jacoby=jacoby,
+        beavers=beavers,
+        cube_limit=cube_limit,
+        crawford=crawford,
+        players=players,
+    )
+    settings = {
+        "humans": humans,
+        "level": level,
+        "seed": seed,
+        "auto_roll": bool(auto_roll),
+        "viewer": me if opponent == "bot" else 0,
+        "opponent": opponent,
+    }
     s = Session(match, settings)
     match.new_game(start=True)
     if run:
@@ -189,12 +229,21 @@ class Session:
     def summary(self) -> dict:
         """What the list of saved games shows."""
         g = self.game
-        return {"game": self.match.rules.name, "players": list(self.match.players), "humans": self.humans,
-                "level": self.settings["level"], "opponent": self.settings.get("opponent", "bot"),
-                "length": self.match.length, "score": list(self.match.score), "games": len(self.match.games),
-                "phase": g.phase if g else None, "to_act": g.to_act if g else None, "status": self.status,
-                "winner": self.match.winner,
-                "result": g.result.to_dict() if (g is not None and g.result) else None}
+        return {
+            "game": self.match.rules.name,
+            "players": list(self.match.players),
+            "humans": self.humans,
+            "level": self.settings["level"],
+            "opponent": self.settings.get("opponent", "bot"),
+            "length": self.match.length,
+            "score": list(self.match.score),
+            "games": len(self.match.games),
+            "phase": g.phase if g else None,
+            "to_act": g.to_act if g else None,
+            "status": self.status,
+            "winner": self.match.winner,
+            "result": g.result.to_dict() if (g is not None and g.result) else None,
+        }
 
     def title(self) -> str:
         p = self.match.players
@@ -203,6 +252,7 @@ class Session:
     # ----- the computer -------------------------------------------------------------------------
     def _bot(self, player: int):
         from ..bots import Bot
+
         g = self.game
         seed = _bot_seed(self.settings.get("seed"), len(self.match.games), len(g.history), player)
         return Bot(self.match.rules, level=self.settings["level"], seed=seed)
@@ -227,6 +277,7 @@ class Session:
         decision searches at most :data:`BOT_MOVE_BUDGET` seconds and at most until ``deadline``, then plays
         its best so far; the computer always completes its turn (a cut-short search still plays)."""
         from ..bots.search import Deadline
+
         n = 0
         while n < _MAX_BOT_ACTIONS:
             g = self.game
@@ -241,8 +292,11 @@ class Session:
                 break
             step = None
             if deadline is not None:
-                left = BOT_MOVE_BUDGET if deadline.end is None else min(BOT_MOVE_BUDGET,
-                                                                         max(0.0, deadline.end - time.monotonic()))
+                left = (
+                    BOT_MOVE_BUDGET
+                    if deadline.end is None
+                    else min(BOT_MOVE_BUDGET, max(0.0, deadline.end - time.monotonic()))
+                )
                 step = Deadline(left, deadline.cancel)
             self._bot_act(p, step)
             n += 1
@@ -286,16 +340,30 @@ class Session:
         if player not in (0, 1):
             if g.is_over:
                 raise GameStateError(f"cannot {action}: the game is over", code="game_over", params={"action": action})
-            raise GameStateError(f"player {player!r}: expected 0 or 1", code="bad_player",
-                                 params={"player": str(player)[:20]})
+            raise GameStateError(
+                f"player {player!r}: expected 0 or 1", code="bad_player", params={"player": str(player)[:20]}
+            )
         if not self.settings["humans"][player]:
-            raise GameStateError(f"cannot {action} for player {player}: that side is played by the computer",
-                                 code="computer_side", params={"action": action, "player": player})
+            raise GameStateError(
+                f"cannot {action} for player {player}: that side is played by the computer",
+                code="computer_side",
+                params={"action": action, "player": player},
+            )
         return player
 
-    def act(self, action: str, *, frm: int | None = None, to: int | None = None, die: int | None = None,
-            play: str | None = None, level=None, player: int | None = None, viewer: int | None = None,
-            run: bool = True) -> dict:
+    def act(
+        self,
+        action: str,
+        *,
+        frm: int | None = None,
+        to: int | None = None,
+        die: int | None = None,
+        play: str | None = None,
+        level=None,
+        player: int | None = None,
+        viewer: int | None = None,
+        run: bool = True,
+    ) -> dict:
         """Apply a person's action, then let the computer answer (unless ``run`` is False: then the caller
         calls :meth:`run_bots`). Returns a short note of what was done.
 
@@ -331,16 +399,19 @@ class Session:
                 g.roll(player=p)
             elif action in ("step", "undo", "confirm"):
                 if g.phase == "move" and g.to_act != p:
-                    raise GameStateError(f"cannot {action}: it is player {g.to_act}'s turn to move",
-                                         code="not_your_turn", params={"player": p, "expected": g.to_act,
-                                                                       "action": action, "phase": g.phase.value})
+                    raise GameStateError(
+                        f"cannot {action}: it is player {g.to_act}'s turn to move",
+                        code="not_your_turn",
+                        params={"player": p, "expected": g.to_act, "action": action, "phase": g.phase.value},
+                    )
                 if action == "step":
                     if frm is None or to is None:
                         raise IllegalPlayError("a step needs 'from' and 'to' points", code="step_points")
                     for name, x in (("from", frm), ("to", to)):
                         if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 25:
-                            raise IllegalPlayError(f"step {name} point {x!r}: expected 0 (off), 1-24 or 25 (bar)",
-                                                   code="step_points")
+                            raise IllegalPlayError(
+                                f"step {name} point {x!r}: expected 0 (off), 1-24 or 25 (bar)", code="step_points"
+                            )
                     hitting = m.rules.hitting
                     g.step(_from_viewer(frm, g.turn, v, hitting), _from_viewer(to, g.turn, v, hitting), die)
                 elif action == "undo":
@@ -349,8 +420,9 @@ class Session:
                     g.confirm()
             elif action == "play":
                 if not isinstance(play, str):
-                    raise IllegalPlayError("action play needs 'play': the play in notation (mover's numbering)",
-                                           code="play_text")
+                    raise IllegalPlayError(
+                        "action play needs 'play': the play in notation (mover's numbering)", code="play_text"
+                    )
                 g.play(play, player=p)
             elif action == "double":
                 g.double(player=p)
@@ -373,6 +445,7 @@ class Session:
         :func:`nardy.messages.describe`): the mover's points labelled as ``viewer``'s board shows them in
         ``numbering``, plays as the history writes them, the players' names."""
         from ..tui.numbering import Numbering
+
         g = self.game
         game = self.match.rules.name
         numbering = numbering if numbering in NUMBERINGS[game] else "own"
@@ -380,8 +453,11 @@ class Session:
         mover = g.turn if (g is not None and g.turn is not None) else v
         num = Numbering(numbering, game)
         hitting = self.match.rules.hitting
-        return {"label": lambda p: num.label(v, _to_viewer(p, mover, v, hitting)),
-                "relabel": lambda text: num.relabel(text, mover), "names": tuple(self.match.players)}
+        return {
+            "label": lambda p: num.label(v, _to_viewer(p, mover, v, hitting)),
+            "relabel": lambda text: num.relabel(text, mover),
+            "names": tuple(self.match.players),
+        }
 
     # ----- hints --------------------------------------------------------------------------------
     def hints(self, n: int = 5, level: str = "grandmaster", numbering: str = "own", deadline=None) -> dict:
@@ -389,28 +465,50 @@ class Session:
         for the side to act. ``deadline`` (a :class:`~nardy.bots.search.Deadline`) bounds the search:
         ``complete`` is False when it cut the search short (plays not reached keep a shallower ``ply``)."""
         from ..bots import Bot
+
         g = self.game
         numbering = _check_numbering(numbering, self.match.rules.name)
         if level not in BOT_LEVELS:
             raise InvalidOptionError(f"level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
         if g is None or g.phase not in ("move", "roll", "double"):
-            raise GameStateError(f"no hint in phase {str(g.phase) if g else None!r}: hints are for a roll or a double",
-                                 code="no_hint", params={"phase": str(g.phase) if g else None})
+            raise GameStateError(
+                f"no hint in phase {str(g.phase) if g else None!r}: hints are for a roll or a double",
+                code="no_hint",
+                params={"phase": str(g.phase) if g else None},
+            )
         bot = Bot(self.match.rules, level=level, seed=0)
         if g.phase == "move":
             hs = bot.hints(g.position, g.dice, n=n, deadline=deadline)
             fn = _numbering_fn(numbering, self.match.rules.name, g.turn)
-            return {"kind": "plays", "player": g.turn, "dice": list(g.dice),
-                    "complete": not (deadline is not None and deadline.hit), "plays": [
-                        {"play": str(h.play), "text": format_steps(h.play.steps, fn), "equity": round(h.equity, 4),
-                         "loss": round(h.loss, 4), "ply": h.ply,
-                         "probabilities": {k: round(x, 4) for k, x in h.probabilities.as_dict().items()}}
-                        for h in hs]}
+            return {
+                "kind": "plays",
+                "player": g.turn,
+                "dice": list(g.dice),
+                "complete": not (deadline is not None and deadline.hit),
+                "plays": [
+                    {
+                        "play": str(h.play),
+                        "text": format_steps(h.play.steps, fn),
+                        "equity": round(h.equity, 4),
+                        "loss": round(h.loss, 4),
+                        "ply": h.ply,
+                        "probabilities": {k: round(x, 4) for k, x in h.probabilities.as_dict().items()},
+                    }
+                    for h in hs
+                ],
+            }
         d = bot.cube_action(self.match)
-        return {"kind": "cube", "complete": True, "player": g.to_act, "action": d.action, "double": d.double,
-                "take": d.take,
-                "reason": d.reason, "equities": {k: round(float(x), 4) for k, x in d.equities.items()},
-                "probabilities": {k: round(x, 4) for k, x in d.probabilities.as_dict().items()}}
+        return {
+            "kind": "cube",
+            "complete": True,
+            "player": g.to_act,
+            "action": d.action,
+            "double": d.double,
+            "take": d.take,
+            "reason": d.reason,
+            "equities": {k: round(float(x), 4) for k, x in d.equities.items()},
+            "probabilities": {k: round(x, 4) for k, x in d.probabilities.as_dict().items()},
+        }
 
     # ----- the page's view ----------------------------------------------------------------------
     def view(self, viewer: int | None = None, numbering: str = "own") -> dict:
@@ -443,7 +541,8 @@ class Session:
                 legal = g.legal_steps()
                 for frm, to in legal:
                     moves.setdefault(str(_to_viewer(frm, g.turn, v, rules.hitting)), []).append(
-                        _to_viewer(to, g.turn, v, rules.hitting))
+                        _to_viewer(to, g.turn, v, rules.hitting)
+                    )
                 can_confirm = not legal
         actions: list[str] = []
         if human_to_act:
@@ -472,29 +571,57 @@ class Session:
             if isinstance(e, (PlayEvent, PassEvent)):
                 pl = e.player
                 steps = [Step(*s) for s in getattr(e, "steps", ())]
-                last_play = {"player": pl, "dice": list(e.dice),
-                             "text": format_steps(steps, _numbering_fn(numbering, game, pl)),
-                             "steps": [[_to_viewer(s.frm, pl, v, rules.hitting), _to_viewer(s.to, pl, v, rules.hitting)]
-                                       for s in steps]}
+                last_play = {
+                    "player": pl,
+                    "dice": list(e.dice),
+                    "text": format_steps(steps, _numbering_fn(numbering, game, pl)),
+                    "steps": [
+                        [_to_viewer(s.frm, pl, v, rules.hitting), _to_viewer(s.to, pl, v, rules.hitting)] for s in steps
+                    ],
+                }
                 break
         cube = g.cube
         return {
-            "game": game, "rules": {"name": game, **rules.options()}, "result_names": list(rules.result_names),
-            "length": m.length, "players": list(m.players), "humans": humans, "level": self.settings["level"],
-            "viewer": v, "numbering": numbering, "numberings": list(NUMBERINGS[game]),
+            "game": game,
+            "rules": {"name": game, **rules.options()},
+            "result_names": list(rules.result_names),
+            "length": m.length,
+            "players": list(m.players),
+            "humans": humans,
+            "level": self.settings["level"],
+            "viewer": v,
+            "numbering": numbering,
+            "numberings": list(NUMBERINGS[game]),
             "labels": _labels(numbering, game, v),
-            "score": list(m.score), "game_number": len(m.games), "crawford": g.crawford,
-            "match_over": m.is_over, "match_winner": m.winner, "status": self.status,
-            "phase": g.phase, "turn": g.turn, "to_act": to_act, "human_to_act": human_to_act,
+            "score": list(m.score),
+            "game_number": len(m.games),
+            "crawford": g.crawford,
+            "match_over": m.is_over,
+            "match_winner": m.winner,
+            "status": self.status,
+            "phase": g.phase,
+            "turn": g.turn,
+            "to_act": to_act,
+            "human_to_act": human_to_act,
             "position_id": g.position.id(),
-            "dice": list(g.dice) if g.dice else None, "dice_left": dice_left,
+            "dice": list(g.dice) if g.dice else None,
+            "dice_left": dice_left,
             "board": {"points": [0] + a[1:25], "bar": [a[25], a[26]], "off": [a[0], a[27]]},
             "pips": [pips[0], pips[1]],
-            "cube": {"enabled": cube.enabled, "value": cube.value, "owner": cube.owner,
-                     "offered_by": cube.offered_by},
-            "moves": moves, "can_confirm": can_confirm, "steps": steps_text, "actions": actions,
-            "resignation": ({"player": g.resignation[0], "level": g.resignation[1],
-                             "level_name": rules.result_names[g.resignation[1]]} if g.resignation else None),
+            "cube": {"enabled": cube.enabled, "value": cube.value, "owner": cube.owner, "offered_by": cube.offered_by},
+            "moves": moves,
+            "can_confirm": can_confirm,
+            "steps": steps_text,
+            "actions": actions,
+            "resignation": (
+                {
+                    "player": g.resignation[0],
+                    "level": g.resignation[1],
+                    "level_name": rules.result_names[g.resignation[1]],
+                }
+                if g.resignation
+                else None
+            ),
             "result": res.to_dict() if res else None,
             "last_play": last_play,
             "history": self.history(numbering),

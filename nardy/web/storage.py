@@ -27,15 +27,23 @@ from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text,
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
 
-__all__ = ["Storage", "SavedGame", "default_database_url", "normalise_url", "StorageError", "StorageUnavailable",
-           "StaleRevision"]
+__all__ = [
+    "Storage",
+    "SavedGame",
+    "default_database_url",
+    "normalise_url",
+    "StorageError",
+    "StorageUnavailable",
+    "StaleRevision",
+]
 
 log = logging.getLogger("nardy.web")
 
 metadata = MetaData()
 
 games = Table(
-    "nardy_games", metadata,
+    "nardy_games",
+    metadata,
     Column("id", String(32), primary_key=True),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False, index=True),
@@ -62,6 +70,7 @@ class StaleRevision(StorageError):
 
 def _guarded(method):
     """Turn any database failure of a :class:`Storage` method into :class:`StorageUnavailable`."""
+
     @functools.wraps(method)
     def run(self, *args, **kwargs):
         try:
@@ -69,12 +78,14 @@ def _guarded(method):
         except SQLAlchemyError as e:
             log.warning("database %s failed in %s: %s", self._safe_url(), method.__name__, e)
             raise StorageUnavailable("the database is unavailable; try again shortly") from None
+
     return run
 
 
 @dataclass
 class SavedGame:
     """One row: ``data`` is the decoded JSON (match and session settings)."""
+
     id: str
     created: _dt.datetime
     updated: _dt.datetime
@@ -89,6 +100,7 @@ class SavedGame:
 def default_database_url() -> str:
     """``sqlite:///<user data dir>/nardy.db`` (the folder is created)."""
     from platformdirs import user_data_dir
+
     folder = Path(user_data_dir("nardy", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'nardy.db'}"
@@ -102,7 +114,7 @@ def normalise_url(url: str) -> str:
     url = url.strip()
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     if "://" not in url:
         return f"sqlite:///{Path(url).expanduser().resolve()}"
     return url
@@ -139,6 +151,7 @@ class Storage:
                     Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
                 else:
                     from sqlalchemy.pool import StaticPool
+
                     kwargs["poolclass"] = StaticPool
             else:
                 kwargs["pool_pre_ping"] = True
@@ -148,8 +161,10 @@ class Storage:
         except (ArgumentError, NoSuchModuleError) as e:
             raise StorageError(f"database URL {self._safe_url()}: {e}") from None
         except ImportError as e:
-            raise StorageError(f"database URL {self._safe_url()}: driver missing ({e}); for PostgreSQL "
-                               f"install the extra: pip install 'nardy[postgres]'") from None
+            raise StorageError(
+                f"database URL {self._safe_url()}: driver missing ({e}); for PostgreSQL "
+                f"install the extra: pip install 'nardy[postgres]'"
+            ) from None
         except Exception as e:  # OperationalError and friends: say which database
             raise StorageError(f"cannot open the database {self._safe_url()}: {e}") from None
 
@@ -181,9 +196,19 @@ class Storage:
         now = _now()
         summary = summary or {}
         with self.engine.begin() as c:
-            c.execute(games.insert().values(id=gid, created=now, updated=now, game=game, status=status,
-                                            title=title[:200], summary=json.dumps(summary), revision=0,
-                                            data=json.dumps(data)))
+            c.execute(
+                games.insert().values(
+                    id=gid,
+                    created=now,
+                    updated=now,
+                    game=game,
+                    status=status,
+                    title=title[:200],
+                    summary=json.dumps(summary),
+                    revision=0,
+                    data=json.dumps(data),
+                )
+            )
         return SavedGame(gid, now, now, game, status, title[:200], 0, data, summary)
 
     @_guarded
@@ -192,8 +217,17 @@ class Storage:
             row = c.execute(select(games).where(games.c.id == gid)).first()
         if row is None:
             return None
-        return SavedGame(row.id, _aware(row.created), _aware(row.updated), row.game, row.status, row.title,
-                         row.revision, json.loads(row.data), json.loads(row.summary or "{}"))
+        return SavedGame(
+            row.id,
+            _aware(row.created),
+            _aware(row.updated),
+            row.game,
+            row.status,
+            row.title,
+            row.revision,
+            json.loads(row.data),
+            json.loads(row.summary or "{}"),
+        )
 
     @_guarded
     def save(self, saved: SavedGame) -> SavedGame:
@@ -207,10 +241,18 @@ class Storage:
         """
         now = _now()
         with self.engine.begin() as c:
-            res = c.execute(update(games).where(games.c.id == saved.id, games.c.revision == saved.revision).values(
-                updated=now, status=saved.status, title=saved.title[:200], summary=json.dumps(saved.summary),
-                revision=saved.revision + 1,
-                data=json.dumps(saved.data)))
+            res = c.execute(
+                update(games)
+                .where(games.c.id == saved.id, games.c.revision == saved.revision)
+                .values(
+                    updated=now,
+                    status=saved.status,
+                    title=saved.title[:200],
+                    summary=json.dumps(saved.summary),
+                    revision=saved.revision + 1,
+                    data=json.dumps(saved.data),
+                )
+            )
             if res.rowcount != 1:
                 if c.execute(select(games.c.revision).where(games.c.id == saved.id)).first() is None:
                     raise KeyError(saved.id)
@@ -228,18 +270,44 @@ class Storage:
     @_guarded
     def list(self, limit: int = 100, offset: int = 0, status: str | None = None) -> list[SavedGame]:
         """Saved games, most recently played first (``data`` is left empty: only the summary is read)."""
-        q = select(games.c.id, games.c.created, games.c.updated, games.c.game, games.c.status, games.c.title,
-                   games.c.revision, games.c.summary).order_by(games.c.updated.desc()).limit(limit).offset(offset)
+        q = (
+            select(
+                games.c.id,
+                games.c.created,
+                games.c.updated,
+                games.c.game,
+                games.c.status,
+                games.c.title,
+                games.c.revision,
+                games.c.summary,
+            )
+            .order_by(games.c.updated.desc())
+            .limit(limit)
+            .offset(offset)
+        )
         if status:
             q = q.where(games.c.status == status)
         with self.engine.connect() as c:
             rows = c.execute(q).all()
-        return [SavedGame(r.id, _aware(r.created), _aware(r.updated), r.game, r.status, r.title, r.revision, {},
-                          json.loads(r.summary or "{}")) for r in rows]
+        return [
+            SavedGame(
+                r.id,
+                _aware(r.created),
+                _aware(r.updated),
+                r.game,
+                r.status,
+                r.title,
+                r.revision,
+                {},
+                json.loads(r.summary or "{}"),
+            )
+            for r in rows
+        ]
 
     @_guarded
     def count(self) -> int:
         from sqlalchemy import func
+
         with self.engine.connect() as c:
             return int(c.execute(select(func.count()).select_from(games)).scalar_one())
 

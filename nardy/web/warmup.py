@@ -18,6 +18,7 @@ def warm_up() -> None:
     from ..bots import Bot
     from ..dice import DiceSource
     from ..game import Game
+
     for game in ("backgammon", "short", "long"):
         g = Game(game, dice=DiceSource(seed=1))
         g.start()

@@ -28,6 +28,7 @@ EMPTY = (0, 0, 0, 0, 0, 0)
 # An independent brute force (rule 5, every step order, no pruning)
 # ------------------------------------------------------------------------------------------------
 
+
 def _steps(c, d):
     """Positions after one legal step of die d from counts c (points 1..6)."""
     high = max((p for p in range(1, 7) if c[p - 1]), default=0)
@@ -104,6 +105,7 @@ def _all_positions(max_checkers):
 # The database, built once into a temporary cache dir
 # ------------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def db(tmp_path_factory):
     cache = tmp_path_factory.mktemp("nardy_cache")
@@ -137,6 +139,7 @@ def test_command_line_lookup_prints_exact_figures(db):
     from click.testing import CliRunner
 
     from nardy.cli import main
+
     r = CliRunner().invoke(main, ["bearoff", "lookup", "0,0,0,0,0,1", "--json"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
@@ -165,6 +168,7 @@ def test_distributions_are_complete_within_cap(db):
 # Indexing
 # ------------------------------------------------------------------------------------------------
 
+
 def test_index_is_a_bijection_in_gnubg_order():
     seen = {}
     for i, pos in enumerate(_all_positions(15)):  # by count, then sorted points lexicographically
@@ -188,10 +192,21 @@ def test_njit_index_takes_int8_arrays():
         assert bo._index_njit(np.array(pos, dtype=np.int8)) == bo.bearoff_index(pos)
 
 
-@pytest.mark.parametrize("bad", [
-    (1, 0, 0, 0, 0), (0,) * 7, (-1, 0, 0, 0, 0, 0), (16, 0, 0, 0, 0, 0), (8, 8, 0, 0, 0, 0),
-    (0.5, 0, 0, 0, 0, 0), "abcdef", None, ((1, 2), 0, 0, 0, 0, 0), (float("nan"), 0, 0, 0, 0, 0),
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        (1, 0, 0, 0, 0),
+        (0,) * 7,
+        (-1, 0, 0, 0, 0, 0),
+        (16, 0, 0, 0, 0, 0),
+        (8, 8, 0, 0, 0, 0),
+        (0.5, 0, 0, 0, 0, 0),
+        "abcdef",
+        None,
+        ((1, 2), 0, 0, 0, 0, 0),
+        (float("nan"), 0, 0, 0, 0, 0),
+    ],
+)
 def test_bad_counts_raise_invalid_position_quoting_input(bad, db):
     with pytest.raises(InvalidPositionError, match="bad bearoff position"):
         bo.bearoff_index(bad)
@@ -209,6 +224,7 @@ def test_bad_index_raises(bad):
 # ------------------------------------------------------------------------------------------------
 # Rule 5, hand-checked
 # ------------------------------------------------------------------------------------------------
+
 
 def test_one_checker_on_the_1_point_bears_off_in_one_roll(db):
     d = db.rolls_distribution((1, 0, 0, 0, 0, 0))
@@ -279,8 +295,9 @@ def test_fifteen_checkers_on_the_1_point(db):
 def test_first_checker_off_from_fifteen_on_the_6_point(db):
     # the first checker is off after one roll when the roll holds a 6 or can carry one checker 6 pips
     c = (0, 0, 0, 0, 0, 15)
-    one = sum(1 for a, b in ROLLS36
-              if 6 in (a, b) or (a != b and a + b == 6) or (a == b and 6 % a == 0 and 6 // a <= 4))
+    one = sum(
+        1 for a, b in ROLLS36 if 6 in (a, b) or (a != b and a + b == 6) or (a == b and 6 % a == 0 and 6 // a <= 4)
+    )
     assert one == 17
     f = db.first_off_distribution(c)
     assert f[0] == 0.0 and f[1] == pytest.approx(one / 36, abs=1e-7)
@@ -296,10 +313,10 @@ def test_first_checker_off_from_fifteen_on_the_6_point(db):
 # Brute force cross-checks
 # ------------------------------------------------------------------------------------------------
 
+
 def test_plays_match_brute_force_move_generation():
     rng = random.Random(7)
-    positions = list(_all_positions(4)) + [bo.bearoff_position(rng.randrange(1, bo.N_POSITIONS))
-                                           for _ in range(150)]
+    positions = list(_all_positions(4)) + [bo.bearoff_position(rng.randrange(1, bo.N_POSITIONS)) for _ in range(150)]
     out = np.zeros(128, dtype=np.int64)
     for c in positions:
         if c == EMPTY:
@@ -346,16 +363,17 @@ def test_matches_gnubg_one_sided_database():
         pos = bo.bearoff_position(i)
         g = np.array(gnubg_nn.bearoff_probabilities(pos), dtype=np.float64)  # P(1 roll), P(2 rolls), ...
         mine = db.rolls[i].astype(np.float64)
-        assert mine[0] == 0.0 and mine[1 + len(g):].sum() < 1e-4  # gnubg drops its tiny tail
-        assert np.abs(mine[1:1 + len(g)] - g).max() < 3e-3, pos
+        assert mine[0] == 0.0 and mine[1 + len(g) :].sum() < 1e-4  # gnubg drops its tiny tail
+        assert np.abs(mine[1 : 1 + len(g)] - g).max() < 3e-3, pos
         assert float(np.arange(1, len(g) + 1) @ g) == pytest.approx(db.mean[i], abs=3e-4), pos
-        close += np.abs(mine[1:1 + len(g)] - g).max() < 1e-4
+        close += np.abs(mine[1 : 1 + len(g)] - g).max() < 1e-4
     assert close > 0.97 * len(idx)
 
 
 # ------------------------------------------------------------------------------------------------
 # Races
 # ------------------------------------------------------------------------------------------------
+
 
 def test_race_win_probability_mover_rolls_first(db):
     one6, one1 = (0, 0, 0, 0, 0, 1), (1, 0, 0, 0, 0, 0)
@@ -386,6 +404,7 @@ def test_race_gammon_probabilities(db):
 # Short nardy's strict bear-off (RULES.md "Short nardy bear-off")
 # ------------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def strict_db(tmp_path_factory):
     cache = tmp_path_factory.mktemp("nardy_cache_strict")
@@ -400,15 +419,13 @@ def strict_db(tmp_path_factory):
 
 def _engine_scratch():
     """Scratch buffers of ``bo._engine_plays_njit``: board, dice, results, offsets."""
-    return (np.zeros((1, 28), np.int8), np.zeros((1, 2), np.int64), np.zeros((512, 28), np.int8),
-            np.zeros(2, np.int64))
+    return (np.zeros((1, 28), np.int8), np.zeros((1, 2), np.int64), np.zeros((512, 28), np.int8), np.zeros(2, np.int64))
 
 
 def test_engine_plays_equal_the_bearoff_generator_under_the_standard_rule():
     """The rules engine (nardy._core) and the database's own generator give the same plays on every roll."""
     rng = random.Random(11)
-    positions = list(_all_positions(3)) + [bo.bearoff_position(rng.randrange(1, bo.N_POSITIONS))
-                                           for _ in range(300)]
+    positions = list(_all_positions(3)) + [bo.bearoff_position(rng.randrange(1, bo.N_POSITIONS)) for _ in range(300)]
     out_a = np.zeros(128, dtype=np.int64)
     out_b = np.zeros(128, dtype=np.int64)
     scratch = _engine_scratch()
@@ -457,6 +474,7 @@ def test_strict_rule_six_one_from_the_6_point(strict_db):
 
 def test_short_nardy_bots_use_the_strict_database(strict_db, db):
     from nardy.bots.evaluator import BearoffEvaluator
+
     assert BearoffEvaluator("short", None).db.strict
     assert not BearoffEvaluator("backgammon", None).db.strict
     assert not BearoffEvaluator("long", None).db.strict
@@ -473,7 +491,9 @@ def test_command_line_lookup_strict(strict_db, tmp_path):
     from click.testing import CliRunner
 
     from nardy.cli import main
+
     r = CliRunner(env={"NARDY_CACHE_DIR": str(strict_db.path.parent)}).invoke(
-        main, ["bearoff", "lookup", "0,0,0,0,1,0", "--strict", "--json"])
+        main, ["bearoff", "lookup", "0,0,0,0,1,0", "--strict", "--json"]
+    )
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["mean_rolls"] == pytest.approx(4 / 3, abs=1e-6)

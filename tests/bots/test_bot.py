@@ -62,8 +62,9 @@ def test_seeded_bots_are_deterministic():
     assert len(set(a)) == 1
     r1 = RandomBot("short", seed=3)
     r2 = RandomBot("short", seed=3)
-    assert [str(r1.choose_play(pos.__class__.start("short"), (6, 6))) for _ in range(4)] == \
-           [str(r2.choose_play(pos.__class__.start("short"), (6, 6))) for _ in range(4)]
+    assert [str(r1.choose_play(pos.__class__.start("short"), (6, 6))) for _ in range(4)] == [
+        str(r2.choose_play(pos.__class__.start("short"), (6, 6))) for _ in range(4)
+    ]
 
 
 def test_forced_and_finished():
@@ -72,7 +73,7 @@ def test_forced_and_finished():
     plays = pos.legal_plays((6, 6))
     assert len(plays) == 1 and bot.choose_play(pos, (6, 6)) == plays[0]
     with pytest.raises(ValueError):
-        Bot("short").choose_play(pos, (3, 1))       # another game's position
+        Bot("short").choose_play(pos, (3, 1))  # another game's position
 
 
 def test_evaluate_returns_named_probabilities():
@@ -84,6 +85,7 @@ def test_evaluate_returns_named_probabilities():
 
 def test_hints_are_all_at_full_depth_and_ordered():
     from nardy import Bot, Position
+
     hs = Bot("backgammon", level="expert").hints(Position.from_id("4PPIATDgc/ABMA"), (5, 2), 5)
     assert len(hs) == 5 and all(h.ply == 1 for h in hs)
     assert [h.equity for h in hs] == sorted((h.equity for h in hs), reverse=True)

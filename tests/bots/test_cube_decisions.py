@@ -33,6 +33,7 @@ def test_opening_position_no_double_take():
 def test_game_and_match_states():
     from nardy.game import Game
     from nardy.match import Match
+
     bot = Bot("backgammon", level="advanced")
     g = Game("backgammon")
     g.start()
@@ -49,7 +50,7 @@ def test_match_huge_lead_and_crawford():
     pos = _huge_race_lead()
     bot = Bot("backgammon", level="advanced")
 
-    class State:   # a minimal game-like object: the side on roll is player 0
+    class State:  # a minimal game-like object: the side on roll is player 0
         position = pos
         cube_value = 1
         cube_owner = None
@@ -87,6 +88,7 @@ def test_janowski_limits():
 
 def test_game_in_double_phase_gets_take_or_pass():
     from nardy.game import Game
+
     bot = Bot("backgammon", level="advanced")
     g = Game.from_position(_huge_race_lead(), turn=1)
     d = bot.cube_action(g)
@@ -101,6 +103,7 @@ def test_game_in_double_phase_gets_take_or_pass():
 
 def test_nardy_cube_off_by_default():
     from nardy.game import Game
+
     g = Game.from_position(Position.start("short"), turn=0)
     d = Bot("short", level="advanced").cube_action(g)
     assert not d.double and d.reason
@@ -108,8 +111,9 @@ def test_nardy_cube_off_by_default():
 
 def test_double_match_point_cube_is_dead():
     from nardy.bots.cubeful import decide, match_cube_decision
+
     probs = [0.52385, 0.15, 0.01, 0.12, 0.01]
     eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", 1, 1, 1, get_met("backgammon"))
-    assert eqs["no double"] == pytest.approx(0.52385)      # any win decides the match: cubeless chances
+    assert eqs["no double"] == pytest.approx(0.52385)  # any win decides the match: cubeless chances
     assert eqs["double/take"] == pytest.approx(0.52385)
     assert decide(eqs) == (False, True)

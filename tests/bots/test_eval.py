@@ -50,8 +50,8 @@ def test_encoding_is_symmetric_between_the_sides(game):
         K.encode(b, code, pos.first_turn[0], pos.first_turn[1], x)
         K.encode(m, code, pos.first_turn[1], pos.first_turn[0], y)
         s = K.SIDE_INPUTS
-        assert np.array_equal(x[:s], y[s:2 * s])
-        assert np.array_equal(x[s:2 * s], y[:s])
+        assert np.array_equal(x[:s], y[s : 2 * s])
+        assert np.array_equal(x[s : 2 * s], y[:s])
         k = 2 * s
         if pos.rules.hitting:
             assert x[k + 4] == y[k + 5] and x[k + 5] == y[k + 4]
@@ -70,8 +70,8 @@ def test_probabilities_in_range_and_consistent(game):
     L = len(LEVELS[game])
     assert out.shape == (len(positions), len(OUTPUT_NAMES[game]))
     assert np.all(out >= 0) and np.all(out <= 1)
-    assert np.all(np.diff(out[:, :L], axis=1) <= 1e-6)             # win >= gammon >= backgammon
-    assert np.all(out[:, L] <= 1 - out[:, 0] + 1e-6)                 # lose gammon <= lose
+    assert np.all(np.diff(out[:, :L], axis=1) <= 1e-6)  # win >= gammon >= backgammon
+    assert np.all(out[:, L] <= 1 - out[:, 0] + 1e-6)  # lose gammon <= lose
     assert np.all(np.diff(out[:, L:], axis=1) <= 1e-6)
     p = ev.evaluate(positions[0])
     ex = p.exclusive()
@@ -98,7 +98,7 @@ def test_hit_chance_counts_rolls():
     m = [0] * 26
     o = [0] * 26
     m[13], m[6] = 1, 14
-    o[18], o[1] = 1, 14          # the opponent's 18 is the mover's 7
+    o[18], o[1] = 1, 14  # the opponent's 18 is the mover's 7
     pos = Position.from_boards(m, o, "backgammon")
     assert K.hit_chance(np.ascontiguousarray(pos.array)) * 36 == pytest.approx(17)
     assert K.hit_chance(np.ascontiguousarray(Position.start("backgammon").array)) == 0.0
@@ -124,7 +124,7 @@ def test_pip_loss_and_closed_board_inputs():
     race[1] = 15
     b2 = np.ascontiguousarray(Position.from_boards(race, race, "backgammon").array)
     K.encode(b2, K.GAME_BG, False, False, x2)
-    assert x2[k] == 1.0 and not x2[k + 4:k + 6].any() and not x2[k + 8:k + 12].any()
+    assert x2[k] == 1.0 and not x2[k + 4 : k + 6].any() and not x2[k + 8 : k + 12].any()
 
 
 def test_hit_chance_equals_a_count_over_all_36_ordered_rolls():
@@ -139,7 +139,7 @@ def test_finished_games_are_exact():
     # backgammon: mover bore off all 15, opponent has nothing off and a checker in mover's home: backgammon
     mover = [15] + [0] * 25
     opp = [0] * 26
-    opp[20] = 1   # opponent's own 20 = mover's 5
+    opp[20] = 1  # opponent's own 20 = mover's 5
     opp[6] = 14
     pos = Position.from_boards(mover, opp, "backgammon")
     t = terminal_probs(pos.array, "backgammon")
@@ -200,8 +200,25 @@ def test_training_is_reproducible_and_the_command_runs(tmp_path):
     assert np.array_equal(a.W1, b.W1) and np.array_equal(a.W2, b.W2)
     assert not np.array_equal(a.W1, Net.random("short", 16, seed=3).W1)
     out = tmp_path / "long.npz"
-    r = CliRunner().invoke(train, ["--game", "long-nardy", "--games", "10", "--hidden", "8", "--chunk", "5",
-                                   "--checkpoint-every", "10", "--bench-games", "4", "--out", str(out)])
+    r = CliRunner().invoke(
+        train,
+        [
+            "--game",
+            "long-nardy",
+            "--games",
+            "10",
+            "--hidden",
+            "8",
+            "--chunk",
+            "5",
+            "--checkpoint-every",
+            "10",
+            "--bench-games",
+            "4",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     net = Net.load(out)
     assert net.game == "long" and net.games_trained == 10
@@ -213,6 +230,7 @@ def test_batched_net_outputs_equal_the_row_kernel(game):
     """Net.forward_inputs computes layer by layer with a vectorised sigmoid from DENSE_BATCH rows on, and
     with the compiled row kernel below; both give the same outputs (float32 rounding)."""
     from nardy.bots.net import DENSE_BATCH, Net, shipped_path
+
     net = Net.load(shipped_path(game))
     positions = _random_positions(game, 3, seed=4)
     boards = np.ascontiguousarray([p.array for p in positions], np.int8)
@@ -223,8 +241,8 @@ def test_batched_net_outputs_equal_the_row_kernel(game):
     rows = K.forward_batch(*net.weights, x)
     assert dense.dtype == np.float32 and dense.shape == (len(boards), int(K.N_OUTPUTS[net.code]))
     assert np.abs(dense - rows).max() < 1e-5
-    small = net.forward_inputs(x[:DENSE_BATCH - 1])
-    assert np.array_equal(small, rows[:DENSE_BATCH - 1])
+    small = net.forward_inputs(x[: DENSE_BATCH - 1])
+    assert np.array_equal(small, rows[: DENSE_BATCH - 1])
     # extreme pre-activations saturate instead of overflowing
     big = np.full((DENSE_BATCH, K.N_INPUTS), 1e4, np.float32)
     out = net.forward_inputs(big)

@@ -90,11 +90,11 @@ def test_variance_reduction_keeps_the_mean_and_shrinks_the_error():
     plain = rollout(pos, trials=144, seed=4, variance_reduction=False)
     vr = rollout(pos, trials=144, seed=4, variance_reduction=True)
     assert vr.std_error < 0.5 * plain.std_error
-    assert abs(vr.equity - plain.equity) < 4 * (vr.std_error ** 2 + plain.std_error ** 2) ** 0.5
+    assert abs(vr.equity - plain.equity) < 4 * (vr.std_error**2 + plain.std_error**2) ** 0.5
     long = Position.start("long")
     a = rollout(long, trials=72, seed=1, variance_reduction=False)
     b = rollout(long, trials=72, seed=1, variance_reduction=True)
-    assert abs(a.equity - b.equity) < 4 * (a.std_error ** 2 + b.std_error ** 2) ** 0.5
+    assert abs(a.equity - b.equity) < 4 * (a.std_error**2 + b.std_error**2) ** 0.5
 
 
 def test_rollout_does_not_depend_on_the_number_of_threads():
@@ -173,9 +173,27 @@ def test_train_command_rollout_method_writes_a_fitted_net(tmp_path):
     init = Net.random("short", 8, seed=4)
     init.save(tmp_path / "init.npz")
     out = tmp_path / "short.npz"
-    r = CliRunner().invoke(train, ["--game", "short", "--method", "rollout", "--init", str(tmp_path / "init.npz"),
-                                   "--positions", "24", "--trials", "4", "--epochs", "2", "--bench-games", "4",
-                                   "--out", str(out)])
+    r = CliRunner().invoke(
+        train,
+        [
+            "--game",
+            "short",
+            "--method",
+            "rollout",
+            "--init",
+            str(tmp_path / "init.npz"),
+            "--positions",
+            "24",
+            "--trials",
+            "4",
+            "--epochs",
+            "2",
+            "--bench-games",
+            "4",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 0, r.output
     net = Net.load(out)
     assert net.game == "short" and not np.array_equal(net.W1, init.W1)
@@ -183,11 +201,35 @@ def test_train_command_rollout_method_writes_a_fitted_net(tmp_path):
     lines = (tmp_path / "checkpoints-short" / "log.jsonl").read_text().splitlines()
     assert any('"vs_start"' in line for line in lines)
     assert all(json.loads(line) for line in lines)  # strict JSON (no NaN)
-    r = CliRunner().invoke(train, ["--game", "short", "--method", "rollout", "--init", str(tmp_path / "init.npz"),
-                                   "--positions", "24", "--trials", "5", "--out", str(out)])
+    r = CliRunner().invoke(
+        train,
+        [
+            "--game",
+            "short",
+            "--method",
+            "rollout",
+            "--init",
+            str(tmp_path / "init.npz"),
+            "--positions",
+            "24",
+            "--trials",
+            "5",
+            "--out",
+            str(out),
+        ],
+    )
     assert r.exit_code == 2 and "another rollout dataset" in r.output
-    r = CliRunner().invoke(train, ["--game", "short", "--method", "rollout", "--init",
-                                   str(tmp_path / "checkpoints-short" / "short-rollouts.npz")])
+    r = CliRunner().invoke(
+        train,
+        [
+            "--game",
+            "short",
+            "--method",
+            "rollout",
+            "--init",
+            str(tmp_path / "checkpoints-short" / "short-rollouts.npz"),
+        ],
+    )
     assert r.exit_code == 2 and "not a nardy net file" in r.output
 
 
@@ -211,8 +253,12 @@ def test_rollout_command_prints_the_result_and_rejects_bad_input():
     r = CliRunner().invoke(main, ["rollout", "--position", xgid, "--trials", "36", "--no-vr", "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["position"] == "4HPwATDgc/ABMA"
-    for args, needle in ((["--trials", "0"], "--trials"), (["--position", "nonsense"], "nonsense"),
-                         (["--truncate", "-2"], "--truncate"), (["--seed", "-1"], "--seed"),
-                         (["--weights", __file__], "not a nardy net file")):
+    for args, needle in (
+        (["--trials", "0"], "--trials"),
+        (["--position", "nonsense"], "nonsense"),
+        (["--truncate", "-2"], "--truncate"),
+        (["--seed", "-1"], "--seed"),
+        (["--weights", __file__], "not a nardy net file"),
+    ):
         r = CliRunner().invoke(main, ["rollout", *args])
         assert r.exit_code == 2 and needle in r.output

@@ -82,12 +82,13 @@ def test_two_ply_searches_the_games_filtered_candidates(game, kept):
     bot = Bot(game, level="grandmaster")
     cands = bot.searcher.rank(Position.start(game), (4, 3), ply=2)
     assert bot.searcher.filters[1][0] == kept
-    assert [c.ply for c in cands[:kept + 1]] == [2] * kept + [1]
+    assert [c.ply for c in cands[: kept + 1]] == [2] * kept + [1]
     assert Bot("long").searcher.filters[1] == (3, 0.06)
 
 
 def _long_positions_with_doubles(n, seed):
     from tests.helpers import random_positions
+
     return [p for p, _ in random_positions("long", n, seed, doubles_share=0.5)]
 
 
@@ -96,6 +97,7 @@ def test_long_nardy_doubles_transposition_search_keeps_every_play_and_step():
     already searched finds the same plays, with the same steps, in the same order, as the plain search,
     including partial turns (fewer dice left, a checker already off the head) and first turns."""
     from nardy import _core
+
     positions = _long_positions_with_doubles(300, seed=12)
     ob = np.empty((_core.MAX_PLAYS, 28), np.int8)
     os_ = np.zeros((_core.MAX_PLAYS, 4, 4), np.int8)
@@ -107,21 +109,38 @@ def test_long_nardy_doubles_transposition_search_keeps_every_play_and_step():
             ndice, heads, hl, leaves = (4, 0, p.head_limit((d, d)), False) if i % 3 else (3, 1, 2, True)
             runs = []
             for transpose in (False, True):
-                n = _core.generate(p.array, np.zeros(26, np.int8), heads, np.full(4, d, np.int64), ndice, True,
-                                   False, False, hl, False, leaves, ob, os_, on, ok, transpose)
+                n = _core.generate(
+                    p.array,
+                    np.zeros(26, np.int8),
+                    heads,
+                    np.full(4, d, np.int64),
+                    ndice,
+                    True,
+                    False,
+                    False,
+                    hl,
+                    False,
+                    leaves,
+                    ob,
+                    os_,
+                    on,
+                    ok,
+                    transpose,
+                )
                 steps = os_[:n].copy()
                 for r in range(n):
-                    steps[r, on[r]:] = 0
+                    steps[r, on[r] :] = 0
                 runs.append((ob[:n].copy(), steps, on[:n].copy()))
             (b0, s0, n0), (b1, s1, n1) = runs
             assert np.array_equal(b0, b1) and np.array_equal(s0, s1) and np.array_equal(n0, n1), (p.id(), d)
             checked += 1
             repeated += len(b0) > 20
-    assert checked == 1800 and repeated > 100       # many doubles with plenty of plays were compared
+    assert checked == 1800 and repeated > 100  # many doubles with plenty of plays were compared
 
 
 def test_unique_boards_first_occurrences_and_inverse():
     from nardy.bots import _kernels as K
+
     rng = np.random.default_rng(3)
     base = rng.integers(-3, 4, size=(40, 28)).astype(np.int8)
     boards = base[rng.integers(0, 40, size=500)]
@@ -129,7 +148,7 @@ def test_unique_boards_first_occurrences_and_inverse():
     fo = rng.random(500) < 0.3
     first, inverse = K.unique_boards(boards, fm, fo)
     keys = [b.tobytes() + bytes([int(a), int(c)]) for b, a, c in zip(boards, fm, fo)]
-    expected = list(dict.fromkeys(keys))                       # distinct keys in order of first occurrence
+    expected = list(dict.fromkeys(keys))  # distinct keys in order of first occurrence
     assert [keys[i] for i in first] == expected
     assert all(keys[first[inverse[i]]] == keys[i] for i in range(500))
     assert np.array_equal(np.sort(first), first) and len(set(first.tolist())) == len(first)
@@ -141,10 +160,11 @@ def test_search_dedupe_gives_the_same_bits(game):
     values of a batch with repeats, and 2-ply hints, equal those of the plain search exactly."""
     from nardy.bots.evaluator import NeuralEvaluator
     from tests.helpers import random_positions
+
     bot = Bot(game, level="grandmaster", seed=1)
     s = bot.searcher
     spots = random_positions(game, 40, seed=7)
-    boards = np.array([p.array for p, _ in spots for _ in range(2)], np.int8)     # every board twice
+    boards = np.array([p.array for p, _ in spots for _ in range(2)], np.int8)  # every board twice
     first = np.zeros((len(boards), 2), np.bool_)
     out = {}
     for on in (False, True):

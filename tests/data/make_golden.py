@@ -4,6 +4,7 @@ positions and rolls per game, taken from seeded random games. Run: python tests/
 The backgammon entries were checked against GNU Backgammon's move generator when written; the nardy
 entries were reviewed by hand for the rules they exercise (head rule, six-block rule, strict bear-off).
 """
+
 import json
 import random
 from pathlib import Path
@@ -23,8 +24,15 @@ def main():
                 d = (rng.randint(1, 6), rng.randint(1, 6))
                 if rng.random() < 0.25 or moves == 0:
                     plays = p.legal_plays(d)
-                    out.append({"game": game, "position": p.id(), "dice": list(d), "count": len(plays),
-                                "plays": sorted(str(x) for x in plays)})
+                    out.append(
+                        {
+                            "game": game,
+                            "position": p.id(),
+                            "dice": list(d),
+                            "count": len(plays),
+                            "plays": sorted(str(x) for x in plays),
+                        }
+                    )
                     picked += 1
                     if picked >= 36:
                         break

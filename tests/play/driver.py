@@ -13,14 +13,25 @@ from tests.helpers import REPO
 
 PROMPTS = {
     "en": {
-        "play": r"play", "confirm": r"confirm \(Enter\) or undo", "forced": r"Enter to play it",
-        "roll": r"roll \(Enter\) or double", "take": r"take(?:, beaver)? or pass", "resign": r"accept or decline",
-        "continue": r"Press Enter to continue", "yesno": r"\(y/n\)", "savename": r"do not save\)",
+        "play": r"play",
+        "confirm": r"confirm \(Enter\) or undo",
+        "forced": r"Enter to play it",
+        "roll": r"roll \(Enter\) or double",
+        "take": r"take(?:, beaver)? or pass",
+        "resign": r"accept or decline",
+        "continue": r"Press Enter to continue",
+        "yesno": r"\(y/n\)",
+        "savename": r"do not save\)",
     },
     "ru": {
-        "play": r"ход", "confirm": r"подтвердить \(Enter\) или отмена", "forced": r"Enter — сыграть",
-        "roll": r"бросить \(Enter\) или удвоить", "take": r"принять(?:, бивер)? или отказ",
-        "resign": r"принять или отклонить", "continue": r"Нажмите Enter, чтобы продолжить", "yesno": r"\(д/н\)",
+        "play": r"ход",
+        "confirm": r"подтвердить \(Enter\) или отмена",
+        "forced": r"Enter — сыграть",
+        "roll": r"бросить \(Enter\) или удвоить",
+        "take": r"принять(?:, бивер)? или отказ",
+        "resign": r"принять или отклонить",
+        "continue": r"Нажмите Enter, чтобы продолжить",
+        "yesno": r"\(д/н\)",
         "savename": r"не сохранять\)",
     },
 }
@@ -46,15 +57,16 @@ class Driver:
         env.pop("NO_COLOR", None)
         env["TERM"] = "xterm-256color" if colour else "dumb"
         argv = nardy_cmd(*args)
-        self.child = pexpect.spawn(argv[0], argv[1:], encoding="utf-8", timeout=timeout, cwd=str(REPO),
-                                   env=env, dimensions=(60, 150))
+        self.child = pexpect.spawn(
+            argv[0], argv[1:], encoding="utf-8", timeout=timeout, cwd=str(REPO), env=env, dimensions=(60, 150)
+        )
         self.lang = lang
         kinds = PROMPTS[lang]
         self.kinds = list(kinds)
         self.patterns = [re.compile(f"(?:{v})> ") for v in kinds.values()] + [pexpect.EOF]
         self.transcript = []
         self.kind = None
-        self.last = ""        # output since the previous prompt
+        self.last = ""  # output since the previous prompt
 
     def wait(self) -> str:
         i = self.child.expect(self.patterns)

@@ -26,9 +26,11 @@ def stated_final_score(text: str):
     (read straight from the text, independently of the reader)."""
     score_lines = re.findall(r"^\s*\S.*?:\s*(\d+)\s+\S.*?:\s*(\d+)\s*$", text, re.M)
     s = [int(score_lines[-1][0]), int(score_lines[-1][1])]
-    last_game = text[text.rindex(" Game "):]
-    wins = [(m.start() - last_game.rfind("\n", 0, m.start()) - 1, int(m.group(1)))
-            for m in re.finditer(r"Wins (\d+) points?", last_game)]
+    last_game = text[text.rindex(" Game ") :]
+    wins = [
+        (m.start() - last_game.rfind("\n", 0, m.start()) - 1, int(m.group(1)))
+        for m in re.finditer(r"Wins (\d+) points?", last_game)
+    ]
     col, pts = wins[-1]
     s[1 if col > 20 else 0] += pts
     return tuple(s)
@@ -81,8 +83,9 @@ def _events(m):
     return out
 
 
-@pytest.mark.parametrize("game,cube", [("backgammon", None), ("short", None), ("short", True),
-                                       ("long", None), ("long", True)])
+@pytest.mark.parametrize(
+    "game,cube", [("backgammon", None), ("short", None), ("short", True), ("long", None), ("long", True)]
+)
 def test_mat_export_import_round_trip(game, cube):
     m = random_match(game, 5, seed=len(game) + bool(cube), cube=cube)
     text = write_mat(m)
@@ -123,8 +126,10 @@ def test_illegal_play_error_names_game_move_player_and_keeps_the_valid_part():
 
 def test_wrong_wins_line_is_an_error():
     # game 3 ends with gnubg bearing off its last checker: a single at cube 2
-    text = _base().replace(" 20) 66: 1/0                     \n      Wins 2 points",
-                           " 20) 66: 1/0                     \n      Wins 4 points")
+    text = _base().replace(
+        " 20) 66: 1/0                     \n      Wins 2 points",
+        " 20) 66: 1/0                     \n      Wins 4 points",
+    )
     assert text != _base()
     with pytest.raises(RecordError, match="'Wins 4' but the game is worth 2") as ei:
         replay(text)
@@ -133,8 +138,10 @@ def test_wrong_wins_line_is_an_error():
 
 def test_wins_line_before_the_end_must_match_a_resignation_level():
     # game 1 ends with gnubg resigning a single at cube 2: 'Wins 3' fits no level
-    text = _base().replace("                                  Wins 2 points\n\n Game 2",
-                           "                                  Wins 3 points\n\n Game 2")
+    text = _base().replace(
+        "                                  Wins 2 points\n\n Game 2",
+        "                                  Wins 3 points\n\n Game 2",
+    )
     assert text != _base()
     with pytest.raises(RecordError, match="no resignation level"):
         replay(text)
@@ -148,8 +155,10 @@ def test_wrong_score_line_is_an_error():
 
 
 def test_out_of_turn_double_in_a_record_is_an_error():
-    text = _base().replace("  4)  Doubles => 2                Takes\n  5) 32: 13/10 10/8",
-                           "  4)                              Doubles => 2\n  5) 32: 13/10 10/8")
+    text = _base().replace(
+        "  4)  Doubles => 2                Takes\n  5) 32: 13/10 10/8",
+        "  4)                              Doubles => 2\n  5) 32: 13/10 10/8",
+    )
     assert text != _base()
     with pytest.raises(RecordError, match="cannot double") as ei:
         replay(text)
@@ -158,8 +167,10 @@ def test_out_of_turn_double_in_a_record_is_an_error():
 
 def test_double_in_the_crawford_game_is_an_error():
     text = (DATA / "gnubg-1009.mat").read_text()
-    bad = text.replace("  1) 21: 24/22 22/21             55: 8/3 8/3 6/1* 6/1",
-                       "  1) 21: 24/22 22/21              Doubles => 2\n  2)  Takes")
+    bad = text.replace(
+        "  1) 21: 24/22 22/21             55: 8/3 8/3 6/1* 6/1",
+        "  1) 21: 24/22 22/21              Doubles => 2\n  2)  Takes",
+    )
     assert bad != text
     with pytest.raises(RecordError, match="Crawford") as ei:
         replay(bad)
@@ -167,20 +178,26 @@ def test_double_in_the_crawford_game_is_an_error():
 
 
 def test_wrong_cube_value_is_an_error():
-    text = _base().replace(" 12) 53: 8/3* 6/3                 Doubles => 2",
-                           " 12) 53: 8/3* 6/3                 Doubles => 4")
+    text = _base().replace(
+        " 12) 53: 8/3* 6/3                 Doubles => 2", " 12) 53: 8/3* 6/3                 Doubles => 4"
+    )
     with pytest.raises(RecordError, match="cube is at 1"):
         replay(text)
 
 
-@pytest.mark.parametrize("text,reason", [
-    (" 3 point match\n\n  1) 31: 8/5 6/5\n", "before the first"),
-    (" 3 point match\n\n Game 2\n A : 0    B : 0\n", "Game 2 follows game 0"),
-    (" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5 ??? \n", "cannot read"),
-    (" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n  3) 42: 8/4 6/4\n", "move 3 follows move 1"),
-    ('; [Variation "Chess"]\n 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n',
-     "unknown Variation 'Chess'"),
-])
+@pytest.mark.parametrize(
+    "text,reason",
+    [
+        (" 3 point match\n\n  1) 31: 8/5 6/5\n", "before the first"),
+        (" 3 point match\n\n Game 2\n A : 0    B : 0\n", "Game 2 follows game 0"),
+        (" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5 ??? \n", "cannot read"),
+        (" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n  3) 42: 8/4 6/4\n", "move 3 follows move 1"),
+        (
+            '; [Variation "Chess"]\n 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 8/5 6/5\n',
+            "unknown Variation 'Chess'",
+        ),
+    ],
+)
 def test_malformed_files_give_clear_errors(text, reason):
     with pytest.raises(RecordError, match=reason) as ei:
         replay(text)
@@ -189,7 +206,7 @@ def test_malformed_files_give_clear_errors(text, reason):
 
 def test_unfinished_last_game_replays_the_valid_part():
     text = _base()
-    cut = text[:text.index(" 13)  Takes")]
+    cut = text[: text.index(" 13)  Takes")]
     m = replay(cut)
     assert len(m.games) == 1 and m.current.phase == "double" and m.score == (0, 0)
 
@@ -224,15 +241,25 @@ def test_gnubg_imports_our_backgammon_export(tmp_path):
         ours.write_text(write_mat(m))
         theirs = tmp_path / f"theirs{i}.mat"
         cmds = f"import mat {ours}\nexport match mat {theirs}\n"
-        p = subprocess.run([_gnubg(), "-t", "-q"], input=cmds, capture_output=True, text=True, timeout=120,
-                           env={**os.environ, "HOME": str(tmp_path)})
+        p = subprocess.run(
+            [_gnubg(), "-t", "-q"],
+            input=cmds,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "HOME": str(tmp_path)},
+        )
         assert theirs.exists(), p.stdout[-2000:] + p.stderr[-2000:]
         back = replay(theirs)  # what GNU Backgammon understood, through our rules
         assert back.score == m.score
-        pos = [[(e.type, getattr(e, "position", None), getattr(e, "dice", None)) for e in g.history if e.type != "opening"]
-               for g in m.games]
-        pos_back = [[(e.type, getattr(e, "position", None), getattr(e, "dice", None)) for e in g.history if e.type != "opening"]
-                    for g in back.games]
+        pos = [
+            [(e.type, getattr(e, "position", None), getattr(e, "dice", None)) for e in g.history if e.type != "opening"]
+            for g in m.games
+        ]
+        pos_back = [
+            [(e.type, getattr(e, "position", None), getattr(e, "dice", None)) for e in g.history if e.type != "opening"]
+            for g in back.games
+        ]
         assert pos_back == pos
 
 
@@ -254,6 +281,7 @@ def test_long_nardy_last_roll_draw_round_trips():
 def test_resignation_before_any_play_round_trips():
     from nardy.dice import DiceSource
     from nardy.match import Match
+
     m = Match("backgammon", length=3, dice=DiceSource(5))
     g = m.new_game() if not m.games else m.current
     g.start()

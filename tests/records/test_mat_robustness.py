@@ -63,7 +63,7 @@ def _assert_clean_error(e: BaseException, text: str):
     assert type(e) is RecordError and isinstance(e, NardyError) and isinstance(e, ValueError)
     for msg in (str(e), e.reason or ""):
         assert not re.search(r"\b\w*(Error|Exception)\(|Traceback|<[\w.]+ object at", msg), msg
-        echoed = [msg[i:i + 81] for i in range(len(msg) - 80) if msg[i:i + 81] in text]
+        echoed = [msg[i : i + 81] for i in range(len(msg) - 80) if msg[i : i + 81] in text]
         assert not echoed, f"the message echoes {len(echoed[0])}+ characters of input: {msg[:300]!r}"
 
 
@@ -102,22 +102,31 @@ def test_match_length_is_bounded_before_conversion():
     assert parse_mat(" 9999 point match\n").length == 9999
 
 
-@pytest.mark.parametrize("text,message", [
-    # numbers that reached int()/float() unchecked (OverflowError or the int conversion limit)
-    (" 1 point match\n\n Game " + "9" * 900 + "\n", r"line 3: game number '9{40}\.\.\.' is out of range"),
-    (HEADER + "  " + "9" * 900 + ") 31: 8/5 6/5\n", r"line 5: move number '9{40}\.\.\.' is out of range"),
-    (HEADER + "  1) 31: 8/5 6/5     Doubles => " + "9" * 900 + "\n",
-     r"line 5: cube value '9{40}\.\.\.' is out of range"),
-    (HEADER + "  1) 31: 8/5 6/5\n      Wins " + "9" * 400 + " points\n",
-     r"line 6: points '9{40}\.\.\.' is out of range"),
-    (HEADER + "  1) 31: 8/5 6/5\n      Draw " + "9" * 400 + " points each\n",
-     r"line 6: points '9{40}\.\.\.' is out of range"),
-    (" 1 point match\n\n Game 1\n a : -1    b : 0\n", r"line 4: score '-1' is out of range \(0-32767\)"),
-    (" 1 point match\n\n Game 1\n a : 0    b : 32768\n", r"line 4: score '32768' is out of range"),
-    (HEADER + "  1)  Doubles => 65536\n", r"line 5: cube value '65536' is out of range \(a whole number 1-32768\)"),
-    (HEADER + "  1)  Doubles => 0\n", r"line 5: cube value '0' is out of range"),
-    (HEADER + "  1)  Doubles => 2.5\n", r"line 5: cannot read"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        # numbers that reached int()/float() unchecked (OverflowError or the int conversion limit)
+        (" 1 point match\n\n Game " + "9" * 900 + "\n", r"line 3: game number '9{40}\.\.\.' is out of range"),
+        (HEADER + "  " + "9" * 900 + ") 31: 8/5 6/5\n", r"line 5: move number '9{40}\.\.\.' is out of range"),
+        (
+            HEADER + "  1) 31: 8/5 6/5     Doubles => " + "9" * 900 + "\n",
+            r"line 5: cube value '9{40}\.\.\.' is out of range",
+        ),
+        (
+            HEADER + "  1) 31: 8/5 6/5\n      Wins " + "9" * 400 + " points\n",
+            r"line 6: points '9{40}\.\.\.' is out of range",
+        ),
+        (
+            HEADER + "  1) 31: 8/5 6/5\n      Draw " + "9" * 400 + " points each\n",
+            r"line 6: points '9{40}\.\.\.' is out of range",
+        ),
+        (" 1 point match\n\n Game 1\n a : -1    b : 0\n", r"line 4: score '-1' is out of range \(0-32767\)"),
+        (" 1 point match\n\n Game 1\n a : 0    b : 32768\n", r"line 4: score '32768' is out of range"),
+        (HEADER + "  1)  Doubles => 65536\n", r"line 5: cube value '65536' is out of range \(a whole number 1-32768\)"),
+        (HEADER + "  1)  Doubles => 0\n", r"line 5: cube value '0' is out of range"),
+        (HEADER + "  1)  Doubles => 2.5\n", r"line 5: cannot read"),
+    ],
+)
 def test_every_number_a_record_states_is_bounded(text, message):
     for f in (parse_mat, replay):
         with pytest.raises(RecordError, match=message) as ei:
@@ -125,15 +134,23 @@ def test_every_number_a_record_states_is_bounded(text, message):
         _assert_clean_error(ei.value, text)
 
 
-@pytest.mark.parametrize("header,message", [
-    ('; [Scoring "' + "9" * 30 + '"]', r"bad rules header: option scoring=\(9{30},\): expected 3 integers 1-64"),
-    ('; [Scoring "' + "9" * 900 + '"]',
-     r"bad rules header: Scoring '9{40}\.\.\.' is too long \(900 characters, at most 40\)"),
-    ('; [Variation "' + "x" * 900 + '"]', r"unknown Variation 'x{40}\.\.\.'"),
-    ('; [Variation "Chess"]', r"unknown Variation 'Chess'"),
-    ('; [Cube "' + "y" * 300 + '"]', r"bad rules header: Cube 'y{40}\.\.\.' is too long"),
-    ('; [Player 1 "' + "n" * 300 + '"]\n; [Player 2 "b"]', r"header 'Player 1': player name 'n{40}\.\.\.' is too long"),
-])
+@pytest.mark.parametrize(
+    "header,message",
+    [
+        ('; [Scoring "' + "9" * 30 + '"]', r"bad rules header: option scoring=\(9{30},\): expected 3 integers 1-64"),
+        (
+            '; [Scoring "' + "9" * 900 + '"]',
+            r"bad rules header: Scoring '9{40}\.\.\.' is too long \(900 characters, at most 40\)",
+        ),
+        ('; [Variation "' + "x" * 900 + '"]', r"unknown Variation 'x{40}\.\.\.'"),
+        ('; [Variation "Chess"]', r"unknown Variation 'Chess'"),
+        ('; [Cube "' + "y" * 300 + '"]', r"bad rules header: Cube 'y{40}\.\.\.' is too long"),
+        (
+            '; [Player 1 "' + "n" * 300 + '"]\n; [Player 2 "b"]',
+            r"header 'Player 1': player name 'n{40}\.\.\.' is too long",
+        ),
+    ],
+)
 def test_rule_headers_are_bounded_and_quoted_short(header, message):
     text = header + "\n 1 point match\n"
     with pytest.raises(RecordError, match=message) as ei:
@@ -166,9 +183,11 @@ def test_long_player_names_are_cut_in_messages():
 
 
 def test_long_play_and_junk_are_quoted_short():
-    for cell, message in ((" 31: " + "8/5 " * 30, r"play '8/5 8/5 8/5 8/5 8/5 8/5 8/5 8/5 8/5 8/5 \.\.\.' is too long"),
-                          (" 31: 8/5 6/5 " + "?" * 300, r"cannot read play '8/5 6/5 \?{32}\.\.\.'"),
-                          (" " + "~" * 300, r"cannot read '~{40}\.\.\.'")):
+    for cell, message in (
+        (" 31: " + "8/5 " * 30, r"play '8/5 8/5 8/5 8/5 8/5 8/5 8/5 8/5 8/5 8/5 \.\.\.' is too long"),
+        (" 31: 8/5 6/5 " + "?" * 300, r"cannot read play '8/5 6/5 \?{32}\.\.\.'"),
+        (" " + "~" * 300, r"cannot read '~{40}\.\.\.'"),
+    ):
         text = HEADER + "  1)" + cell + "\n"
         with pytest.raises(RecordError, match=message) as ei:
             replay(text)
@@ -181,17 +200,20 @@ def test_overlong_line_is_refused():
         parse_mat(text)
 
 
-@pytest.mark.parametrize("line", [
-    " " * 990 + "x",                    # the old score-line pattern took minutes on this (cubic backtracking)
-    "a : 1 b" * 140,                    # ... and seconds on this (quadratic)
-    ":" * 999,
-    ": 1" * 333,
-    "; [" + " " * 990 + "x",
-    "; [k " + '"' * 990 + "x]",
-    "Draw" + " " * 990 + "x",
-    "Doubles" + " " * 990 + "x",
-    "31: " * 249,
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        " " * 990 + "x",  # the old score-line pattern took minutes on this (cubic backtracking)
+        "a : 1 b" * 140,  # ... and seconds on this (quadratic)
+        ":" * 999,
+        ": 1" * 333,
+        "; [" + " " * 990 + "x",
+        "; [k " + '"' * 990 + "x]",
+        "Draw" + " " * 990 + "x",
+        "Doubles" + " " * 990 + "x",
+        "31: " * 249,
+    ],
+)
 def test_every_line_is_read_in_linear_time(line):
     text = " 1 point match\n\n Game 1\n" + (line + "\n") * 50
     start = time.perf_counter()
@@ -225,7 +247,7 @@ def test_cube_never_passes_32768():
         replay(unvalued)  # ...and a double without one when replayed
     assert ei.value.partial.current.cube_value == MAX_CUBE == 32768
     # 15 doubles are fine
-    cut = text[:text.rindex("Doubles => 65536")].rstrip() + "\n"
+    cut = text[: text.rindex("Doubles => 65536")].rstrip() + "\n"
     assert replay(cut).current.cube_value == 32768
 
 
@@ -301,15 +323,63 @@ def test_real_record_with_a_byte_order_mark_replays():
 
 
 # ----- any text: only RecordError ----------------------------------------------------------------
-BIG = ["9" * 400, "9" * 5000, "-1", "0", "1.5", "0.5", "99999999999", "32768", "65536", "1" + "0" * 30,
-       "٣", "𝟗", "1e9", "nan"]
-JUNK = BIG + ["\x00", "\u202e", "é", "\ufeff", "\t", "Doubles => 99999999999", "Wins 1e999 points",
-              "Beavers => 0", "Draw 5000 points each", "Game 0", "Game 2", " 0 point match", "Takes", "Drops",
-              "Doubles", "Beavers", "Wins 1 point", "Draw", "66: 25/0 25/0 25/0 25/0", "31:", "bar/off*",
-              "8/5(9)", "(", ")", ":", "1)", "; [", '; [Variation "Long Nardy"]', '; [Variation "Short Nardy"]',
-              '; [CubeLimit "1"]', '; [Scoring "1/2/99"]', '; [Cube "Off"]', '; [Opening "x"]', '; [Jacoby "On"]',
-              '; [Beavers "On"]', '; [Crawford "Off"]', '; [Last Roll "half"]', "a : 1.5 b : 0",
-              "x : -5 y : 99999999999999999999999"]
+BIG = [
+    "9" * 400,
+    "9" * 5000,
+    "-1",
+    "0",
+    "1.5",
+    "0.5",
+    "99999999999",
+    "32768",
+    "65536",
+    "1" + "0" * 30,
+    "٣",
+    "𝟗",
+    "1e9",
+    "nan",
+]
+JUNK = BIG + [
+    "\x00",
+    "\u202e",
+    "é",
+    "\ufeff",
+    "\t",
+    "Doubles => 99999999999",
+    "Wins 1e999 points",
+    "Beavers => 0",
+    "Draw 5000 points each",
+    "Game 0",
+    "Game 2",
+    " 0 point match",
+    "Takes",
+    "Drops",
+    "Doubles",
+    "Beavers",
+    "Wins 1 point",
+    "Draw",
+    "66: 25/0 25/0 25/0 25/0",
+    "31:",
+    "bar/off*",
+    "8/5(9)",
+    "(",
+    ")",
+    ":",
+    "1)",
+    "; [",
+    '; [Variation "Long Nardy"]',
+    '; [Variation "Short Nardy"]',
+    '; [CubeLimit "1"]',
+    '; [Scoring "1/2/99"]',
+    '; [Cube "Off"]',
+    '; [Opening "x"]',
+    '; [Jacoby "On"]',
+    '; [Beavers "On"]',
+    '; [Crawford "Off"]',
+    '; [Last Roll "half"]',
+    "a : 1.5 b : 0",
+    "x : -5 y : 99999999999999999999999",
+]
 
 
 def _numbers(line):
@@ -327,17 +397,32 @@ def mutated_records(draw):
     for _ in range(draw(st.integers(1, 4))):
         if not lines:
             lines = [""]
-        op = draw(st.sampled_from(["number", "cut text", "cut line", "insert", "unicode", "delete", "swap",
-                                   "duplicate", "swap games", "junk line", "game header"]))
+        op = draw(
+            st.sampled_from(
+                [
+                    "number",
+                    "cut text",
+                    "cut line",
+                    "insert",
+                    "unicode",
+                    "delete",
+                    "swap",
+                    "duplicate",
+                    "swap games",
+                    "junk line",
+                    "game header",
+                ]
+            )
+        )
         i = index()
         line = lines[i]
         if op == "number" and _numbers(line):
             a, b = draw(st.sampled_from(_numbers(line)))
             lines[i] = line[:a] + draw(st.sampled_from(BIG)) + line[b:]
         elif op == "cut text":
-            lines = lines[:i] + [line[:draw(st.integers(0, len(line)))]]
+            lines = lines[:i] + [line[: draw(st.integers(0, len(line)))]]
         elif op == "cut line":
-            lines[i] = line[:draw(st.integers(0, len(line)))]
+            lines[i] = line[: draw(st.integers(0, len(line)))]
         elif op == "insert":
             p = draw(st.integers(0, len(line)))
             lines[i] = line[:p] + draw(st.sampled_from(JUNK)) + line[p:]
@@ -356,54 +441,114 @@ def mutated_records(draw):
             if len(starts) >= 2:
                 a, b = sorted(draw(st.lists(st.sampled_from(starts), min_size=2, max_size=2, unique=True)))
                 ends = {s: next((t for t in starts if t > s), len(lines)) for s in (a, b)}
-                ga, gb = lines[a:ends[a]], lines[b:ends[b]]
-                lines = lines[:a] + gb + lines[ends[a]:b] + ga + lines[ends[b]:]
+                ga, gb = lines[a : ends[a]], lines[b : ends[b]]
+                lines = lines[:a] + gb + lines[ends[a] : b] + ga + lines[ends[b] :]
         elif op == "junk line":
             lines.insert(i, draw(st.sampled_from(JUNK)))
         elif op == "game header":
-            lines.insert(i, draw(st.sampled_from([" Game 1", " 3 point match", '; [Variation "Long Nardy"]',
-                                                  '; [Variation "Short Nardy"]', '; [Variation "Backgammon"]'])))
+            lines.insert(
+                i,
+                draw(
+                    st.sampled_from(
+                        [
+                            " Game 1",
+                            " 3 point match",
+                            '; [Variation "Long Nardy"]',
+                            '; [Variation "Short Nardy"]',
+                            '; [Variation "Backgammon"]',
+                        ]
+                    )
+                ),
+            )
     return "\n".join(lines)
 
 
 _num = st.one_of(st.integers(0, 40).map(str), st.sampled_from(BIG))
 _name = st.sampled_from(["a", "b", "gnubg", "Anna Bell", "x:y", "", "n" * 70])
 _cell = st.one_of(
-    st.builds(lambda d1, d2, play: f"{d1}{d2}: {play}", st.integers(0, 9), st.integers(0, 9),
-              st.lists(st.sampled_from(["8/5", "6/5", "24/18", "13/11", "bar/22*", "6/off", "25/0", "8/4(2)",
-                                        "13/7(99)", "24/23/22", "*", "/"]), max_size=4).map(" ".join)),
-    st.builds(lambda n: f"Doubles => {n}", _num), st.builds(lambda n: f"Beavers => {n}", _num),
+    st.builds(
+        lambda d1, d2, play: f"{d1}{d2}: {play}",
+        st.integers(0, 9),
+        st.integers(0, 9),
+        st.lists(
+            st.sampled_from(
+                ["8/5", "6/5", "24/18", "13/11", "bar/22*", "6/off", "25/0", "8/4(2)", "13/7(99)", "24/23/22", "*", "/"]
+            ),
+            max_size=4,
+        ).map(" ".join),
+    ),
+    st.builds(lambda n: f"Doubles => {n}", _num),
+    st.builds(lambda n: f"Beavers => {n}", _num),
     st.sampled_from(["Doubles", "Takes", "Drops", "Beavers", "Draw", "Accepts", "Passes"]),
-    st.builds(lambda n: f"Wins {n} points", _num), st.builds(lambda n: f"Draw {n} points each", _num),
-    st.text(max_size=6))
+    st.builds(lambda n: f"Wins {n} points", _num),
+    st.builds(lambda n: f"Draw {n} points each", _num),
+    st.text(max_size=6),
+)
 _line = st.one_of(
-    st.builds(lambda k, v: f'; [{k} "{v}"]',
-              st.sampled_from(["Variation", "Scoring", "CubeLimit", "Cube", "Opening", "Jacoby", "Beavers",
-                               "Crawford", "Player 1", "Player 2", "Last Roll", "Head Exception",
-                               "Strict Bear-off"]),
-              st.one_of(st.sampled_from(["Backgammon", "Short Nardy", "Long Nardy", "On", "Off", "1/2/4/8", "8",
-                                         "half", "use-opening-dice"]), _num, st.text(max_size=12))),
+    st.builds(
+        lambda k, v: f'; [{k} "{v}"]',
+        st.sampled_from(
+            [
+                "Variation",
+                "Scoring",
+                "CubeLimit",
+                "Cube",
+                "Opening",
+                "Jacoby",
+                "Beavers",
+                "Crawford",
+                "Player 1",
+                "Player 2",
+                "Last Roll",
+                "Head Exception",
+                "Strict Bear-off",
+            ]
+        ),
+        st.one_of(
+            st.sampled_from(
+                ["Backgammon", "Short Nardy", "Long Nardy", "On", "Off", "1/2/4/8", "8", "half", "use-opening-dice"]
+            ),
+            _num,
+            st.text(max_size=12),
+        ),
+    ),
     st.builds(lambda n: f" {n} point match", _num),
     st.builds(lambda n: f" Game {n}", _num),
     st.builds(lambda a, x, b, y: f" {a} : {x}      {b} : {y}", _name, _num, _name, _num),
     st.builds(lambda n, a, b: f"{n:>3}) {a:<27} {b}", _num, _cell, _cell),
     st.builds(lambda n, a: f"{n:>3}) {a}", _num, _cell),
     st.builds(lambda a: " " * 34 + a, _cell),
-    st.text(max_size=20))
+    st.text(max_size=20),
+)
 
 
 @st.composite
 def random_records(draw):
     """Record-shaped text from a small grammar, most of it starting as a real record does."""
-    head = draw(st.sampled_from(["", " 3 point match\n\n Game 1\n a : 0    b : 0\n",
-                                 '; [Variation "Long Nardy"]\n 0 point match\n\n Game 1\n a : 0    b : 0\n']))
+    head = draw(
+        st.sampled_from(
+            [
+                "",
+                " 3 point match\n\n Game 1\n a : 0    b : 0\n",
+                '; [Variation "Long Nardy"]\n 0 point match\n\n Game 1\n a : 0    b : 0\n',
+            ]
+        )
+    )
     return head + "\n".join(draw(st.lists(_line, max_size=12)))
 
 
-QUICK = settings(max_examples=150, deadline=None, database=None,
-                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-SLOW = settings(max_examples=3000, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+QUICK = settings(
+    max_examples=150,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+SLOW = settings(
+    max_examples=3000,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @QUICK

@@ -15,6 +15,7 @@ def make_server(tmp_path):
         s = Server(database or f"sqlite:///{tmp_path / 'nardy.db'}")
         servers.append(s)
         return s.start()
+
     yield make
     for s in servers:
         s.stop()

@@ -37,9 +37,23 @@ class Server:
         self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"nardy-serve-{self.port}.log", "ab")
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "nardy.cli", "serve", "--port", str(self.port), "--database", self.database,
-             "--allow-seeded-dice", *self.extra],
-            cwd=str(ROOT), stdout=self.log, stderr=subprocess.STDOUT, env=env)
+            [
+                sys.executable,
+                "-m",
+                "nardy.cli",
+                "serve",
+                "--port",
+                str(self.port),
+                "--database",
+                self.database,
+                "--allow-seeded-dice",
+                *self.extra,
+            ],
+            cwd=str(ROOT),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         end = time.time() + timeout
         while time.time() < end:
             if self.proc.poll() is not None:
@@ -75,8 +89,9 @@ class Server:
             return json.loads(r.read())
 
     def post(self, path: str, body) -> dict:
-        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.url + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(req, timeout=120) as r:
             return json.loads(r.read())
 

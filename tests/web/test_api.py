@@ -58,12 +58,24 @@ def test_page_static_and_docs(client):
         assert client.get(f"/static/{f}").status_code == 200
     assert client.get("/static/nothing.js").status_code == 404
     docs = client.get("/docs").text
-    assert "swagger" in docs.lower() and "cdn" not in docs.lower()   # served offline
+    assert "swagger" in docs.lower() and "cdn" not in docs.lower()  # served offline
     assert client.get("/static-offline-docs/swagger-ui-bundle.js").status_code == 200
     paths = ok(client.get("/openapi.json"))["paths"]
-    for p in ("/api/plays", "/api/move", "/api/eval", "/api/cube", "/api/mat", "/api/games", "/api/games/{gid}",
-              "/api/games/{gid}/actions", "/api/games/{gid}/hints", "/api/games/{gid}/mat",
-              "/api/games/{gid}/record", "/api/health", "/api/info"):
+    for p in (
+        "/api/plays",
+        "/api/move",
+        "/api/eval",
+        "/api/cube",
+        "/api/mat",
+        "/api/games",
+        "/api/games/{gid}",
+        "/api/games/{gid}/actions",
+        "/api/games/{gid}/hints",
+        "/api/games/{gid}/mat",
+        "/api/games/{gid}/record",
+        "/api/health",
+        "/api/info",
+    ):
         assert p in paths, p
 
 
@@ -88,8 +100,11 @@ def test_plays(client):
     assert {(s["from"], s["to"], s["die"]) for s in p["steps"]} == {(8, 5, 3), (6, 5, 1)}
     assert len(p["position"]) == 14
     # long nardy, absolute numbering for Black: the head is 12
-    r = ok(client.get("/api/plays", params={"game": "long", "die1": 6, "die2": 6, "numbering": "absolute",
-                                            "side": "black"}))
+    r = ok(
+        client.get(
+            "/api/plays", params={"game": "long", "die1": 6, "die2": 6, "numbering": "absolute", "side": "black"}
+        )
+    )
     assert [p["play"] for p in r["plays"]] == ["12/6(2)"]
     r = ok(client.get("/api/plays", params={"game": "short-nardy", "position": START, "die1": 6, "die2": 5}))
     assert r["game"] == "short"
@@ -118,8 +133,11 @@ def test_move_and_eval_all_games(client, game):
     legal = {p["play"] for p in ok(client.get("/api/plays", params={"game": game, "die1": 6, "die2": 3}))["plays"]}
     assert {m["play"] for m in r["moves"]} <= legal
     e = ok(client.get("/api/eval", params={"game": game, "level": "advanced"}))
-    levels = {"backgammon": ["single", "gammon", "backgammon"], "short": ["oyun", "mars", "home mars", "koks"],
-              "long": ["oyn", "mars"]}[game]
+    levels = {
+        "backgammon": ["single", "gammon", "backgammon"],
+        "short": ["oyun", "mars", "home mars", "koks"],
+        "long": ["oyn", "mars"],
+    }[game]
     assert e["result_levels"] == levels
     pr = e["probabilities"]
     assert 0.3 < pr["win"] < 0.7 and abs(pr["win"] + pr["lose"] - 1) < 1e-4
@@ -133,6 +151,7 @@ def test_move_best_play_known(client):
     assert r["play"] == "8/5 6/5"
     # a finished game has no play; its evaluation is exact
     from nardy.position import Position
+
     me = [0] * 26
     me[0] = 15
     opp = [0] * 26
@@ -157,6 +176,7 @@ def test_cube(client):
     assert set(r["equities"]) == {"no double", "double/take", "double/pass"}
     # a race far ahead: White 5 checkers on the 1-point, Black 15 on its 6-point -> double, pass
     from nardy.position import Position
+
     me = [0] * 26
     me[1] = 5
     me[0] = 10
@@ -169,8 +189,11 @@ def test_cube(client):
     r = ok(client.get("/api/cube", params={"position": pid, "owner": "opponent", "cube": 2, "level": "advanced"}))
     assert r["double"] is False and r["reason"]
     # match play and the Crawford game
-    r = ok(client.get("/api/cube", params={"length": 5, "score_me": 4, "score_opponent": 2, "crawford": True,
-                                           "level": "advanced"}))
+    r = ok(
+        client.get(
+            "/api/cube", params={"length": 5, "score_me": 4, "score_opponent": 2, "crawford": True, "level": "advanced"}
+        )
+    )
     assert r["double"] is False and "crawford" in r["reason"].lower()
     ok(client.get("/api/cube", params={"game": "long", "level": "advanced"}))
 
@@ -215,7 +238,7 @@ def test_mat_import_bad(client):
     body = bad(client.post("/api/mat", content=broken), 422)
     assert body["error"] == "RecordError"
     bad(client.post("/api/mat", content="   "), 422, "empty")
-    bad(client.post("/api/mat", content=b"; [Variation \"Chess\"]\n\n 1 point match\n"), 422, "variation")
+    bad(client.post("/api/mat", content=b'; [Variation "Chess"]\n\n 1 point match\n'), 422, "variation")
     bad(client.post("/api/mat", json={"txt": "x"}), 422)
     bad(client.post("/api/mat", content="{not json", headers={"Content-Type": "application/json"}), 422)
 
@@ -241,7 +264,8 @@ def test_create_view_list_delete(client):
     row = next(g for g in games if g["id"] == gid)
     assert row["game"] == "long" and row["status"] == "playing" and row["score"] == [0, 0]
     assert ok(client.get("/api/games", params={"status": "over"}))["games"] == [] or all(
-        g["status"] == "over" for g in ok(client.get("/api/games", params={"status": "over"}))["games"])
+        g["status"] == "over" for g in ok(client.get("/api/games", params={"status": "over"}))["games"]
+    )
     assert client.delete(f"/api/games/{gid}").status_code == 204
     bad(client.get(f"/api/games/{gid}"), 404, gid)
     bad(client.delete(f"/api/games/{gid}"), 404)
@@ -351,8 +375,14 @@ def test_two_people_double_take_redouble_drop(client):
     for _ in range(10):
         if v["phase"] == "roll":
             break
-        v = ok(act(client, gid, "play", play=ok(client.get(f"/api/games/{gid}/hints",
-                                                          params={"level": "random", "n": 1}))["plays"][0]["play"]))
+        v = ok(
+            act(
+                client,
+                gid,
+                "play",
+                play=ok(client.get(f"/api/games/{gid}/hints", params={"level": "random", "n": 1}))["plays"][0]["play"],
+            )
+        )
     assert v["phase"] == "roll" and v["actions"][:2] == ["roll", "double"]
     h = ok(client.get(f"/api/games/{gid}/hints", params={"level": "advanced"}))
     assert h["kind"] == "cube" and h["action"] in ("double", "no double")
@@ -365,8 +395,14 @@ def test_two_people_double_take_redouble_drop(client):
     assert v["cube"]["value"] == 2 and v["cube"]["owner"] == 1 - doubler and v["phase"] == "roll"
     assert "double" not in v["actions"]
     v = ok(act(client, gid, "roll"))
-    v = ok(act(client, gid, "play", play=ok(client.get(f"/api/games/{gid}/hints",
-                                                      params={"level": "random"}))["plays"][0]["play"]))
+    v = ok(
+        act(
+            client,
+            gid,
+            "play",
+            play=ok(client.get(f"/api/games/{gid}/hints", params={"level": "random"}))["plays"][0]["play"],
+        )
+    )
     assert v["to_act"] == 1 - doubler and "double" in v["actions"]
     v = ok(act(client, gid, "double"))
     v = ok(act(client, gid, "drop"))
@@ -433,10 +469,22 @@ def test_seeded_games_repeat(client):
     b = new(client, game="backgammon", seed=12, level="beginner")
     for _ in range(3):
         hint = {"level": "advanced", "n": 1}
-        a = ok(act(client, a["id"], "play",
-                   play=ok(client.get(f"/api/games/{a['id']}/hints", params=hint))["plays"][0]["play"]))
-        b = ok(act(client, b["id"], "play",
-                   play=ok(client.get(f"/api/games/{b['id']}/hints", params=hint))["plays"][0]["play"]))
+        a = ok(
+            act(
+                client,
+                a["id"],
+                "play",
+                play=ok(client.get(f"/api/games/{a['id']}/hints", params=hint))["plays"][0]["play"],
+            )
+        )
+        b = ok(
+            act(
+                client,
+                b["id"],
+                "play",
+                play=ok(client.get(f"/api/games/{b['id']}/hints", params=hint))["plays"][0]["play"],
+            )
+        )
         if a["phase"] == "roll":
             a = ok(act(client, a["id"], "roll"))
             b = ok(act(client, b["id"], "roll"))
@@ -448,17 +496,20 @@ def test_computer_declines_a_cheap_resignation():
     from nardy.match import Match
     from nardy.position import Position
     from nardy.web.sessions import Session
+
     me = [0] * 26
     for p in (19, 20, 21, 22, 23):
-        me[p] = 3                      # all in the computer's home board, nothing off: a backgammon
+        me[p] = 3  # all in the computer's home board, nothing off: a backgammon
     bot = [0] * 26
     bot[0] = 14
-    bot[1] = 1                         # the computer bears off next turn
+    bot[1] = 1  # the computer bears off next turn
     g = Game.from_position(Position.from_boards(me, bot, "backgammon"), turn=0, cube=False)
     d = Match("backgammon", length=0).to_dict()
     d["games"] = [g.to_dict()]
-    s = Session(Match.from_dict(d), {"humans": [True, False], "level": "advanced", "seed": 1,
-                                     "auto_roll": False, "viewer": 0, "opponent": "bot"})
+    s = Session(
+        Match.from_dict(d),
+        {"humans": [True, False], "level": "advanced", "seed": 1, "auto_roll": False, "viewer": 0, "opponent": "bot"},
+    )
     s.act("resign", level="single")
     v = s.view()
     assert v["phase"] == "roll" and [e["kind"] for e in v["history"]][-2:] == ["resign", "decline"]
@@ -474,11 +525,18 @@ def test_games_offset_too_large_is_422(client):
     ok(client.get("/api/games", params={"offset": 10**9}))
 
 
-@pytest.mark.parametrize("name, word", [("Jo\nSmith", "control"), ("x" * 10_000, "at most 40"),
-                                        ('Jo "X" : 3', ":"), ("   ", "empty"), ("Tab\there", "control")])
+@pytest.mark.parametrize(
+    "name, word",
+    [
+        ("Jo\nSmith", "control"),
+        ("x" * 10_000, "at most 40"),
+        ('Jo "X" : 3', ":"),
+        ("   ", "empty"),
+        ("Tab\there", "control"),
+    ],
+)
 def test_player_names_validated(client, name, word):
-    body = bad(client.post("/api/games", json={"opponent": "human", "players": ["Bob", name]}), 422, "players",
-               word)
+    body = bad(client.post("/api/games", json={"opponent": "human", "players": ["Bob", name]}), 422, "players", word)
     assert "player 2" in body["detail"]
 
 
@@ -492,10 +550,11 @@ def test_player_names_stripped_and_exported_mat_reads_back(client):
 
 def test_saved_truncated_record_is_playable(client):
     from pathlib import Path
+
     src = Path("/work/shared/data/gnubg-matches/gnubg-1004.mat")
     if src.exists():
         lines = src.read_text().splitlines()
-        cut = next(i for i, x in enumerate(lines) if x.strip() == "Game 1") + 2   # "Game 1" and its score line
+        cut = next(i for i, x in enumerate(lines) if x.strip() == "Game 1") + 2  # "Game 1" and its score line
         text = "\n".join(lines[:cut]) + "\n"
     else:
         text = " 7 point match\n\n Game 1\n gnubg : 0                      root : 0\n"
@@ -513,16 +572,23 @@ def test_saved_truncated_record_is_playable(client):
 def test_cube_crawford_checked(client):
     bad(client.get("/api/cube", params={"crawford": True}), 422, "crawford", "money")
     bad(client.get("/api/cube", params={"crawford": True, "length": 5, "score_me": 3}), 422, "crawford", "4")
-    bad(client.get("/api/cube", params={"crawford": True, "length": 5, "score_me": 4, "score_opponent": 4}), 422,
-        "crawford")
+    bad(
+        client.get("/api/cube", params={"crawford": True, "length": 5, "score_me": 4, "score_opponent": 4}),
+        422,
+        "crawford",
+    )
     ok(client.get("/api/cube", params={"crawford": True, "length": 5, "score_opponent": 4, "level": "beginner"}))
 
 
 def test_validation_messages_have_no_pydantic_url(client):
-    for r in (client.post("/api/mat", json={"text": None}), client.post("/api/mat", json={"txt": "x"}),
-              client.post("/api/mat", content="{not json", headers={"Content-Type": "application/json"}),
-              client.post("/api/games", json={"length": -1}), client.get("/api/games", params={"limit": "x"}),
-              client.post("/api/games", json={"players": ["a\nb", "c"]})):
+    for r in (
+        client.post("/api/mat", json={"text": None}),
+        client.post("/api/mat", json={"txt": "x"}),
+        client.post("/api/mat", content="{not json", headers={"Content-Type": "application/json"}),
+        client.post("/api/games", json={"length": -1}),
+        client.get("/api/games", params={"limit": "x"}),
+        client.post("/api/games", json={"players": ["a\nb", "c"]}),
+    ):
         body = bad(r, 422)
         assert "errors.pydantic.dev" not in r.text and "For further information" not in r.text, body
     bad(client.post("/api/mat", json={"text": None}), 422, "text", "string")
@@ -531,16 +597,20 @@ def test_validation_messages_have_no_pydantic_url(client):
 def test_refusals_carry_a_code_and_a_message_in_the_players_language(client):
     v = new(client, game="backgammon", opponent="human", seed=21, auto_roll=False)
     gid = v["id"]
-    assert v["phase"] == "move"                  # the starter plays the opening dice
+    assert v["phase"] == "move"  # the starter plays the opening dice
     body = bad(act(client, gid, "roll"), 400)
     assert body["code"] == "wrong_phase" and body["params"]["phase"] == "move"
-    ru = client.post(f"/api/games/{gid}/actions", json={"action": "roll", "seq": v["seq"]},
-                     headers={"Accept-Language": "ru-RU,ru;q=0.9"}).json()
+    ru = client.post(
+        f"/api/games/{gid}/actions",
+        json={"action": "roll", "seq": v["seq"]},
+        headers={"Accept-Language": "ru-RU,ru;q=0.9"},
+    ).json()
     assert ru["code"] == "wrong_phase" and ru["message"] == "не сейчас: сначала нужно закончить ход"
     en = client.post(f"/api/games/{gid}/actions?lang=en", json={"action": "roll", "seq": v["seq"]}).json()
     assert en["message"] == "not now: the play must be finished first"
-    step = client.post(f"/api/games/{gid}/actions?lang=ru", json={"action": "step", "from": 1, "to": 0,
-                                                                  "seq": v["seq"]}).json()
+    step = client.post(
+        f"/api/games/{gid}/actions?lang=ru", json={"action": "step", "from": 1, "to": 0, "seq": v["seq"]}
+    ).json()
     assert step["code"] == "illegal_step" and "сейчас невозможен" in step["message"]
     stale = client.post(f"/api/games/{gid}/actions?lang=ru", json={"action": "roll", "seq": 10**6}).json()
     assert stale["code"] == "stale_action" and "партия уже изменилась" in stale["message"]

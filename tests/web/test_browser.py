@@ -17,12 +17,21 @@ import pytest
 from .helpers import ARTIFACTS, Server
 
 CHROMIUM = os.environ.get("NARDY_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = [
-    pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)),
-                       reason=f"chromium not installed ({CHROMIUM}); apt-get install chromium"),
+    pytest.mark.skipif(
+        not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)),
+        reason=f"chromium not installed ({CHROMIUM}); apt-get install chromium",
+    ),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python package) not installed")
 
@@ -126,15 +135,16 @@ def play_turn(page):
             click_and_wait(page, "#btn-confirm")
             return
         frm, to = pick_step(v["moves"])
-        page.click(f'#board [data-loc="{frm}"]')            # select: destinations are highlighted
+        page.click(f'#board [data-loc="{frm}"]')  # select: destinations are highlighted
         assert page.evaluate("window.nardy.selected") == str(frm)
         assert page.query_selector_all("#board .dest"), "no destination highlighted"
         click_and_wait(page, f'#board [data-loc="{to}"]')
     raise AssertionError("a turn took more than 8 steps")
 
 
-def play_out(page, take_doubles: bool = True, double_once: bool = False, max_turns: int = 400,
-             after_double=None) -> dict:
+def play_out(
+    page, take_doubles: bool = True, double_once: bool = False, max_turns: int = 400, after_double=None
+) -> dict:
     doubled = False
     for _ in range(max_turns):
         v = view(page)
@@ -211,14 +221,14 @@ def test_backgammon_with_a_double(server, page):
 def test_restart_and_resume(tmp_path, browser):
     srv = Server(f"sqlite:///{tmp_path / 'resume.db'}").start()
     try:
-        ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU")   # a phone, in Russian
+        ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU")  # a phone, in Russian
         page = ctx.new_page()
         gid = new_game(page, srv, "short", "beginner", seed=5)
         assert page.inner_text("#btn-new") == "Новая партия"
         v = view(page)
         assert v["phase"] == "move" and v["human_to_act"] and not v["can_confirm"]
         frm, to = pick_step(v["moves"])
-        drag(page, frm, to)                                                   # a step by drag and drop
+        drag(page, frm, to)  # a step by drag and drop
         before = view(page)
         assert before["steps"] and before["board"] != v["board"]
         box = page.query_selector("#board").bounding_box()

@@ -91,8 +91,7 @@ _NEW_GAMES = [
     {"game": "backgammon", "opponent": "human", "length": 3, "options": {}},
     {"game": "short", "opponent": "human", "length": 0},
     {"game": "long", "opponent": "human", "length": 5},
-    {"game": "backgammon", "opponent": "bot", "level": "beginner", "colour": "black", "jacoby": True,
-     "beavers": True},
+    {"game": "backgammon", "opponent": "bot", "level": "beginner", "colour": "black", "jacoby": True, "beavers": True},
     {"game": "backgammon", "opponent": "human", "auto_roll": False, "beavers": True},
 ]
 
@@ -129,14 +128,14 @@ def _play_a_little(client: TestClient, gid: str, actions: int, salt: int) -> Non
 def real_games():
     """Fill :data:`POOL` with saved games in a few states; afterwards print what the fuzzer got back,
     close the computer's workers and remove the database."""
-    client = TestClient(APP)        # no lifespan (no ``with``)
+    client = TestClient(APP)  # no lifespan (no ``with``)
     for i, body in enumerate(_NEW_GAMES):
         r = client.post("/api/games", json=body)
         assert r.status_code == 201, r.text
         gid = r.json()["id"]
         _play_a_little(client, gid, actions=3 * i, salt=i)
         POOL["keep"].append(gid)
-    for gid in POOL["keep"][3:6]:       # the games between two people: play on, then keep their records
+    for gid in POOL["keep"][3:6]:  # the games between two people: play on, then keep their records
         _play_a_little(client, gid, actions=60, salt=len(RECORDS) + 100)
         RECORDS.append(client.get(f"/api/games/{gid}/mat").text)
     # one imported from a .mat record (two people at this device); if the import fails, the fuzzing of
@@ -178,19 +177,26 @@ def plausible_actions(context, strategy):
     if context.operation is None or not context.operation.path.endswith("/actions"):
         return strategy
     from nardy.web.sessions import ACTIONS
+
     plausible = st.fixed_dictionaries(
         {"action": st.sampled_from(ACTIONS), "seq": st.just(0)},
-        optional={"from": st.integers(0, 25), "to": st.integers(0, 25), "die": st.integers(1, 6),
-                  "play": st.sampled_from(["", "8/5 6/5", "13/7", "24/18 13/11", "bar/20", "6/off 5/off", "x"]),
-                  "level": st.one_of(st.integers(0, 3), st.sampled_from(_LEVEL_NAMES)),
-                  "player": st.integers(0, 1)})
+        optional={
+            "from": st.integers(0, 25),
+            "to": st.integers(0, 25),
+            "die": st.integers(1, 6),
+            "play": st.sampled_from(["", "8/5 6/5", "13/7", "24/18 13/11", "bar/20", "6/off 5/off", "x"]),
+            "level": st.one_of(st.integers(0, 3), st.sampled_from(_LEVEL_NAMES)),
+            "player": st.integers(0, 1),
+        },
+    )
     return st.one_of(strategy, plausible)
 
 
 # ----- checks ---------------------------------------------------------------------------------------------
 def _request(case) -> str:
-    return (f"{case.method.upper()} {case.formatted_path} query={case.query!r} body={case.body!r} "
-            f"headers={case.headers!r}")
+    return (
+        f"{case.method.upper()} {case.formatted_path} query={case.query!r} body={case.body!r} headers={case.headers!r}"
+    )
 
 
 @schemathesis.check
@@ -209,11 +215,13 @@ def error_body_is_json(ctx, response, case):
     try:
         body = json.loads(response.content or b"")
     except ValueError:
-        raise AssertionError(f"{response.status_code} body is not JSON for {_request(case)}: "
-                             f"{response.text[:300]!r}") from None
+        raise AssertionError(
+            f"{response.status_code} body is not JSON for {_request(case)}: {response.text[:300]!r}"
+        ) from None
     if not (isinstance(body, dict) and "detail" in body and "error" in body):
-        raise AssertionError(f"{response.status_code} body lacks detail/error for {_request(case)}: "
-                             f"{response.text[:300]!r}")
+        raise AssertionError(
+            f"{response.status_code} body lacks detail/error for {_request(case)}: {response.text[:300]!r}"
+        )
 
 
 CHECKS = [no_server_error, error_body_is_json]
@@ -236,13 +244,13 @@ def _current_seq(case) -> None:
 def _run(case) -> None:
     _current_seq(case)
     response = case.call()
-    SEEN[(case.operation.label, response.status_code)] = SEEN.get((case.operation.label, response.status_code),
-                                                                    0) + 1
+    SEEN[(case.operation.label, response.status_code)] = SEEN.get((case.operation.label, response.status_code), 0) + 1
     case.validate_response(response, checks=CHECKS)
 
 
-_SETTINGS = dict(deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None,
-                 print_blob=True)
+_SETTINGS = dict(
+    deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None, print_blob=True
+)
 
 
 @schema.parametrize()
@@ -294,8 +302,11 @@ def _guided_body(gid: str, pick: int) -> dict | None:
 
 
 @settings(max_examples=60, **_SETTINGS)
-@given(case=st.deferred(_actions_strategy), real=st.deferred(lambda: st.sampled_from(POOL["keep"])),
-       pick=st.integers(0, 10**6))
+@given(
+    case=st.deferred(_actions_strategy),
+    real=st.deferred(lambda: st.sampled_from(POOL["keep"])),
+    pick=st.integers(0, 10**6),
+)
 def test_actions_fuzz(case, real, pick):
     """POST /api/games/{gid}/actions alone, on the real games: three actions in four are ones the view
     allows (they move the games on), the others the fuzzer's own bodies."""
@@ -309,8 +320,11 @@ def test_actions_fuzz(case, real, pick):
 
 @pytest.mark.slow
 @settings(max_examples=2000, **_SETTINGS)
-@given(case=st.deferred(_actions_strategy), real=st.deferred(lambda: st.sampled_from(POOL["keep"])),
-       pick=st.integers(0, 10**6))
+@given(
+    case=st.deferred(_actions_strategy),
+    real=st.deferred(lambda: st.sampled_from(POOL["keep"])),
+    pick=st.integers(0, 10**6),
+)
 def test_actions_fuzz_many(case, real, pick):
     test_actions_fuzz.hypothesis.inner_test(case, real, pick)
 
@@ -324,11 +338,41 @@ def _mutated_record(draw):
         lines = text.split("\n")
         i = draw(st.integers(0, max(0, len(text))))
         if kind == "delete":
-            text = text[:i] + text[i + draw(st.integers(1, 40)):]
+            text = text[:i] + text[i + draw(st.integers(1, 40)) :]
         elif kind == "insert":
-            text = text[:i] + draw(st.one_of(st.text(max_size=20), st.sampled_from(
-                ["\n", " ", ":", "/", "*", "bar", "off", "Doubles => 2", "Takes", "Drops", "Wins 1 point",
-                 " 1) ", "66:", "0", "99999999999", "\x00", "Game 2", "5 point match", "/off", "-1"]))) + text[i:]
+            text = (
+                text[:i]
+                + draw(
+                    st.one_of(
+                        st.text(max_size=20),
+                        st.sampled_from(
+                            [
+                                "\n",
+                                " ",
+                                ":",
+                                "/",
+                                "*",
+                                "bar",
+                                "off",
+                                "Doubles => 2",
+                                "Takes",
+                                "Drops",
+                                "Wins 1 point",
+                                " 1) ",
+                                "66:",
+                                "0",
+                                "99999999999",
+                                "\x00",
+                                "Game 2",
+                                "5 point match",
+                                "/off",
+                                "-1",
+                            ]
+                        ),
+                    )
+                )
+                + text[i:]
+            )
         elif lines:
             j = draw(st.integers(0, len(lines) - 1))
             if kind == "replace-line":

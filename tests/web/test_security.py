@@ -85,11 +85,14 @@ def test_mat_errors_do_not_tell_whether_a_path_exists(client):
 
 
 # ----- 3. no 500, no leaked internals ------------------------------------------------------------------
-@pytest.mark.parametrize("text", [
-    " 1 point match\n\n Game 1\n a : 0                    b : " + "9" * 400,
-    "a" * 300,
-    " " + "9" * 5000 + " point match\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        " 1 point match\n\n Game 1\n a : 0                    b : " + "9" * 400,
+        "a" * 300,
+        " " + "9" * 5000 + " point match\n",
+    ],
+)
 def test_mat_inputs_that_used_to_crash_get_422(client, text):
     body = error_of(client.post("/api/mat", content=text.encode()), 422)
     assert "Traceback" not in body["detail"] and "Error:" not in body["detail"]
@@ -111,6 +114,7 @@ def test_unexpected_exception_is_a_json_500_without_detail_and_the_server_goes_o
         transport = httpx.ASGITransport(app=Guard(broken))
         async with httpx.AsyncClient(transport=transport, base_url="http://x") as c:
             return await c.get("/anything")
+
     r = asyncio.run(run())
     body = error_of(r, 500)
     assert "secret" not in r.text and "hunter2" not in r.text and body["error"] == "InternalError"
@@ -123,8 +127,12 @@ def test_database_failure_is_503_without_driver_text_and_health_says_so(tmp_path
         assert c.get("/api/health").status_code == 200
         c.app.state.storage.engine.dispose()
         path.write_bytes(b"this is not an SQLite database" * 200)
-        for r in (c.get(f"/api/games/{gid}"), c.get("/api/games"), c.get("/api/health"),
-                  c.post("/api/games", json={"opponent": "human"})):
+        for r in (
+            c.get(f"/api/games/{gid}"),
+            c.get("/api/games"),
+            c.get("/api/health"),
+            c.post("/api/games", json={"opponent": "human"}),
+        ):
             body = error_of(r, 503)
             assert body["error"] == "DatabaseUnavailable" and r.headers["Retry-After"]
             for leak in ("sqlite", "SELECT", "nardy_games", "file is not a database", str(tmp_path)):
@@ -143,9 +151,10 @@ def test_streamed_body_over_the_limit_is_cut_off(client):
     sent = []
 
     def chunks():
-        for _ in range(100):              # 100 x 64 KiB, no Content-Length
+        for _ in range(100):  # 100 x 64 KiB, no Content-Length
             sent.append(1)
             yield b" " * 65536
+
     r = client.post("/api/games", content=chunks(), headers={"Content-Type": "application/json"})
     error_of(r, 413)
 
@@ -178,11 +187,12 @@ def test_system_dice_are_fair_and_round_trip():
     from collections import Counter
 
     from nardy.dice import SystemDice, dice_from_dict
+
     src = SystemDice()
     counts = Counter(src.roll() for _ in range(36_000))
     assert set(counts) == {(a, b) for a in range(1, 7) for b in range(1, 7)}
     chi2 = sum((n - 1000) ** 2 / 1000 for n in counts.values())
-    assert chi2 < 75, chi2               # 35 degrees of freedom: p < 1e-4 beyond 75
+    assert chi2 < 75, chi2  # 35 degrees of freedom: p < 1e-4 beyond 75
     assert isinstance(dice_from_dict(src.to_dict()), SystemDice) and src.get_state() is None
 
 
@@ -191,7 +201,7 @@ def test_a_repeated_action_is_refused_with_409_and_changes_nothing(client):
     v = client.post("/api/games", json={"opponent": "human", "auto_roll": False}).json()
     gid = v["id"]
     assert "roll" in v["actions"] or v["phase"] == "move"
-    if v["phase"] == "move":                 # the opening roll is played by the starter: finish that turn
+    if v["phase"] == "move":  # the opening roll is played by the starter: finish that turn
         while v["moves"]:
             frm = next(iter(v["moves"]))
             v = act(client, gid, "step", **{"from": int(frm), "to": v["moves"][frm][0]}).json()
@@ -222,8 +232,12 @@ def test_concurrent_copies_of_one_action_act_once(db):
         codes = []
 
         def send():
-            codes.append(c.post(f"/api/games/{gid}/actions", json={"action": "undo" if v["phase"] == "move"
-                                                                      else "roll", "seq": seq}).status_code)
+            codes.append(
+                c.post(
+                    f"/api/games/{gid}/actions", json={"action": "undo" if v["phase"] == "move" else "roll", "seq": seq}
+                ).status_code
+            )
+
         if v["phase"] == "move":
             frm = next(iter(v["moves"]))
             v = act(c, gid, "step", **{"from": int(frm), "to": v["moves"][frm][0]}).json()
@@ -295,7 +309,7 @@ def _wait_running(work, n=1):
 def test_bot_work_is_shared_round_robin_between_clients():
     work, gate = _blocking_work(per_client=10)
     order = []
-    first = work.submit("a", lambda d: gate.wait(5))          # occupies the only worker
+    first = work.submit("a", lambda d: gate.wait(5))  # occupies the only worker
     _wait_running(work)
     jobs = [work.submit("a", lambda d, i=i: order.append(("a", i))) for i in range(4)]
     jobs.append(work.submit("b", lambda d: order.append(("b", 0))))
@@ -332,6 +346,7 @@ def test_bot_work_drops_what_waited_too_long_and_what_the_client_left():
 
         async def gone():
             return True
+
         with pytest.raises(ClientGone):
             await work.run("b", lambda d: None, is_disconnected=gone, poll=0.05)
         assert work.stats()["waiting"] == 0 and work.counts["expired"] == 1 and work.counts["cancelled"] == 1
@@ -344,12 +359,14 @@ def test_bot_work_drops_what_waited_too_long_and_what_the_client_left():
             while not d.expired():
                 time.sleep(0.01)
             return "stopped"
+
         calls = 0
 
         async def later():
             nonlocal calls
             calls += 1
             return seen.is_set()
+
         with pytest.raises(ClientGone):
             await work.run("c", long, is_disconnected=later, poll=0.05, budget=30)
         t = time.monotonic()
@@ -357,6 +374,7 @@ def test_bot_work_drops_what_waited_too_long_and_what_the_client_left():
             await asyncio.sleep(0.02)
         assert work.stats()["running"] == 0
         work.close()
+
     asyncio.run(run())
 
 
@@ -375,6 +393,7 @@ def test_cheap_requests_do_not_wait_behind_bot_work(make_server):
     import concurrent.futures
     import urllib.error
     import urllib.request
+
     s = make_server()
     gid = s.post("/api/games", {"opponent": "human"})["id"]
     url = f"{s.url}/api/move?position={HEAVY}&die1=2&die2=2&level=grandmaster&n=100"
@@ -391,6 +410,7 @@ def test_cheap_requests_do_not_wait_behind_bot_work(make_server):
             return e.code
         except (TimeoutError, OSError):
             return "gone"
+
     with concurrent.futures.ThreadPoolExecutor(60) as pool:
         futs = [pool.submit(heavy, 120, i) for i in range(12)] + [pool.submit(heavy, 1, 12 + i) for i in range(20)]
         time.sleep(2)

@@ -30,13 +30,14 @@ def test_cli_help_and_bad_database(tmp_path):
 def test_bot_thinking_does_not_block(make_server):
     s = make_server()
     slow = f"/api/move?game=long&position={MIDGAME_LONG}&die1=3&die2=3&level=grandmaster&n=50"
-    s.get(slow)                                   # compile and load once
+    s.get(slow)  # compile and load once
     took = []
 
     def run():
         t = time.perf_counter()
         s.get(slow)
         took.append(time.perf_counter() - t)
+
     threads = [threading.Thread(target=run) for _ in range(4)]
     t0 = time.perf_counter()
     for th in threads:
@@ -59,18 +60,25 @@ def test_memory_with_100_games_and_bad_requests(make_server):
     ids = []
     for i in range(100):
         game = ("backgammon", "short", "long")[i % 3]
-        v = s.post("/api/games", {"game": game, "level": LEVELS[i % 4], "seed": i,
-                                  "opponent": "bot", "colour": ("white", "black")[i % 2]})
+        v = s.post(
+            "/api/games",
+            {"game": game, "level": LEVELS[i % 4], "seed": i, "opponent": "bot", "colour": ("white", "black")[i % 2]},
+        )
         ids.append(v["id"])
         if v["phase"] == "move" and v["moves"]:
             frm = max(v["moves"], key=int)
-            s.post(f"/api/games/{v['id']}/actions", {"action": "step", "from": int(frm), "to": v["moves"][frm][0],
-                                                     "seq": v["seq"]})
+            s.post(
+                f"/api/games/{v['id']}/actions",
+                {"action": "step", "from": int(frm), "to": v["moves"][frm][0], "seq": v["seq"]},
+            )
     # a hint with the strongest level in each game, and a few bad requests: the server keeps serving
     for gid in ids[:3]:
         s.get(f"/api/games/{gid}/hints?level=grandmaster")
-    for path, body in (("/api/games", {"game": "chess"}), (f"/api/games/{ids[0]}/actions", {"action": "fly", "seq": 0}),
-                       ("/api/games/zzz/actions", {"action": "roll", "seq": 0})):
+    for path, body in (
+        ("/api/games", {"game": "chess"}),
+        (f"/api/games/{ids[0]}/actions", {"action": "fly", "seq": 0}),
+        ("/api/games/zzz/actions", {"action": "roll", "seq": 0}),
+    ):
         try:
             s.post(path, body)
             raise AssertionError("accepted")
@@ -90,12 +98,14 @@ def test_memory_with_100_games_and_bad_requests(make_server):
 
 def test_port_in_use_reported_without_url(tmp_path):
     import socket
+
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen(1)
         port = busy.getsockname()[1]
-        r = CliRunner().invoke(main, ["serve", "--port", str(port), "--no-warm-up",
-                                      "--database", f"sqlite:///{tmp_path / 'x.db'}"])
+        r = CliRunner().invoke(
+            main, ["serve", "--port", str(port), "--no-warm-up", "--database", f"sqlite:///{tmp_path / 'x.db'}"]
+        )
     assert r.exit_code == 1 and "already in use" in r.output and str(port) in r.output
     assert "http://" not in r.output
 
@@ -105,9 +115,24 @@ def test_port_zero_prints_the_real_port(tmp_path):
     import re
     import subprocess
     import sys
+
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    p = subprocess.Popen([sys.executable, "-m", "nardy.cli", "serve", "--port", "0", "--no-warm-up",
-                          "--database", f"sqlite:///{tmp_path / 'z.db'}"], stderr=subprocess.PIPE, text=True, env=env)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "nardy.cli",
+            "serve",
+            "--port",
+            "0",
+            "--no-warm-up",
+            "--database",
+            f"sqlite:///{tmp_path / 'z.db'}",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         line = p.stderr.readline()
         m = re.search(r"http://localhost:(\d+)/", line)

@@ -48,7 +48,7 @@ def test_urls(tmp_path, monkeypatch):
     u = default_database_url()
     assert u.startswith("sqlite:///") and u.endswith("nardy.db") and str(tmp_path / "xdg") in u
     assert (tmp_path / "xdg" / "nardy").is_dir()
-    st = Storage()                      # the default: SQLite in the user data directory
+    st = Storage()  # the default: SQLite in the user data directory
     assert st.backend == "sqlite" and st.url == u
     st.close()
 
@@ -131,14 +131,17 @@ def test_app_over_storage_survives_restart(url, created):
         warnings.simplefilter("ignore")
         from fastapi.testclient import TestClient
     from nardy.web.app import create_app
+
     with TestClient(create_app(url, allow_seeds=True)) as c:
         assert c.get("/api/health").json()["database"] == ("sqlite" if url.startswith("sqlite") else "postgresql")
         v = c.post("/api/games", json={"game": "long", "level": "random", "seed": 5}).json()
         created.append(v["id"])
         frm = max(v["moves"], key=int)
-        v = c.post(f"/api/games/{v['id']}/actions", json={"action": "step", "from": int(frm),
-                                                          "to": v["moves"][frm][0], "seq": v["seq"]}).json()
-    with TestClient(create_app(url)) as c:          # a new app: the server restarted
+        v = c.post(
+            f"/api/games/{v['id']}/actions",
+            json={"action": "step", "from": int(frm), "to": v["moves"][frm][0], "seq": v["seq"]},
+        ).json()
+    with TestClient(create_app(url)) as c:  # a new app: the server restarted
         again = c.get(f"/api/games/{v['id']}").json()
         assert again["board"] == v["board"] and again["steps"] == v["steps"] and again["dice"] == v["dice"]
         assert v["id"] in [g["id"] for g in c.get("/api/games", params={"limit": 500}).json()["games"]]
