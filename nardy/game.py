@@ -744,6 +744,34 @@ class Game:
             return "last_roll"
         return self._cube.why_not_double(p, self.crawford)
 
+    def cube_state(self):
+        """What a cube decision needs (:class:`nardy.bots.cubeful.CubeState`): the position from the view of
+        the player on turn, the cube, the phase, Jacoby and Crawford, and why the player may not double
+        (a code) if so; money play (score 0-0, length 0): a :class:`~nardy.match.Match` gives its score.
+
+        Raises:
+            GameStateError: the game has not started or is over."""
+        from .bots.cubeful import CubeState
+
+        if self.phase in (Phase.OPENING, Phase.OVER):
+            raise GameStateError(
+                f"no cube decision in phase {self.phase.value!r}",
+                code="wrong_phase",
+                params={"action": "decide on the cube", "phase": self.phase.value},
+            )
+        return CubeState(
+            self.position,
+            turn=self.turn,
+            cube_value=self.cube_value,
+            cube_owner=self.cube_owner,
+            enabled=self.cube_enabled,
+            phase=self.phase.value,
+            jacoby=self.jacoby,
+            crawford=self.crawford,
+            why_not_double=None if self.phase == Phase.DOUBLE else self.why_not_double(),
+            cube_limit=self._cube.limit,
+        )
+
     def may_double(self, player: int | None = None) -> bool:
         """True if the player on turn (or ``player``) may double now."""
         return self.phase == "roll" and self.why_not_double(player) is None

@@ -17,6 +17,8 @@ Player 0 is White (the first player listed, the left column of a ``.mat`` record
 
 from __future__ import annotations
 
+import dataclasses
+
 from .dice import DiceSource, dice_from_dict
 from .errors import GameStateError, InvalidOptionError, NardyError
 from .game import Game
@@ -113,6 +115,19 @@ class Match:
     def current(self) -> Game | None:
         """The last game (in progress or finished), or ``None`` before the first."""
         return self.games[-1] if self.games else None
+
+    def cube_state(self):
+        """The current game's :meth:`~nardy.game.Game.cube_state` with the match's score before it, its
+        length and its Crawford state.
+
+        Raises:
+            GameStateError: no game in progress."""
+        g = self.current
+        if g is None:
+            raise GameStateError("the match has no game in progress", code="no_game")
+        return dataclasses.replace(
+            g.cube_state(), score=self.score_before(len(self.games) - 1), length=self.length, crawford=self.crawford
+        )
 
     def is_crawford_game(self) -> bool:
         """Whether the next game would be the Crawford game: the first game started with a player at

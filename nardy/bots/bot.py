@@ -35,7 +35,15 @@ from nardy.position import Position, check_dice
 from nardy.rules import get_rules
 
 from . import _kernels as K
-from .cubeful import CubeDecision, cube_efficiency, decide, match_cube_decision, money_cube_decision
+from .cubeful import (
+    CubeDecision,
+    CubeState,
+    HasCubeState,
+    cube_efficiency,
+    decide,
+    match_cube_decision,
+    money_cube_decision,
+)
 from .evaluator import HybridEvaluator, Probabilities, default_evaluator, terminal_probs
 from .net import GAME_CODES, Net
 from .search import Searcher
@@ -227,11 +235,13 @@ class Bot:
         """Cube decision for a game in progress.
 
         Args:
-            state: a :class:`nardy.game.Game` (money play unless ``score``/``match_length`` are given),
-                a :class:`nardy.match.Match` (its current game, score, length and Crawford state are
-                used), or a :class:`~nardy.position.Position` (side on roll to decide, centred cube at 1,
+            state: a :class:`~nardy.bots.cubeful.CubeState`, anything with a ``cube_state()`` method (a
+                :class:`nardy.game.Game`, whose score is that of money play unless ``score``/``match_length``
+                are given; a :class:`nardy.match.Match`: its current game, score, length and Crawford
+                state), or a :class:`~nardy.position.Position` (side on roll to decide, centred cube at 1,
                 money).
-            score: ``(player 0, player 1)`` match score, with ``match_length`` (0 or None = money).
+            score: ``(player 0, player 1)`` match score, with ``match_length`` (0 or None = money); they
+                override the state's.
             ply: evaluation depth (default: the level's, capped at 1).
             crawford: override the Crawford flag.
         Returns:
@@ -239,48 +249,34 @@ class Bot:
             ``take`` (should the opponent take), and ``action`` for whoever must act now: ``"double"`` /
             ``"no double"`` before the roll, ``"take"`` / ``"pass"`` when a double waits for an answer.
             When the cube cannot be used, ``double`` is False and ``reason`` says why.
+        Raises:
+            TypeError: ``state`` is none of these; ValueError: a match with no game in progress, or another
+                game's position.
         """
-        game = state
-        length = match_length or 0
-        if hasattr(state, "games") and hasattr(state, "length"):  # a Match
-            game = state.current
-            if game is None:
-                raise ValueError("the match has no game in progress")
-            length = state.length
-            if score is None:
-                score = state.score_before(len(state.games) - 1)
-            if crawford is None:
-                crawford = state.crawford
-        if isinstance(game, Position):
-            pos, cube_value, owner_rel, enabled, phase = game, 1, "centre", True, "roll"
-            jacoby = False
-            turn = 0
+        if isinstance(state, Position):
+            cs = CubeState(state)
+        elif isinstance(state, CubeState):
+            cs = state
+        elif isinstance(state, HasCubeState):
+            cs = state.cube_state()
         else:
-            pos = game.position
-            cube_value = int(game.cube_value)
-            turn = game.turn if game.turn is not None else 0
-            owner = game.cube_owner
-            owner_rel = "centre" if owner is None else ("me" if owner == turn else "opponent")
-            enabled = bool(game.cube_enabled)
-            phase = getattr(game, "phase", "roll")
-            jacoby = bool(getattr(game, "jacoby", False))
-            if crawford is None:
-                crawford = bool(getattr(game, "crawford", False))
-            if phase == "double":
-                # the double was offered: the cube shows the old value until the answer; evaluate as before it
-                cube_value = int(getattr(game.cube, "value", cube_value))
+            raise TypeError(
+                f"cube_action expects a CubeState, a game, a match or a Position, not {type(state).__name__}"
+            )
+        length = cs.length if match_length is None else match_length
+        score = cs.score if score is None else score
+        crawford = cs.crawford if crawford is None else crawford
+        pos, turn, cube_value, phase = cs.position, cs.turn, cs.cube_value, cs.phase
+        owner_rel = "centre" if cs.cube_owner is None else ("me" if cs.cube_owner == turn else "opponent")
         self._check(pos)
         probs = self.evaluate(pos, ply=ply)
         reason = ""
-        if not enabled:
+        if not cs.enabled:
             reason = "the cube is not in use"
         elif crawford:
             reason = "Crawford game: nobody may double"
-        elif phase != "double" and hasattr(game, "why_not_double"):
-            code = game.why_not_double()
-            reason = (
-                why_not_double_text(code, owner_name="the opponent", limit=game.cube.limit, phase=phase) if code else ""
-            )
+        elif phase != "double" and cs.why_not_double:
+            reason = why_not_double_text(cs.why_not_double, owner_name="the opponent", limit=cs.cube_limit, phase=phase)
         elif owner_rel == "opponent" and phase != "double":
             reason = "the opponent owns the cube"
         x = cube_efficiency(pos)
@@ -289,12 +285,11 @@ class Bot:
             from .met import get_met
 
             met = get_met(self.game)
-            me = turn
-            away_me = length - int(score[me])
-            away_opp = length - int(score[1 - me])
+            away_me = length - int(score[turn])
+            away_opp = length - int(score[1 - turn])
             eqs = match_cube_decision(probs, values, x, owner_rel, away_me, away_opp, cube_value, met)
         else:
-            eqs = money_cube_decision(probs, values, x, owner_rel, jacoby=jacoby, cube_value=cube_value)
+            eqs = money_cube_decision(probs, values, x, owner_rel, jacoby=cs.jacoby, cube_value=cube_value)
         double, take = decide(eqs)
         if reason:
             double = False

@@ -20,12 +20,64 @@ doubled cube), double/pass (DP: the doubler wins the current cube value). Double
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..position import Position
 from .evaluator import LEVELS
 
-__all__ = ["CubeDecision", "money_cube_decision", "match_cube_decision", "cube_efficiency", "janowski_equity"]
+__all__ = [
+    "CubeDecision",
+    "CubeState",
+    "HasCubeState",
+    "money_cube_decision",
+    "match_cube_decision",
+    "cube_efficiency",
+    "janowski_equity",
+]
+
+
+@dataclass(frozen=True)
+class CubeState:
+    """What a cube decision needs to know of a game: the bots' view of a game, a match or a set-up position.
+
+    :meth:`nardy.game.Game.cube_state` and :meth:`nardy.match.Match.cube_state` build it; a bare
+    :class:`~nardy.position.Position` is ``CubeState(position)`` (centred cube at 1, money play).
+
+    Attributes:
+        position: the position, from the view of the player on roll (``turn``).
+        turn: the player on roll (0 White, 1 Black): the one who may double, or who doubled.
+        cube_value: the cube's value (while a double waits for an answer, the value before it).
+        cube_owner: ``None`` (centred), 0 or 1.
+        enabled: the cube is in use in this game.
+        phase: ``"roll"`` (the player on roll may double) or ``"double"`` (a double waits for take/pass).
+        jacoby, crawford: money play's Jacoby rule; a match's Crawford game.
+        why_not_double: a code of :meth:`nardy.game.Game.why_not_double` when the player on roll may not
+            double for a reason of the game's own (``None`` otherwise).
+        cube_limit: the largest cube value, or ``None``.
+        score: ``(player 0, player 1)`` before this game; ``length``: the match length (0 money play).
+    """
+
+    position: Position
+    turn: int = 0
+    cube_value: int = 1
+    cube_owner: int | None = None
+    enabled: bool = True
+    phase: str = "roll"
+    jacoby: bool = False
+    crawford: bool = False
+    why_not_double: str | None = None
+    cube_limit: int | None = None
+    score: tuple[int, int] = (0, 0)
+    length: int = 0
+
+
+@runtime_checkable
+class HasCubeState(Protocol):
+    """Anything that can say its :class:`CubeState` (a game, a match)."""
+
+    def cube_state(self) -> CubeState: ...
 
 
 @dataclass

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from nardy import Position
 from nardy.bots import Bot
-from nardy.bots.cubeful import janowski_equity
+from nardy.bots.cubeful import CubeState, janowski_equity
 from nardy.bots.met import get_met
 
 
@@ -50,20 +52,13 @@ def test_match_huge_lead_and_crawford():
     pos = _huge_race_lead()
     bot = Bot("backgammon", level="advanced")
 
-    class State:  # a minimal game-like object: the side on roll is player 0
-        position = pos
-        cube_value = 1
-        cube_owner = None
-        cube_enabled = True
-        turn = 0
-        phase = "roll"
-        crawford = False
-
-    d = bot.cube_action(State(), score=(0, 0), match_length=7)
+    state = CubeState(pos)  # the side on roll is player 0, centred cube
+    d = bot.cube_action(state, score=(0, 0), match_length=7)
     assert d.double and not d.take
-    State.crawford = True
-    d = bot.cube_action(State(), score=(0, 6), match_length=7)
-    assert not d.double and d.reason
+    d = bot.cube_action(dataclasses.replace(state, crawford=True, score=(0, 6), length=7))
+    assert not d.double and d.reason == "Crawford game: nobody may double"
+    with pytest.raises(TypeError):
+        bot.cube_action(object())
 
 
 def test_met_tables():
