@@ -115,7 +115,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # ----- the server ---------------------------------------------------------------------------------
     "invalid_request": ("the request is not valid", "неверный запрос"),
     "bad_request": ("the request is not valid", "неверный запрос"),
-    "not_found": ("there is no such saved game", "нет такой сохранённой партии"),
+    "not_found": (
+        "not found: there is no such saved game or page",
+        "не найдено: нет такой сохранённой партии или страницы",
+    ),
     "stale_action": (
         "the game has moved on; this is where it is now",
         "партия уже изменилась; вот её текущее состояние",
