@@ -594,10 +594,15 @@ def create_app(
             )
 
         def run(deadline):
-            g = Game.from_position(pos, turn=0, cube=True, crawford=crawford, jacoby=jacoby)
-            # the cube's documented state attributes (a Game has no action that sets up a cube position)
-            g.cube.value = cube
-            g.cube.owner = {"centre": None, "me": 0, "opponent": 1}[owner]
+            g = Game.from_position(
+                pos,
+                turn=0,
+                cube=True,
+                crawford=crawford,
+                jacoby=jacoby,
+                cube_value=cube,
+                cube_owner={"centre": None, "me": 0, "opponent": 1}[owner],
+            )
             d = _bot(pos.rules, level).cube_action(g, score=(score_me, score_opponent), match_length=length)
             return {
                 "game": pos.game,
