@@ -518,6 +518,19 @@ def test_computer_declines_a_cheap_resignation():
     assert v["phase"] == "over" and v["result"]["points"] == 3 and v["result"]["winner"] == 1
 
 
+def test_bad_parameters_are_refused_before_the_game_is_looked_up(client):
+    """The routes check their parameters and body first: an unknown game asked for badly is a 422, not a 404."""
+    bad(client.get("/api/games/nosuchgame", params={"viewer": 5}), 422, "viewer")
+    bad(client.get("/api/games/nosuchgame/hints", params={"n": 0}), 422, "n")
+    bad(client.post("/api/games/nosuchgame/actions", json={"action": "fly", "seq": 0}), 422, "action")
+    for path in ("", "/hints", "/mat", "/record"):
+        assert bad(client.get(f"/api/games/nosuchgame{path}"), 404)["error"] == "NotFound"
+    assert (
+        bad(client.post("/api/games/nosuchgame/actions", json={"action": "roll", "seq": 0}), 404)["code"] == "not_found"
+    )
+    assert bad(client.delete("/api/games/nosuchgame"), 404)["error"] == "NotFound"
+
+
 # ----- regressions --------------------------------------------------------------------------------------------
 def test_games_offset_too_large_is_422(client):
     bad(client.get("/api/games", params={"offset": 9223372036854775808}), 422, "offset")
