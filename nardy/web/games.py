@@ -33,6 +33,7 @@ from .deps import (
 from .errors import error_response
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage
+from .view import SavedGameView
 
 __all__ = ["router", "NewGame", "Action"]
 
@@ -132,10 +133,10 @@ def _numbering(s: Session, numbering: str) -> str:
     return numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
 
 
-def _shown(game: Loaded, viewer: int | None, numbering: str) -> dict:
+def _shown(game: Loaded, viewer: int | None, numbering: str) -> SavedGameView:
     """The view of the page, with the game's ``id`` and ``seq`` (the stored revision)."""
     s = game.session
-    return {"id": game.id, "seq": game.saved.revision, **s.view(viewer, _numbering(s, numbering))}
+    return SavedGameView.of(game.id, game.saved.revision, s.game_view(viewer, _numbering(s, numbering)))
 
 
 def _store(store: Storage, game: Loaded) -> None:
@@ -182,6 +183,7 @@ async def list_games(
     "/api/games",
     tags=["games"],
     status_code=201,
+    response_model=SavedGameView,
     summary="Start a new game (the opening is played; the computer moves if it starts)",
 )
 async def create_game(
@@ -225,14 +227,16 @@ async def create_game(
         await compute(s.run_bots)
 
     def run():
-        view = s.view(numbering=_numbering(s, numbering))
+        view = s.game_view(numbering=_numbering(s, numbering))
         saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary())
-        return {"id": saved.id, "seq": saved.revision, **view}
+        return SavedGameView.of(saved.id, saved.revision, view)
 
     return await run_in_threadpool(run)
 
 
-@router.get("/api/games/{gid}", tags=["games"], summary="A saved game as the page draws it")
+@router.get(
+    "/api/games/{gid}", tags=["games"], response_model=SavedGameView, summary="A saved game as the page draws it"
+)
 async def get_game(
     store: StorageDep,
     gid: GameId,
@@ -254,6 +258,7 @@ async def delete_game(store: StorageDep, lock: GameLock, gid: GameId):
 @router.post(
     "/api/games/{gid}/actions",
     tags=["games"],
+    response_model=SavedGameView,
     summary="Act on a saved game (roll, step, confirm, double, take...); the computer answers",
 )
 async def act(

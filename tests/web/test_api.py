@@ -90,6 +90,25 @@ def test_health_and_info(client):
     bad(client.get("/api/nothing"), 404)
 
 
+def test_the_game_routes_answer_the_typed_view_documented_by_openapi(client):
+    from nardy.web.view import SavedGameView
+
+    api = ok(client.get("/openapi.json"))
+    for path, method, code in (
+        ("/api/games", "post", "201"),
+        ("/api/games/{gid}", "get", "200"),
+        ("/api/games/{gid}/actions", "post", "200"),
+    ):
+        schema = api["paths"][path][method]["responses"][code]["content"]["application/json"]["schema"]
+        assert schema == {"$ref": "#/components/schemas/SavedGameView"}, path
+    fields = api["components"]["schemas"]["SavedGameView"]["required"]
+    assert fields[:2] == ["id", "seq"] and "board" in fields and "history" in fields
+    v = ok(client.post("/api/games", json={"game": "short", "opponent": "human", "seed": 4}), 201)
+    assert list(v)[:3] == ["id", "seq", "game"]
+    assert SavedGameView.model_validate(v).model_dump(mode="json", by_alias=True) == v
+    assert v["rules"]["strict-bear-off"] is True and v["history"][0]["kind"] == "opening"
+
+
 # ----- engine ---------------------------------------------------------------------------------------------
 def test_plays(client):
     r = ok(client.get("/api/plays", params={"die1": 3, "die2": 1}))
