@@ -591,13 +591,8 @@ class Session:
         hitting = self.match.rules.hitting
         moves: dict[str, list[int]] = {}
         can_confirm = False
-        dice_left: list[int] = []
         steps_text = ""
         if g.phase == "move":
-            d1, d2 = g.dice
-            dice_left = [d1] * 4 if d1 == d2 else [d1, d2]
-            for s in g.steps_taken:
-                dice_left.remove(s.die)
             steps_text = format_steps(g.steps_taken, _numbering_fn(numbering, game, g.turn))
             if human_to_act:
                 legal = g.legal_steps()
@@ -606,7 +601,7 @@ class Session:
                         _to_viewer(to, g.turn, v, hitting)
                     )
                 can_confirm = not legal
-        return moves, can_confirm, dice_left, steps_text
+        return moves, can_confirm, g.dice_left, steps_text
 
     def _actions(self, human_to_act: bool, can_confirm: bool) -> list[str]:
         """What the page offers now: the actions of a person to act, ``hint``, ``resign``, ``next``."""
