@@ -585,22 +585,23 @@ class Session:
 
     def _turn_view(self, v: int, numbering: str, human_to_act: bool) -> tuple[dict[str, list[int]], bool, list, str]:
         """The turn being entered: the next steps of a person to act (``{from: [to, ...]}``, ``v``'s
-        numbering), whether the play is complete, the dice left and the steps so far in notation."""
+        numbering), whether :meth:`~nardy.game.Game.confirm` would end the turn now (the steps taken are a
+        complete legal play), the dice left and the steps so far in notation."""
         g = self.game
         game = self.match.rules.name
         hitting = self.match.rules.hitting
         moves: dict[str, list[int]] = {}
-        can_confirm = False
         steps_text = ""
         if g.phase == "move":
             steps_text = format_steps(g.steps_taken, _numbering_fn(numbering, game, g.turn))
             if human_to_act:
-                legal = g.legal_steps()
-                for frm, to in legal:
+                for frm, to in g.legal_steps():
                     moves.setdefault(str(_to_viewer(frm, g.turn, v, hitting)), []).append(
                         _to_viewer(to, g.turn, v, hitting)
                     )
-                can_confirm = not legal
+        # what the game accepts: the steps taken are a complete legal play (further steps may still be
+        # possible: short nardy's 6/off with 6-4 is also the play 6/2/off)
+        can_confirm = human_to_act and g.can_confirm()
         return moves, can_confirm, g.dice_left, steps_text
 
     def _actions(self, human_to_act: bool, can_confirm: bool) -> list[str]:

@@ -184,7 +184,9 @@ class GameView(BaseModel):
     moves: dict[str, list[int]] = Field(
         description="the next steps a person to act may take: {from: [to, ...]}, viewer's numbering"
     )
-    can_confirm: bool = Field(description="the steps taken make a complete play: confirm ends the turn")
+    can_confirm: bool = Field(
+        description="the steps taken are a complete legal play: confirm ends the turn (a person to act)"
+    )
     steps: str = Field(description="this turn's steps so far, in notation")
     actions: list[PageAction] = Field(description="what the person to act may do now")
     resignation: Resignation | None

@@ -14,6 +14,7 @@ with warnings.catch_warnings():
 
 from nardy.dice import DiceSource
 from nardy.game import Game
+from nardy.position import Position
 from nardy.records.mat import write_mat
 from nardy.web.app import create_app
 from nardy.web.storage import Storage
@@ -548,6 +549,28 @@ def test_bad_parameters_are_refused_before_the_game_is_looked_up(client):
         bad(client.post("/api/games/nosuchgame/actions", json={"action": "roll", "seq": 0}), 404)["code"] == "not_found"
     )
     assert bad(client.delete("/api/games/nosuchgame"), 404)["error"] == "NotFound"
+
+
+def test_the_page_offers_confirm_when_the_game_accepts_it():
+    """can_confirm is Game.can_confirm(): short nardy's 6/off with 6-4 is already the play 6/2/off, though
+    2/off (the 4) may follow."""
+    from nardy.match import Match
+    from nardy.web.sessions import Session
+
+    g = Game.from_position(Position.from_id("rwzgAg5/fwgAAA", "short"), turn=0)
+    g.roll((6, 4))
+    d = Match("short", length=0).to_dict()
+    d["games"] = [g.to_dict()]
+    settings = {"humans": [True, True], "level": "advanced", "seed": 1, "auto_roll": False, "viewer": 0}
+    s = Session(Match.from_dict(d), {**settings, "opponent": "human"})
+    v = s.view()
+    assert not v["can_confirm"] and "confirm" not in v["actions"] and v["dice_left"] == [6, 4]
+    s.act("step", frm=6, to=0)
+    v = s.view()
+    assert v["can_confirm"] and "confirm" in v["actions"] and v["moves"] == {"2": [0]} and v["dice_left"] == [4]
+    s.act("confirm")
+    v = s.view()
+    assert v["last_play"]["text"] == "6/off" and v["last_play"]["dice"] == [6, 4] and v["turn"] == 1
 
 
 # ----- regressions --------------------------------------------------------------------------------------------
