@@ -342,15 +342,42 @@ class Game:
         self._undo: list[dict] = []
 
     @classmethod
-    def from_position(cls, position: Position, turn: int = 0, dice=None, **kwargs) -> Game:
+    def from_position(
+        cls,
+        position: Position,
+        turn: int = 0,
+        dice=None,
+        *,
+        cube_value: int = 1,
+        cube_owner: int | None = None,
+        **kwargs,
+    ) -> Game:
         """A game set up at ``position`` (from the view of ``turn``, who is to roll), for analysis,
         tests and puzzles. ``turn`` counts as the starter (long nardy ``last-roll``). Other arguments
-        as for :class:`Game`; the rules are the position's."""
+        as for :class:`Game`; the rules are the position's.
+
+        ``cube_value`` and ``cube_owner`` set up the cube (a power of two within ``cube_limit``; ``None``
+        centred, or the player 0/1 who owns it); a cube other than centred at 1 needs the cube in use. Such
+        a game is for analysis in memory: :meth:`from_dict` checks the cube against the history, which
+        begins centred at 1, and refuses it.
+
+        Raises:
+            GameStateError: ``turn`` not 0/1, or the position is over.
+            InvalidOptionError: a cube value or owner that is not one, or a cube set up when not in use.
+        """
         if turn not in (0, 1):
             raise GameStateError(f"turn {turn!r}: expected 0 or 1")
         g = cls(position.rules, dice=dice, **kwargs)
         if position.is_game_over():
             raise GameStateError(f"position {position.id()} is already over")
+        c = g._cube
+        # the cube's constructor checks the value (a power of two within the limit) and the owner
+        cube = Cube(enabled=c.enabled, value=cube_value, owner=cube_owner, limit=c.limit, beavers=c.beavers)
+        if not c.enabled and (cube.value != 1 or cube.owner is not None):
+            raise InvalidOptionError(
+                f"cube value {cube_value!r} / owner {cube_owner!r}: the cube is not in use in this game"
+            )
+        g._cube = cube
         g.position = position
         g.turn = turn
         g.starter = turn
@@ -446,7 +473,7 @@ class Game:
     def _need(self, phases, action: str):
         if self.phase == "over":
             raise GameStateError(
-                f"cannot {action}: the game is over ({self._result_text()})",
+                f"cannot {action}: the game is over ({self.result_text()})",
                 code="game_over",
                 params={"action": action},
             )
@@ -458,7 +485,9 @@ class Game:
                 params={"action": action, "phase": self.phase.value},
             )
 
-    def _result_text(self) -> str:
+    def result_text(self) -> str:
+        """The result in words for messages (English): ``"White (player 0) won 2 point(s), gammon"``,
+        ``"drawn, 1 point(s) each"``, or ``"no result"`` while the game goes on."""
         r = self.result
         if r is None:
             return "no result"
@@ -703,7 +732,9 @@ class Game:
         self._snapshot()
 
     # ----- results ------------------------------------------------------------------------------
-    def _points(self, level: int) -> int:
+    def points_for(self, level: int) -> int:
+        """What a win at result level ``level`` (an index of ``rules.result_names``) scores now: the level's
+        value times the cube (a single game's value when Jacoby's rule holds and the cube is not turned)."""
         if self.jacoby and not self._cube.turned:
             level = 0
         return self.rules.scoring[level] * self._cube.value
@@ -712,7 +743,7 @@ class Game:
         self, winner: int, level: int, reason: str, final_pos: Position | None = None, points: int | None = None
     ):
         if points is None:
-            points = self._points(level)
+            points = self.points_for(level)
         self._end(
             GameResult(winner, level, self.rules.result_names[level], points, self._cube.value, reason), final_pos
         )

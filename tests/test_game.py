@@ -7,7 +7,7 @@ import pytest
 
 from nardy import Position
 from nardy.dice import DiceSource, FixedDice, dice_from_dict
-from nardy.errors import GameStateError, IllegalPlayError, InvalidDiceError
+from nardy.errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidOptionError
 from nardy.game import Game, GameResult, result_level
 from nardy.rules import get_rules
 from tests.helpers import play_out
@@ -579,6 +579,39 @@ def test_rule8_dice_left_and_can_confirm_follow_the_steps():
     assert g.dice_left == [] and g.can_confirm()
     g.undo_step()
     assert g.dice_left == [1]
+
+
+def test_from_position_sets_up_the_cube_through_its_parameters():
+    start = Position.start("backgammon")
+    g = Game.from_position(start, turn=0, cube_value=4, cube_owner=1)
+    assert (g.cube_value, g.cube_owner) == (4, 1) and g.why_not_double(0) == "cube_owned"
+    g = Game.from_position(start, turn=0, cube_value=2, cube_owner=0)
+    assert g.may_double(0) and g.double() == 4
+    g.undo_turn()  # the undo point of the set-up keeps the cube
+    assert (g.cube_value, g.cube_owner, g.cube.offered_by) == (2, 0, None)
+    for bad in (3, 0, -2, True, 2.0, "2"):
+        with pytest.raises(InvalidOptionError, match="cube value"):
+            Game.from_position(start, cube_value=bad)
+    for bad in (2, -1, "me", True):
+        with pytest.raises(InvalidOptionError, match="owner"):
+            Game.from_position(start, cube_value=2, cube_owner=bad)
+    with pytest.raises(InvalidOptionError, match="limit"):
+        Game.from_position(start, cube_value=8, cube_limit=4)
+    with pytest.raises(InvalidOptionError, match="not in use"):
+        Game.from_position(start, cube=False, cube_value=2, cube_owner=0)
+    with pytest.raises(InvalidOptionError, match="not in use"):
+        Game.from_position(Position.start("long"), cube_owner=0)
+    assert Game.from_position(Position.start("long"), cube_value=1).cube_value == 1
+
+
+def test_result_text_and_points_for_are_public():
+    g = Game.from_position(Position.start("backgammon"), turn=0, cube_value=2, cube_owner=1)
+    assert g.result_text() == "no result"
+    assert [g.points_for(lv) for lv in range(3)] == [2, 4, 6]
+    assert Game.from_position(Position.start("backgammon"), jacoby=True).points_for(1) == 1
+    g.resign("gammon")
+    g.accept_resignation()
+    assert g.result_text() == "Black (player 1) won 4 point(s), gammon"
 
 
 @pytest.mark.parametrize("field,value", [("turn", 5), ("phase", "zzz"), ("dice", [7, 1]), ("starter", "x")])

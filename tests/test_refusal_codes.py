@@ -41,8 +41,8 @@ def _codes_in_source() -> set[str]:
     codes |= set(
         re.findall(r'"([a-z_]+)"', (ROOT / "web" / "guard.py").read_text().split("_CODES = {")[1].split("}")[0])
     )
-    app = (ROOT / "web" / "app.py").read_text()
-    codes |= set(re.findall(r': "([a-z_]+)"', app.split("_KIND_CODES = {")[1].split("}")[0]))
+    errors = (ROOT / "web" / "errors.py").read_text()
+    codes |= set(re.findall(r': "([a-z_]+)"', errors.split("KIND_CODES = {")[1].split("}")[0]))
     return codes
 
 

@@ -687,7 +687,7 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
         fail(str(e), first)
     for i, act in enumerate(acts):
         if g.is_over and act.kind not in ("wins", "draw"):
-            fail(f"{act.kind} after the end of the game ({g._result_text()})", act)
+            fail(f"{act.kind} after the end of the game ({g.result_text()})", act)
         try:
             if act.kind == "move":
                 if g.phase == "roll":
@@ -734,7 +734,7 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                 if g.is_over:
                     r = g.result
                     if r.winner != act.player:
-                        fail(f"the record says {names[act.player]} wins, but {g._result_text()}", act)
+                        fail(f"the record says {names[act.player]} wins, but {g.result_text()}", act)
                     if r.points != act.value:
                         fail(
                             f"'Wins {act.value}' but the game is worth {r.points} ({r.level_name}, cube {r.cube})", act
@@ -742,7 +742,7 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                 else:
                     # a resignation by the other player, accepted at the level worth that much
                     loser = 1 - act.player
-                    levels = [lv for lv in range(len(match.rules.scoring)) if g._points(lv) == act.value]
+                    levels = [lv for lv in range(len(match.rules.scoring)) if g.points_for(lv) == act.value]
                     if not levels:
                         fail(
                             f"'Wins {act.value}' before the game is over: no resignation level is worth "

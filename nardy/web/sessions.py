@@ -5,14 +5,15 @@ A *session* is what the page calls a saved game: a match (to N points, or a mone
 computer (a :class:`~nardy.bots.Bot` at a level), and the page's settings. Everything is rebuilt from
 the stored JSON on every request (a few milliseconds), so the server keeps no game in memory.
 
-The page gets a *view* (:meth:`Session.view`) from a fixed viewer's side: the board as 24 signed counts
-in the viewer's numbering (+ the viewer's checkers, - the other side's), bar and off as ``[viewer,
-other]``, pips, dice and the dice still to play, cube, score, the legal next steps of a person to act
-(``moves``: ``{from: [to, ...]}``, viewer numbering, 25 = the mover's bar, 0 = the mover's off), the
-actions open to that person, point labels in the chosen numbering, the last play and the history;
-``position_id`` is the Position ID from the view of the player on turn (before this turn's steps), for
-API clients that want ``/api/move`` or ``/api/eval`` on it. The page sends actions back
-(:meth:`Session.act`); the rules are checked here by :class:`~nardy.game.Game`, never by the page.
+The page gets a *view* (:meth:`Session.game_view`, a :class:`~nardy.web.view.GameView`) from a fixed
+viewer's side: the board as 24 signed counts in the viewer's numbering (+ the viewer's checkers, - the
+other side's), bar and off as ``[viewer, other]``, pips, dice and the dice still to play, cube, score,
+the legal next steps of a person to act (``moves``: ``{from: [to, ...]}``, viewer numbering, 25 = the
+mover's bar, 0 = the mover's off), the actions open to that person, point labels in the chosen
+numbering, the last play and the history; ``position_id`` is the Position ID from the view of the
+player on turn (before this turn's steps), for API clients that want ``/api/move`` or ``/api/eval`` on
+it. The page sends actions back (:meth:`Session.act`); the rules are checked here by
+:class:`~nardy.game.Game`, never by the page.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ..match import Match
 from ..notation import Step, format_steps
 from ..numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
 from ..rules import get_rules
+from .view import BoardView, CubeView, GameView, LastPlay, Resignation, ResultView, RulesView
 
 __all__ = ["Session", "new_session", "NUMBERINGS", "ACTIONS", "BOT_LEVELS"]
 
@@ -511,8 +513,9 @@ class Session:
         }
 
     # ----- the page's view ----------------------------------------------------------------------
-    def view(self, viewer: int | None = None, numbering: str = "own") -> dict:
-        """Everything the page draws, from ``viewer``'s side (see the module docstring)."""
+    def game_view(self, viewer: int | None = None, numbering: str = "own") -> GameView:
+        """Everything the page draws, from ``viewer``'s side (see the module docstring and
+        :class:`~nardy.web.view.GameView`)."""
         m = self.match
         g = self.game
         rules = m.rules
@@ -527,28 +530,89 @@ class Session:
         pips = pos.pip_count()
         to_act = g.to_act
         human_to_act = to_act is not None and humans[to_act]
+        moves, can_confirm, dice_left, steps_text = self._turn_view(v, numbering, human_to_act)
+        res = g.result
+        cube = g.cube
+        return GameView(
+            game=game,
+            rules=RulesView.model_validate({"name": game, **rules.options()}),
+            result_names=list(rules.result_names),
+            length=m.length,
+            players=list(m.players),
+            humans=humans,
+            level=self.settings["level"],
+            viewer=v,
+            numbering=numbering,
+            numberings=list(NUMBERINGS[game]),
+            labels=_labels(numbering, game, v),
+            score=list(m.score),
+            game_number=len(m.games),
+            crawford=g.crawford,
+            match_over=m.is_over,
+            match_winner=m.winner,
+            status=self.status,
+            phase=g.phase,
+            turn=g.turn,
+            to_act=to_act,
+            human_to_act=human_to_act,
+            position_id=g.position.id(),
+            dice=list(g.dice) if g.dice else None,
+            dice_left=dice_left,
+            board=BoardView(points=[0] + a[1:25], bar=[a[25], a[26]], off=[a[0], a[27]]),
+            pips=[pips[0], pips[1]],
+            cube=CubeView(enabled=cube.enabled, value=cube.value, owner=cube.owner, offered_by=cube.offered_by),
+            moves=moves,
+            can_confirm=can_confirm,
+            steps=steps_text,
+            actions=self._actions(human_to_act, can_confirm),
+            resignation=(
+                Resignation(
+                    player=g.resignation[0],
+                    level=g.resignation[1],
+                    level_name=rules.result_names[g.resignation[1]],
+                )
+                if g.resignation
+                else None
+            ),
+            result=ResultView(**res.to_dict()) if res else None,
+            last_play=self._last_play(v, numbering),
+            history=self.history(numbering),
+        )
+
+    def view(self, viewer: int | None = None, numbering: str = "own") -> dict:
+        """:meth:`game_view` as a dict (the JSON the page gets, but ``phase`` a :class:`~nardy.events.Phase`)."""
+        return self.game_view(viewer, numbering).model_dump(by_alias=True)
+
+    def _turn_view(self, v: int, numbering: str, human_to_act: bool) -> tuple[dict[str, list[int]], bool, list, str]:
+        """The turn being entered: the next steps of a person to act (``{from: [to, ...]}``, ``v``'s
+        numbering), whether :meth:`~nardy.game.Game.confirm` would end the turn now (the steps taken are a
+        complete legal play), the dice left and the steps so far in notation."""
+        g = self.game
+        game = self.match.rules.name
+        hitting = self.match.rules.hitting
         moves: dict[str, list[int]] = {}
-        can_confirm = False
-        dice_left: list[int] = []
         steps_text = ""
         if g.phase == "move":
-            d1, d2 = g.dice
-            dice_left = [d1] * 4 if d1 == d2 else [d1, d2]
-            for s in g.steps_taken:
-                dice_left.remove(s.die)
             steps_text = format_steps(g.steps_taken, _numbering_fn(numbering, game, g.turn))
             if human_to_act:
-                legal = g.legal_steps()
-                for frm, to in legal:
-                    moves.setdefault(str(_to_viewer(frm, g.turn, v, rules.hitting)), []).append(
-                        _to_viewer(to, g.turn, v, rules.hitting)
+                for frm, to in g.legal_steps():
+                    moves.setdefault(str(_to_viewer(frm, g.turn, v, hitting)), []).append(
+                        _to_viewer(to, g.turn, v, hitting)
                     )
-                can_confirm = not legal
+        # what the game accepts: the steps taken are a complete legal play (further steps may still be
+        # possible: short nardy's 6/off with 6-4 is also the play 6/2/off)
+        can_confirm = human_to_act and g.can_confirm()
+        return moves, can_confirm, g.dice_left, steps_text
+
+    def _actions(self, human_to_act: bool, can_confirm: bool) -> list[str]:
+        """What the page offers now: the actions of a person to act, ``hint``, ``resign``, ``next``."""
+        g = self.game
+        humans = self.humans
         actions: list[str] = []
         if human_to_act:
             if g.phase == "roll":
                 actions.append("roll")
-                if g.may_double(to_act):
+                if g.may_double(g.to_act):
                     actions.append("double")
             elif g.phase == "double":
                 actions += ["take", "drop"] + (["beaver"] if g.cube.beavers else [])
@@ -563,69 +627,26 @@ class Session:
                 actions += ["hint", "resign"]
         elif g.phase in ("roll", "move", "double") and any(humans):
             actions.append("resign")
-        if g.is_over and not m.is_over:
+        if g.is_over and not self.match.is_over:
             actions.append("next")
-        res = g.result
-        last_play = None
+        return actions
+
+    def _last_play(self, v: int, numbering: str) -> LastPlay | None:
+        """The current game's last play or pass, steps in ``v``'s numbering."""
+        g = self.game
+        game = self.match.rules.name
+        hitting = self.match.rules.hitting
         for e in reversed(g.history):
             if isinstance(e, (PlayEvent, PassEvent)):
                 pl = e.player
                 steps = [Step(*s) for s in getattr(e, "steps", ())]
-                last_play = {
-                    "player": pl,
-                    "dice": list(e.dice),
-                    "text": format_steps(steps, _numbering_fn(numbering, game, pl)),
-                    "steps": [
-                        [_to_viewer(s.frm, pl, v, rules.hitting), _to_viewer(s.to, pl, v, rules.hitting)] for s in steps
-                    ],
-                }
-                break
-        cube = g.cube
-        return {
-            "game": game,
-            "rules": {"name": game, **rules.options()},
-            "result_names": list(rules.result_names),
-            "length": m.length,
-            "players": list(m.players),
-            "humans": humans,
-            "level": self.settings["level"],
-            "viewer": v,
-            "numbering": numbering,
-            "numberings": list(NUMBERINGS[game]),
-            "labels": _labels(numbering, game, v),
-            "score": list(m.score),
-            "game_number": len(m.games),
-            "crawford": g.crawford,
-            "match_over": m.is_over,
-            "match_winner": m.winner,
-            "status": self.status,
-            "phase": g.phase,
-            "turn": g.turn,
-            "to_act": to_act,
-            "human_to_act": human_to_act,
-            "position_id": g.position.id(),
-            "dice": list(g.dice) if g.dice else None,
-            "dice_left": dice_left,
-            "board": {"points": [0] + a[1:25], "bar": [a[25], a[26]], "off": [a[0], a[27]]},
-            "pips": [pips[0], pips[1]],
-            "cube": {"enabled": cube.enabled, "value": cube.value, "owner": cube.owner, "offered_by": cube.offered_by},
-            "moves": moves,
-            "can_confirm": can_confirm,
-            "steps": steps_text,
-            "actions": actions,
-            "resignation": (
-                {
-                    "player": g.resignation[0],
-                    "level": g.resignation[1],
-                    "level_name": rules.result_names[g.resignation[1]],
-                }
-                if g.resignation
-                else None
-            ),
-            "result": res.to_dict() if res else None,
-            "last_play": last_play,
-            "history": self.history(numbering),
-        }
+                return LastPlay(
+                    player=pl,
+                    dice=list(e.dice),
+                    text=format_steps(steps, _numbering_fn(numbering, game, pl)),
+                    steps=[[_to_viewer(s.frm, pl, v, hitting), _to_viewer(s.to, pl, v, hitting)] for s in steps],
+                )
+        return None
 
     def history(self, numbering: str = "own") -> list[dict]:
         """The current game's events for the list of plays: ``{"kind", "player", ...}``; plays carry

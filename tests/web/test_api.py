@@ -14,6 +14,7 @@ with warnings.catch_warnings():
 
 from nardy.dice import DiceSource
 from nardy.game import Game
+from nardy.position import Position
 from nardy.records.mat import write_mat
 from nardy.web.app import create_app
 from nardy.web.storage import Storage
@@ -88,6 +89,25 @@ def test_health_and_info(client):
     assert info["games"]["long"]["numberings"] == ["own", "absolute"]
     assert "grandmaster" in info["levels"] and "random" in info["levels"]
     bad(client.get("/api/nothing"), 404)
+
+
+def test_the_game_routes_answer_the_typed_view_documented_by_openapi(client):
+    from nardy.web.view import SavedGameView
+
+    api = ok(client.get("/openapi.json"))
+    for path, method, code in (
+        ("/api/games", "post", "201"),
+        ("/api/games/{gid}", "get", "200"),
+        ("/api/games/{gid}/actions", "post", "200"),
+    ):
+        schema = api["paths"][path][method]["responses"][code]["content"]["application/json"]["schema"]
+        assert schema == {"$ref": "#/components/schemas/SavedGameView"}, path
+    fields = api["components"]["schemas"]["SavedGameView"]["required"]
+    assert fields[:2] == ["id", "seq"] and "board" in fields and "history" in fields
+    v = ok(client.post("/api/games", json={"game": "short", "opponent": "human", "seed": 4}), 201)
+    assert list(v)[:3] == ["id", "seq", "game"]
+    assert SavedGameView.model_validate(v).model_dump(mode="json", by_alias=True) == v
+    assert v["rules"]["strict-bear-off"] is True and v["history"][0]["kind"] == "opening"
 
 
 # ----- engine ---------------------------------------------------------------------------------------------
@@ -516,6 +536,41 @@ def test_computer_declines_a_cheap_resignation():
     s.act("resign", level="backgammon")
     v = s.view()
     assert v["phase"] == "over" and v["result"]["points"] == 3 and v["result"]["winner"] == 1
+
+
+def test_bad_parameters_are_refused_before_the_game_is_looked_up(client):
+    """The routes check their parameters and body first: an unknown game asked for badly is a 422, not a 404."""
+    bad(client.get("/api/games/nosuchgame", params={"viewer": 5}), 422, "viewer")
+    bad(client.get("/api/games/nosuchgame/hints", params={"n": 0}), 422, "n")
+    bad(client.post("/api/games/nosuchgame/actions", json={"action": "fly", "seq": 0}), 422, "action")
+    for path in ("", "/hints", "/mat", "/record"):
+        assert bad(client.get(f"/api/games/nosuchgame{path}"), 404)["error"] == "NotFound"
+    assert (
+        bad(client.post("/api/games/nosuchgame/actions", json={"action": "roll", "seq": 0}), 404)["code"] == "not_found"
+    )
+    assert bad(client.delete("/api/games/nosuchgame"), 404)["error"] == "NotFound"
+
+
+def test_the_page_offers_confirm_when_the_game_accepts_it():
+    """can_confirm is Game.can_confirm(): short nardy's 6/off with 6-4 is already the play 6/2/off, though
+    2/off (the 4) may follow."""
+    from nardy.match import Match
+    from nardy.web.sessions import Session
+
+    g = Game.from_position(Position.from_id("rwzgAg5/fwgAAA", "short"), turn=0)
+    g.roll((6, 4))
+    d = Match("short", length=0).to_dict()
+    d["games"] = [g.to_dict()]
+    settings = {"humans": [True, True], "level": "advanced", "seed": 1, "auto_roll": False, "viewer": 0}
+    s = Session(Match.from_dict(d), {**settings, "opponent": "human"})
+    v = s.view()
+    assert not v["can_confirm"] and "confirm" not in v["actions"] and v["dice_left"] == [6, 4]
+    s.act("step", frm=6, to=0)
+    v = s.view()
+    assert v["can_confirm"] and "confirm" in v["actions"] and v["moves"] == {"2": [0]} and v["dice_left"] == [4]
+    s.act("confirm")
+    v = s.view()
+    assert v["last_play"]["text"] == "6/off" and v["last_play"]["dice"] == [6, 4] and v["turn"] == 1
 
 
 # ----- regressions --------------------------------------------------------------------------------------------

@@ -1,0 +1,173 @@
+"""What the routes need from the app, as FastAPI dependencies, and the request parameters they share.
+
+The app's state lives on ``app.state`` (:func:`nardy.web.app.create_app` sets it up): ``storage`` (the
+saved games), ``bot_work`` (the scheduler of the computer's work), ``game_locks`` (one game's actions
+one at a time) and ``allow_seeds``. Routes reach it through the dependencies here (``Annotated`` types:
+``store: StorageDep``), never through closures or globals, so every router can be read, and tested, on
+its own.
+
+A dependency runs before FastAPI checks the route's own parameters and body; so those here have no side
+effects, except :func:`load_game` (used by routes with no other parameters): a route with parameters of
+its own calls it in its body, after they are checked (an unknown game asked for with a bad parameter
+answers 422, not 404, and nothing is read for a request that is refused).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from fastapi import Depends, HTTPException, Path, Query, Request
+from starlette.concurrency import run_in_threadpool
+
+from ..bots.search import Deadline
+from ..messages import LANGS
+from ..numbering import SCHEMES
+from .botwork import BotWork
+from .sessions import BOT_LEVELS, Session
+from .storage import SavedGame, Storage
+
+__all__ = [
+    "StorageDep",
+    "BotWorkDep",
+    "ComputeDep",
+    "Compute",
+    "SeedsAllowed",
+    "GameLock",
+    "GameLocks",
+    "LoadedGame",
+    "Loaded",
+    "GameId",
+    "Level",
+    "Numbering",
+    "GAME_QUERY",
+    "client_key",
+    "language",
+    "load_game",
+    "read_game",
+]
+
+# ----- shared request parameters ---------------------------------------------------------------------------
+Level = Literal[tuple(BOT_LEVELS)]
+Numbering = Literal[SCHEMES]
+
+GAME_QUERY = Query(
+    "backgammon",
+    max_length=40,
+    description="backgammon, short (short nardy) or long (long nardy); "
+    "aliases such as long-nardy, narde, trictrac accepted",
+)
+#: A saved game's id in a route's path.
+GameId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[0-9A-Za-z_-]+$", description="saved game id")]
+
+
+# ----- the request --------------------------------------------------------------------------------------------
+def client_key(request: Request) -> str:
+    """Whom a request's computer work is counted against (fair share): the peer address."""
+    return request.client.host if request.client else "unknown"
+
+
+def language(request: Request) -> str:
+    """The player's language: ``?lang=ru|en``, else the first of ``Accept-Language`` we have, else English."""
+    q = request.query_params.get("lang", "")
+    if q in LANGS:
+        return q
+    for part in request.headers.get("accept-language", "")[:200].split(","):
+        tag = part.split(";")[0].strip().lower()[:2]
+        if tag in LANGS:
+            return tag
+    return "en"
+
+
+# ----- the app's state ----------------------------------------------------------------------------------------
+def get_storage(request: Request) -> Storage:
+    return request.app.state.storage
+
+
+def get_bot_work(request: Request) -> BotWork:
+    return request.app.state.bot_work
+
+
+def seeds_allowed(request: Request) -> bool:
+    """The server accepts ``seed`` for new games (``nardy serve --allow-seeded-dice``)."""
+    return bool(request.app.state.allow_seeds)
+
+
+StorageDep = Annotated[Storage, Depends(get_storage)]
+BotWorkDep = Annotated[BotWork, Depends(get_bot_work)]
+SeedsAllowed = Annotated[bool, Depends(seeds_allowed)]
+
+
+class Compute:
+    """Runs ``fn(deadline)`` as computer work of one request's client (:meth:`BotWork.run`: queued fairly
+    per client, on the computer's own workers, within a time budget, dropped or cut short when the client
+    goes away)."""
+
+    def __init__(self, work: BotWork, client: str, is_disconnected: Callable[[], Awaitable[bool]]):
+        self.work = work
+        self.client = client
+        self.is_disconnected = is_disconnected
+
+    async def __call__(self, fn: Callable[[Deadline], Any], budget: float | None = None) -> Any:
+        return await self.work.run(self.client, fn, is_disconnected=self.is_disconnected, budget=budget)
+
+
+def get_compute(request: Request, work: BotWorkDep) -> Compute:
+    return Compute(work, client_key(request), request.is_disconnected)
+
+
+ComputeDep = Annotated[Compute, Depends(get_compute)]
+
+
+class GameLocks:
+    """One game's actions run one at a time in this process (striped locks, per event loop); across
+    processes the revision check of :meth:`Storage.save` refuses the second writer."""
+
+    def __init__(self, stripes: int = 256):
+        self.stripes = stripes
+        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+
+    def lock_for(self, gid: str) -> asyncio.Lock:
+        key = (id(asyncio.get_running_loop()), zlib.crc32(gid.encode()) % self.stripes)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+
+async def game_lock(request: Request, gid: GameId) -> asyncio.Lock:
+    """The lock of the saved game ``gid`` (not taken: the route holds it around its work)."""
+    return request.app.state.game_locks.lock_for(gid)
+
+
+GameLock = Annotated[asyncio.Lock, Depends(game_lock)]
+
+
+# ----- saved games --------------------------------------------------------------------------------------------
+@dataclass
+class Loaded:
+    """A saved game: ``id`` as the request named it, ``saved`` its stored row (with ``revision``) and
+    ``session`` the game to act on."""
+
+    id: str
+    saved: SavedGame
+    session: Session
+
+
+def read_game(store: Storage, gid: str) -> Loaded:
+    """The saved game ``gid`` (blocking: call it on a worker thread); 404 when there is none."""
+    saved = store.get(gid)
+    if saved is None:
+        raise HTTPException(404, f"no saved game {gid!r}")
+    return Loaded(gid, saved, Session.from_dict(saved.data))
+
+
+async def load_game(gid: GameId, store: StorageDep) -> Loaded:
+    """The saved game of the route's ``gid`` (404 when there is none), read on a worker thread."""
+    return await run_in_threadpool(read_game, store, gid)
+
+
+LoadedGame = Annotated[Loaded, Depends(load_game)]

@@ -1,0 +1,211 @@
+"""The page's view of a saved game, typed: what :meth:`nardy.web.sessions.Session.game_view` builds and
+the game routes answer (``GET /api/games/{gid}``, ``POST /api/games``, ``POST /api/games/{gid}/actions``),
+so the OpenAPI schema at ``/docs`` documents it.
+
+Points are in the viewer's numbering: ``board.points[p]`` for p in 1..24 (``points[0]`` unused, 0),
+positive for the viewer's checkers, negative for the other side's; pairs such as ``bar``, ``off``,
+``pips`` are ``[viewer, other]``; in ``moves`` and ``last_play.steps`` 25 is the mover's bar and 0 the
+mover's off.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..events import Phase
+from ..numbering import SCHEMES
+
+__all__ = [
+    "GameView",
+    "GameRef",
+    "SavedGameView",
+    "RulesView",
+    "BoardView",
+    "CubeView",
+    "LastPlay",
+    "Resignation",
+    "ResultView",
+    "HistoryItem",
+    "PageAction",
+]
+
+#: What a person at this device may do now (``hint`` asks for a hint; the others are actions to send).
+PageAction = Literal[
+    "roll", "double", "take", "drop", "beaver", "accept", "decline", "undo", "confirm", "hint", "resign", "next"
+]
+
+Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
+
+
+class RulesView(BaseModel):
+    """The game's rules: its name and options with RULES.md names."""
+
+    model_config = ConfigDict(populate_by_name=True)
+    name: str
+    opening: str
+    head_exception: str = Field(alias="head-exception")
+    strict_bear_off: bool = Field(alias="strict-bear-off")
+    scoring: list[int] = Field(description="points of each result level, lowest first")
+    last_roll: str = Field(alias="last-roll")
+    cube: bool
+
+
+class BoardView(BaseModel):
+    """The checkers from the viewer's side."""
+
+    points: list[int] = Field(
+        min_length=25,
+        max_length=25,
+        description="points[1..24] in the viewer's numbering: + the viewer's checkers, - the other side's "
+        "(points[0] is 0)",
+    )
+    bar: Pair = Field(description="[viewer, other]")
+    off: Pair = Field(description="[viewer, other]")
+
+
+class CubeView(BaseModel):
+    enabled: bool
+    value: int
+    owner: int | None = Field(description="None: centred; else the player (0/1) who owns it")
+    offered_by: int | None = Field(description="the player whose double waits for an answer")
+
+
+class LastPlay(BaseModel):
+    """The last play (or pass) of the current game."""
+
+    player: int
+    dice: list[int]
+    text: str = Field(description="notation in the view's numbering, from the mover's side")
+    steps: list[Pair] = Field(description="[from, to] of each step in the viewer's numbering")
+
+
+class Resignation(BaseModel):
+    """A resignation waiting for an answer."""
+
+    player: int
+    level: int
+    level_name: str
+
+
+class ResultView(BaseModel):
+    """How the game ended (:class:`nardy.game.GameResult`)."""
+
+    winner: int | None = Field(description="None for a long nardy last-roll draw")
+    level: int
+    level_name: str
+    points: int | float
+    cube: int
+    reason: str = Field(description="bear-off, drop, resign or draw")
+
+
+# ----- the history's items: one model per kind of event --------------------------------------------------
+class SetupItem(BaseModel):
+    kind: Literal["setup"]
+
+
+class OpeningItem(BaseModel):
+    kind: Literal["opening"]
+    player: int = Field(description="the starter")
+    dice: list[int] | None = Field(description="the starter's dice when the opening roll is played")
+
+
+class PlayItem(BaseModel):
+    kind: Literal["play", "pass"]
+    player: int
+    dice: list[int]
+    text: str = Field(description="notation in the view's numbering, from the mover's side")
+
+
+class PlayerItem(BaseModel):
+    kind: Literal["last-roll", "drop", "accept", "decline"]
+    player: int
+
+
+class CubeItem(BaseModel):
+    kind: Literal["double", "take", "beaver"]
+    player: int
+    value: int
+
+
+class ResignItem(BaseModel):
+    kind: Literal["resign"]
+    player: int
+    level: int
+    level_name: str
+
+
+class EndItem(BaseModel):
+    kind: Literal["end"]
+    winner: int | None
+    points: int | float
+    level_name: str
+    reason: str
+
+
+HistoryItem = Annotated[
+    SetupItem | OpeningItem | PlayItem | PlayerItem | CubeItem | ResignItem | EndItem,
+    Field(discriminator="kind"),
+]
+
+
+# ----- the view ----------------------------------------------------------------------------------------
+class GameView(BaseModel):
+    """Everything the page draws of a saved game, from one viewer's side."""
+
+    game: str = Field(description="backgammon, short or long")
+    rules: RulesView
+    result_names: list[str]
+    length: int = Field(description="match length; 0 = money session")
+    players: list[str]
+    humans: list[bool] = Field(description="which sides are people at this device")
+    level: str = Field(description="the computer's level")
+    viewer: int = Field(description="whose side is at the bottom")
+    numbering: Literal[SCHEMES]
+    numberings: list[str] = Field(description="the numberings this game has")
+    labels: list[str] = Field(description="labels of the viewer's points 1..24 in the numbering")
+    score: list[int | float]
+    game_number: int = Field(description="1 for the first game of the match")
+    crawford: bool = Field(description="this is the Crawford game")
+    match_over: bool
+    match_winner: int | None
+    status: Literal["playing", "game-over", "over"]
+    phase: Phase
+    turn: int | None
+    to_act: int | None = Field(description="who must act now")
+    human_to_act: bool
+    position_id: str = Field(description="Position ID from the view of the player on turn, before this turn's steps")
+    dice: list[int] | None
+    dice_left: list[int] = Field(description="the dice not yet used by this turn's steps")
+    board: BoardView
+    pips: Pair = Field(description="[viewer, other]")
+    cube: CubeView
+    moves: dict[str, list[int]] = Field(
+        description="the next steps a person to act may take: {from: [to, ...]}, viewer's numbering"
+    )
+    can_confirm: bool = Field(
+        description="the steps taken are a complete legal play: confirm ends the turn (a person to act)"
+    )
+    steps: str = Field(description="this turn's steps so far, in notation")
+    actions: list[PageAction] = Field(description="what the person to act may do now")
+    resignation: Resignation | None
+    result: ResultView | None
+    last_play: LastPlay | None
+    history: list[HistoryItem] = Field(description="the current game's events (rolls left out)")
+
+
+class GameRef(BaseModel):
+    """Which saved game, and which state of it."""
+
+    id: str = Field(description="the saved game's id")
+    seq: int = Field(description="the state (the stored revision) this view shows: send it with the next action")
+
+
+class SavedGameView(GameView, GameRef):
+    """A saved game's view with its ``id`` and ``seq`` (first: pydantic takes the fields of the bases
+    from the last one); an action must name the ``seq`` it was chosen on, or it is refused with 409."""
+
+    @classmethod
+    def of(cls, gid: str, seq: int, view: GameView) -> SavedGameView:
+        return cls(id=gid, seq=seq, **dict(view))
