@@ -31,7 +31,7 @@ from fastapi_offline import FastAPIOffline
 
 from . import engine, games
 from .botwork import BotWork
-from .deps import GameLocks
+from .deps import ActionLane, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
 from .storage import Storage
@@ -87,6 +87,7 @@ def create_app(
     app.state.storage = storage if storage is not None else Storage(database_url)
     app.state.bot_work = bot_work if bot_work is not None else BotWork()
     app.state.game_locks = GameLocks()
+    app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds
     app.add_middleware(
         Guard, allowed_hosts=allowed_hosts, body_limit=BODY_LIMIT, route_limits={"/api/mat": engine.MAT_LIMIT}

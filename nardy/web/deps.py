@@ -15,11 +15,14 @@ answers 422, not 404, and nothing is read for a request that is refused).
 from __future__ import annotations
 
 import asyncio
+import functools
 import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
+import anyio
+import anyio.to_thread
 from fastapi import Depends, HTTPException, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
@@ -120,6 +123,34 @@ def get_compute(request: Request, work: BotWorkDep) -> Compute:
 
 
 ComputeDep = Annotated[Compute, Depends(get_compute)]
+
+
+class ActionLane:
+    """Runs the rules' part of actions and new games (load, act, store) on at most ``size`` threads at once.
+
+    Cheap reads (a saved game's view, the health check) use the server's general thread pool; actions, which
+    validate a saved game, apply the rules and write it back, queue here instead (waiting costs no thread),
+    so that however many actions arrive at once, a read never waits behind them for a thread, and shares
+    the interpreter with at most ``size`` of them (``bench/server_load.py`` measures the effect).
+    """
+
+    def __init__(self, size: int = 4):
+        self.size = size
+        self._limiters: dict[int, anyio.CapacityLimiter] = {}
+
+    async def __call__(self, fn: Callable[..., Any], *args) -> Any:
+        key = id(asyncio.get_running_loop())
+        limiter = self._limiters.get(key)
+        if limiter is None:
+            limiter = self._limiters[key] = anyio.CapacityLimiter(self.size)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=limiter)
+
+
+def get_action_lane(request: Request) -> ActionLane:
+    return request.app.state.action_lane
+
+
+LaneDep = Annotated[ActionLane, Depends(get_action_lane)]
 
 
 class GameLocks:

@@ -22,6 +22,7 @@ from .deps import (
     ComputeDep,
     GameId,
     GameLock,
+    LaneDep,
     Level,
     Loaded,
     LoadedGame,
@@ -29,6 +30,7 @@ from .deps import (
     SeedsAllowed,
     StorageDep,
     load_game,
+    read_game,
 )
 from .errors import error_response
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
@@ -191,6 +193,7 @@ async def create_game(
     body: NewGame,
     store: StorageDep,
     compute: ComputeDep,
+    lane: LaneDep,
     allow_seeds: SeedsAllowed,
     numbering: Numbering = Query("own"),
 ):
@@ -222,7 +225,7 @@ async def create_game(
             run=False,
         )
 
-    s = await run_in_threadpool(make)
+    s = await lane(make)
     if s.bots_to_act():
         await compute(s.run_bots)
 
@@ -231,7 +234,7 @@ async def create_game(
         saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary())
         return SavedGameView.of(saved.id, saved.revision, view)
 
-    return await run_in_threadpool(run)
+    return await lane(run)
 
 
 @router.get(
@@ -267,12 +270,13 @@ async def act(
     store: StorageDep,
     compute: ComputeDep,
     lock: GameLock,
+    lane: LaneDep,
     gid: GameId,
     viewer: int | None = Query(None, ge=0, le=1),
     numbering: Numbering = Query("own"),
 ):
     async with lock:
-        game = await load_game(gid, store)
+        game = await lane(read_game, store, gid)
         saved, s = game.saved, game.session
         request.state.wording = s.wording(numbering, viewer)
         if body.seq != saved.revision:
@@ -298,7 +302,7 @@ async def act(
                 run=False,
             )
 
-        await run_in_threadpool(apply)
+        await lane(apply)
         if s.bots_to_act():
             # the person's action and the computer's answer are stored together, or not at all
             await compute(s.run_bots)
@@ -307,7 +311,7 @@ async def act(
             _store(store, game)
             return _shown(game, viewer, numbering)
 
-        return await run_in_threadpool(finish)
+        return await lane(finish)
 
 
 @router.get(
