@@ -1,6 +1,6 @@
 """Compiled hot core: legal plays and board arithmetic over small int8 arrays (numba).
 
-Board layout (``int8[28]``), always from the mover's view (RULES.md "Board, points, views"):
+Board layout (``int8[28]``), always from the mover's view (docs/rules.md "Board, points, views"):
 
 ====== ===========================================================================
 index  meaning
@@ -17,7 +17,7 @@ nardy it is ``((q + 11) % 24) + 1`` (the opponent's head, their 24, is the mover
 :func:`nardy.numbering.opponent_point`; :func:`opp_point` is its compiled form, for the kernels.
 
 Rule flags passed to the kernels: ``hitting`` (backgammon, short nardy), ``strict`` (short nardy's
-strict bear-off, RULES.md / seed 003 rule 26), ``head_limit`` (long nardy: how many checkers may leave
+strict bear-off, docs/rules.md / seed 003 rule 26), ``head_limit`` (long nardy: how many checkers may leave
 the head, own point 24, this turn; 0 means no head rule).
 
 Generated plays are written to caller-provided buffers: ``out_b[k]`` the resulting board (sides not
@@ -72,7 +72,7 @@ def board_key(b):
 
 @njit(cache=True, nogil=True)
 def six_block_illegal(b, t):
-    """Long nardy six-block rule (RULES.md, seed 002 3.4) for the run through mover point ``t``.
+    """Long nardy six-block rule (docs/rules.md, seed 002 3.4) for the run through mover point ``t``.
 
     True when the mover's run of occupied points containing ``t``, consecutive along the
     opponent's route (opponent numbering 24..1, not wrapping from their 1 to their 24), is six or
@@ -99,7 +99,7 @@ def six_block_illegal(b, t):
 def head_limit(b, d1, d2, first_turn, mode):
     """How many checkers may leave the head (mover point 24) this turn in long nardy.
 
-    RULES.md head rule: one, except on the mover's first turn with 6-6, 4-4 or 3-3, where two may
+    docs/rules.md head rule: one, except on the mover's first turn with 6-6, 4-4 or 3-3, where two may
     leave if ``mode`` is HEAD_ALWAYS, or, for HEAD_BLOCK, if a single checker from the head is
     stopped by the opponent's head (mover point 12) before playing all four steps and no other
     opponent checker stops it earlier.
@@ -133,7 +133,7 @@ def _outside_home(b):
 def _target(b, moved, s, d, hitting, strict, can_bear):
     """Destination of a step of die d from mover point s (25 = bar), or -1 if illegal.
 
-    Checks RULES.md rules 2 and 5 and the bar rule; the head and six-block rules are checked by
+    Checks docs/rules.md rules 2 and 5 and the bar rule; the head and six-block rules are checked by
     the caller.
     """
     if hitting and b[BAR] > 0:
@@ -191,7 +191,7 @@ def _search(
     b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves, out, work64, transpose=True
 ):
     """Depth-first search over single steps (make/unmake on ``b`` and ``moved``, both restored on
-    return), keeping each resulting position once (RULES.md rule 4) in ``out`` (rows of OUT_W).
+    return), keeping each resulting position once (docs/rules.md rule 4) in ``out`` (rows of OUT_W).
 
     ``work64`` holds the stacks (its first row: the dice to play, in order), the board keys and an
     open-addressing hash table whose entries are stamped, so it is never cleared. ``transpose`` (default)
@@ -269,7 +269,7 @@ def _search(
                         continue
                     t = s - d
                     if s != BAR and t >= 1:
-                        # the common case inline: a step inside the board (RULES.md rule 2)
+                        # the common case inline: a step inside the board (docs/rules.md rule 2)
                         if b[t] < (-1 if hitting else 0):
                             t = -1
                     else:
@@ -538,7 +538,7 @@ def generate(
         prune_doubles: for doubles in the hitting games, only generate steps in non-increasing
             source order (every play is still found once; not sound with the six-block rule).
         all_leaves: if False (a full turn), keep only the plays that use the most dice and, when a
-            non-double allows only one die, the larger (RULES.md rule 3); if True keep every leaf
+            non-double allows only one die, the larger (docs/rules.md rule 3); if True keep every leaf
             (for partial turns; a leaf is a sequence that cannot continue).
         out_b: int8[M, 28] resulting boards; out_s: int8[M, 4, 4] steps (from, to, die, hit);
         out_n: int8[M] step counts; out_keys: uint64[M, 2] (unused, kept for callers).

@@ -1,4 +1,4 @@
-"""The doubling cube (RULES.md "Doubling cube and matches", seed 004).
+"""The doubling cube (docs/rules.md "Doubling cube and matches", seed 004).
 
 The cube starts centred at 1. Before rolling, a player who may double (cube centred, or owned by
 them) offers; the opponent takes (the cube doubles and the taker owns it), passes (loses the cube
@@ -70,7 +70,7 @@ class Cube:
         Codes (English in :data:`nardy.errors.WHY_NOT_DOUBLE`; front ends word them from the message catalogue):
         ``cube_disabled`` (option cube is off), ``crawford`` (the Crawford game), ``double_waiting`` (a double
         waits for an answer), ``cube_owned`` (the other side owns the cube), ``cube_limit`` (doubling would
-        pass the cube limit). RULES.md "Doubling cube and matches".
+        pass the cube limit). docs/rules.md "Doubling cube and matches".
         """
         if not self.enabled:
             return "cube_disabled"

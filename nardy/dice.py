@@ -1,4 +1,4 @@
-"""Dice sources: injected, seedable, serialisable (RULES.md rules 1 and 7).
+"""Dice sources: injected, seedable, serialisable (docs/rules.md rules 1 and 7).
 
 Game flow never touches module-level :mod:`random`: a :class:`~nardy.game.Game` or
 :class:`~nardy.match.Match` is handed a dice source, or builds a :class:`DiceSource` of its own.

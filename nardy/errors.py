@@ -60,7 +60,7 @@ class NardyError(ValueError):
 
 
 class InvalidPositionError(NardyError):
-    """A position (board arrays, checker counts, game state) breaks a rule of RULES.md."""
+    """A position (board arrays, checker counts, game state) breaks a rule of docs/rules.md."""
 
     default_code = "invalid_position"
 
@@ -118,7 +118,7 @@ class UnknownGameError(NardyError):
 
 
 class InvalidOptionError(NardyError):
-    """A rules option name or value is not one RULES.md defines."""
+    """A rules option name or value is not one docs/rules.md defines."""
 
     default_code = "invalid_option"
 

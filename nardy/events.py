@@ -52,7 +52,7 @@ EVENT_VERSION = 1
 
 
 class Phase(enum.StrEnum):
-    """The phases of a game (RULES.md rules 7 and 8, the cube's "Doubling cube and matches")."""
+    """The phases of a game (docs/rules.md rules 7 and 8, the cube's "Doubling cube and matches")."""
 
     #: Not started: the opening roll decides who starts.
     OPENING = "opening"

@@ -1,7 +1,7 @@
 """One game of backgammon, short nardy or long nardy: turn flow, cube, resignation, result.
 
 A :class:`Game` holds the position (from the view of the player on turn, like :class:`Position`),
-whose turn it is, the dice, the doubling cube and the history, and enforces RULES.md:
+whose turn it is, the dice, the doubling cube and the history, and enforces docs/rules.md:
 
 * the opening (rule 7): each player rolls one die, ties are rolled again; with the ``opening``
   option ``use-opening-dice`` the starter plays those two dice, with ``reroll`` the starter rolls;
@@ -116,7 +116,7 @@ class GameResult:
 
 
 def result_level(rules: Rules, loser) -> int:
-    """The result level for a game just won, from the loser's checkers (RULES.md scoring).
+    """The result level for a game just won, from the loser's checkers (docs/rules.md scoring).
 
     Args:
         rules: the game's rules.
@@ -162,7 +162,7 @@ def _diff_step(b, nb) -> tuple[int, int, bool]:
 
 
 class _Turn:
-    """Step-by-step entry of one play (RULES.md rule 8): the steps taken so far, and which next
+    """Step-by-step entry of one play (docs/rules.md rule 8): the steps taken so far, and which next
     steps can still be completed to a legal play (``Position.partial_results`` intersected with the
     legal plays' results)."""
 
@@ -296,7 +296,7 @@ class Game:
         beavers: money play's beavers.
         cube_limit: the largest cube value allowed (a power of two) or ``None``.
         players: the two players' names (for messages and records).
-        **options: rules options (RULES.md names, ``_`` for ``-``) applied to ``rules_or_name``.
+        **options: rules options (docs/rules.md names, ``_`` for ``-``) applied to ``rules_or_name``.
 
     Attributes:
         rules, position (from the view of :attr:`turn`; before the opening White's), turn (0/1, the
@@ -497,7 +497,7 @@ class Game:
 
     # ----- opening and rolls --------------------------------------------------------------------
     def start(self, starter: int | None = None, dice=None) -> None:
-        """Play the opening (RULES.md rule 7).
+        """Play the opening (docs/rules.md rule 7).
 
         Without arguments each player rolls one die from the dice source, ties are rolled again and
         the higher starts; with ``use-opening-dice`` the starter then plays those two dice, with
@@ -646,7 +646,7 @@ class Game:
         return self.phase == "move" and self._turn is not None and self._turn.complete_play() is not None
 
     def step(self, frm: int, to: int, die: int | None = None, player: int | None = None) -> list[Step]:
-        """Take one step of the play being entered (RULES.md rule 8).
+        """Take one step of the play being entered (docs/rules.md rule 8).
 
         ``frm``/``to`` are mover points (25 bar, 0 off). A hop over several dice (``24/13`` with 6-5)
         is taken as single steps of one checker; ``die`` picks the die when a bear-off could use

@@ -46,7 +46,7 @@ GAME_TITLES = {
     "ru": {"backgammon": "Бэкгаммон", "short": "Короткие нарды", "long": "Длинные нарды"},
 }
 
-#: Result level names per language and game (lowest level first), as RULES.md orders them.
+#: Result level names per language and game (lowest level first), as docs/rules.md orders them.
 RESULT_NAMES = {
     "en": {
         "backgammon": ("single game", "gammon", "backgammon"),

@@ -28,7 +28,7 @@ backgammon one does. Which game a position belongs to is not part of the ID.
 Long nardy suffix
 -----------------
 The encoding cannot say whether each side is still on its first turn, which the
-long nardy head rule needs (RULES.md). A long nardy ID may therefore carry the
+long nardy head rule needs (docs/rules.md). A long nardy ID may therefore carry the
 suffix ``":F" + m + o`` where ``m`` / ``o`` are ``"1"`` if the mover / opponent is
 still on its first turn and ``"0"`` otherwise, e.g. ``"AACA/z8AAID/Pw:F11"`` (the long nardy start)
 (not a gnubg ID; strip it before handing the ID to gnubg). :func:`long_id_suffix`

@@ -1,4 +1,4 @@
-"""Matches and money sessions (RULES.md "Doubling cube and matches", seed 004).
+"""Matches and money sessions (docs/rules.md "Doubling cube and matches", seed 004).
 
 A :class:`Match` is a series of :class:`~nardy.game.Game` objects of one game (backgammon, short or
 long nardy) sharing one dice source:
@@ -39,7 +39,7 @@ class Match:
         crawford: apply the Crawford rule in a match (default on).
         cube: use the doubling cube; ``None`` takes the rules' ``cube`` option.
         players: the two players' names.
-        **options: rules options (RULES.md names), applied to ``rules_or_name``.
+        **options: rules options (docs/rules.md names), applied to ``rules_or_name``.
     Raises:
         InvalidOptionError: bad length, money options in a match, bad rules options.
     """

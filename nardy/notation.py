@@ -1,6 +1,6 @@
 """Play notation: printing and tokenising ``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/4(2)``, ``24/18/13``.
 
-RULES.md "Notation": plays are written from the mover's view; ``bar`` = 25 and ``off`` = 0 are
+docs/rules.md "Notation": plays are written from the mover's view; ``bar`` = 25 and ``off`` = 0 are
 accepted on input; hit marks are optional on input and always printed; a multi-pip hop such as
 ``20/10`` with 5-5 means two steps through 15. Long nardy may also be written in absolute numbering
 (White's head 24, Black's head 12) and short nardy in the traditional numbering of seed 003.

@@ -1,5 +1,5 @@
 """Point numbering of the three games: the one place that says how a point is numbered
-(RULES.md "Board, points, views" and "Notation").
+(docs/rules.md "Board, points, views" and "Notation").
 
 **Own numbering.** Each side numbers the points from its own view: 24 is the farthest from home, 1 the
 last point of home, home is own 1-6; the bar is 25 (hitting games) and borne off is 0. Boards in
@@ -30,7 +30,7 @@ call Python, is :func:`nardy._core.opp_point`.
 
 Sides are :data:`WHITE` (0) and :data:`BLACK` (1).
 
-**Head-rule modes** (long nardy, RULES.md "Long nardy", option ``head-exception``): the option values
+**Head-rule modes** (long nardy, docs/rules.md "Long nardy", option ``head-exception``): the option values
 :data:`HEAD_EXCEPTIONS` and the integer codes the compiled core takes (:data:`HEAD_MODES`,
 :func:`head_mode`).
 """
@@ -73,7 +73,7 @@ OFF, BAR = 0, 25
 
 # ----- the same place in the other side's numbering -------------------------------------------------
 def opponent_point(p: int, hitting: bool) -> int:
-    """The other side's own number of point ``p`` of one side's own numbering (RULES.md "Board, points,
+    """The other side's own number of point ``p`` of one side's own numbering (docs/rules.md "Board, points,
     views"): the mover's point in the opponent's numbering, and back (the map is its own inverse).
 
     Args:
@@ -116,7 +116,7 @@ def absolute_point(p: int, side: int) -> int:
 
 
 # ----- numberings and which game allows which ---------------------------------------------------------
-#: Every numbering scheme (RULES.md "Notation").
+#: Every numbering scheme (docs/rules.md "Notation").
 SCHEMES = ("own", "absolute", "traditional")
 
 #: The numberings each game allows, ``own`` (the default) first.
@@ -167,7 +167,7 @@ def _traditional(w: int) -> str:
 
 
 def label(numbering: str, side: int, p: int) -> str:
-    """The label of ``side``'s own point ``p`` in ``numbering`` (RULES.md "Notation").
+    """The label of ``side``'s own point ``p`` in ``numbering`` (docs/rules.md "Notation").
 
     ``own``: ``p``; ``absolute`` (long nardy): :func:`absolute_point`; ``traditional`` (backgammon, short
     nardy): ``1``-``12`` on White's half, ``01``-``012`` on Black's half. 25 is ``"bar"`` and 0 ``"off"``
@@ -264,7 +264,7 @@ def own_point(numbering: str, side: int, word: str) -> int:
 HEAD_NONE, HEAD_BLOCK, HEAD_ALWAYS = 0, 1, 2
 #: The head-mode code of the hitting games, which have no head rule.
 NO_HEAD_RULE = -1
-#: Option ``head-exception`` (RULES.md "Long nardy", head rule) -> code: ``head-block`` (6-6, 4-4, 3-3
+#: Option ``head-exception`` (docs/rules.md "Long nardy", head rule) -> code: ``head-block`` (6-6, 4-4, 3-3
 #: on the first turn when the opponent's head blocks one checker, the default), ``always`` (those doubles
 #: on the first turn always), ``none`` (never a second checker from the head).
 HEAD_MODES = {"head-block": HEAD_BLOCK, "always": HEAD_ALWAYS, "none": HEAD_NONE}

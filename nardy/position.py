@@ -2,7 +2,7 @@
 
 A :class:`Position` is one immutable, hashable value: the checkers of both sides, seen by the side to
 move (the *mover*), the game's :class:`~nardy.rules.Rules`, and for long nardy whether each side is
-still on its first turn (RULES.md head rule). See RULES.md "Board, points, views".
+still on its first turn (docs/rules.md head rule). See docs/rules.md "Board, points, views".
 
 Example::
 
@@ -141,7 +141,7 @@ class Position:
     # ----- construction -------------------------------------------------------------------------
     @classmethod
     def start(cls, game="backgammon") -> Position:
-        """The starting position of a game (RULES.md): backgammon/short 2-5-3-5 on own 24/13/8/6; long
+        """The starting position of a game (docs/rules.md): backgammon/short 2-5-3-5 on own 24/13/8/6; long
         nardy all 15 on own 24 (the head), both sides on their first turn."""
         rules = get_rules(game)
         mover = [0] * 26
@@ -439,7 +439,7 @@ class Position:
         return buf.out, _legal_into(a, code, buf.out, buf.work64)
 
     def legal_plays(self, dice) -> list[Play]:
-        """Every legal play for a roll, one per distinct resulting position (RULES.md rules 1-6 and the
+        """Every legal play for a roll, one per distinct resulting position (docs/rules.md rules 1-6 and the
         game's own rules), in a deterministic order.
 
         Args:
@@ -539,7 +539,7 @@ class Position:
         return int(_core.head_limit(self.array, d1, d2, self._first[0], hm))
 
     def parse_play(self, text: str, dice, numbering: str = "own", side: str | None = None) -> Play:
-        """The legal play that ``text`` describes (RULES.md "Notation" and rule 4).
+        """The legal play that ``text`` describes (docs/rules.md "Notation" and rule 4).
 
         Any legal way of writing the play is accepted: merged hops (``24/13`` for 6-5), chains
         (``24/18/13``), ``bar``/``25``, ``off``/``0``, ``(n)`` counts, optional ``*`` hit marks. The

@@ -1,13 +1,13 @@
-"""Rules objects: one per game, carrying the options of ``RULES.md``.
+"""Rules objects: one per game, carrying the options of ``docs/rules.md``.
 
-Three games share one board (RULES.md "Board, points, views"):
+Three games share one board (docs/rules.md "Board, points, views"):
 
 * ``backgammon``: hitting game, doubling cube on by default, scored 1/2/3 (single/gammon/backgammon).
 * ``short``: short nardy (короткие нарды, trictrac), backgammon's moves with the strict bear-off rule,
   scored oyun/mars/home mars/koks on the scale 1/2/4/8.
 * ``long``: long nardy (длинные нарды), no hitting, head rule, six-block rule, scored oyn/mars 1/2.
 
-Options (RULES.md names, with ``-`` or ``_`` accepted in keyword form):
+Options (docs/rules.md names, with ``-`` or ``_`` accepted in keyword form):
 
 =================  =====================================================  ==========================
 option             values                                                 default
@@ -65,7 +65,7 @@ _ALIASES = {
 OPENINGS = ("use-opening-dice", "reroll")
 LAST_ROLL = ("off", "half", "one")
 
-#: Names of the result levels of each game, lowest first (RULES.md scoring sections).
+#: Names of the result levels of each game, lowest first (docs/rules.md scoring sections).
 RESULT_NAMES = {
     "backgammon": ("single", "gammon", "backgammon"),
     "short": ("oyun", "mars", "home mars", "koks"),
@@ -77,14 +77,14 @@ _DEFAULT_SCORING = {"backgammon": (1, 2, 3), "short": (1, 2, 4, 8), "long": (1, 
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules of one game with its options (RULES.md).
+    """The rules of one game with its options (docs/rules.md).
 
     Immutable and hashable; build with :func:`get_rules` (which fills the per-game defaults)
     or :meth:`with_options`.
 
     Attributes:
         name: ``"backgammon"``, ``"short"`` or ``"long"``.
-        opening: ``"use-opening-dice"`` or ``"reroll"`` (RULES.md rule 7).
+        opening: ``"use-opening-dice"`` or ``"reroll"`` (docs/rules.md rule 7).
         head_exception: ``"head-block"``, ``"always"`` or ``"none"`` (long nardy head rule).
         strict_bear_off: short nardy's seed-003 rule 26 (a checker that moved this turn may not be
             borne off by a die larger than its point).
@@ -175,7 +175,7 @@ class Rules:
         return replace(self, **_normalise_options(options))
 
     def options(self) -> dict:
-        """The options as a dict with RULES.md's names (``head-exception`` ...)."""
+        """The options as a dict with docs/rules.md's names (``head-exception`` ...)."""
         return {
             "opening": self.opening,
             "head-exception": self.head_exception,
@@ -248,12 +248,12 @@ def game_name(name) -> str:
 
 
 def get_rules(name="backgammon", **options) -> Rules:
-    """The :class:`Rules` of a game by name or alias, with RULES.md's defaults and any options given.
+    """The :class:`Rules` of a game by name or alias, with docs/rules.md's defaults and any options given.
 
     Args:
         name: ``"backgammon"``, ``"short"``, ``"long"`` or an alias (``"long-nardy"``, ``"narde"``,
             ``"trictrac"``, ``"short-nardy"``, ...), or a :class:`Rules` (options then override it).
-        **options: option overrides, RULES.md names with ``_`` for ``-`` (``head_exception="none"``)
+        **options: option overrides, docs/rules.md names with ``_`` for ``-`` (``head_exception="none"``)
             or passed as a dict with the dashed names (``**{"last-roll": "half"}``).
 
     Raises:

@@ -1,4 +1,4 @@
-"""The doubling cube on its own (RULES.md "Doubling cube and matches")."""
+"""The doubling cube on its own (docs/rules.md "Doubling cube and matches")."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Game flow and scoring (RULES.md rules 6-8, the scoring sections, the doubling cube, resignation)."""
+"""Game flow and scoring (docs/rules.md rules 6-8, the scoring sections, the doubling cube, resignation)."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""Point numbering (``nardy.numbering``): RULES.md "Board, points, views" and "Notation".
+"""Point numbering (``nardy.numbering``): docs/rules.md "Board, points, views" and "Notation".
 
 The map between the two sides' own numberings, the numberings each game allows and their labels, and
 the head-rule modes, each checked against the rule it implements and against every user of it (the

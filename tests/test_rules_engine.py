@@ -1,4 +1,4 @@
-"""The rules of RULES.md, one test (or a few) per rule, with the worked examples it gives."""
+"""The rules of docs/rules.md, one test (or a few) per rule, with the worked examples it gives."""
 
 import pytest
 

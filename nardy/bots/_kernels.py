@@ -6,7 +6,7 @@ side **on roll** (the mover). Game codes: ``GAME_BG = 0`` (backgammon), ``GAME_S
 
 Outputs of an evaluator (``K`` floats, all from the mover's view, cumulative like GNU Backgammon's):
 ``[P(win), P(win at level >= 2), ..., P(win at level L), P(lose at level >= 2), ..., P(lose at level L)]``
-where the levels are the game's result levels (RULES.md scoring): backgammon single/gammon/backgammon
+where the levels are the game's result levels (docs/rules.md scoring): backgammon single/gammon/backgammon
 (K = 5), short nardy oyun/mars/home mars/koks (K = 7), long nardy oyn/mars (K = 3).
 
 Input encoding (``N_INPUTS`` floats), GNU Backgammon / TD-Gammon style. For each side (mover first, then

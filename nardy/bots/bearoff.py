@@ -15,13 +15,13 @@ For every such position the database holds, as in GNU Backgammon's one-sided bea
   (``first_off``). A side with fewer than 15 checkers on the board has already borne one off: 0 rolls.
 - the means of both.
 
-The moves follow RULES.md rule 5 (the standard bear-off, as GNU Backgammon plays it): a die bears off a
+The moves follow docs/rules.md rule 5 (the standard bear-off, as GNU Backgammon plays it): a die bears off a
 checker from the point of its number; a die larger than the highest occupied point bears off from the
 highest occupied point; if the die's point is empty and higher points are occupied, the die moves a
 checker inside home. Doubles play four times; the side stops when its last checker is off (rule 6).
 All checkers are home, so every die can always be played.
 
-Short nardy's strict bear-off (RULES.md, "Short nardy bear-off": a checker that has already moved this turn
+Short nardy's strict bear-off (docs/rules.md, "Short nardy bear-off": a checker that has already moved this turn
 may not then be borne off by a die larger than its point; on by default for short nardy) gives a second
 database, built the same way but with the plays of the rules engine (:func:`nardy._core.batch_results` with
 ``strict=True``, so the maximum-dice and larger-die rules apply when a die cannot be played). It is a
@@ -309,7 +309,7 @@ def _plays_njit(c, d1, d2, out):
 @njit(cache=True, nogil=True)
 def _engine_plays_njit(c, d1, d2, strict, board, dice, res, offs, out):
     """Like :func:`_plays_njit`, but with the rules engine's plays (:func:`nardy._core.batch_results`, the
-    hitting-game layout, ``strict`` bear-off as RULES.md's short nardy rule); ``board`` int8[1, 28], ``dice``
+    hitting-game layout, ``strict`` bear-off as docs/rules.md's short nardy rule); ``board`` int8[1, 28], ``dice``
     int64[1, 2], ``res`` int8[M, 28] and ``offs`` int64[2] are scratch. Returns how many were written."""
     board[0, :] = 0
     total = 0

@@ -48,7 +48,7 @@ __all__ = [
     "terminal_probs",
 ]
 
-#: Result level names of each game, lowest first (RULES.md scoring).
+#: Result level names of each game, lowest first (docs/rules.md scoring).
 LEVELS = {
     "backgammon": ("single", "gammon", "backgammon"),
     "short": ("oyun", "mars", "home_mars", "koks"),
@@ -68,7 +68,7 @@ _DEFAULT_VALUES = {"backgammon": (1, 2, 3), "short": (1, 2, 4, 8), "long": (1, 2
 
 def money_equity(probs: np.ndarray, game: str, values=None) -> np.ndarray:
     """Cubeless money equity (points per game at cube 1, on-roll side's view) of outputs ``probs``
-    (``float[K]`` or ``float[n, K]``); ``values`` = the points of each level (default RULES.md scoring)."""
+    (``float[K]`` or ``float[n, K]``); ``values`` = the points of each level (default docs/rules.md scoring)."""
     v = np.asarray(values if values is not None else _DEFAULT_VALUES[game], np.float64)
     p = np.asarray(probs, np.float64)
     L = len(v)
@@ -93,7 +93,7 @@ def terminal_probs(board, game: str):
     """Exact outputs (on-roll side's view) of a finished board, or ``None`` if the game is not over.
 
     A board where the side on roll has borne off all 15 is a win for it; one where the other side has is
-    a loss, at the level RULES.md gives.
+    a loss, at the level docs/rules.md gives.
     """
     code = GAME_CODES[game]
     k = int(K.N_OUTPUTS[code])

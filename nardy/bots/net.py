@@ -34,7 +34,7 @@ def shipped_path(game: str) -> Path:
 
 
 def scoring_values(game: str) -> np.ndarray:
-    """float64 points of each result level of a game with default options (``Rules.scoring``, RULES.md
+    """float64 points of each result level of a game with default options (``Rules.scoring``, docs/rules.md
     scoring), the ``values`` the kernels take."""
     from nardy.rules import get_rules
 

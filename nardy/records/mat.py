@@ -1,7 +1,7 @@
 """Jellyfish ``.mat`` match records: read, replay through the rules, write.
 
 The ``.mat`` text is the format GNU Backgammon, eXtreme Gammon, BGBlitz and the playing sites
-exchange (RULES.md "Notation", "Records")::
+exchange (docs/rules.md "Notation", "Records")::
 
     ; [Variation "Backgammon"]
 
@@ -17,7 +17,7 @@ exchange (RULES.md "Notation", "Records")::
           Wins 1 point
 
 * ``;`` lines are comments; ``; [Key "value"]`` lines are headers. ``Variation`` names the game
-  (``Backgammon``, ``Short Nardy``, ``Long Nardy``; RULES.md aliases accepted); the nardy games'
+  (``Backgammon``, ``Short Nardy``, ``Long Nardy``; the game-name aliases of nardy.rules accepted); the nardy games'
   options are written as headers too (``Opening``, ``Scoring``, ``Strict Bear-off``,
   ``Head Exception``, ``Last Roll``, ``Cube``), with ``Crawford``, ``Jacoby``, ``Beavers`` and
   ``CubeLimit`` for the cube.

@@ -78,7 +78,7 @@ class NewGame(BaseModel):
     colour: Literal["white", "black", "random"] = Field("white", description="the person's side against the computer")
     options: dict[str, Any] = Field(
         default_factory=dict,
-        description="rules options with RULES.md names: cube, "
+        description="rules options with docs/rules.md names: cube, "
         "opening, last-roll, head-exception, strict-bear-off, scoring",
     )
     players: list[str] | None = Field(None, min_length=2, max_length=2, description="the two names")

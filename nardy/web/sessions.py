@@ -129,7 +129,7 @@ def new_session(
         length: match length in points, 0 for a money session (games follow one another without end).
         opponent: ``"bot"`` (the computer at ``level``) or ``"human"`` (a second person at this device).
         colour: the person's side against the computer: ``"white"`` (player 0), ``"black"`` or ``"random"``.
-        options: rules options with RULES.md names (cube, opening, last-roll, head-exception,
+        options: rules options with docs/rules.md names (cube, opening, last-roll, head-exception,
             strict-bear-off, scoring).
         players: two names (default: the colours, or ``Player`` and ``nardy (level)``).
         seed: seed of the dice and of the computer's choices (reproducible games); ``None`` for random.

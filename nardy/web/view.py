@@ -40,7 +40,7 @@ Pair = Annotated[list[int], Field(min_length=2, max_length=2)]
 
 
 class RulesView(BaseModel):
-    """The game's rules: its name and options with RULES.md names."""
+    """The game's rules: its name and options with docs/rules.md names."""
 
     model_config = ConfigDict(populate_by_name=True)
     name: str

@@ -1,7 +1,7 @@
 """Tests of the one-sided bearoff database (nardy.bots.bearoff).
 
 Hand-checked values come from enumerating the 36 rolls here, independently of the module; exact means
-and distributions of small positions come from a brute force in this file that follows RULES.md rule 5
+and distributions of small positions come from a brute force in this file that follows docs/rules.md rule 5
 step by step (no pruning), and the whole table is cross-checked against GNU Backgammon's one-sided
 database through ``gnubg_nn.bearoff_probabilities`` (which returns P(1 roll), P(2 rolls), ...).
 """
@@ -401,7 +401,7 @@ def test_race_gammon_probabilities(db):
 
 
 # ------------------------------------------------------------------------------------------------
-# Short nardy's strict bear-off (RULES.md "Short nardy bear-off")
+# Short nardy's strict bear-off (docs/rules.md "Short nardy bear-off")
 # ------------------------------------------------------------------------------------------------
 
 
@@ -459,7 +459,7 @@ def test_strict_rule_changes_nothing_when_no_checker_moves_before_bearing_off(st
 
 
 def test_strict_rule_six_one_from_the_6_point(strict_db):
-    """RULES.md's example: one checker on 6, others lower, 6-1: 6/5/off is not a play. With checkers on 6
+    """docs/rules.md's example: one checker on 6, others lower, 6-1: 6/5/off is not a play. With checkers on 6
     and 1 the strict rule still bears both off (6/off, 1/off) in one roll."""
     assert strict_db.rolls_distribution((1, 0, 0, 0, 0, 1))[1] > 0
     arr = np.array((0, 1, 0, 0, 0, 1), np.int8)  # on 2 and 6

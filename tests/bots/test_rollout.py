@@ -20,7 +20,7 @@ def _side(points: dict) -> list:
 
 def test_rollout_of_a_won_position_is_the_exact_result():
     # the mover's last checker is on its 1-point: any roll bears it off; the opponent has borne off nothing
-    # and has no checker in the mover's home: a gammon, never a backgammon (RULES.md scoring)
+    # and has no checker in the mover's home: a gammon, never a backgammon (docs/rules.md scoring)
     pos = Position.from_boards(_side({1: 1}), _side({6: 15}), "backgammon")
     r = rollout(pos, trials=72, seed=3)
     assert r.probabilities.tolist() == pytest.approx([1.0, 1.0, 0.0, 0.0, 0.0])

@@ -93,7 +93,7 @@ def _long_positions_with_doubles(n, seed):
 
 
 def test_long_nardy_doubles_transposition_search_keeps_every_play_and_step():
-    """RULES.md rule 4 (each resulting position once): the doubles search that skips intermediate positions
+    """docs/rules.md rule 4 (each resulting position once): the doubles search that skips intermediate positions
     already searched finds the same plays, with the same steps, in the same order, as the plain search,
     including partial turns (fewer dice left, a checker already off the head) and first turns."""
     from nardy import _core
