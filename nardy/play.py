@@ -363,7 +363,7 @@ class Session:
         elif g.phase == "move":
             lines.append([(t("to_play", who=self.who(g.turn), dice=self.dice_text(g.dice)), "bold yellow")])
             if g.steps_taken:
-                left = _dice_left(g)
+                left = g.dice_left
                 lines.append(
                     [
                         (
@@ -679,7 +679,7 @@ class Session:
         self.draw(g)
         dice = self.dice_text(g.dice)
         forced = len(plays) == 1 and not steps
-        complete = bool(steps) and _steps_complete(g, plays)
+        complete = g.can_confirm()
         if forced and self.announced != self._turn_key(g):
             self.announced = self._turn_key(g)
             self.say("only_play", play=self.play_text(plays[0].steps, side), style="yellow")
@@ -819,7 +819,7 @@ class Session:
             reason = self._illegal_reason(whole_error, g, side) if whole_error else self.refusal("must_play", {}, side)
             self.error(t("illegal", text=line, reason=reason))
             return
-        if _steps_complete(g, g.legal_plays()) and not g.legal_steps():
+        if g.can_confirm() and not g.legal_steps():
             self.say("play_is_complete", play=self.play_text(g.steps_taken, side), style="green")
 
     # ----- explaining illegal input -------------------------------------------------------------
@@ -865,7 +865,7 @@ class Session:
             return why("no_checker", point=frm)
         if hitting and a[25] > 0 and frm != 25:
             return why("enter_first")
-        left = _dice_left(g)
+        left = g.dice_left
         if not left:
             return why("dice_fit", dice=list(g.dice))
         if to > 0:
@@ -1133,29 +1133,12 @@ def _pct(x) -> str:
     return f"{100 * float(x):.1f}%"
 
 
-def _dice_left(g) -> list:
-    d1, d2 = g.dice
-    left = [d1] * 4 if d1 == d2 else [d1, d2]
-    for s in g.steps_taken:
-        if s.die in left:
-            left.remove(s.die)
-    return left
-
-
 def _subset_sums(dice) -> set:
     sums = set()
     n = len(dice)
     for mask in range(1, 1 << n):
         sums.add(sum(d for i, d in enumerate(dice) if mask >> i & 1))
     return sums
-
-
-def _steps_complete(g, plays) -> bool:
-    """True when the steps taken so far make a whole legal play."""
-    if not g.steps_taken:
-        return False
-    board = g.partial_position.board
-    return any(p.result.board == board for p in plays)
 
 
 def _six_block_after(a, frm: int, to: int) -> bool:
