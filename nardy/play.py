@@ -48,10 +48,11 @@ from .events import (
     RollEvent,
     TakeEvent,
 )
-from .i18n import LANGS, RESIGN_WORDS, Texts, detect_lang
+from .i18n import LANGS, Texts, detect_lang
 from .messages import describe
 from .notation import Step, tokenize
 from .tui.board import GLYPHS, STYLES, board_lines
+from .tui.commands import Command, Kind, parse
 from .tui.numbering import NUMBERINGS, Numbering
 
 __all__ = ["play", "PlayerSpec", "Session", "parse_player", "SAVE_FORMAT"]
@@ -295,6 +296,10 @@ class Session:
             if self._quitting:
                 raise _Quit() from None
             return "quit"  # Ctrl-C asks whether to quit; a second one leaves
+
+    def ask_command(self, prompt: str, first=()) -> Command:
+        """Ask, and read the answer as a command (``first``: the answers the question expects)."""
+        return parse(self.ask(prompt), self.game_name, first)
 
     def yes_no(self, question: str) -> bool:
         return self.t.yes(self.ask(self.t("prompt_yes_no", question=question)))
@@ -614,52 +619,55 @@ class Session:
 
     # ----- human turns --------------------------------------------------------------------------
     def human_turn(self, g, side: int):
-        phase = g.phase
-        if phase == "roll":
-            if not g.may_double():
-                self._human_roll(g, side)
-                return
-            self.draw(g)
-            line = self.ask(self.t("prompt_roll", who=self.who(side)))
-            word, arg = _split(line)
-            if line == "" or word in _ALIAS["roll"]:
-                self._human_roll(g, side)
-            elif word in _ALIAS["double"]:
-                self.cmd_double(g, side)
-            else:
-                self.command(g, side, line)
-        elif phase == "move":
-            self.human_move(g, side)
-        elif phase == "double":
-            self.draw(g)
-            key = "prompt_take_beaver" if g.cube.beavers else "prompt_take"
-            line = self.ask(self.t(key, who=self.who(side)))
-            word, _ = _split(line)
-            if word in _ALIAS["take"]:
-                g.take(player=side)
-            elif word in _ALIAS["pass"]:
-                g.drop(player=side)
-            elif word in _ALIAS["beaver"]:
-                try:
-                    g.beaver(player=side)
-                except GameStateError as e:
-                    self.error(self.refusal(e.code, e.params, side))
-            elif line == "":
-                self.say("answer_now", choices=self.t("choices_take"))
-            else:
-                self.command(g, side, line)
-        elif phase == "resign":
-            self.draw(g)
-            line = self.ask(self.t("prompt_resign", who=self.who(side)))
-            word, _ = _split(line)
-            if word in _ALIAS["accept"]:
-                g.accept_resignation(player=side)
-            elif word in _ALIAS["decline"]:
-                g.decline_resignation(player=side)
-            elif line == "":
-                self.say("answer_now", choices=self.t("choices_resign"))
-            else:
-                self.command(g, side, line)
+        ask = {
+            "roll": self._human_roll_or_double,
+            "move": self.human_move,
+            "double": self._answer_double,
+            "resign": self._answer_resignation,
+        }.get(g.phase)
+        if ask is not None:
+            ask(g, side)
+
+    def _human_roll_or_double(self, g, side: int):
+        if not g.may_double():
+            self._human_roll(g, side)
+            return
+        self.draw(g)
+        cmd = self.ask_command(self.t("prompt_roll", who=self.who(side)))
+        if cmd.kind is Kind.EMPTY:
+            self._human_roll(g, side)
+        else:
+            self.command(g, side, cmd)
+
+    def _answer_double(self, g, side: int):
+        self.draw(g)
+        key = "prompt_take_beaver" if g.cube.beavers else "prompt_take"
+        cmd = self.ask_command(self.t(key, who=self.who(side)), first=(Kind.TAKE, Kind.PASS, Kind.BEAVER))
+        if cmd.kind is Kind.TAKE:
+            g.take(player=side)
+        elif cmd.kind is Kind.PASS:
+            g.drop(player=side)
+        elif cmd.kind is Kind.BEAVER:
+            try:
+                g.beaver(player=side)
+            except GameStateError as e:
+                self.error(self.refusal(e.code, e.params, side))
+        elif cmd.kind is Kind.EMPTY:
+            self.say("answer_now", choices=self.t("choices_take"))
+        else:
+            self.command(g, side, cmd)
+
+    def _answer_resignation(self, g, side: int):
+        self.draw(g)
+        cmd = self.ask_command(self.t("prompt_resign", who=self.who(side)), first=(Kind.ACCEPT, Kind.DECLINE))
+        if cmd.kind is Kind.ACCEPT:
+            g.accept_resignation(player=side)
+        elif cmd.kind is Kind.DECLINE:
+            g.decline_resignation(player=side)
+        elif cmd.kind is Kind.EMPTY:
+            self.say("answer_now", choices=self.t("choices_resign"))
+        else:
+            self.command(g, side, cmd)
 
     def _human_roll(self, g, side: int):
         g.roll(player=side)
@@ -675,40 +683,23 @@ class Session:
 
     def human_move(self, g, side: int):
         plays = g.legal_plays()
-        steps = g.steps_taken
         self.draw(g)
-        dice = self.dice_text(g.dice)
-        forced = len(plays) == 1 and not steps
+        fields = {"who": self.who(side), "dice": self.dice_text(g.dice)}
+        forced = len(plays) == 1 and not g.steps_taken
         complete = g.can_confirm()
         if forced and self.announced != self._turn_key(g):
             self.announced = self._turn_key(g)
             self.say("only_play", play=self.play_text(plays[0].steps, side), style="yellow")
-        if forced:
-            prompt = self.t("prompt_forced", who=self.who(side), dice=dice)
-        elif complete:
-            prompt = self.t("prompt_confirm", who=self.who(side), dice=dice)
-        else:
-            prompt = self.t("prompt_play", who=self.who(side), dice=dice)
-        line = self.ask(prompt)
-        if line == "":
-            if forced:
-                g.play(plays[0], player=side)
-            elif complete:
-                g.confirm()
-            else:
-                self.say("type_a_play", example=self._example())
-            return
-        word, arg = _split(line)
-        if word in _ALIAS["confirm"] and complete:
+        key = "prompt_forced" if forced else "prompt_confirm" if complete else "prompt_play"
+        cmd = self.ask_command(self.t(key, **fields), first=(Kind.CONFIRM,) if complete else ())
+        if cmd.kind is Kind.EMPTY and forced:
+            g.play(plays[0], player=side)
+        elif cmd.kind is Kind.EMPTY and not complete:
+            self.say("type_a_play", example=self._example())
+        elif cmd.kind in (Kind.EMPTY, Kind.CONFIRM):
             g.confirm()
-            return
-        if re.fullmatch(r"\d{1,3}", line) and "/" not in line:
-            self._pick(g, side, int(line))
-            return
-        if "/" in line and word not in _COMMAND_WORDS:
-            self.enter_play(g, side, line)
-            return
-        self.command(g, side, line)
+        else:
+            self.command(g, side, cmd)
 
     def _example(self) -> str:
         """An example play for the side to move, in the chosen numbering."""
@@ -886,54 +877,47 @@ class Session:
         return why("no_legal_play")
 
     # ----- commands -----------------------------------------------------------------------------
-    def command(self, g, side: int, line: str):
-        word, arg = _split(line)
+    def command(self, g, side: int, cmd: Command):
+        """Carry out a command typed at any question (the answers a question expects are its own)."""
+        reason = self._not_now(g, cmd)
+        if reason is not None:
+            shown = cmd.line if cmd.kind in (Kind.PICK, Kind.PLAY) else cmd.word
+            self.say("not_now", cmd=shown, reason=reason)
+            return
+        do = self._COMMANDS.get(cmd.kind)
+        if do is None:
+            self.say("unknown_command", cmd=cmd.line)
+            return
+        do(self, g, side, cmd)
+
+    def _not_now(self, g, cmd: Command) -> str | None:
+        """Why ``cmd`` cannot be carried out in the game's phase, or None."""
+        if cmd.kind in (Kind.TAKE, Kind.PASS, Kind.BEAVER):
+            return self.t("no_double_waiting")
+        if cmd.kind in (Kind.ACCEPT, Kind.DECLINE):
+            return self.t("no_resign_waiting")
+        if (cmd.kind is Kind.ROLL and g.phase != "roll") or (cmd.kind in (Kind.PICK, Kind.PLAY) and g.phase != "move"):
+            return self._phase_reason(g)
+        return None
+
+    def cmd_help(self, g, side, cmd: Command | None = None):
         t = self.t
-        if word in _ALIAS["help"]:
-            default = t.level_name(self.game_name, 0)
-            levels = ", ".join(t.level_name(self.game_name, i) for i in range(len(g.rules.result_names)))
-            self.out.lines(t("help", levels=levels, default=default))
-        elif word in _ALIAS["quit"]:
-            self.cmd_quit(g)
-        elif word in _ALIAS["save"]:
-            if not arg:
-                self.error(t("save_needs_file"))
-            else:
-                self.save(arg)
-        elif word in _ALIAS["board"]:
-            self.draw(g, force=True)
-        elif word in _ALIAS["hint"]:
-            self.cmd_hint(g, side)
-        elif word in _ALIAS["eval"]:
-            self.cmd_eval(g, side)
-        elif word in _ALIAS["moves"]:
-            self.cmd_moves(g, side)
-        elif word in _ALIAS["undo"]:
-            if g.phase != "move" or not g.steps_taken:
-                self.say("nothing_to_undo")
-            else:
-                back = g.undo_step()
-                self.say("step_undone", steps=self.play_text(back, side))
-        elif word in _ALIAS["resign"]:
-            self.cmd_resign(g, side, arg)
-        elif word in _ALIAS["double"]:
-            self.cmd_double(g, side)
-        elif word in _ALIAS["roll"]:
-            if g.phase == "roll":
-                self._human_roll(g, side)
-            else:
-                self.say("not_now", cmd=word, reason=self._phase_reason(g))
-        elif word in _ALIAS["take"] | _ALIAS["pass"] | _ALIAS["beaver"]:
-            self.say("not_now", cmd=word, reason=t("no_double_waiting"))
-        elif word in _ALIAS["accept"] | _ALIAS["decline"]:
-            self.say("not_now", cmd=word, reason=t("no_resign_waiting"))
-        elif "/" in line or re.fullmatch(r"\d{1,3}", line):
-            if g.phase == "move":
-                self.enter_play(g, side, line)
-            else:
-                self.say("not_now", cmd=line, reason=self._phase_reason(g))
+        default = t.level_name(self.game_name, 0)
+        levels = ", ".join(t.level_name(self.game_name, i) for i in range(len(g.rules.result_names)))
+        self.out.lines(t("help", levels=levels, default=default))
+
+    def cmd_save(self, g, side, cmd: Command):
+        if not cmd.arg:
+            self.error(self.t("save_needs_file"))
         else:
-            self.say("unknown_command", cmd=line)
+            self.save(cmd.arg)
+
+    def cmd_undo(self, g, side, cmd: Command):
+        if g.phase != "move" or not g.steps_taken:
+            self.say("nothing_to_undo")
+        else:
+            back = g.undo_step()
+            self.say("step_undone", steps=self.play_text(back, side))
 
     def _phase_reason(self, g) -> str:
         if g.phase == "move":
@@ -944,7 +928,7 @@ class Session:
             return self.t("answer_first", choices=self.t("choices_resign"))
         return self.t("no_steps_now")
 
-    def cmd_double(self, g, side):
+    def cmd_double(self, g, side, cmd: Command | None = None):
         if not g.cube.enabled:  # whatever the phase: there is no cube to turn in this game
             self.say("cannot_double", reason=self.refusal("cube_disabled", {}, side))
             return
@@ -957,7 +941,7 @@ class Session:
             return
         g.double(player=side)
 
-    def cmd_moves(self, g, side):
+    def cmd_moves(self, g, side, cmd: Command | None = None):
         if g.phase != "move":
             self.say("not_now", cmd="moves", reason=self.t("no_steps_now"))
             return
@@ -971,7 +955,7 @@ class Session:
         self.listing = (self._turn_key(g), shown)
         self.say("pick_number", style="dim")
 
-    def cmd_hint(self, g, side):
+    def cmd_hint(self, g, side, cmd: Command | None = None):
         t = self.t
         bot = self.hint_bot
         if g.phase == "move":
@@ -1005,7 +989,7 @@ class Session:
         elif g.phase == "resign":
             self.say("resign_hint_accept" if self._accepts(bot, g, side) else "resign_hint_decline")
 
-    def cmd_eval(self, g, side, last: bool = True):
+    def cmd_eval(self, g, side, cmd: Command | None = None, last: bool = True):
         t = self.t
         bot = self.hint_bot
         probs = bot.evaluate(g.position)
@@ -1039,21 +1023,18 @@ class Session:
                         best_equity=f"{hints[0].equity:+.3f}",
                     )
 
-    def cmd_resign(self, g, side, arg):
+    def cmd_resign(self, g, side, cmd: Command):
         t = self.t
-        level = 0
-        if arg:
-            level = _resign_level(self.game_name, arg)
-            if level is None:
-                levels = ", ".join(t.level_name(self.game_name, i) for i in range(len(g.rules.result_names)))
-                self.say("bad_resign_level", level=arg, levels=levels)
-                return
+        if cmd.level is None:
+            levels = ", ".join(t.level_name(self.game_name, i) for i in range(len(g.rules.result_names)))
+            self.say("bad_resign_level", level=cmd.arg, levels=levels)
+            return
         try:
-            g.resign(level, player=side)
+            g.resign(cmd.level, player=side)
         except GameStateError as e:
             self.error(self.refusal(e.code, e.params, side))
 
-    def cmd_quit(self, g):
+    def cmd_quit(self, g, side=None, cmd: Command | None = None):
         self._quitting = True
         try:
             if not self.yes_no(self.t("ask_quit")):
@@ -1064,6 +1045,23 @@ class Session:
         finally:
             self._quitting = False
         raise _Quit()
+
+    #: What each command does once :meth:`_not_now` lets it (a missing kind: an unknown command).
+    _COMMANDS = {
+        Kind.HELP: cmd_help,
+        Kind.QUIT: cmd_quit,
+        Kind.SAVE: cmd_save,
+        Kind.BOARD: lambda self, g, side, cmd: self.draw(g, force=True),
+        Kind.HINT: cmd_hint,
+        Kind.EVAL: cmd_eval,
+        Kind.MOVES: cmd_moves,
+        Kind.UNDO: cmd_undo,
+        Kind.RESIGN: cmd_resign,
+        Kind.DOUBLE: cmd_double,
+        Kind.ROLL: lambda self, g, side, cmd: self._human_roll(g, side),
+        Kind.PICK: lambda self, g, side, cmd: self._pick(g, side, cmd.number),
+        Kind.PLAY: lambda self, g, side, cmd: self.enter_play(g, side, cmd.line),
+    }
 
     # ----- saving -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -1095,36 +1093,6 @@ class Session:
 
 
 # ----- small helpers ----------------------------------------------------------------------------
-_ALIAS = {
-    "help": {"help", "h", "?", "помощь", "справка", "помоги"},
-    "quit": {"quit", "exit", "q", "выход", "выйти", "конец"},
-    "save": {"save", "сохранить", "сохрани"},
-    "board": {"board", "доска", "показать"},
-    "hint": {"hint", "подсказка", "совет"},
-    "eval": {"eval", "evaluate", "оценка"},
-    "moves": {"moves", "list", "plays", "ходы", "список"},
-    "undo": {"undo", "back", "u", "отмена", "отменить", "назад"},
-    "resign": {"resign", "сдаться", "сдаюсь", "сдача"},
-    "double": {"double", "d", "удвоить", "удвоение", "дабл"},
-    "roll": {"roll", "r", "бросить", "бросок", "бросай"},
-    "take": {"take", "t", "принять", "беру", "принимаю", "yes", "да"},
-    "pass": {"pass", "drop", "p", "отказ", "пас", "отказаться", "no", "нет"},
-    "beaver": {"beaver", "бивер"},
-    "accept": {"accept", "yes", "y", "принять", "принимаю", "да", "д"},
-    "decline": {"decline", "no", "n", "отклонить", "нет", "н"},
-    "confirm": {"ok", "confirm", "ок", "да", "подтвердить", "y", "yes"},
-}
-
-_COMMAND_WORDS = set().union(*_ALIAS.values())
-
-
-def _split(line: str):
-    parts = line.strip().split(None, 1)
-    if not parts:
-        return "", ""
-    return parts[0].lower(), (parts[1].strip() if len(parts) > 1 else "")
-
-
 def _num(v) -> str:
     return str(int(v)) if float(v) == int(v) else f"{v:g}"
 
@@ -1155,17 +1123,6 @@ def _six_block_after(a, frm: int, to: int) -> bool:
         if run >= 6:
             return True
     return False
-
-
-def _resign_level(game: str, text: str) -> int | None:
-    t = text.strip().lower()
-    if t.isdigit():
-        n = int(t)
-        return n - 1 if 1 <= n <= len(RESIGN_WORDS[game]) else None
-    for i, words in enumerate(RESIGN_WORDS[game]):
-        if t in words:
-            return i
-    return None
 
 
 # ----- loading ----------------------------------------------------------------------------------
