@@ -49,19 +49,16 @@ from .events import (
     TakeEvent,
 )
 from .i18n import LANGS, Texts, detect_lang
-from .messages import describe
 from .notation import Step, tokenize
 from .tui.board import GLYPHS, STYLES, board_lines
 from .tui.commands import Command, Kind, parse
+from .tui.explain import Explainer
 from .tui.numbering import NUMBERINGS, Numbering
 
 __all__ = ["play", "PlayerSpec", "Session", "parse_player", "SAVE_FORMAT"]
 
 SAVE_FORMAT = "nardy-play"
 SAVE_VERSION = 1
-
-_COUNT_TAIL = re.compile(r"\(\d+\)$")
-_EXAMPLE = {"backgammon": "24/18 13/11", "short": "24/18 13/11", "long": "24/18 24/21"}
 
 
 # ----- players ----------------------------------------------------------------------------------
@@ -208,6 +205,7 @@ class Session:
         self.t = Texts(lang)
         self.game_name = match.rules.name
         self.num = Numbering(numbering, self.game_name)
+        self.explain = Explainer(self.t, self.num, self.game_name)
         self.out = out or Output()
         self.record = record
         self.record_error = None  # the last failure to write the record (exit status 1 at the end)
@@ -651,7 +649,7 @@ class Session:
             try:
                 g.beaver(player=side)
             except GameStateError as e:
-                self.error(self.refusal(e.code, e.params, side))
+                self.error(self.explain.refusal(e.code, e.params, side))
         elif cmd.kind is Kind.EMPTY:
             self.say("answer_now", choices=self.t("choices_take"))
         else:
@@ -695,54 +693,11 @@ class Session:
         if cmd.kind is Kind.EMPTY and forced:
             g.play(plays[0], player=side)
         elif cmd.kind is Kind.EMPTY and not complete:
-            self.say("type_a_play", example=self._example())
+            self.say("type_a_play", example=self.explain.example(side))
         elif cmd.kind in (Kind.EMPTY, Kind.CONFIRM):
             g.confirm()
         else:
             self.command(g, side, cmd)
-
-    def _example(self) -> str:
-        """An example play for the side to move, in the chosen numbering."""
-        ex = _EXAMPLE[self.game_name]
-        if self.num.kind == "own":
-            return ex
-        g = self.match.current
-        side = g.to_act if (g is not None and g.to_act in (0, 1)) else self.viewer(g)
-        return self.num.relabel(ex, side)
-
-    def _backwards_reason(self, line: str, own: str, side: int) -> str | None:
-        """The reason for a typed play with a step away from home (own numbers must go down)."""
-        typed = [
-            p.rstrip("*")
-            for tok in re.split(r"[\s,]+", line.strip())
-            if tok
-            for p in _COUNT_TAIL.sub("", tok).split("/")
-        ]
-        mine = [
-            p.rstrip("*")
-            for tok in re.split(r"[\s,]+", own.strip())
-            if tok
-            for p in _COUNT_TAIL.sub("", tok).split("/")
-        ]
-        if len(typed) != len(mine):
-            return None
-        for i in range(len(mine) - 1):
-            a, b = mine[i], mine[i + 1]
-            if a.isdigit() and b.isdigit() and 0 < int(a) < int(b) < 25:
-                if self.num.kind == "traditional":
-                    path = (
-                        f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, "
-                        f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
-                    )
-                elif self.num.kind == "absolute" and side == 1:
-                    path = (
-                        f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, "
-                        f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
-                    )
-                else:
-                    path = f"{self.num.label(side, 24)}…{self.num.label(side, 1)}"
-                return self.t("r_backwards", frm=typed[i], to=typed[i + 1], who=self.who(side), path=path)
-        return None
 
     def _pick(self, g, side, n):
         if not self.listing or self.listing[0] != self._turn_key(g):
@@ -755,12 +710,13 @@ class Session:
         g.play(plays[n - 1], player=side)
 
     def enter_play(self, g, side: int, line: str):
-        """A play or single steps typed by the player (in the chosen numbering)."""
-        t = self.t
+        """A play or single steps typed by the player (in the chosen numbering): the whole play when
+        no step is taken yet and it reads as one, else step by step."""
+        x = self.explain
         try:
             own = self.num.to_own(line, side)
         except NotationError as e:
-            self.error(t("illegal", text=line, reason=self._bad_point_reason(e)))
+            self.error(x.illegal(line, x.bad_point(e)))
             return
         whole_error = None
         if not g.steps_taken:
@@ -772,109 +728,54 @@ class Session:
                 g.play(chosen, player=side)
                 return
             if isinstance(whole_error, NotationError):
-                reason = self._backwards_reason(line, own, side) or t("bad_notation", example=self._example())
-                self.error(t("illegal", text=line, reason=reason))
+                self.error(x.illegal(line, x.bad_notation(line, own, side)))
                 return
         try:
             paths = tokenize(own, 25 if g.rules.hitting else 24)
         except NotationError:
-            reason = self._backwards_reason(line, own, side) or t("bad_notation", example=self._example())
-            self.error(t("illegal", text=line, reason=reason))
+            self.error(x.illegal(line, x.bad_notation(line, own, side)))
             return
-        taken = 0
-        for path in paths:
-            for hop in path:
-                try:
-                    g.step(hop.frm, hop.to)
-                except IllegalPlayError:
-                    reason = None
-                    if whole_error is not None and whole_error.code != "fewer_dice":
-                        reason = self._illegal_reason(whole_error, g, side)
-                    if reason is None:
-                        reason = self._diagnose(g, side, hop.frm, hop.to)
-                    for _ in range(taken):
-                        g.undo_step()
-                    if g.steps_taken and whole_error is None:
-                        # steps were taken before: the text may be the whole play written out
-                        try:
-                            chosen = g.position.parse_play(own, g.dice)
-                        except IllegalPlayError:
-                            pass
-                        else:
-                            g.play(chosen, player=side)
-                            return
-                    self.error(t("illegal", text=line, reason=reason))
-                    return
-                taken += 1
         if not paths:
-            reason = self._illegal_reason(whole_error, g, side) if whole_error else self.refusal("must_play", {}, side)
-            self.error(t("illegal", text=line, reason=reason))
+            reason = x.whole_play(whole_error, side) if whole_error else x.refusal("must_play", {}, side)
+            self.error(x.illegal(line, reason))
+            return
+        if not self._take_steps(g, side, line, own, paths, whole_error):
             return
         if g.can_confirm() and not g.legal_steps():
             self.say("play_is_complete", play=self.play_text(g.steps_taken, side), style="green")
 
-    # ----- explaining illegal input -------------------------------------------------------------
-    def _bad_point_reason(self, e) -> str:
-        t = self.t
-        exp = t("r_expected_traditional") if self.num.kind == "traditional" else t("r_expected_points")
-        pt = (e.text or "").strip()
-        return t("r_bad_point", point=pt, expected=exp)
+    def _take_steps(self, g, side: int, line: str, own: str, paths, whole_error) -> bool:
+        """Take the steps of ``paths`` (own numbering) one by one; at the first refused one take them
+        back and say why (or play ``own`` whole, when steps were taken before). True when all are
+        taken."""
+        x = self.explain
+        taken = 0
+        for hop in (hop for path in paths for hop in path):
+            try:
+                g.step(hop.frm, hop.to)
+            except IllegalPlayError:
+                reason = None
+                if whole_error is not None and whole_error.code != "fewer_dice":
+                    reason = x.whole_play(whole_error, side)
+                if reason is None:
+                    reason = x.step(g, side, hop.frm, hop.to)
+                for _ in range(taken):
+                    g.undo_step()
+                if g.steps_taken and whole_error is None and self._play_whole(g, side, own):
+                    return False
+                self.error(x.illegal(line, reason))
+                return False
+            taken += 1
+        return True
 
-    def refusal(self, code: str, params: dict | None, side: int) -> str:
-        """A refusal (error code and params, :mod:`nardy.errors`) worded from the message catalogue in the
-        player's language, points labelled in ``side``'s chosen numbering."""
-        return describe(
-            code,
-            params,
-            self.t.lang,
-            label=lambda p: self.num.label(side, p),
-            relabel=lambda o: self.num.relabel(o, side),
-            names=(self.who(0), self.who(1)),
-        )
-
-    #: Codes of a whole play's refusal that say more than the diagnosis of its first bad step.
-    _WHOLE_PLAY_CODES = frozenset({"fewer_dice", "no_checker", "no_checker_bar", "ambiguous_play", "must_play"})
-
-    def _illegal_reason(self, e, g, side) -> str | None:
-        # "the moves written do not fit the dice (or land on a closed point)": the steps say which
-        if e.code not in self._WHOLE_PLAY_CODES:
-            return None
-        return self.refusal(e.code, e.params, side)
-
-    def _diagnose(self, g, side: int, frm: int, to: int) -> str:
-        """Why a single step frm/to cannot be taken now (own numbering of ``side``)."""
-
-        def why(code, **params):
-            return self.refusal(code, params, side)
-
-        a = g.partial_position.array
-        hitting = g.rules.hitting
-        if frm == 25:
-            if not hitting or a[25] <= 0:
-                return why("no_checker_bar")
-        elif a[frm] <= 0:
-            return why("no_checker", point=frm)
-        if hitting and a[25] > 0 and frm != 25:
-            return why("enter_first")
-        left = g.dice_left
-        if not left:
-            return why("dice_fit", dice=list(g.dice))
-        if to > 0:
-            dist = frm - to
-            sums = _subset_sums(left)
-            if dist not in sums:
-                return why("distance", pips=dist, dice=list(left), **{"from": frm, "to": to})
-            if (hitting and a[to] <= -2) or (not hitting and a[to] < 0):
-                return why("closed_point", point=to)
-        else:
-            outside = range(7, 26) if hitting else range(7, 25)
-            if any(a[p] > 0 for p in outside if p != frm) or (frm > 6):
-                return why("not_home", outside=int(sum(a[p] for p in outside if a[p] > 0)))
-        if not hitting and frm == 24 and any(s.frm == 24 for s in g.steps_taken):
-            return why("head_limit")
-        if not hitting and to > 0 and _six_block_after(a, frm, to):
-            return why("six_block")
-        return why("no_legal_play")
+    def _play_whole(self, g, side: int, own: str) -> bool:
+        """Steps were taken before: the text may be the whole play written out; play it if so."""
+        try:
+            chosen = g.position.parse_play(own, g.dice)
+        except IllegalPlayError:
+            return False
+        g.play(chosen, player=side)
+        return True
 
     # ----- commands -----------------------------------------------------------------------------
     def command(self, g, side: int, cmd: Command):
@@ -897,7 +798,7 @@ class Session:
         if cmd.kind in (Kind.ACCEPT, Kind.DECLINE):
             return self.t("no_resign_waiting")
         if (cmd.kind is Kind.ROLL and g.phase != "roll") or (cmd.kind in (Kind.PICK, Kind.PLAY) and g.phase != "move"):
-            return self._phase_reason(g)
+            return self.explain.phase(g)
         return None
 
     def cmd_help(self, g, side, cmd: Command | None = None):
@@ -919,25 +820,18 @@ class Session:
             back = g.undo_step()
             self.say("step_undone", steps=self.play_text(back, side))
 
-    def _phase_reason(self, g) -> str:
-        if g.phase == "move":
-            return self.t("double_only_before_roll")
-        if g.phase == "double":
-            return self.t("answer_first", choices=self.t("choices_take"))
-        if g.phase == "resign":
-            return self.t("answer_first", choices=self.t("choices_resign"))
-        return self.t("no_steps_now")
-
     def cmd_double(self, g, side, cmd: Command | None = None):
         if not g.cube.enabled:  # whatever the phase: there is no cube to turn in this game
-            self.say("cannot_double", reason=self.refusal("cube_disabled", {}, side))
+            self.say("cannot_double", reason=self.explain.refusal("cube_disabled", {}, side))
             return
         if g.phase != "roll":
-            self.say("cannot_double", reason=self._phase_reason(g))
+            self.say("cannot_double", reason=self.explain.phase(g))
             return
         code = g.why_not_double(side)
         if code:
-            self.say("cannot_double", reason=self.refusal(code, {"owner": g.cube_owner, "limit": g.cube.limit}, side))
+            self.say(
+                "cannot_double", reason=self.explain.refusal(code, {"owner": g.cube_owner, "limit": g.cube.limit}, side)
+            )
             return
         g.double(player=side)
 
@@ -1032,7 +926,7 @@ class Session:
         try:
             g.resign(cmd.level, player=side)
         except GameStateError as e:
-            self.error(self.refusal(e.code, e.params, side))
+            self.error(self.explain.refusal(e.code, e.params, side))
 
     def cmd_quit(self, g, side=None, cmd: Command | None = None):
         self._quitting = True
@@ -1099,30 +993,6 @@ def _num(v) -> str:
 
 def _pct(x) -> str:
     return f"{100 * float(x):.1f}%"
-
-
-def _subset_sums(dice) -> set:
-    sums = set()
-    n = len(dice)
-    for mask in range(1, 1 << n):
-        sums.add(sum(d for i, d in enumerate(dice) if mask >> i & 1))
-    return sums
-
-
-def _six_block_after(a, frm: int, to: int) -> bool:
-    """Long nardy: whether the mover would hold six points in a row (along the opponent's route,
-    which in the mover's numbering runs 12..1, 24..13) after moving a checker frm -> to; used only to
-    explain a refused step."""
-    b = [int(x) for x in a]
-    b[frm] -= 1
-    b[to] += 1
-    route = list(range(12, 0, -1)) + list(range(24, 12, -1))
-    run = 0
-    for p in route:
-        run = run + 1 if b[p] > 0 else 0
-        if run >= 6:
-            return True
-    return False
 
 
 # ----- loading ----------------------------------------------------------------------------------
