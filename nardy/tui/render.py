@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 
 from ..events import (
     AcceptEvent,
@@ -97,7 +98,13 @@ def pct(x) -> str:
     return f"{100 * float(x):.1f}%"
 
 
+#: A line to print: ``(text, style)`` segments.
+Line = list[tuple[str, str | None]]
+
 #: Events told in one line: (text key, style); the fields are the event's player, value and dice.
+_OneLineEvent = (
+    PassEvent | DoubleEvent | TakeEvent | BeaverEvent | DropEvent | AcceptEvent | DeclineEvent | LastRollEvent
+)
 _ONE_LINE_EVENTS: dict[type, tuple[str, str | None]] = {
     PassEvent: ("pass_event", "yellow"),
     DoubleEvent: ("double_event", "bold yellow"),
@@ -133,8 +140,8 @@ class Renderer:
         self.game_name = match.rules.name
         self.humans = [s for s in (0, 1) if self.players[s].human]
         self.printed = {i: len(g.history) for i, g in enumerate(match.games)}  # events shown, per game
-        self.drawn_key = None
-        self.board_key = None
+        self.drawn_key: tuple | None = None
+        self.board_key: tuple | None = None
         self.pending_eval: str | None = None  # --show-eval: printed under the computer's next play
 
     # ----- words ------------------------------------------------------------------------------------
@@ -207,10 +214,10 @@ class Renderer:
         for ln in self.info_lines(g, pos, v) + self.status_lines(g):
             self.out.line(ln)
 
-    def info_lines(self, g, pos, v) -> list:
+    def info_lines(self, g, pos, v) -> list[Line]:
         """The lines under the board: game and score, numbering, both sides, the cube."""
         t = self.t
-        lines = [[(self._title(g), "bold")]]
+        lines: list[Line] = [[(self._title(g), "bold")]]
         if self.num.kind != "own":
             lines.append([(t("numbering", name=t(f"numbering_{self.num.kind}")), "dim")])
         pips = pos.pip_count()
@@ -244,10 +251,10 @@ class Renderer:
             txt += "; " + t("crawford")
         return txt
 
-    def status_lines(self, g) -> list:
+    def status_lines(self, g) -> list[Line]:
         """What the game waits for: a roll, a play (with the steps so far), an answer."""
         t = self.t
-        lines = []
+        lines: list[Line] = []
         if g.phase == "roll":
             lines.append([(t("to_roll", who=self.who(g.turn)), "bold yellow")])
         elif g.phase == "move":
@@ -276,10 +283,9 @@ class Renderer:
         self.printed[idx] = len(g.history)
 
     def print_event(self, g, e: Event):
-        one_line = _ONE_LINE_EVENTS.get(type(e))
-        if one_line is not None:
-            key, style = one_line
-            fields = {"who": self.who(e.player)}
+        if isinstance(e, _OneLineEvent):
+            key, style = _ONE_LINE_EVENTS[type(e)]
+            fields: dict[str, object] = {"who": self.who(e.player)}
             if isinstance(e, DoubleEvent | TakeEvent | BeaverEvent):
                 fields["value"] = e.value
             if isinstance(e, PassEvent):
@@ -338,7 +344,7 @@ class Renderer:
         s = self.match.score
         self.say("score_line", w=num_text(s[0]), b=num_text(s[1]))
 
-    _EVENTS = {
+    _EVENTS: dict[type, Callable[..., None]] = {
         OpeningEvent: _opening,
         RollEvent: _roll,
         PlayEvent: _play,
