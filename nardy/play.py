@@ -5,6 +5,12 @@ board (with colour through ``rich`` when the terminal has it, plain text otherwi
 player's commands, lets the :class:`~nardy.bots.Bot` play the computer's turns and prints what
 happens. All rules are the game's: this module only asks :class:`~nardy.game.Game` what is legal.
 
+:class:`Session` is the coordinator: the turn loop, the questions to the players, the computer's
+turns, saving and resuming. Its helpers are in :mod:`nardy.tui`: :mod:`~nardy.tui.render` (the
+output and everything shown), :mod:`~nardy.tui.commands` (a typed line as a command),
+:mod:`~nardy.tui.explain` (why input was refused), :mod:`~nardy.tui.board` and
+:mod:`~nardy.tui.numbering`.
+
 Usage::
 
     nardy play --game long --black bot:beginner --numbering absolute
@@ -32,35 +38,17 @@ from pathlib import Path
 import click
 
 from .errors import GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
-from .events import (
-    AcceptEvent,
-    BeaverEvent,
-    DeclineEvent,
-    DoubleEvent,
-    DropEvent,
-    EndEvent,
-    Event,
-    LastRollEvent,
-    OpeningEvent,
-    PassEvent,
-    PlayEvent,
-    ResignEvent,
-    RollEvent,
-    TakeEvent,
-)
-from .i18n import LANGS, RESIGN_WORDS, Texts, detect_lang
-from .messages import describe
-from .notation import Step, tokenize
-from .tui.board import GLYPHS, STYLES, board_lines
+from .i18n import LANGS, Texts, detect_lang
+from .notation import tokenize
+from .tui.commands import Command, Kind, parse
+from .tui.explain import Explainer
 from .tui.numbering import NUMBERINGS, Numbering
+from .tui.render import Output, Renderer
 
-__all__ = ["play", "PlayerSpec", "Session", "parse_player", "SAVE_FORMAT"]
+__all__ = ["play", "PlayerSpec", "Session", "parse_player", "SAVE_FORMAT", "Output"]
 
 SAVE_FORMAT = "nardy-play"
 SAVE_VERSION = 1
-
-_COUNT_TAIL = re.compile(r"\(\d+\)$")
-_EXAMPLE = {"backgammon": "24/18 13/11", "short": "24/18 13/11", "long": "24/18 24/21"}
 
 
 # ----- players ----------------------------------------------------------------------------------
@@ -107,57 +95,6 @@ def _player_option(ctx, param, value):
         raise click.BadParameter(str(e)) from None
 
 
-# ----- output -----------------------------------------------------------------------------------
-class Output:
-    """Where the front end writes: a ``rich`` console with colour, plain text, or nothing (``--auto``)."""
-
-    def __init__(self, mode: str = "auto", quiet: bool = False, stream=None):
-        self.quiet = quiet
-        self.stream = stream or sys.stdout
-        self.console = None
-        if quiet or mode == "never" or os.environ.get("NO_COLOR"):
-            return
-        try:
-            from rich.console import Console
-        except ImportError:  # rich is a dependency; plain text if it is missing anyway
-            return
-        if mode == "always":
-            self.console = Console(
-                file=self.stream, force_terminal=True, highlight=False, soft_wrap=True, markup=False, emoji=False
-            )
-            return
-        if not getattr(self.stream, "isatty", lambda: False)():
-            return
-        con = Console(file=self.stream, highlight=False, soft_wrap=True, markup=False, emoji=False)
-        if con.is_terminal and con.color_system is not None:
-            self.console = con
-
-    @property
-    def colour(self) -> bool:
-        return self.console is not None
-
-    def line(self, segments=(), style=None):
-        """Print one line: a string, or a list of ``(text, style)`` segments."""
-        if self.quiet:
-            return
-        if isinstance(segments, str):
-            segments = [(segments, style)]
-        if self.console is None:
-            self.stream.write("".join(t for t, _ in segments) + "\n")
-            self.stream.flush()
-            return
-        from rich.text import Text
-
-        text = Text()
-        for t, st in segments:
-            text.append(t, style=st or style)
-        self.console.print(text)
-
-    def lines(self, text: str, style=None):
-        for ln in text.split("\n"):
-            self.line(ln, style)
-
-
 class _Quit(Exception):
     """Leave the session (after the quit question, or at the end of input)."""
 
@@ -166,13 +103,18 @@ class _Quit(Exception):
 class Session:
     """One sitting of ``nardy play``: a match (or one game), two players, the terminal.
 
+    The session runs the turns: it asks the human players (reading each answer as a
+    :class:`~nardy.tui.commands.Command`), lets the bots play, carries the commands out on the game
+    and saves; what is shown is the :class:`~nardy.tui.render.Renderer`'s (``render``), why input was
+    refused the :class:`~nardy.tui.explain.Explainer`'s (``explain``).
+
     Args:
         match: the :class:`~nardy.match.Match` (a new one, or one resumed).
         players: two :class:`PlayerSpec` (White, Black).
         single: play one game only (the match is a money session of one game).
         lang: ``en`` or ``ru``.
         numbering: ``own``, ``absolute`` (long nardy) or ``traditional`` (backgammon, short nardy).
-        out: an :class:`Output`.
+        out: an :class:`~nardy.tui.render.Output`.
         record: path of a ``.mat`` record to write after each game and at the end.
         delay: seconds to wait after each computer play (for watching).
         seed: seed of the bots' random generators (``None``: fresh).
@@ -208,6 +150,8 @@ class Session:
         self.game_name = match.rules.name
         self.num = Numbering(numbering, self.game_name)
         self.out = out or Output()
+        self.render = Renderer(match, self.players, self.t, self.num, self.out, single=single)
+        self.explain = Explainer(self.t, self.num, self.game_name)
         self.record = record
         self.record_error = None  # the last failure to write the record (exit status 1 at the end)
         self.delay = float(delay or 0)
@@ -222,14 +166,10 @@ class Session:
                 if bot_states and str(side) in bot_states:
                     self.bots[side].rng.bit_generator.state = bot_states[str(side)]
         self._hint_bot = None
-        self.humans = [s for s in (0, 1) if self.players[s].human]
-        self.printed = {i: len(g.history) for i, g in enumerate(match.games)}
-        self.drawn_key = None
-        self.board_key = None
+        self.humans = self.render.humans
         self.listing = None  # (key, [plays]) of the last 'moves' / 'hint' list
         self.last_bot = None  # (side, position, dice, play) of the last computer play
         self.announced = None  # the turn key whose forced/no-play note was printed
-        self.pending_eval = None  # --show-eval: the estimate printed under the computer's next play
         self._quitting = False
 
     # ----- helpers ------------------------------------------------------------------------------
@@ -243,43 +183,6 @@ class Session:
         if self._hint_bot is None:
             self._hint_bot = self._make_bot(self.hint_level, None if self.seed is None else [int(self.seed), 7])
         return self._hint_bot
-
-    def who(self, side: int) -> str:
-        return self.t.colour(side)
-
-    def player_label(self, side: int) -> str:
-        spec = self.players[side]
-        if spec.human:
-            extra = self.t("you") if len(self.humans) == 1 else self.t("human")
-        else:
-            extra = self.t("computer", level=self.t.bot_level(spec.level))
-        return f"{self.t.colour(side)} ({extra})"
-
-    @staticmethod
-    def dice_text(dice) -> str:
-        return f"{dice[0]}-{dice[1]}"
-
-    def play_text(self, steps, side: int) -> str:
-        steps = [s if isinstance(s, Step) else Step(int(s[0]), int(s[1]), int(s[2]), bool(s[3])) for s in steps]
-        return self.num.play_text(steps, side) or "-"
-
-    def viewer(self, g) -> int:
-        """Whose view the board is drawn from."""
-        if len(self.humans) == 1:
-            return self.humans[0]
-        if len(self.humans) == 2 and not self.num.fixed:
-            act = g.to_act
-            return act if act is not None else (g.turn or 0)
-        return 0
-
-    def _key(self, g):
-        return (len(self.match.games), len(g.history), tuple(g.steps_taken), g.phase)
-
-    def say(self, key, style=None, **kw):
-        self.out.line(self.t(key, **kw), style)
-
-    def error(self, text: str):
-        self.out.line(text, "bold red")
 
     def ask(self, prompt: str) -> str:
         if self.out.quiet:
@@ -296,177 +199,12 @@ class Session:
                 raise _Quit() from None
             return "quit"  # Ctrl-C asks whether to quit; a second one leaves
 
+    def ask_command(self, prompt: str, first=()) -> Command:
+        """Ask, and read the answer as a command (``first``: the answers the question expects)."""
+        return parse(self.ask(prompt), self.game_name, first)
+
     def yes_no(self, question: str) -> bool:
         return self.t.yes(self.ask(self.t("prompt_yes_no", question=question)))
-
-    # ----- drawing ------------------------------------------------------------------------------
-    def draw(self, g, force: bool = False):
-        if self.out.quiet:
-            return
-        key = self._key(g)
-        if key == self.drawn_key and not force:
-            return
-        self.drawn_key = key
-        v = self.viewer(g)
-        pos = g.position_for(v, partial=True)
-        bkey = (pos.array.tobytes(), v, g.cube_value, g.cube_owner, len(self.match.games))
-        if bkey == self.board_key and not force:
-            # the same board as last drawn: only say what has changed (dice, whose turn)
-            for ln in self.status_lines(g):
-                self.out.line(ln)
-            return
-        self.board_key = bkey
-        self.out.line("")
-        for ln in board_lines(pos, v, self.num, self.t("bar_word")):
-            self.out.line(ln)
-        for ln in self.info_lines(g, pos, v) + self.status_lines(g):
-            self.out.line(ln)
-
-    def info_lines(self, g, pos, v) -> list:
-        t = self.t
-        m = self.match
-        head = t.game_title(self.game_name) + " · "
-        if self.single:
-            head += t("one_game")
-        else:
-            s = m.score_before(len(m.games) - 1) if g.phase != "over" else m.score
-            head += (
-                t("match_to", n=m.length)
-                + ", "
-                + t("score", w=t.colour(0), ws=_num(s[0]), b=t.colour(1), bs=_num(s[1]))
-            )
-        lines = [[(head, "bold")]]
-        if self.num.kind != "own":
-            lines.append([(t("numbering", name=t(f"numbering_{self.num.kind}")), "dim")])
-        pips = pos.pip_count()
-        a = pos.array
-        for side, pip, off, bar in ((v, pips[0], int(a[0]), int(a[25])), (1 - v, pips[1], int(a[27]), int(a[26]))):
-            txt = t("side_line", glyph="", name=self.player_label(side), pips=pip, off=off).lstrip()
-            if pos.rules.hitting and bar:
-                txt += t("bar_part", n=bar)
-            lines.append([(GLYPHS[side], STYLES[side]), (" " + txt, None)])
-        if g.cube_enabled:
-            if g.cube_owner is None:
-                txt = t("cube_centre", value=g.cube_value)
-            else:
-                txt = t("cube_owned", value=g.cube_value, who=t.colour(g.cube_owner), whom=t.colour_gen(g.cube_owner))
-            if g.crawford:
-                txt += "; " + t("crawford")
-            lines.append([(txt, None)])
-        return lines
-
-    def status_lines(self, g) -> list:
-        t = self.t
-        lines = []
-        if g.phase == "roll":
-            lines.append([(t("to_roll", who=self.who(g.turn)), "bold yellow")])
-        elif g.phase == "move":
-            lines.append([(t("to_play", who=self.who(g.turn), dice=self.dice_text(g.dice)), "bold yellow")])
-            if g.steps_taken:
-                left = _dice_left(g)
-                lines.append(
-                    [
-                        (
-                            t(
-                                "steps_so_far",
-                                steps=self.play_text(g.steps_taken, g.turn),
-                                left=", ".join(map(str, left)) or "-",
-                            ),
-                            None,
-                        )
-                    ]
-                )
-        elif g.phase == "double":
-            lines.append([(t("to_answer_double", who=self.who(g.to_act), value=g.cube_value * 2), "bold yellow")])
-        elif g.phase == "resign":
-            lines.append([(t("to_answer_resign", who=self.who(g.to_act)), "bold yellow")])
-        return lines
-
-    # ----- events -------------------------------------------------------------------------------
-    def flush_events(self, g):
-        idx = len(self.match.games) - 1
-        start = self.printed.get(idx, 0)
-        for e in g.history[start:]:
-            self.print_event(g, e)
-        self.printed[idx] = len(g.history)
-
-    def print_event(self, g, e: Event):
-        t = self.t
-        match e:
-            case OpeningEvent(starter=starter, rolls=rolls, dice=dice):
-                for r in rolls[:-1]:
-                    self.say("opening_tie", w=r[0], b=r[1])
-                if rolls:
-                    self.say("opening", w=rolls[-1][0], b=rolls[-1][1], who=self.who(starter))
-                if dice:
-                    self.say("opening_dice", who=self.who(starter), dice=self.dice_text(dice))
-            case RollEvent(player=p, dice=dice):
-                if not self.players[p].human:
-                    return  # the computer's play line shows its dice
-                self.say("roll_event", who=self.who(p), dice=self.dice_text(dice))
-            case PassEvent(player=p, dice=dice):
-                self.say("pass_event", who=self.who(p), dice=self.dice_text(dice), style="yellow")
-            case PlayEvent(player=p, dice=dice, steps=steps):
-                self.out.line(
-                    [
-                        (
-                            t("play_event", who=self.who(p), dice=self.dice_text(dice), play=self.play_text(steps, p)),
-                            "bold" if not self.players[p].human else None,
-                        )
-                    ]
-                )
-                if self.pending_eval:
-                    self.out.line(self.pending_eval, "dim")
-                    self.pending_eval = None
-            case DoubleEvent(player=p, value=v):
-                self.say("double_event", who=self.who(p), value=v, style="bold yellow")
-            case TakeEvent(player=p, value=v):
-                self.say("take_event", who=self.who(p), value=v)
-            case BeaverEvent(player=p, value=v):
-                self.say("beaver_event", who=self.who(p), value=v)
-            case DropEvent(player=p):
-                self.say("drop_event", who=self.who(p))
-            case ResignEvent(player=p, level=level):
-                pts = g.rules.scoring[level] * g.cube_value
-                self.say(
-                    "resign_event",
-                    who=self.who(p),
-                    level=t.level_name(self.game_name, level),
-                    points=t.points(pts),
-                    style="bold yellow",
-                )
-            case AcceptEvent(player=p):
-                self.say("accept_event", who=self.who(p))
-            case DeclineEvent(player=p):
-                self.say("decline_event", who=self.who(p))
-            case LastRollEvent(player=p):
-                self.say("last_roll_event", who=self.who(p), style="yellow")
-            case EndEvent():
-                self.print_result(g, e)
-
-    def result_text(self, r) -> str:
-        """The result line of a game, from a :class:`~nardy.game.GameResult` or an :class:`EndEvent`."""
-        t = self.t
-        if r.winner is None:
-            return t("draw_result", points=t.points(r.points))
-        who = self.who(r.winner)
-        if r.reason == "drop":
-            return t("win_drop", who=who, points=t.points(r.points))
-        level = t.level_name(self.game_name, r.level)
-        txt = t(
-            "win_resign" if r.reason == "resign" else "win_bearoff", who=who, level=level, points=t.points(r.points)
-        )
-        if r.cube > 1:
-            txt = txt[:-1] + t("cube_note", value=r.cube) + "."
-        return txt
-
-    def print_result(self, g, e):
-        if not self.out.quiet:
-            self.draw(g, force=True)
-        self.say("game_over", style="bold")
-        self.out.line(self.result_text(e), "bold green")
-        s = self.match.score
-        self.say("score_line", w=_num(s[0]), b=_num(s[1]))
 
     # ----- main loop ----------------------------------------------------------------------------
     def run(self) -> int:
@@ -476,10 +214,10 @@ class Session:
             self._loop()
         except _Quit:
             if not self.out.quiet:
-                self.say("bye")
+                self.render.say("bye")
         except KeyboardInterrupt:  # Ctrl-C while the computer plays
             self.out.line("")
-            self.say("bye")
+            self.render.say("bye")
             status = 130
         finally:
             self.write_record()
@@ -496,24 +234,24 @@ class Session:
     def _loop(self):
         m = self.match
         if m.games and not m.current.is_over:
-            self.draw(m.current, force=True)
+            self.render.draw(m.current, force=True)
         while True:
             g = m.current
             if g is None or g.is_over:
                 if self.finished():
-                    self._final()
+                    self.render.print_match_result()
                     return
                 if g is not None:
                     self.write_record()
                     if self.humans:
                         self.ask(self.t("prompt_continue"))
                 g = m.new_game()
-                self.printed[len(m.games) - 1] = 0
+                self.render.start_game(len(m.games) - 1)
                 if not self.single:
                     self.out.line("")
-                    self.say("new_game", n=len(m.games), style="bold")
+                    self.render.say("new_game", n=len(m.games), style="bold")
                 g.start()
-            self.flush_events(g)
+            self.render.flush_events(g)
             if g.is_over:
                 continue
             side = g.to_act
@@ -521,13 +259,7 @@ class Session:
                 self.human_turn(g, side)
             else:
                 self.bot_turn(g, side)
-            self.flush_events(g)
-
-    def _final(self):
-        m = self.match
-        if not self.single and m.winner is not None:
-            s = m.score
-            self.say("match_won", who=self.who(m.winner), w=_num(s[0]), b=_num(s[1]), style="bold green")
+            self.render.flush_events(g)
 
     def write_record(self):
         if not self.record or not self.match.games:
@@ -542,49 +274,47 @@ class Session:
                 if self.out.quiet:
                     click.echo(f"nardy: {msg}", err=True)
                 else:
-                    self.error(msg)
+                    self.render.error(msg)
             self.record_error = msg
             return
         self.record_error = None
         if self.finished() and not self.out.quiet:
-            self.say("record_written", path=self.record)
+            self.render.say("record_written", path=self.record)
 
     # ----- computer turns -----------------------------------------------------------------------
     def bot_turn(self, g, side: int):
         bot = self.bots[side]
         if g.phase == "roll":
-            if g.may_double():
-                dec = bot.cube_action(self.match)
-                if dec.double:
-                    g.double(player=side)
-                    return
-            g.roll(player=side)
-            return
-        if g.phase == "move":
-            pos, dice = g.position, g.dice
-            choice = bot.choose_play(pos, dice)
-            self.last_bot = (side, pos, dice, choice)
-            if self.show_eval and not self.out.quiet:
-                self.pending_eval = self._bot_eval_text()
-            g.play(choice, player=side)
-            self.flush_events(g)
-            if not self.humans and not self.out.quiet:
-                self.draw(g)
-            if self.delay and not self.out.quiet:
-                time.sleep(self.delay)
-            return
-        if g.phase == "double":
-            dec = bot.cube_action(self.match)
-            if dec.take:
+            if g.may_double() and bot.cube_action(self.match).double:
+                g.double(player=side)
+            else:
+                g.roll(player=side)
+        elif g.phase == "move":
+            self._bot_move(g, side, bot)
+        elif g.phase == "double":
+            if bot.cube_action(self.match).take:
                 g.take(player=side)
             else:
                 g.drop(player=side)
-            return
-        if g.phase == "resign":
+        elif g.phase == "resign":
             if self._accepts(bot, g, side):
                 g.accept_resignation(player=side)
             else:
                 g.decline_resignation(player=side)
+
+    def _bot_move(self, g, side: int, bot):
+        pos, dice = g.position, g.dice
+        choice = bot.choose_play(pos, dice)
+        self.last_bot = (side, pos, dice, choice)
+        if self.show_eval and not self.out.quiet:
+            judged = self._judge_last_bot()
+            self.render.pending_eval = None if judged is None else self.render.judgement("bot_eval", *judged)
+        g.play(choice, player=side)
+        self.render.flush_events(g)
+        if not self.humans and not self.out.quiet:
+            self.render.draw(g)
+        if self.delay and not self.out.quiet:
+            time.sleep(self.delay)
 
     def _accepts(self, bot, g, side: int) -> bool:
         """Accept a resignation worth at least the cubeless equity of the accepting side."""
@@ -595,79 +325,75 @@ class Session:
         equity = probs.equity(g.rules.scoring)
         return g.rules.scoring[level] >= equity - 1e-9
 
-    def _bot_eval_text(self) -> str | None:
-        """The computer's estimate of the play it is about to make (``--show-eval``)."""
+    def _judge_last_bot(self):
+        """The computer's last play judged by the hint bot: ``(side, play, its hint, the best hint)``,
+        or None when the hint bot does not list it."""
         side, pos, dice, choice = self.last_bot
         hints = self.hint_bot.hints(pos, dice, n=len(pos.legal_plays(dice)))
         mine = next((h for h in hints if h.play == choice), None)
         if mine is None or not hints:
             return None
-        best = hints[0]
-        if mine.loss <= 1e-9:
-            return self.t("bot_eval_best", equity=f"{mine.equity:+.3f}")
-        return self.t(
-            "bot_eval",
-            equity=f"{mine.equity:+.3f}",
-            best=self.play_text(best.play.steps, side),
-            best_equity=f"{best.equity:+.3f}",
-        )
+        return side, choice, mine, hints[0]
 
     # ----- human turns --------------------------------------------------------------------------
     def human_turn(self, g, side: int):
-        phase = g.phase
-        if phase == "roll":
-            if not g.may_double():
-                self._human_roll(g, side)
-                return
-            self.draw(g)
-            line = self.ask(self.t("prompt_roll", who=self.who(side)))
-            word, arg = _split(line)
-            if line == "" or word in _ALIAS["roll"]:
-                self._human_roll(g, side)
-            elif word in _ALIAS["double"]:
-                self.cmd_double(g, side)
-            else:
-                self.command(g, side, line)
-        elif phase == "move":
-            self.human_move(g, side)
-        elif phase == "double":
-            self.draw(g)
-            key = "prompt_take_beaver" if g.cube.beavers else "prompt_take"
-            line = self.ask(self.t(key, who=self.who(side)))
-            word, _ = _split(line)
-            if word in _ALIAS["take"]:
-                g.take(player=side)
-            elif word in _ALIAS["pass"]:
-                g.drop(player=side)
-            elif word in _ALIAS["beaver"]:
-                try:
-                    g.beaver(player=side)
-                except GameStateError as e:
-                    self.error(self.refusal(e.code, e.params, side))
-            elif line == "":
-                self.say("answer_now", choices=self.t("choices_take"))
-            else:
-                self.command(g, side, line)
-        elif phase == "resign":
-            self.draw(g)
-            line = self.ask(self.t("prompt_resign", who=self.who(side)))
-            word, _ = _split(line)
-            if word in _ALIAS["accept"]:
-                g.accept_resignation(player=side)
-            elif word in _ALIAS["decline"]:
-                g.decline_resignation(player=side)
-            elif line == "":
-                self.say("answer_now", choices=self.t("choices_resign"))
-            else:
-                self.command(g, side, line)
+        ask = {
+            "roll": self._human_roll_or_double,
+            "move": self.human_move,
+            "double": self._answer_double,
+            "resign": self._answer_resignation,
+        }.get(g.phase)
+        if ask is not None:
+            ask(g, side)
+
+    def _human_roll_or_double(self, g, side: int):
+        if not g.may_double():
+            self._human_roll(g, side)
+            return
+        self.render.draw(g)
+        cmd = self.ask_command(self.t("prompt_roll", who=self.render.who(side)))
+        if cmd.kind is Kind.EMPTY:
+            self._human_roll(g, side)
+        else:
+            self.command(g, side, cmd)
+
+    def _answer_double(self, g, side: int):
+        self.render.draw(g)
+        key = "prompt_take_beaver" if g.cube.beavers else "prompt_take"
+        cmd = self.ask_command(self.t(key, who=self.render.who(side)), first=(Kind.TAKE, Kind.PASS, Kind.BEAVER))
+        if cmd.kind is Kind.TAKE:
+            g.take(player=side)
+        elif cmd.kind is Kind.PASS:
+            g.drop(player=side)
+        elif cmd.kind is Kind.BEAVER:
+            try:
+                g.beaver(player=side)
+            except GameStateError as e:
+                self.render.error(self.explain.refusal(e.code, e.params, side))
+        elif cmd.kind is Kind.EMPTY:
+            self.render.say("answer_now", choices=self.t("choices_take"))
+        else:
+            self.command(g, side, cmd)
+
+    def _answer_resignation(self, g, side: int):
+        self.render.draw(g)
+        cmd = self.ask_command(self.t("prompt_resign", who=self.render.who(side)), first=(Kind.ACCEPT, Kind.DECLINE))
+        if cmd.kind is Kind.ACCEPT:
+            g.accept_resignation(player=side)
+        elif cmd.kind is Kind.DECLINE:
+            g.decline_resignation(player=side)
+        elif cmd.kind is Kind.EMPTY:
+            self.render.say("answer_now", choices=self.t("choices_resign"))
+        else:
+            self.command(g, side, cmd)
 
     def _human_roll(self, g, side: int):
         g.roll(player=side)
-        self.flush_events(g)
+        self.render.flush_events(g)
         if g.phase != "move" or g.turn != side:
             # nothing could be played: the game passed the turn; let the player see it
             if len(self.humans) and not self.out.quiet:
-                self.draw(g)
+                self.render.draw(g)
                 self.ask(self.t("prompt_continue"))
 
     def _turn_key(self, g):
@@ -675,101 +401,42 @@ class Session:
 
     def human_move(self, g, side: int):
         plays = g.legal_plays()
-        steps = g.steps_taken
-        self.draw(g)
-        dice = self.dice_text(g.dice)
-        forced = len(plays) == 1 and not steps
-        complete = bool(steps) and _steps_complete(g, plays)
+        self.render.draw(g)
+        fields = {"who": self.render.who(side), "dice": self.render.dice_text(g.dice)}
+        forced = len(plays) == 1 and not g.steps_taken
+        complete = g.can_confirm()
         if forced and self.announced != self._turn_key(g):
             self.announced = self._turn_key(g)
-            self.say("only_play", play=self.play_text(plays[0].steps, side), style="yellow")
-        if forced:
-            prompt = self.t("prompt_forced", who=self.who(side), dice=dice)
-        elif complete:
-            prompt = self.t("prompt_confirm", who=self.who(side), dice=dice)
-        else:
-            prompt = self.t("prompt_play", who=self.who(side), dice=dice)
-        line = self.ask(prompt)
-        if line == "":
-            if forced:
-                g.play(plays[0], player=side)
-            elif complete:
-                g.confirm()
-            else:
-                self.say("type_a_play", example=self._example())
-            return
-        word, arg = _split(line)
-        if word in _ALIAS["confirm"] and complete:
+            self.render.say("only_play", play=self.render.play_text(plays[0].steps, side), style="yellow")
+        key = "prompt_forced" if forced else "prompt_confirm" if complete else "prompt_play"
+        cmd = self.ask_command(self.t(key, **fields), first=(Kind.CONFIRM,) if complete else ())
+        if cmd.kind is Kind.EMPTY and forced:
+            g.play(plays[0], player=side)
+        elif cmd.kind is Kind.EMPTY and not complete:
+            self.render.say("type_a_play", example=self.explain.example(side))
+        elif cmd.kind in (Kind.EMPTY, Kind.CONFIRM):
             g.confirm()
-            return
-        if re.fullmatch(r"\d{1,3}", line) and "/" not in line:
-            self._pick(g, side, int(line))
-            return
-        if "/" in line and word not in _COMMAND_WORDS:
-            self.enter_play(g, side, line)
-            return
-        self.command(g, side, line)
-
-    def _example(self) -> str:
-        """An example play for the side to move, in the chosen numbering."""
-        ex = _EXAMPLE[self.game_name]
-        if self.num.kind == "own":
-            return ex
-        g = self.match.current
-        side = g.to_act if (g is not None and g.to_act in (0, 1)) else self.viewer(g)
-        return self.num.relabel(ex, side)
-
-    def _backwards_reason(self, line: str, own: str, side: int) -> str | None:
-        """The reason for a typed play with a step away from home (own numbers must go down)."""
-        typed = [
-            p.rstrip("*")
-            for tok in re.split(r"[\s,]+", line.strip())
-            if tok
-            for p in _COUNT_TAIL.sub("", tok).split("/")
-        ]
-        mine = [
-            p.rstrip("*")
-            for tok in re.split(r"[\s,]+", own.strip())
-            if tok
-            for p in _COUNT_TAIL.sub("", tok).split("/")
-        ]
-        if len(typed) != len(mine):
-            return None
-        for i in range(len(mine) - 1):
-            a, b = mine[i], mine[i + 1]
-            if a.isdigit() and b.isdigit() and 0 < int(a) < int(b) < 25:
-                if self.num.kind == "traditional":
-                    path = (
-                        f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, "
-                        f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
-                    )
-                elif self.num.kind == "absolute" and side == 1:
-                    path = (
-                        f"{self.num.label(side, 24)}…{self.num.label(side, 13)}, "
-                        f"{self.num.label(side, 12)}…{self.num.label(side, 1)}"
-                    )
-                else:
-                    path = f"{self.num.label(side, 24)}…{self.num.label(side, 1)}"
-                return self.t("r_backwards", frm=typed[i], to=typed[i + 1], who=self.who(side), path=path)
-        return None
+        else:
+            self.command(g, side, cmd)
 
     def _pick(self, g, side, n):
         if not self.listing or self.listing[0] != self._turn_key(g):
-            self.say("no_list")
+            self.render.say("no_list")
             return
         plays = self.listing[1]
         if not 1 <= n <= len(plays):
-            self.say("bad_number", n=n)
+            self.render.say("bad_number", n=n)
             return
         g.play(plays[n - 1], player=side)
 
     def enter_play(self, g, side: int, line: str):
-        """A play or single steps typed by the player (in the chosen numbering)."""
-        t = self.t
+        """A play or single steps typed by the player (in the chosen numbering): the whole play when
+        no step is taken yet and it reads as one, else step by step."""
+        x = self.explain
         try:
             own = self.num.to_own(line, side)
         except NotationError as e:
-            self.error(t("illegal", text=line, reason=self._bad_point_reason(e)))
+            self.render.error(x.illegal(line, x.bad_point(e)))
             return
         whole_error = None
         if not g.steps_taken:
@@ -781,279 +448,152 @@ class Session:
                 g.play(chosen, player=side)
                 return
             if isinstance(whole_error, NotationError):
-                reason = self._backwards_reason(line, own, side) or t("bad_notation", example=self._example())
-                self.error(t("illegal", text=line, reason=reason))
+                self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
                 return
         try:
             paths = tokenize(own, 25 if g.rules.hitting else 24)
         except NotationError:
-            reason = self._backwards_reason(line, own, side) or t("bad_notation", example=self._example())
-            self.error(t("illegal", text=line, reason=reason))
+            self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
             return
-        taken = 0
-        for path in paths:
-            for hop in path:
-                try:
-                    g.step(hop.frm, hop.to)
-                except IllegalPlayError:
-                    reason = None
-                    if whole_error is not None and whole_error.code != "fewer_dice":
-                        reason = self._illegal_reason(whole_error, g, side)
-                    if reason is None:
-                        reason = self._diagnose(g, side, hop.frm, hop.to)
-                    for _ in range(taken):
-                        g.undo_step()
-                    if g.steps_taken and whole_error is None:
-                        # steps were taken before: the text may be the whole play written out
-                        try:
-                            chosen = g.position.parse_play(own, g.dice)
-                        except IllegalPlayError:
-                            pass
-                        else:
-                            g.play(chosen, player=side)
-                            return
-                    self.error(t("illegal", text=line, reason=reason))
-                    return
-                taken += 1
         if not paths:
-            reason = self._illegal_reason(whole_error, g, side) if whole_error else self.refusal("must_play", {}, side)
-            self.error(t("illegal", text=line, reason=reason))
+            reason = x.whole_play(whole_error, side) if whole_error else x.refusal("must_play", {}, side)
+            self.render.error(x.illegal(line, reason))
             return
-        if _steps_complete(g, g.legal_plays()) and not g.legal_steps():
-            self.say("play_is_complete", play=self.play_text(g.steps_taken, side), style="green")
+        if not self._take_steps(g, side, line, own, paths, whole_error):
+            return
+        if g.can_confirm() and not g.legal_steps():
+            self.render.say("play_is_complete", play=self.render.play_text(g.steps_taken, side), style="green")
 
-    # ----- explaining illegal input -------------------------------------------------------------
-    def _bad_point_reason(self, e) -> str:
-        t = self.t
-        exp = t("r_expected_traditional") if self.num.kind == "traditional" else t("r_expected_points")
-        pt = (e.text or "").strip()
-        return t("r_bad_point", point=pt, expected=exp)
+    def _take_steps(self, g, side: int, line: str, own: str, paths, whole_error) -> bool:
+        """Take the steps of ``paths`` (own numbering) one by one; at the first refused one take them
+        back and say why (or play ``own`` whole, when steps were taken before). True when all are
+        taken."""
+        x = self.explain
+        taken = 0
+        for hop in (hop for path in paths for hop in path):
+            try:
+                g.step(hop.frm, hop.to)
+            except IllegalPlayError:
+                reason = None
+                if whole_error is not None and whole_error.code != "fewer_dice":
+                    reason = x.whole_play(whole_error, side)
+                if reason is None:
+                    reason = x.step(g, side, hop.frm, hop.to)
+                for _ in range(taken):
+                    g.undo_step()
+                if g.steps_taken and whole_error is None and self._play_whole(g, side, own):
+                    return False
+                self.render.error(x.illegal(line, reason))
+                return False
+            taken += 1
+        return True
 
-    def refusal(self, code: str, params: dict | None, side: int) -> str:
-        """A refusal (error code and params, :mod:`nardy.errors`) worded from the message catalogue in the
-        player's language, points labelled in ``side``'s chosen numbering."""
-        return describe(
-            code,
-            params,
-            self.t.lang,
-            label=lambda p: self.num.label(side, p),
-            relabel=lambda o: self.num.relabel(o, side),
-            names=(self.who(0), self.who(1)),
-        )
-
-    #: Codes of a whole play's refusal that say more than the diagnosis of its first bad step.
-    _WHOLE_PLAY_CODES = frozenset({"fewer_dice", "no_checker", "no_checker_bar", "ambiguous_play", "must_play"})
-
-    def _illegal_reason(self, e, g, side) -> str | None:
-        # "the moves written do not fit the dice (or land on a closed point)": the steps say which
-        if e.code not in self._WHOLE_PLAY_CODES:
-            return None
-        return self.refusal(e.code, e.params, side)
-
-    def _diagnose(self, g, side: int, frm: int, to: int) -> str:
-        """Why a single step frm/to cannot be taken now (own numbering of ``side``)."""
-
-        def why(code, **params):
-            return self.refusal(code, params, side)
-
-        a = g.partial_position.array
-        hitting = g.rules.hitting
-        if frm == 25:
-            if not hitting or a[25] <= 0:
-                return why("no_checker_bar")
-        elif a[frm] <= 0:
-            return why("no_checker", point=frm)
-        if hitting and a[25] > 0 and frm != 25:
-            return why("enter_first")
-        left = _dice_left(g)
-        if not left:
-            return why("dice_fit", dice=list(g.dice))
-        if to > 0:
-            dist = frm - to
-            sums = _subset_sums(left)
-            if dist not in sums:
-                return why("distance", pips=dist, dice=list(left), **{"from": frm, "to": to})
-            if (hitting and a[to] <= -2) or (not hitting and a[to] < 0):
-                return why("closed_point", point=to)
-        else:
-            outside = range(7, 26) if hitting else range(7, 25)
-            if any(a[p] > 0 for p in outside if p != frm) or (frm > 6):
-                return why("not_home", outside=int(sum(a[p] for p in outside if a[p] > 0)))
-        if not hitting and frm == 24 and any(s.frm == 24 for s in g.steps_taken):
-            return why("head_limit")
-        if not hitting and to > 0 and _six_block_after(a, frm, to):
-            return why("six_block")
-        return why("no_legal_play")
+    def _play_whole(self, g, side: int, own: str) -> bool:
+        """Steps were taken before: the text may be the whole play written out; play it if so."""
+        try:
+            chosen = g.position.parse_play(own, g.dice)
+        except IllegalPlayError:
+            return False
+        g.play(chosen, player=side)
+        return True
 
     # ----- commands -----------------------------------------------------------------------------
-    def command(self, g, side: int, line: str):
-        word, arg = _split(line)
-        t = self.t
-        if word in _ALIAS["help"]:
-            default = t.level_name(self.game_name, 0)
-            levels = ", ".join(t.level_name(self.game_name, i) for i in range(len(g.rules.result_names)))
-            self.out.lines(t("help", levels=levels, default=default))
-        elif word in _ALIAS["quit"]:
-            self.cmd_quit(g)
-        elif word in _ALIAS["save"]:
-            if not arg:
-                self.error(t("save_needs_file"))
-            else:
-                self.save(arg)
-        elif word in _ALIAS["board"]:
-            self.draw(g, force=True)
-        elif word in _ALIAS["hint"]:
-            self.cmd_hint(g, side)
-        elif word in _ALIAS["eval"]:
-            self.cmd_eval(g, side)
-        elif word in _ALIAS["moves"]:
-            self.cmd_moves(g, side)
-        elif word in _ALIAS["undo"]:
-            if g.phase != "move" or not g.steps_taken:
-                self.say("nothing_to_undo")
-            else:
-                back = g.undo_step()
-                self.say("step_undone", steps=self.play_text(back, side))
-        elif word in _ALIAS["resign"]:
-            self.cmd_resign(g, side, arg)
-        elif word in _ALIAS["double"]:
-            self.cmd_double(g, side)
-        elif word in _ALIAS["roll"]:
-            if g.phase == "roll":
-                self._human_roll(g, side)
-            else:
-                self.say("not_now", cmd=word, reason=self._phase_reason(g))
-        elif word in _ALIAS["take"] | _ALIAS["pass"] | _ALIAS["beaver"]:
-            self.say("not_now", cmd=word, reason=t("no_double_waiting"))
-        elif word in _ALIAS["accept"] | _ALIAS["decline"]:
-            self.say("not_now", cmd=word, reason=t("no_resign_waiting"))
-        elif "/" in line or re.fullmatch(r"\d{1,3}", line):
-            if g.phase == "move":
-                self.enter_play(g, side, line)
-            else:
-                self.say("not_now", cmd=line, reason=self._phase_reason(g))
+    def command(self, g, side: int, cmd: Command):
+        """Carry out a command typed at any question (the answers a question expects are its own)."""
+        reason = self._not_now(g, cmd)
+        if reason is not None:
+            shown = cmd.line if cmd.kind in (Kind.PICK, Kind.PLAY) else cmd.word
+            self.render.say("not_now", cmd=shown, reason=reason)
+            return
+        do = self._COMMANDS.get(cmd.kind)
+        if do is None:
+            self.render.say("unknown_command", cmd=cmd.line)
+            return
+        do(self, g, side, cmd)
+
+    def _not_now(self, g, cmd: Command) -> str | None:
+        """Why ``cmd`` cannot be carried out in the game's phase, or None."""
+        if cmd.kind in (Kind.TAKE, Kind.PASS, Kind.BEAVER):
+            return self.t("no_double_waiting")
+        if cmd.kind in (Kind.ACCEPT, Kind.DECLINE):
+            return self.t("no_resign_waiting")
+        if (cmd.kind is Kind.ROLL and g.phase != "roll") or (cmd.kind in (Kind.PICK, Kind.PLAY) and g.phase != "move"):
+            return self.explain.phase(g)
+        return None
+
+    def cmd_save(self, g, side, cmd: Command):
+        if not cmd.arg:
+            self.render.error(self.t("save_needs_file"))
         else:
-            self.say("unknown_command", cmd=line)
+            self.save(cmd.arg)
 
-    def _phase_reason(self, g) -> str:
-        if g.phase == "move":
-            return self.t("double_only_before_roll")
-        if g.phase == "double":
-            return self.t("answer_first", choices=self.t("choices_take"))
-        if g.phase == "resign":
-            return self.t("answer_first", choices=self.t("choices_resign"))
-        return self.t("no_steps_now")
+    def cmd_undo(self, g, side, cmd: Command):
+        if g.phase != "move" or not g.steps_taken:
+            self.render.say("nothing_to_undo")
+        else:
+            back = g.undo_step()
+            self.render.say("step_undone", steps=self.render.play_text(back, side))
 
-    def cmd_double(self, g, side):
+    def cmd_double(self, g, side, cmd: Command | None = None):
         if not g.cube.enabled:  # whatever the phase: there is no cube to turn in this game
-            self.say("cannot_double", reason=self.refusal("cube_disabled", {}, side))
+            self.render.say("cannot_double", reason=self.explain.refusal("cube_disabled", {}, side))
             return
         if g.phase != "roll":
-            self.say("cannot_double", reason=self._phase_reason(g))
+            self.render.say("cannot_double", reason=self.explain.phase(g))
             return
         code = g.why_not_double(side)
         if code:
-            self.say("cannot_double", reason=self.refusal(code, {"owner": g.cube_owner, "limit": g.cube.limit}, side))
+            reason = self.explain.refusal(code, {"owner": g.cube_owner, "limit": g.cube.limit}, side)
+            self.render.say("cannot_double", reason=reason)
             return
         g.double(player=side)
 
-    def cmd_moves(self, g, side):
+    def cmd_moves(self, g, side, cmd: Command | None = None):
         if g.phase != "move":
-            self.say("not_now", cmd="moves", reason=self.t("no_steps_now"))
+            self.render.say("not_now", cmd="moves", reason=self.t("no_steps_now"))
             return
-        plays = g.legal_plays()
-        self.say("legal_plays")
-        shown = plays[:60]
-        for i, p in enumerate(shown, 1):
-            self.out.line(f"  {i:>2}) {self.play_text(p.steps, side)}")
-        if len(plays) > len(shown):
-            self.say("legal_plays_more", n=len(plays) - len(shown))
+        shown = self.render.print_plays(g.legal_plays(), side)
         self.listing = (self._turn_key(g), shown)
-        self.say("pick_number", style="dim")
 
-    def cmd_hint(self, g, side):
-        t = self.t
+    def cmd_hint(self, g, side, cmd: Command | None = None):
         bot = self.hint_bot
         if g.phase == "move":
             hints = bot.hints(g.position, g.dice, n=5)
-            self.say("hint_header", who=self.t.colour_gen(side))
-            for i, h in enumerate(hints, 1):
-                loss = f"  ({-h.loss:+.3f})" if h.loss > 1e-9 else ""
-                self.out.line(f"  {i:>2}) {self.play_text(h.play.steps, side):<28} {h.equity:+.3f}{loss}")
-            if hints:
-                pr = hints[0].probabilities  # after the play, from the mover's view
-                self.say(
-                    "hint_probs",
-                    win=_pct(pr.win),
-                    gammon_word=t.level_name(self.game_name, 1),
-                    gammon=_pct(pr.array[1]),
-                    lose=_pct(1 - pr.win),
-                    style="dim",
-                )
             self.listing = (self._turn_key(g), [h.play for h in hints])
-            self.say("pick_number", style="dim")
+            self.render.print_hints(hints, side)
         elif g.phase == "roll":
             self.cmd_eval(g, side, last=False)
             if g.may_double():
                 dec = bot.cube_action(self.match)
                 e = dec.equities
                 key = "cube_hint_double" if dec.double else "cube_hint_no_double"
-                self.say(key, nd=f"{e['no double']:+.3f}", dt=f"{e['double/take']:+.3f}", dp=f"{e['double/pass']:+.3f}")
+                nd, dt, dp = (f"{e[k]:+.3f}" for k in ("no double", "double/take", "double/pass"))
+                self.render.say(key, nd=nd, dt=dt, dp=dp)
         elif g.phase == "double":
-            dec = bot.cube_action(self.match)
-            self.say("cube_hint_take" if dec.take else "cube_hint_pass")
+            self.render.say("cube_hint_take" if bot.cube_action(self.match).take else "cube_hint_pass")
         elif g.phase == "resign":
-            self.say("resign_hint_accept" if self._accepts(bot, g, side) else "resign_hint_decline")
+            self.render.say("resign_hint_accept" if self._accepts(bot, g, side) else "resign_hint_decline")
 
-    def cmd_eval(self, g, side, last: bool = True):
-        t = self.t
-        bot = self.hint_bot
-        probs = bot.evaluate(g.position)
+    def cmd_eval(self, g, side, cmd: Command | None = None, last: bool = True):
+        probs = self.hint_bot.evaluate(g.position)
         if g.turn != side:
             probs = probs.flipped()
-        names = g.rules.result_names
-        parts = []
-        for i in range(1, len(names)):
-            parts.append(f"{t.level_name(self.game_name, i)} {_pct(probs.array[i])}")
-        self.say(
-            "eval_line",
-            who=self.who(side),
-            win=_pct(probs.win),
-            levels=", ".join(parts),
-            equity=f"{probs.equity(g.rules.scoring):+.3f}",
-        )
+        self.render.print_estimate(probs, side, g.rules)
         if last and self.last_bot is not None:
-            bside, pos, dice, choice = self.last_bot
-            hints = bot.hints(pos, dice, n=len(pos.legal_plays(dice)))
-            mine = next((h for h in hints if h.play == choice), None)
-            if mine is not None and hints:
-                ptxt = self.play_text(choice.steps, bside)
-                if mine.loss <= 1e-9:
-                    self.say("eval_last_bot_best", play=ptxt, equity=f"{mine.equity:+.3f}")
-                else:
-                    self.say(
-                        "eval_last_bot",
-                        play=ptxt,
-                        equity=f"{mine.equity:+.3f}",
-                        best=self.play_text(hints[0].play.steps, bside),
-                        best_equity=f"{hints[0].equity:+.3f}",
-                    )
+            judged = self._judge_last_bot()
+            if judged is not None:
+                self.out.line(self.render.judgement("eval_last_bot", *judged))
 
-    def cmd_resign(self, g, side, arg):
-        t = self.t
-        level = 0
-        if arg:
-            level = _resign_level(self.game_name, arg)
-            if level is None:
-                levels = ", ".join(t.level_name(self.game_name, i) for i in range(len(g.rules.result_names)))
-                self.say("bad_resign_level", level=arg, levels=levels)
-                return
+    def cmd_resign(self, g, side, cmd: Command):
+        if cmd.level is None:
+            self.render.say("bad_resign_level", level=cmd.arg, levels=self.render.levels_text(g.rules))
+            return
         try:
-            g.resign(level, player=side)
+            g.resign(cmd.level, player=side)
         except GameStateError as e:
-            self.error(self.refusal(e.code, e.params, side))
+            self.render.error(self.explain.refusal(e.code, e.params, side))
 
-    def cmd_quit(self, g):
+    def cmd_quit(self, g, side=None, cmd: Command | None = None):
         self._quitting = True
         try:
             if not self.yes_no(self.t("ask_quit")):
@@ -1064,6 +604,23 @@ class Session:
         finally:
             self._quitting = False
         raise _Quit()
+
+    #: What each command does once :meth:`_not_now` lets it (a missing kind: an unknown command).
+    _COMMANDS = {
+        Kind.HELP: lambda self, g, side, cmd: self.render.help(g.rules),
+        Kind.QUIT: cmd_quit,
+        Kind.SAVE: cmd_save,
+        Kind.BOARD: lambda self, g, side, cmd: self.render.draw(g, force=True),
+        Kind.HINT: cmd_hint,
+        Kind.EVAL: cmd_eval,
+        Kind.MOVES: cmd_moves,
+        Kind.UNDO: cmd_undo,
+        Kind.RESIGN: cmd_resign,
+        Kind.DOUBLE: cmd_double,
+        Kind.ROLL: lambda self, g, side, cmd: self._human_roll(g, side),
+        Kind.PICK: lambda self, g, side, cmd: self._pick(g, side, cmd.number),
+        Kind.PLAY: lambda self, g, side, cmd: self.enter_play(g, side, cmd.line),
+    }
 
     # ----- saving -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -1088,101 +645,10 @@ class Session:
             tmp.write_text(json.dumps(self.to_dict()), encoding="utf-8")
             os.replace(tmp, p)
         except OSError as e:
-            self.error(self.t("save_failed", path=path, reason=e.strerror or str(e)))
+            self.render.error(self.t("save_failed", path=path, reason=e.strerror or str(e)))
             return False
-        self.say("saved", path=path, style="green")
+        self.render.say("saved", path=path, style="green")
         return True
-
-
-# ----- small helpers ----------------------------------------------------------------------------
-_ALIAS = {
-    "help": {"help", "h", "?", "помощь", "справка", "помоги"},
-    "quit": {"quit", "exit", "q", "выход", "выйти", "конец"},
-    "save": {"save", "сохранить", "сохрани"},
-    "board": {"board", "доска", "показать"},
-    "hint": {"hint", "подсказка", "совет"},
-    "eval": {"eval", "evaluate", "оценка"},
-    "moves": {"moves", "list", "plays", "ходы", "список"},
-    "undo": {"undo", "back", "u", "отмена", "отменить", "назад"},
-    "resign": {"resign", "сдаться", "сдаюсь", "сдача"},
-    "double": {"double", "d", "удвоить", "удвоение", "дабл"},
-    "roll": {"roll", "r", "бросить", "бросок", "бросай"},
-    "take": {"take", "t", "принять", "беру", "принимаю", "yes", "да"},
-    "pass": {"pass", "drop", "p", "отказ", "пас", "отказаться", "no", "нет"},
-    "beaver": {"beaver", "бивер"},
-    "accept": {"accept", "yes", "y", "принять", "принимаю", "да", "д"},
-    "decline": {"decline", "no", "n", "отклонить", "нет", "н"},
-    "confirm": {"ok", "confirm", "ок", "да", "подтвердить", "y", "yes"},
-}
-
-_COMMAND_WORDS = set().union(*_ALIAS.values())
-
-
-def _split(line: str):
-    parts = line.strip().split(None, 1)
-    if not parts:
-        return "", ""
-    return parts[0].lower(), (parts[1].strip() if len(parts) > 1 else "")
-
-
-def _num(v) -> str:
-    return str(int(v)) if float(v) == int(v) else f"{v:g}"
-
-
-def _pct(x) -> str:
-    return f"{100 * float(x):.1f}%"
-
-
-def _dice_left(g) -> list:
-    d1, d2 = g.dice
-    left = [d1] * 4 if d1 == d2 else [d1, d2]
-    for s in g.steps_taken:
-        if s.die in left:
-            left.remove(s.die)
-    return left
-
-
-def _subset_sums(dice) -> set:
-    sums = set()
-    n = len(dice)
-    for mask in range(1, 1 << n):
-        sums.add(sum(d for i, d in enumerate(dice) if mask >> i & 1))
-    return sums
-
-
-def _steps_complete(g, plays) -> bool:
-    """True when the steps taken so far make a whole legal play."""
-    if not g.steps_taken:
-        return False
-    board = g.partial_position.board
-    return any(p.result.board == board for p in plays)
-
-
-def _six_block_after(a, frm: int, to: int) -> bool:
-    """Long nardy: whether the mover would hold six points in a row (along the opponent's route,
-    which in the mover's numbering runs 12..1, 24..13) after moving a checker frm -> to; used only to
-    explain a refused step."""
-    b = [int(x) for x in a]
-    b[frm] -= 1
-    b[to] += 1
-    route = list(range(12, 0, -1)) + list(range(24, 12, -1))
-    run = 0
-    for p in route:
-        run = run + 1 if b[p] > 0 else 0
-        if run >= 6:
-            return True
-    return False
-
-
-def _resign_level(game: str, text: str) -> int | None:
-    t = text.strip().lower()
-    if t.isdigit():
-        n = int(t)
-        return n - 1 if 1 <= n <= len(RESIGN_WORDS[game]) else None
-    for i, words in enumerate(RESIGN_WORDS[game]):
-        if t in words:
-            return i
-    return None
 
 
 # ----- loading ----------------------------------------------------------------------------------
@@ -1452,7 +918,7 @@ def play(
         t = session.t
         out.line(t("welcome", game=t.game_title(game_name)), "bold")
         if resume:
-            session.say("resumed", path=resume)
+            session.render.say("resumed", path=resume)
     status = session.run()
     if auto:
         from .records.mat import write_mat
