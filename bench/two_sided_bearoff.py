@@ -1,7 +1,7 @@
 """Does a two-sided bearoff database pay? Exact race odds against the one-sided database's estimate.
 
 Builds, in memory, the exact two-sided bearoff table for every pair of bear-off positions with up to
-``--checkers`` checkers a side on the 6 home points (backgammon's bear-off, RULES.md rule 5; no gammons are
+``--checkers`` checkers a side on the 6 home points (backgammon's bear-off, docs/rules.md rule 5; no gammons are
 possible since both sides have borne checkers off): ``P[a, b]`` = the chance that the side on roll with
 position ``a`` wins against ``b``, each side choosing, for every roll, the play that maximises its own
 chance (dynamic programming over the pairs in order of total pips).

@@ -815,7 +815,7 @@ def _check_saved_match(path, match):
     "options",
     multiple=True,
     metavar="KEY=VALUE",
-    help="A rules option (RULES.md), e.g. -o last-roll=half or -o opening=reroll.",
+    help="A rules option (docs/rules.md), e.g. -o last-roll=half or -o opening=reroll.",
 )
 @click.option("--show-eval", is_flag=True, help="Show the computer's estimate of each of its plays.")
 @click.option("--hint-level", default=None, help="Bot level for hint and eval (default: the strongest).")

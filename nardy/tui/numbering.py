@@ -1,4 +1,4 @@
-"""Point numbering for display and input in ``nardy play`` (RULES.md "Notation").
+"""Point numbering for display and input in ``nardy play`` (docs/rules.md "Notation").
 
 * ``own``: each player's own numbering (24 farthest from home, 1 the last home point; 25 bar, 0 off).
 * ``absolute`` (long nardy, seed 002): White's own numbers for everybody: White's head 24, home 1-6,
