@@ -162,3 +162,17 @@ class RecordError(NardyError):
         self.player = player
         self.reason = reason
         self.partial = partial
+
+
+#: What loading saved data that passed its checks could still raise: the last safety net of
+#: ``Game.from_dict`` / ``Match.from_dict``, which turns them into a :class:`GameStateError`.
+UNEXPECTED_LOAD_ERRORS = (
+    NardyError,
+    KeyError,
+    TypeError,
+    ValueError,
+    IndexError,
+    AttributeError,
+    OverflowError,
+    RecursionError,
+)
