@@ -394,6 +394,8 @@ def _post_record(text: str, as_json: bool, save: bool):
     else:
         r = client.post(url, content=text.encode("utf-8", "surrogatepass"), headers={"content-type": "text/plain"})
     status = r.status_code
+    label = "POST /api/mat (mutated records)"
+    SEEN[(label, status)] = SEEN.get((label, status), 0) + 1
     where = f"POST {url} ({'JSON' if as_json else 'text/plain'}) body={text[:3000]!r}"
     assert status < 500 or (status == 503 and r.headers.get("retry-after")), f"{status} for {where}: {r.text[:500]}"
     if status >= 400:
