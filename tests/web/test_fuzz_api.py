@@ -23,6 +23,7 @@ A failing case is printed with its exact request (a curl command) and the respon
 
 from __future__ import annotations
 
+import atexit
 import json
 import shutil
 import tempfile
@@ -44,6 +45,7 @@ CI_EXAMPLES = 15
 SLOW_EXAMPLES = 400
 
 _DIR = tempfile.mkdtemp(prefix="nardy-fuzz-")
+atexit.register(shutil.rmtree, _DIR, True)  # also when no test of the module ran (deselected)
 STORE = Storage(f"sqlite:///{_DIR}/f.db")
 APP = create_app(storage=STORE)
 
