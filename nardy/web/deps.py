@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import zlib
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
@@ -154,18 +154,19 @@ LaneDep = Annotated[ActionLane, Depends(get_action_lane)]
 
 
 class GameLocks:
-    """One game's actions run one at a time in this process (striped locks, per event loop); across
-    processes the revision check of :meth:`Storage.save` refuses the second writer."""
+    """One game's actions run one at a time in this process: one lock per game (per event loop), kept only
+    while someone holds or waits for it, so two games never wait for each other; across processes the revision
+    check of :meth:`Storage.save` refuses the second writer."""
 
-    def __init__(self, stripes: int = 256):
-        self.stripes = stripes
-        self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+    def __init__(self):
+        self._locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock_for(self, gid: str) -> asyncio.Lock:
-        key = (id(asyncio.get_running_loop()), zlib.crc32(gid.encode()) % self.stripes)
+        key = (id(asyncio.get_running_loop()), gid)
         lock = self._locks.get(key)
         if lock is None:
-            lock = self._locks[key] = asyncio.Lock()
+            lock = asyncio.Lock()
+            self._locks[key] = lock
         return lock
 
 
