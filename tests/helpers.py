@@ -5,11 +5,27 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from nardy import Position
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 DATA = REPO / "tests" / "data"
+
+
+def shared_path(*parts: str) -> Path:
+    """``../shared/<parts>``, the project's read-only data folder beside the repository.
+
+    Call it inside a test (or a fixture): when ``../shared`` itself is missing (a clone on its own), the
+    test is skipped with a reason naming the path. When ``../shared`` is there the path is returned
+    whether or not it exists, so a file missing from the data folder still fails the test as before.
+    """
+    path = SHARED.joinpath(*parts)
+    if not SHARED.is_dir():
+        rel = "/".join(("..", "shared", *parts))
+        pytest.skip(f"{rel} not beside the repository (the project's data folder)")
+    return path
 
 
 def pos(game="backgammon", mover=None, opponent=None, first_turn=None) -> Position:
