@@ -411,7 +411,7 @@ def _imported_session(m) -> Session:
         # afresh below (with its opening roll), so the saved game can be played on
         md["games"] = md["games"][:-1]
     m2 = Match.from_dict(md, dice=SystemDice())
-    s = Session(
+    s = Session.from_match(
         m2,
         {
             "humans": [True, True],

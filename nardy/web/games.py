@@ -355,8 +355,7 @@ async def get_record(game: LoadedGame):
 
         s = game.session
         # what decides the dice (a seed) is never shown: only whether the dice were seeded
-        settings = {k: v for k, v in s.settings.items() if k != "seed"}
-        settings["seeded"] = s.settings.get("seed") is not None
+        settings = s.record_settings()
         return {"id": game.id, "status": s.status, "settings": settings, "record": match_summary(s.match)}
 
     return await run_in_threadpool(run)

@@ -18,12 +18,10 @@ it. The page sends actions back (:meth:`Session.act`); the rules are checked her
 
 from __future__ import annotations
 
-import time
-import zlib
-
+from .. import table as _table
 from ..bots.bot import BOT_LEVELS
 from ..dice import DiceSource, SystemDice
-from ..errors import GameStateError, IllegalPlayError, InvalidOptionError
+from ..errors import GameStateError, InvalidOptionError
 from ..events import (
     BeaverEvent,
     DoubleEvent,
@@ -39,32 +37,14 @@ from ..match import Match
 from ..notation import Step, format_steps
 from ..numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
 from ..rules import get_rules
+from ..table import ACTIONS, Seat, SeatKind, Table
 from .view import BoardView, CubeView, GameView, LastPlay, Resignation, ResultView, RulesView
 
 __all__ = ["Session", "new_session", "NUMBERINGS", "ACTIONS", "BOT_LEVELS"]
 
-#: Actions a person may send.
-ACTIONS = (
-    "roll",
-    "step",
-    "undo",
-    "confirm",
-    "play",
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "resign",
-    "accept",
-    "decline",
-    "next",
-)
-
 #: Seconds one decision of the computer may search before it plays its best so far (a server bound; the
 #: usual grandmaster decision takes well under a tenth of this).
-BOT_MOVE_BUDGET = 2.0
-
-_MAX_BOT_ACTIONS = 2000
+BOT_MOVE_BUDGET = _table.BOT_MOVE_BUDGET
 
 
 def _to_viewer(p: int, mover: int, viewer: int, hitting: bool) -> int:
@@ -96,12 +76,6 @@ def _check_numbering(numbering: str, game: str) -> str:
     if numbering is None:
         return "own"
     return check_numbering(numbering, game)
-
-
-def _bot_seed(seed, *parts) -> int | None:
-    if seed is None:
-        return None
-    return zlib.crc32(repr((seed,) + parts).encode()) & 0x7FFFFFFF
 
 
 def new_session(
@@ -177,65 +151,103 @@ def new_session(
         crawford=crawford,
         players=players,
     )
-    settings = {
-        "humans": humans,
-        "level": level,
-        "seed": seed,
-        "auto_roll": bool(auto_roll),
-        "viewer": me if opponent == "bot" else 0,
-        "opponent": opponent,
-    }
-    s = Session(match, settings)
-    match.new_game(start=True)
+    seats = tuple(
+        Seat(SeatKind.PERSON, players[i]) if humans[i] else Seat(SeatKind.COMPUTER, players[i], level=level)
+        for i in (0, 1)
+    )
+    table = Table(match, seats, auto_roll=auto_roll, seed=seed)
+    s = Session(table, {"viewer": me if opponent == "bot" else 0, "opponent": opponent, "level": level})
+    table.start()
     if run:
         s.run_bots()
     return s
 
 
 class Session:
-    """A match with its web settings; see the module docstring."""
+    """A :class:`~nardy.table.Table` with the page's settings (``viewer``: whose side the page shows by
+    default; ``opponent``: ``bot``, ``human`` or ``online``; ``level``: the computer's level, for the list);
+    see the module docstring."""
 
-    def __init__(self, match: Match, settings: dict):
-        self.match = match
+    def __init__(self, table: Table, settings: dict):
+        self.table = table
         self.settings = settings
+
+    @classmethod
+    def from_match(cls, match: Match, settings: dict) -> Session:
+        """A session from a match and the settings of a version 1 saved game (``humans``, ``level``,
+        ``seed``, ``auto_roll``, ``viewer``, ``opponent``)."""
+        level = settings.get("level", "advanced")
+        seats = [
+            Seat(SeatKind.PERSON, match.players[i])
+            if settings["humans"][i]
+            else Seat(SeatKind.COMPUTER, match.players[i], level=level)
+            for i in (0, 1)
+        ]
+        table = Table(match, seats, auto_roll=settings.get("auto_roll", True), seed=settings.get("seed"))
+        return cls(table, {"viewer": settings["viewer"], "opponent": settings.get("opponent", "bot"), "level": level})
 
     # ----- persistence --------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"version": 1, "settings": dict(self.settings), "match": self.match.to_dict()}
+        return {"version": 2, "settings": dict(self.settings), "table": self.table.to_dict()}
 
     @classmethod
     def from_dict(cls, d: dict) -> Session:
+        """Rebuild a saved game: version 2 (a table), or version 1 (a match and its settings).
+
+        Raises:
+            GameStateError: not a saved game (or the match's own checks)."""
         try:
-            return cls(Match.from_dict(d["match"]), dict(d["settings"]))
-        except (KeyError, TypeError) as e:
+            if d.get("version") == 2:
+                st = d["settings"]
+                if not isinstance(st, dict) or st.get("viewer") not in (0, 1):
+                    raise GameStateError(f"not a saved game: settings {st!r:.80}")
+                return cls(Table.from_dict(d["table"]), dict(st))
+            return cls.from_match(Match.from_dict(d["match"]), dict(d["settings"]))
+        except (KeyError, TypeError, AttributeError) as e:
             raise GameStateError(f"not a saved game: {e!r}") from None
 
     @property
+    def match(self) -> Match:
+        return self.table.match
+
+    @property
     def game(self):
-        return self.match.current
+        return self.table.game
 
     @property
     def humans(self) -> list[bool]:
-        return list(self.settings["humans"])
+        return [s.human for s in self.table.seats]
+
+    @property
+    def seed(self):
+        """The seed of the dice and the computer, or ``None`` (never shown to a client)."""
+        return self.table.seed
+
+    def record_settings(self) -> dict:
+        """The settings a record shows: who is a person, the level, the automatic roll, whether seeded (never
+        the seed: it would tell the dice)."""
+        return {
+            "humans": self.humans,
+            "level": self.settings.get("level", "advanced"),
+            "auto_roll": self.table.auto_roll,
+            "viewer": self.settings["viewer"],
+            "opponent": self.settings.get("opponent", "bot"),
+            "seeded": self.table.seed is not None,
+        }
 
     @property
     def status(self) -> str:
-        """``playing``, ``game-over`` (a next game may follow) or ``over`` (the match is decided)."""
-        g = self.game
-        if self.match.is_over:
-            return "over"
-        if g is None or g.is_over:
-            return "game-over"
-        return "playing"
+        """``waiting`` (an empty seat), ``playing``, ``game-over`` (a next game may follow) or ``over``."""
+        return self.table.status
 
     def summary(self) -> dict:
         """What the list of saved games shows."""
         g = self.game
         return {
             "game": self.match.rules.name,
-            "players": list(self.match.players),
+            "players": [s.name for s in self.table.seats],
             "humans": self.humans,
-            "level": self.settings["level"],
+            "level": self.settings.get("level", "advanced"),
             "opponent": self.settings.get("opponent", "bot"),
             "length": self.match.length,
             "score": list(self.match.score),
@@ -243,116 +255,25 @@ class Session:
             "phase": g.phase if g else None,
             "to_act": g.to_act if g else None,
             "status": self.status,
-            "winner": self.match.winner,
+            "winner": self.table.winner,
             "result": g.result.to_dict() if (g is not None and g.result) else None,
         }
 
     def title(self) -> str:
-        p = self.match.players
-        return f"{self.match.rules.name}: {p[0]} - {p[1]}"
+        p = self.table.seats
+        return f"{self.match.rules.name}: {p[0].name} - {p[1].name}"
 
     # ----- the computer -------------------------------------------------------------------------
-    def _bot(self, player: int):
-        from ..bots import Bot
-
-        g = self.game
-        seed = _bot_seed(self.settings.get("seed"), len(self.match.games), len(g.history), player)
-        return Bot(self.match.rules, level=self.settings["level"], seed=seed)
-
     def bots_to_act(self) -> bool:
         """True when :meth:`run_bots` has something to do: the computer (or an automatic roll) acts next."""
-        g = self.game
-        if g is None or g.is_over:
-            return False
-        p = g.to_act
-        if p is None:
-            return False
-        if not self.settings["humans"][p]:
-            return True
-        return g.phase == "roll" and self.settings.get("auto_roll", True) and not g.may_double(p)
+        return self.table.computer_to_act()
 
     def run_bots(self, deadline=None) -> int:
-        """Let the computer act (and roll for a person with ``auto_roll``) until a person must act or the
-        game is over. Returns the number of actions taken.
-
-        ``deadline``: a :class:`~nardy.bots.search.Deadline` for the whole run (a server's budget): each
-        decision searches at most :data:`BOT_MOVE_BUDGET` seconds and at most until ``deadline``, then plays
-        its best so far; the computer always completes its turn (a cut-short search still plays)."""
-        from ..bots.search import Deadline
-
-        n = 0
-        while n < _MAX_BOT_ACTIONS:
-            g = self.game
-            if g is None or g.is_over:
-                break
-            p = g.to_act
-            if self.settings["humans"][p]:
-                if g.phase == "roll" and self.settings.get("auto_roll", True) and not g.may_double(p):
-                    g.roll(player=p)
-                    n += 1
-                    continue
-                break
-            step = None
-            if deadline is not None:
-                left = (
-                    BOT_MOVE_BUDGET
-                    if deadline.end is None
-                    else min(BOT_MOVE_BUDGET, max(0.0, deadline.end - time.monotonic()))
-                )
-                step = Deadline(left, deadline.cancel)
-            self._bot_act(p, step)
-            n += 1
-        return n
-
-    def _bot_act(self, p: int, deadline=None):
-        g = self.game
-        bot = self._bot(p)
-        if g.phase == "roll":
-            if g.may_double(p) and bot.cube_action(self.match).action == "double":
-                g.double(player=p)
-            else:
-                g.roll(player=p)
-        elif g.phase == "move":
-            g.play(bot.choose_play(g.position, g.dice, deadline=deadline), player=p)
-        elif g.phase == "double":
-            if bot.cube_action(self.match).take:
-                g.take(player=p)
-            else:
-                g.drop(player=p)
-        elif g.phase == "resign":
-            player, level = g.resignation
-            probs = bot.evaluate(g.position)
-            if g.turn != p:
-                probs = probs.flipped()
-            expected = probs.equity(self.match.rules.scoring)
-            if self.match.rules.scoring[level] >= expected - 1e-9:
-                g.accept_resignation(player=p)
-            else:
-                g.decline_resignation(player=p)
-        else:  # pragma: no cover - opening is played by new_game(start=True)
-            raise GameStateError(f"the computer cannot act in phase {g.phase!r}")
+        """Let the computer act until a person must act (:meth:`nardy.table.Table.advance`); returns the number
+        of actions taken."""
+        return self.table.advance(deadline)
 
     # ----- actions ------------------------------------------------------------------------------
-    def _human(self, player, action: str) -> int:
-        g = self.game
-        if g is None:
-            raise GameStateError("no game in progress", code="no_game")
-        if player is None:
-            player = g.to_act
-        if player not in (0, 1):
-            if g.is_over:
-                raise GameStateError(f"cannot {action}: the game is over", code="game_over", params={"action": action})
-            raise GameStateError(
-                f"player {player!r}: expected 0 or 1", code="bad_player", params={"player": str(player)[:20]}
-            )
-        if not self.settings["humans"][player]:
-            raise GameStateError(
-                f"cannot {action} for player {player}: that side is played by the computer",
-                code="computer_side",
-                params={"action": action, "player": player},
-            )
-        return player
-
     def act(
         self,
         action: str,
@@ -366,8 +287,8 @@ class Session:
         viewer: int | None = None,
         run: bool = True,
     ) -> dict:
-        """Apply a person's action, then let the computer answer (unless ``run`` is False: then the caller
-        calls :meth:`run_bots`). Returns a short note of what was done.
+        """Apply a person's action (:meth:`nardy.table.Table.act`), then let the computer answer (unless
+        ``run`` is False: then the caller calls :meth:`run_bots`). Returns a short note of what was done.
 
         ``frm``/``to`` of a step are in the ``viewer``'s numbering (default: the session's viewer),
         25 = the mover's bar, 0 = off; ``play`` is notation in the mover's own numbering.
@@ -379,65 +300,16 @@ class Session:
         """
         if action not in ACTIONS:
             raise InvalidOptionError(f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}")
-        m = self.match
         g = self.game
-        v = self.settings["viewer"] if viewer is None else viewer
-        if action == "next":
-            if g is not None and not g.is_over:
-                raise GameStateError("cannot start the next game: this game is not over", code="game_not_over")
-            m.new_game(start=True)
-            if run:
-                self.run_bots()
-            return {"action": action}
-        if action == "resign":
-            if player is None:
-                humans = [i for i in (0, 1) if self.settings["humans"][i]]
-                player = g.to_act if (len(humans) == 2 or g.to_act is None) else humans[0]
-            p = self._human(player, action)
-            g.resign(0 if level is None else level, player=p)
-        else:
-            p = self._human(player, action)
-            if action == "roll":
-                g.roll(player=p)
-            elif action in ("step", "undo", "confirm"):
-                if g.phase == "move" and g.to_act != p:
-                    raise GameStateError(
-                        f"cannot {action}: it is player {g.to_act}'s turn to move",
-                        code="not_your_turn",
-                        params={"player": p, "expected": g.to_act, "action": action, "phase": g.phase.value},
-                    )
-                if action == "step":
-                    if frm is None or to is None:
-                        raise IllegalPlayError("a step needs 'from' and 'to' points", code="step_points")
-                    for name, x in (("from", frm), ("to", to)):
-                        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 25:
-                            raise IllegalPlayError(
-                                f"step {name} point {x!r}: expected 0 (off), 1-24 or 25 (bar)", code="step_points"
-                            )
-                    hitting = m.rules.hitting
-                    g.step(_from_viewer(frm, g.turn, v, hitting), _from_viewer(to, g.turn, v, hitting), die)
-                elif action == "undo":
-                    g.undo_step()
-                else:
-                    g.confirm()
-            elif action == "play":
-                if not isinstance(play, str):
-                    raise IllegalPlayError(
-                        "action play needs 'play': the play in notation (mover's numbering)", code="play_text"
-                    )
-                g.play(play, player=p)
-            elif action == "double":
-                g.double(player=p)
-            elif action == "take":
-                g.take(player=p)
-            elif action == "drop":
-                g.drop(player=p)
-            elif action == "beaver":
-                g.beaver(player=p)
-            elif action == "accept":
-                g.accept_resignation(player=p)
-            elif action == "decline":
-                g.decline_resignation(player=p)
+        if action == "step" and g is not None and frm is not None and to is not None and g.turn is not None:
+            v = self.settings["viewer"] if viewer is None else viewer
+            hitting = self.match.rules.hitting
+            ok = all(not isinstance(x, bool) and isinstance(x, int) and 0 <= x <= 25 for x in (frm, to))
+            if ok:
+                frm, to = _from_viewer(frm, g.turn, v, hitting), _from_viewer(to, g.turn, v, hitting)
+        if action == "play" and not isinstance(play, str):
+            play = None
+        self.table.act(player, action, frm=frm, to=to, die=die, play=play, level=level)
         if run:
             self.run_bots()
         return {"action": action}
@@ -540,7 +412,7 @@ class Session:
             length=m.length,
             players=list(m.players),
             humans=humans,
-            level=self.settings["level"],
+            level=self.settings.get("level", "advanced"),
             viewer=v,
             numbering=numbering,
             numberings=list(NUMBERINGS[game]),
@@ -548,8 +420,8 @@ class Session:
             score=list(m.score),
             game_number=len(m.games),
             crawford=g.crawford,
-            match_over=m.is_over,
-            match_winner=m.winner,
+            match_over=self.table.is_over,
+            match_winner=self.table.winner,
             status=self.status,
             phase=g.phase,
             turn=g.turn,
@@ -627,7 +499,7 @@ class Session:
                 actions += ["hint", "resign"]
         elif g.phase in ("roll", "move", "double") and any(humans):
             actions.append("resign")
-        if g.is_over and not self.match.is_over:
+        if g.is_over and not self.table.is_over and not self.table.auto_next:
             actions.append("next")
         return actions
 

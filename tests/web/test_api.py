@@ -526,7 +526,7 @@ def test_computer_declines_a_cheap_resignation():
     g = Game.from_position(Position.from_boards(me, bot, "backgammon"), turn=0, cube=False)
     d = Match("backgammon", length=0).to_dict()
     d["games"] = [g.to_dict()]
-    s = Session(
+    s = Session.from_match(
         Match.from_dict(d),
         {"humans": [True, False], "level": "advanced", "seed": 1, "auto_roll": False, "viewer": 0, "opponent": "bot"},
     )
@@ -562,7 +562,7 @@ def test_the_page_offers_confirm_when_the_game_accepts_it():
     d = Match("short", length=0).to_dict()
     d["games"] = [g.to_dict()]
     settings = {"humans": [True, True], "level": "advanced", "seed": 1, "auto_roll": False, "viewer": 0}
-    s = Session(Match.from_dict(d), {**settings, "opponent": "human"})
+    s = Session.from_match(Match.from_dict(d), {**settings, "opponent": "human"})
     v = s.view()
     assert not v["can_confirm"] and "confirm" not in v["actions"] and v["dice_left"] == [6, 4]
     s.act("step", frm=6, to=0)

@@ -180,7 +180,7 @@ def test_real_games_show_no_dice_state(client):
 def test_real_games_roll_the_operating_systems_dice_and_store_no_generator_state(client):
     gid = client.post("/api/games", json={"opponent": "human"}).json()["id"]
     stored = client.app.state.storage.get(gid).data
-    assert stored["match"]["dice_source"] == {"kind": "system", "state": None}
+    assert stored["table"]["match"]["dice_source"] == {"kind": "system", "state": None}
 
 
 def test_system_dice_are_fair_and_round_trip():
