@@ -214,7 +214,7 @@ class Table:
         """The sides a remote player id sits at (none, one, or both when playing oneself)."""
         return [i for i, s in enumerate(self.seats) if s.player is not None and s.player == player]
 
-    def _note(self, now: float, kind: str, **data) -> None:
+    def note(self, now: float, kind: str, **data) -> None:
         self.log.append({"n": len(self.log), "t": round(now, 3), "type": kind, **data})
 
     def _tick(self, now: float) -> None:
@@ -223,7 +223,7 @@ class Table:
             g = self.game
             if g is not None and g.is_over:
                 self.match.new_game(start=True)
-                self._note(now, "game", number=len(self.match.games))
+                self.note(now, "game", number=len(self.match.games))
         if self.clock is not None:
             self.clock.switch(self.to_act, now)
 
@@ -237,7 +237,7 @@ class Table:
         if self.match.games:
             raise GameStateError("the match has begun", code="match_started")
         self.match.new_game(start=True)
-        self._note(now, "game", number=1)
+        self.note(now, "game", number=1)
         self._tick(now)
 
     def take_seat(self, side: int, name: str, player: str, now: float | None = None) -> None:
@@ -255,7 +255,7 @@ class Table:
         names = list(self.match.players)
         names[side] = name
         self.match.players = (names[0], names[1])
-        self._note(now, "seat", side=side, name=name)
+        self.note(now, "seat", side=side, name=name)
 
     def check_time(self, now: float | None = None) -> int | None:
         """End the match if the side to act has run out of time at ``now``; returns the side that lost on
@@ -272,7 +272,7 @@ class Table:
         at = min(now, due) if due is not None else now
         self.clock.switch(None, at)
         self.ended = {"reason": "time", "winner": 1 - side, "loser": side, "t": round(at, 3)}
-        self._note(at, "time", side=side)
+        self.note(at, "time", side=side)
         return side
 
     # ----- the computer -------------------------------------------------------------------------
@@ -357,7 +357,7 @@ class Table:
                 done["action"] = "accept" if ok else "decline"
             else:  # pragma: no cover - the opening is played by new_game(start=True)
                 raise GameStateError(f"the computer cannot act in phase {g.phase!r}")
-        self._note(now, "act", side=p, action=done["action"], computer=not self.seats[p].human)
+        self.note(now, "act", side=p, action=done["action"], computer=not self.seats[p].human)
         self._tick(now)
         return done
 
@@ -423,7 +423,7 @@ class Table:
             if g is not None and not g.is_over:
                 raise GameStateError("cannot start the next game: this game is not over", code="game_not_over")
             self.match.new_game(start=True)
-            self._note(now, "game", number=len(self.match.games))
+            self.note(now, "game", number=len(self.match.games))
             self._tick(now)
             return {"action": action, "side": side}
         if g is None:
@@ -431,7 +431,7 @@ class Table:
         p = self.default_side(action) if side is None else side
         self._check_person(p, action)
         self._apply(g, p, action, frm, to, die, play, level)
-        self._note(now, "act", side=p, action=action)
+        self.note(now, "act", side=p, action=action)
         self._tick(now)
         return {"action": action, "side": p}
 

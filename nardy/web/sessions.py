@@ -18,9 +18,16 @@ it. The page sends actions back (:meth:`Session.act`); the rules are checked her
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
+import time
+
+from .. import fairdice
 from .. import table as _table
 from ..bots.bot import BOT_LEVELS
-from ..dice import DiceSource, SystemDice
+from ..clock import Clock, clock_spec
+from ..dice import DiceSource, FixedDice, SystemDice
 from ..errors import GameStateError, InvalidOptionError
 from ..events import (
     BeaverEvent,
@@ -33,12 +40,24 @@ from ..events import (
     RollEvent,
     TakeEvent,
 )
+from ..game import Game
 from ..match import Match
 from ..notation import Step, format_steps
 from ..numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
 from ..rules import get_rules
 from ..table import ACTIONS, Seat, SeatKind, Table
-from .view import BoardView, CubeView, GameView, LastPlay, Resignation, ResultView, RulesView
+from .view import (
+    BoardView,
+    ClockView,
+    CubeView,
+    GameView,
+    LastPlay,
+    OnlineView,
+    Resignation,
+    ResultView,
+    RulesView,
+    SeatView,
+)
 
 __all__ = ["Session", "new_session", "NUMBERINGS", "ACTIONS", "BOT_LEVELS"]
 
@@ -94,6 +113,10 @@ def new_session(
     beavers: bool = False,
     cube_limit: int | None = None,
     run: bool = True,
+    owner: str | None = None,
+    client_seed: str | None = None,
+    clock=None,
+    watchers: bool = False,
 ) -> Session:
     """Start a match and play the opening (and the computer's first turn if it starts, unless ``run`` is
     False: then the caller calls :meth:`Session.run_bots`, as a server does on its computer workers).
@@ -108,12 +131,23 @@ def new_session(
         players: two names (default: the colours, or ``Player`` and ``nardy (level)``).
         seed: seed of the dice and of the computer's choices (reproducible games); ``None`` for random.
         auto_roll: roll for a person by itself when doubling is not possible.
+        owner: the player id of who starts the game (it belongs to them; ``None``: nobody's, in-process use).
+        client_seed: an online game: the owner's browser's seed for the provably fair dice
+            (:mod:`nardy.fairdice`; the other seat gives its own when it joins).
+        clock: an online game's clock: a preset name or ``{"initial", "increment", "delay"}`` seconds
+            (:func:`nardy.clock.clock_spec`), or ``None``.
+        watchers: an online game: others may watch it.
+
+    ``opponent="online"`` makes a game for a person elsewhere: the owner sits at ``colour`` (a remote seat with
+    their id), the other seat waits for whoever opens the invitation; the dice are provably fair (the server
+    seed's commitment is published now, the seed itself when the match is over); nothing is rolled until the
+    other seat is taken (:meth:`Session.join`).
     Raises:
         InvalidOptionError / UnknownGameError: bad settings.
     """
     rules = get_rules(game, **(options or {}))
-    if opponent not in ("bot", "human"):
-        raise InvalidOptionError(f"opponent {opponent!r}: expected bot or human")
+    if opponent not in ("bot", "human", "online"):
+        raise InvalidOptionError(f"opponent {opponent!r}: expected bot, human or online")
     if level not in BOT_LEVELS:
         raise InvalidOptionError(f"level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
     if colour not in ("white", "black", "random"):
@@ -132,7 +166,9 @@ def new_session(
     else:
         humans = [True, True]
     if players is None:
-        if opponent == "human":
+        if opponent == "online":
+            players = ("White", "Black")
+        elif opponent == "human":
             players = ("White", "Black")
         else:
             names = ["Player", "Player"]
@@ -151,12 +187,33 @@ def new_session(
         crawford=crawford,
         players=players,
     )
+    settings: dict = {"viewer": me if opponent != "human" else 0, "opponent": opponent, "level": level, "owner": owner}
+    if opponent == "online":
+        if owner is None:
+            raise InvalidOptionError("an online game needs its owner's player id")
+        seats = [Seat(SeatKind.REMOTE, "?"), Seat(SeatKind.REMOTE, "?")]
+        seats[me] = Seat(SeatKind.REMOTE, players[me], player=owner)
+        server_seed = fairdice.new_server_seed()
+        seeds = [None, None]
+        seeds[me] = fairdice.check_client_seed(client_seed if client_seed is not None else secrets.token_hex(16))
+        settings.update(
+            watchers=bool(watchers),
+            fair={
+                "server_seed": server_seed.hex(),
+                "commitment": fairdice.commitment(server_seed),
+                "client_seeds": seeds,
+            },
+        )
+        spec = clock_spec(clock)
+        table = Table(match, seats, clock=Clock(spec) if spec else None, auto_roll=True, auto_next=True, seed=None)
+        table.log.append({"n": 0, "t": round(time.time(), 3), "type": "seat", "side": me, "name": players[me]})
+        return Session(table, settings)
     seats = tuple(
         Seat(SeatKind.PERSON, players[i]) if humans[i] else Seat(SeatKind.COMPUTER, players[i], level=level)
         for i in (0, 1)
     )
     table = Table(match, seats, auto_roll=auto_roll, seed=seed)
-    s = Session(table, {"viewer": me if opponent == "bot" else 0, "opponent": opponent, "level": level})
+    s = Session(table, settings)
     table.start()
     if run:
         s.run_bots()
@@ -237,8 +294,9 @@ class Session:
 
     @property
     def status(self) -> str:
-        """``waiting`` (an empty seat), ``playing``, ``game-over`` (a next game may follow) or ``over``."""
-        return self.table.status
+        """``waiting`` (an empty seat), ``playing``, ``game-over`` (a next game may follow), ``over``, or
+        ``cancelled``/``declined`` (an invitation that will not be played)."""
+        return self.closed or self.table.status
 
     def summary(self) -> dict:
         """What the list of saved games shows."""
@@ -262,6 +320,108 @@ class Session:
     def title(self) -> str:
         p = self.table.seats
         return f"{self.match.rules.name}: {p[0].name} - {p[1].name}"
+
+    # ----- who may do what ----------------------------------------------------------------------
+    @property
+    def online(self) -> bool:
+        return self.settings.get("opponent") == "online"
+
+    @property
+    def owner(self) -> str | None:
+        """The player id the game belongs to (``None``: a game saved before players had ids)."""
+        return self.settings.get("owner")
+
+    def sides_of(self, user: str | None) -> list[int]:
+        """The sides ``user`` (a player id) may act for: an online game's seats they hold; every person's side
+        of a game of theirs against the computer or at one screen; none for anyone else."""
+        if user is None:
+            return []
+        if self.online:
+            return self.table.side_of(user)
+        if self.owner is None or self.owner == user:
+            return [i for i, seat in enumerate(self.table.seats) if seat.human]
+        return []
+
+    def may_watch(self, user: str | None) -> bool:
+        """``user`` may see the game: they sit at it, own it, or it is an online game open to watchers."""
+        return bool(self.sides_of(user)) or (user is not None and user == self.owner) or self.watchable
+
+    @property
+    def watchable(self) -> bool:
+        return self.online and bool(self.settings.get("watchers"))
+
+    @property
+    def closed(self) -> str | None:
+        """``cancelled`` or ``declined`` for an invitation that will not be played, else ``None``."""
+        return self.settings.get("closed")
+
+    def close(self, why: str) -> None:
+        """End an online game's invitation before anyone took the seat (``cancelled`` by the owner,
+        ``declined`` by the invited). Raises GameStateError ``game_started``: the seat is taken."""
+        if not self.table.waiting:
+            raise GameStateError(f"cannot {why[:-1]}: the game has begun", code="game_started")
+        self.settings["closed"] = why
+        self.settings.pop("invite_hash", None)
+
+    # ----- online games: the invitation, the seat, the dice ------------------------------------
+    def set_invite(self, token: str) -> None:
+        """Keep the invitation ``token``'s SHA-256 (the token itself is only given to the owner)."""
+        self.settings["invite_hash"] = hashlib.sha256(token.encode()).hexdigest()
+
+    def invite_matches(self, token: str | None) -> bool:
+        want = self.settings.get("invite_hash")
+        if not want or not isinstance(token, str):
+            return False
+        return hmac.compare_digest(want, hashlib.sha256(token.encode()).hexdigest())
+
+    def join(self, user: str, name: str, client_seed: str | None, now: float | None = None) -> int:
+        """``user`` takes the empty seat of an online game under ``name``, with their browser's seed for the
+        dice; the match begins (its first opening roll). Returns the side taken.
+
+        Raises:
+            GameStateError: not an online game, closed, no empty seat (``seat_taken``), or the owner
+                joining their own invitation (``own_game``).
+            InvalidOptionError: a malformed client seed."""
+        if not self.online:
+            raise GameStateError("only an online game has a seat to take", code="not_online")
+        if self.closed:
+            raise GameStateError(f"the invitation was {self.closed}", code="invite_closed", params={"why": self.closed})
+        empty = [i for i, seat in enumerate(self.table.seats) if seat.empty]
+        if not empty:
+            raise GameStateError("both seats are taken", code="seat_taken")
+        if self.table.side_of(user):
+            raise GameStateError("you already sit at this game", code="own_game")
+        side = empty[0]
+        reserved = self.settings.get("reserved")
+        if reserved is not None and reserved != user:
+            raise GameStateError("this seat is kept for another player", code="seat_taken")
+        fair = self.settings["fair"]
+        seed = fairdice.check_client_seed(client_seed if client_seed is not None else secrets.token_hex(16))
+        fair["client_seeds"][side] = seed
+        self.table.take_seat(side, name, user, now)
+        self.match.dice_source = fairdice.FairDice(bytes.fromhex(fair["server_seed"]), tuple(fair["client_seeds"]))
+        self.settings.pop("invite_hash", None)
+        self.settings.pop("reserved", None)
+        self.table.start(now)
+        return side
+
+    def fairness(self) -> dict:
+        """The public record of the provably fair dice (docs/fairness.md): scheme, commitment, the players'
+        seeds, the rolls so far, and the server seed once the match is over (or the invitation closed)."""
+        if not self.online:
+            raise GameStateError("only online games roll provably fair dice", code="not_online")
+        fair = self.settings["fair"]
+        src = self.match.dice_source
+        reveal = self.table.is_over or self.closed is not None
+        if isinstance(src, fairdice.FairDice):
+            return fairdice.public_record(src, reveal)
+        return {
+            "scheme": fairdice.SCHEME,
+            "commitment": fair["commitment"],
+            "client_seeds": list(fair["client_seeds"]),
+            "server_seed": fair["server_seed"] if reveal else None,
+            "rolls": [],
+        }
 
     # ----- the computer -------------------------------------------------------------------------
     def bots_to_act(self) -> bool:
@@ -385,11 +545,21 @@ class Session:
         }
 
     # ----- the page's view ----------------------------------------------------------------------
-    def game_view(self, viewer: int | None = None, numbering: str = "own") -> GameView:
+    def game_view(
+        self,
+        viewer: int | None = None,
+        numbering: str = "own",
+        sides: list[int] | None = None,
+        now: float | None = None,
+    ) -> GameView:
         """Everything the page draws, from ``viewer``'s side (see the module docstring and
-        :class:`~nardy.web.view.GameView`)."""
+        :class:`~nardy.web.view.GameView`). ``sides``: the sides this viewer may act for (``None``: every
+        person's side, a game at one screen); moves and actions are offered only to them. ``now``: wall time
+        for the clock (default ``time.time()``)."""
         m = self.match
         g = self.game
+        if g is None:  # an online game waiting for its second player: the starting position, nothing to do
+            g = Game(m.rules, dice=FixedDice([]), players=m.players)
         rules = m.rules
         game = rules.name
         numbering = _check_numbering(numbering, game)
@@ -397,12 +567,13 @@ class Session:
         if v not in (0, 1):
             raise GameStateError(f"viewer {viewer!r}: expected 0 or 1")
         humans = self.humans
+        mine = [i for i in (0, 1) if humans[i]] if sides is None else list(sides)
         pos = g.position_for(v)
         a = [int(x) for x in pos.array]
         pips = pos.pip_count()
-        to_act = g.to_act
-        human_to_act = to_act is not None and humans[to_act]
-        moves, can_confirm, dice_left, steps_text = self._turn_view(v, numbering, human_to_act)
+        to_act = self.table.to_act
+        human_to_act = to_act is not None and to_act in mine
+        moves, can_confirm, dice_left, steps_text = self._turn_view(g, v, numbering, human_to_act)
         res = g.result
         cube = g.cube
         return GameView(
@@ -436,7 +607,7 @@ class Session:
             moves=moves,
             can_confirm=can_confirm,
             steps=steps_text,
-            actions=self._actions(human_to_act, can_confirm),
+            actions=self._actions(g, human_to_act, can_confirm, mine),
             resignation=(
                 Resignation(
                     player=g.resignation[0],
@@ -447,19 +618,53 @@ class Session:
                 else None
             ),
             result=ResultView(**res.to_dict()) if res else None,
-            last_play=self._last_play(v, numbering),
-            history=self.history(numbering),
+            last_play=self._last_play(g, v, numbering),
+            history=self.history(numbering, g),
+            seats=[SeatView(name=x.name, kind=x.kind.value, taken=not x.empty) for x in self.table.seats],
+            you=mine,
+            clock=self._clock_view(time.time() if now is None else now),
+            online=self._online_view(mine),
+        )
+
+    def _clock_view(self, now: float) -> ClockView | None:
+        c = self.table.clock
+        if c is None:
+            return None
+        delay_left = 0.0
+        if c.running is not None and c.since is not None:
+            delay_left = max(0.0, c.spec.delay - (now - c.since))
+        return ClockView(
+            remaining=[c.left(0, now), c.left(1, now)],
+            running=c.running,
+            initial=c.spec.initial,
+            increment=c.spec.increment,
+            delay=c.spec.delay,
+            server_time=now,
+            delay_left=delay_left,
+        )
+
+    def _online_view(self, mine: list[int]) -> OnlineView | None:
+        if not self.online:
+            return None
+        ended = self.table.ended
+        return OnlineView(
+            waiting=self.table.waiting and self.closed is None,
+            closed=self.closed,
+            watchers=self.watchable,
+            commitment=self.settings["fair"]["commitment"],
+            rematch=self.settings.get("rematch"),
+            ended={k: ended[k] for k in ("reason", "winner", "loser")} if ended else None,
+            owner=bool(mine) and self.owner is not None and self.table.side_of(self.owner) == mine,
         )
 
     def view(self, viewer: int | None = None, numbering: str = "own") -> dict:
         """:meth:`game_view` as a dict (the JSON the page gets, but ``phase`` a :class:`~nardy.events.Phase`)."""
         return self.game_view(viewer, numbering).model_dump(by_alias=True)
 
-    def _turn_view(self, v: int, numbering: str, human_to_act: bool) -> tuple[dict[str, list[int]], bool, list, str]:
+    def _turn_view(self, g, v: int, numbering: str, human_to_act: bool) -> tuple[dict[str, list[int]], bool, list, str]:
         """The turn being entered: the next steps of a person to act (``{from: [to, ...]}``, ``v``'s
         numbering), whether :meth:`~nardy.game.Game.confirm` would end the turn now (the steps taken are a
         complete legal play), the dice left and the steps so far in notation."""
-        g = self.game
         game = self.match.rules.name
         hitting = self.match.rules.hitting
         moves: dict[str, list[int]] = {}
@@ -476,11 +681,12 @@ class Session:
         can_confirm = human_to_act and g.can_confirm()
         return moves, can_confirm, g.dice_left, steps_text
 
-    def _actions(self, human_to_act: bool, can_confirm: bool) -> list[str]:
-        """What the page offers now: the actions of a person to act, ``hint``, ``resign``, ``next``."""
-        g = self.game
-        humans = self.humans
+    def _actions(self, g, human_to_act: bool, can_confirm: bool, mine: list[int]) -> list[str]:
+        """What the page offers now: the actions of a person to act, ``hint`` (not in online games),
+        ``resign``, ``next``."""
         actions: list[str] = []
+        if self.table.is_over or self.table.waiting:
+            return actions
         if human_to_act:
             if g.phase == "roll":
                 actions.append("roll")
@@ -496,16 +702,15 @@ class Session:
                 if can_confirm:
                     actions.append("confirm")
             if g.phase in ("roll", "move", "double"):
-                actions += ["hint", "resign"]
-        elif g.phase in ("roll", "move", "double") and any(humans):
+                actions += ["resign"] if self.online else ["hint", "resign"]
+        elif g.phase in ("roll", "move", "double") and mine:
             actions.append("resign")
         if g.is_over and not self.table.is_over and not self.table.auto_next:
             actions.append("next")
         return actions
 
-    def _last_play(self, v: int, numbering: str) -> LastPlay | None:
+    def _last_play(self, g, v: int, numbering: str) -> LastPlay | None:
         """The current game's last play or pass, steps in ``v``'s numbering."""
-        g = self.game
         game = self.match.rules.name
         hitting = self.match.rules.hitting
         for e in reversed(g.history):
@@ -520,10 +725,10 @@ class Session:
                 )
         return None
 
-    def history(self, numbering: str = "own") -> list[dict]:
-        """The current game's events for the list of plays: ``{"kind", "player", ...}``; plays carry
-        ``dice`` and ``text`` (notation in ``numbering``, from the mover's side)."""
-        g = self.game
+    def history(self, numbering: str = "own", g=None) -> list[dict]:
+        """The current game's events (or ``g``'s) for the list of plays: ``{"kind", "player", ...}``; plays
+        carry ``dice`` and ``text`` (notation in ``numbering``, from the mover's side)."""
+        g = self.game if g is None else g
         game = self.match.rules.name
         out = []
         for e in g.history:
