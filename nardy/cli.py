@@ -130,7 +130,7 @@ VERIFY_OK, VERIFY_FAILED, VERIFY_NOT_REVEALED, VERIFY_UNREADABLE = 0, 1, 2, 3
 
 
 @main.command("verify-dice")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option(
     "--lang",
     type=click.Choice(LANGS),
@@ -164,7 +164,7 @@ def verify_dice(file, lang):
     except OSError as e:
         give_up("fair_unreadable", e.strerror or e)
     try:
-        data = json.loads(raw.removeprefix(b"\xef\xbb\xbf"))  # a byte-order mark some editors write
+        data = json.loads(raw.decode("utf-8-sig"))  # -sig: a byte-order mark some editors write
     except UnicodeDecodeError as e:
         give_up("fair_not_json", f"not UTF-8 text ({e.reason} at byte {e.start})")
     except json.JSONDecodeError as e:
