@@ -24,7 +24,18 @@ from .botwork import Busy, ClientGone
 from .deps import language
 from .storage import StorageUnavailable
 
-__all__ = ["error_response", "clean_message", "install_error_handlers", "KIND_CODES"]
+__all__ = ["error_response", "clean_message", "install_error_handlers", "KIND_CODES", "ApiError"]
+
+
+class ApiError(Exception):
+    """An error the app answers with ``status`` and the JSON shape of :func:`error_response`: ``kind`` the
+    error's type, ``code``/``params`` for the message catalogue, ``detail`` English for programs and logs
+    (403 ``not_seated``, ``not_your_turn``, ``not_owner``...; 401 ``login_needed``)."""
+
+    def __init__(self, status: int, kind: str, code: str, detail: str, params: dict | None = None):
+        super().__init__(detail)
+        self.status, self.kind, self.code, self.detail, self.params = status, kind, code, detail, params or {}
+
 
 #: Codes of the errors the app raises itself (the engine's errors carry their own).
 KIND_CODES = {
@@ -41,6 +52,8 @@ KIND_CODES = {
     "RecordError": "bad_record",
     "InvalidOptionError": "invalid_option",
     "HTTPError": "http_error",
+    "Forbidden": "forbidden",
+    "LoginNeeded": "login_needed",
 }
 
 _UNPROCESSABLE = (NotationError,)
@@ -111,6 +124,11 @@ async def validation_error(request: Request, e: Exception) -> Response:
     )
 
 
+async def api_error(request: Request, e: Exception) -> Response:
+    assert isinstance(e, ApiError)
+    return error_response(e.status, e.detail, e.kind, e.code, e.params, request=request)
+
+
 async def busy(request: Request, e: Exception) -> Response:
     assert isinstance(e, Busy)
     r = error_response(
@@ -143,6 +161,7 @@ async def http_error(request: Request, e: Exception) -> Response:
 #: The app's exception handlers, by the exception they answer.
 HANDLERS: dict[type[Exception], Callable[[Request, Exception], Awaitable[Response]]] = {
     NardyError: nardy_error,
+    ApiError: api_error,
     RequestValidationError: validation_error,
     Busy: busy,
     ClientGone: client_gone,

@@ -657,9 +657,9 @@ class Session:
             owner=bool(mine) and self.owner is not None and self.table.side_of(self.owner) == mine,
         )
 
-    def view(self, viewer: int | None = None, numbering: str = "own") -> dict:
+    def view(self, viewer: int | None = None, numbering: str = "own", sides=None, now: float | None = None) -> dict:
         """:meth:`game_view` as a dict (the JSON the page gets, but ``phase`` a :class:`~nardy.events.Phase`)."""
-        return self.game_view(viewer, numbering).model_dump(by_alias=True)
+        return self.game_view(viewer, numbering, sides, now).model_dump(by_alias=True)
 
     def _turn_view(self, g, v: int, numbering: str, human_to_act: bool) -> tuple[dict[str, list[int]], bool, list, str]:
         """The turn being entered: the next steps of a person to act (``{from: [to, ...]}``, ``v``'s
