@@ -22,6 +22,7 @@ nothing.
 from __future__ import annotations
 
 import contextlib
+import logging
 from importlib import resources
 
 from fastapi import APIRouter, FastAPI
@@ -29,11 +30,12 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from . import engine, games
+from . import engine, games, online
 from .botwork import BotWork
-from .deps import ActionLane, GameLocks
+from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
+from .live import ClockKeeper, Hub
 from .storage import Storage
 
 __all__ = ["create_app"]
@@ -46,6 +48,12 @@ page = APIRouter()
 
 @page.get("/", include_in_schema=False)
 async def index():
+    return FileResponse(str(_STATIC / "index.html"), media_type="text/html")
+
+
+@page.get("/join/{gid}", include_in_schema=False)
+async def join_page(gid: GameId):
+    """The invitation link opens the page (the token is in the link's fragment, read by the page)."""
     return FileResponse(str(_STATIC / "index.html"), media_type="text/html")
 
 
@@ -89,6 +97,8 @@ def create_app(
     app.state.game_locks = GameLocks()
     app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds
+    app.state.hub = Hub()
+    app.state.clock_keeper = ClockKeeper(app, online.expire)
     app.add_middleware(
         Guard, allowed_hosts=allowed_hosts, body_limit=BODY_LIMIT, route_limits={"/api/mat": engine.MAT_LIMIT}
     )
@@ -97,10 +107,19 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(_STATIC)), name="static")
     app.include_router(engine.router)
     app.include_router(games.router)
+    app.include_router(online.router)
     return app
 
 
 @contextlib.asynccontextmanager
 async def _lifespan(app):
+    keeper = app.state.clock_keeper
+    # the time the server was down is given back to the running clocks, then they are kept
+    try:
+        await keeper.resume()
+    except Exception:  # the database may be down at start: the keeper's rounds try again
+        logging.getLogger("nardy.web").warning("could not resume the clocks", exc_info=True)
+    keeper.start()
     yield
+    await keeper.stop()
     app.state.bot_work.close()

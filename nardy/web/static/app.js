@@ -28,6 +28,11 @@ async function api(method, path, body) {
   }
   // the server words refusals in the page's language (the shared message catalogue)
   opts.headers["Accept-Language"] = LANG;
+  // a request that changes something carries the session's CSRF token (the nardy_csrf cookie)
+  if (method !== "GET" && method !== "HEAD") {
+    const m = document.cookie.match(/(?:^|;\s*)nardy_csrf=([^;]+)/);
+    if (m) opts.headers["X-CSRF-Token"] = decodeURIComponent(m[1]);
+  }
   const r = await fetch(path, opts);
   if (r.status === 204) return null;
   const ct = r.headers.get("content-type") || "";
