@@ -30,7 +30,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from . import engine, games, online
+from . import dicetest, engine, games, online
 from .botwork import BotWork
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
@@ -108,6 +108,7 @@ def create_app(
     app.include_router(engine.router)
     app.include_router(games.router)
     app.include_router(online.router)
+    app.include_router(dicetest.router)
     return app
 
 

@@ -13,6 +13,10 @@ const S = {
   viewer: null,        // null = the server's default side at the bottom
   hints: null,
   message: null,       // transient note (errors, declines)
+  me: null,            // who plays here: {id, name, guest} (GET /api/me), or null
+  join: null,          // the invitation being answered: {gid, token}
+  animating: false,    // an opponent's move is being shown (the board ignores clicks meanwhile)
+  animated: 0,         // counts the moves shown so (tests read it)
 };
 window.nardy = S;      // for tests and curious people
 
@@ -41,6 +45,7 @@ async function api(method, path, body) {
     const msg = (data && (data.message || data.detail)) ? (data.message || data.detail) : `HTTP ${r.status}`;
     const err = new Error(msg);
     err.status = r.status;
+    err.code = data && data.code;
     throw err;
   }
   return data;
@@ -71,14 +76,28 @@ function gameQuery() {
 
 // ----- routing ------------------------------------------------------------------------------------------
 function route() {
+  // an invitation link: /join/{id}#{token} (the token stays in the fragment, never sent to a server)
+  const j = location.pathname.match(/^\/join\/([0-9a-zA-Z]+)\/?$/);
+  if (j) return showJoin(j[1], decodeURIComponent(location.hash.slice(1)));
   const m = location.hash.match(/^#\/game\/([0-9a-zA-Z]+)/);
-  if (m) openGame(m[1]); else showHome();
+  if (m) return openGame(m[1]);
+  return showHome();
+}
+
+function leaveGame() {
+  closeLive();
+  stopAnimation();
+  clearInterval(ONLINE.clockTimer);
+  ONLINE.clockTimer = null;
 }
 
 async function showHome() {
-  S.id = null; S.view = null; S.hints = null; S.message = null;
+  leaveGame();
+  S.id = null; S.view = null; S.hints = null; S.message = null; S.join = null;
   $("#home").hidden = false;
   $("#play").hidden = true;
+  $("#join").hidden = true;
+  $("#home-message").textContent = "";
   document.body.dataset.screen = "home";
   const list = $("#games");
   list.textContent = "";
@@ -92,6 +111,7 @@ async function showHome() {
     }
     for (const g of data.games) list.appendChild(gameCard(g));
   } catch (e) { showError(e); }
+  S.updates++;
 }
 
 function gameCard(g) {
@@ -125,9 +145,10 @@ function gameCard(g) {
 
 async function openGame(id) {
   $("#home").hidden = true;
+  $("#join").hidden = true;
   $("#play").hidden = false;
   document.body.dataset.screen = "play";
-  if (S.id !== id) { S.viewer = null; S.hints = null; S.message = null; S.selected = null; }
+  if (S.id !== id) { leaveGame(); S.viewer = null; S.hints = null; S.message = null; S.selected = null; S.view = null; }
   S.id = id;
   try {
     let v = await api("GET", `/api/games/${id}`);
@@ -140,11 +161,18 @@ async function openGame(id) {
   } catch (e) { showError(e); }
 }
 
-function setView(v) {
+// Show v (a view of the game S.id); an answer older than the state shown is dropped (the live channel may
+// have brought a newer one first). opts.animate: show the opponent's move that led here.
+function setView(v, opts) {
+  const prev = S.view;
+  if (prev && prev.id === v.id && v.seq < prev.seq) { S.updates++; return; }
   S.view = v;
   S.updates++;
   S.selected = null;
+  stopAnimation();
   render();
+  onlineView(prev, v, opts);
+  renderClocks();
 }
 
 // ----- actions ------------------------------------------------------------------------------------------
@@ -203,7 +231,7 @@ function step(from, to) {
 
 // ----- board interaction: click a checker, then a highlighted point; or drag --------------------------
 function boardPointerDown(ev) {
-  if (S.busy || !S.view) return;
+  if (S.busy || !S.view || S.animating) return;
   const loc = ev.target.dataset ? ev.target.dataset.loc : undefined;
   if (loc === undefined) { S.selected = null; renderBoardOnly(); return; }
   const moves = S.view.moves || {};
@@ -270,15 +298,24 @@ function render() {
   renderStatus();
   renderControls();
   renderSide();
+  renderOnline();
 }
 
 function renderBoardOnly() {
-  if (!S.view) return;
+  if (!S.view || S.animating) return;
   renderBoard($("#board"), S.view, { selected: S.selected });
 }
 
 function statusText(v) {
-  const you = (p) => v.humans.filter(Boolean).length === 1 && v.humans[p];
+  // "you": the one person at this device, or the one side this player sits at online
+  const you = (p) => (v.online ? v.you.length === 1 && v.you[0] === p : v.humans.filter(Boolean).length === 1 && v.humans[p]);
+  if (v.online) {
+    if (v.status === "cancelled") return t("st_cancelled");
+    if (v.status === "declined") return t("st_declined_invite");
+    if (v.status === "waiting") return t("st_waiting");
+    const end = v.online.ended;
+    if (end && end.reason === "time") return t("st_time", { loser: name(v, end.loser), winner: name(v, end.winner) });
+  }
   if (v.match_over) {
     return t("st_match", { name: name(v, v.match_winner), s0: fmt(v.score[0]), s1: fmt(v.score[1]) });
   }
@@ -368,7 +405,8 @@ function renderSide() {
     sw.className = "swatch " + (p === 0 ? "white" : "black");
     const nm = document.createElement("span");
     nm.className = "pname";
-    nm.textContent = v.players[p] + (v.humans[p] ? "" : ` (${t("level_" + v.level)})`);
+    nm.textContent = v.players[p] + (v.humans[p] ? "" : ` (${t("level_" + v.level)})`)
+      + (v.online && v.you.length === 1 && v.you[0] === p ? ` ${t("you_mark")}` : "");
     const s = document.createElement("span");
     s.className = "pscore";
     s.textContent = fmt(v.score[p]);
@@ -377,6 +415,12 @@ function renderSide() {
     const pipCount = p === v.viewer ? v.pips[0] : v.pips[1];
     pip.textContent = `${pipCount} ${t("pips")}`;
     row.append(sw, nm, s, pip);
+    if (v.clock) {
+      const ck = document.createElement("span");
+      ck.className = "pclock";
+      ck.dataset.player = p;
+      row.appendChild(ck);
+    }
     sc.appendChild(row);
   }
   const meta = document.createElement("div");
@@ -492,8 +536,12 @@ function updateDialogMoney() {
   const money = Number($("#ng-length").value || 0) === 0;
   document.querySelectorAll(".only-money").forEach((e) => { e.hidden = !money; });
   document.querySelectorAll(".only-match").forEach((e) => { e.hidden = money; });
-  const bot = $("#ng-opponent").value === "bot";
-  document.querySelectorAll(".only-bot").forEach((e) => { e.hidden = !bot; });
+  const opp = $("#ng-opponent").value;
+  document.querySelectorAll(".only-bot").forEach((e) => { e.hidden = opp !== "bot"; });
+  document.querySelectorAll(".only-online").forEach((e) => { e.hidden = opp !== "online"; });
+  document.querySelectorAll(".not-online").forEach((e) => { e.hidden = opp === "online"; });
+  document.querySelectorAll(".only-seat").forEach((e) => { e.hidden = opp === "human"; });
+  document.querySelectorAll(".only-custom-clock").forEach((e) => { e.hidden = opp !== "online" || $("#ng-clock").value !== "custom"; });
 }
 
 function openDialog() {
@@ -520,10 +568,13 @@ async function startGame(ev) {
     auto_roll: $("#ng-auto-roll").checked, crawford: $("#ng-crawford").checked,
   };
   if (length === 0) { body.jacoby = $("#ng-jacoby").checked; body.beavers = $("#ng-beavers").checked; }
-  if (params.get("seed") !== null) body.seed = Number(params.get("seed"));
-  localStorage.setItem("nardy.level", body.level);
+  if (params.get("seed") !== null && body.opponent !== "online") body.seed = Number(params.get("seed"));
+  if (body.opponent === "bot") localStorage.setItem("nardy.level", body.level);
+  $("#ng-error").textContent = "";
   try {
-    const v = await api("POST", `/api/games?numbering=${numberingFor(game)}`, body);
+    const v = body.opponent === "online" ? await createOnline(body)
+      : await api("POST", `/api/games?numbering=${numberingFor(game)}`, body);
+    if (!S.me) loadMe();   // a first game makes a guest
     $("#new-game").close();
     S.id = v.id; S.viewer = null; S.hints = null; S.message = null;
     S.view = v;
@@ -552,8 +603,14 @@ async function importMat(ev) {
 async function init() {
   setLanguage(LANG);
   $("#lang").value = LANG;
-  $("#lang").onchange = (e) => { setLanguage(e.target.value); if (S.view) render(); else if (!$("#home").hidden) showHome(); };
+  $("#lang").onchange = (e) => {
+    setLanguage(e.target.value);
+    renderMe();
+    if (S.view) { render(); renderClocks(); } else if (S.join) route(); else if (!$("#home").hidden) showHome();
+  };
   try { S.info = await api("GET", "/api/info"); } catch (e) { showError(e); return; }
+  initOnline();
+  await loadMe();
   fillSelect($("#ng-game"), ["backgammon", "short", "long"], (x) => t("game_" + x), "backgammon");
   $("#ng-game").onchange = updateDialog;
   $("#ng-length").oninput = updateDialogMoney;
