@@ -345,7 +345,7 @@ function renderStatus() {
     const main = document.createElement("div");
     main.id = "status-main";
     main.textContent = statusText(v);
-    if (v.phase === "over") main.className = "result";
+    if (v.phase === "over" || v.match_over) main.className = "result";
     box.appendChild(main);
     const lp = v.last_play;
     if (lp && !(v.human_to_act && lp.player === v.to_act && v.phase === "move")) {
