@@ -152,11 +152,14 @@ async function openGame(id) {
   S.id = id;
   try {
     let v = await api("GET", `/api/games/${id}`);
-    // ask again in the numbering chosen for this game kind
-    S.view = v;
-    if (v.numbering !== numberingFor(v.game) && v.numberings.includes(numberingFor(v.game))) {
-      v = await api("GET", `/api/games/${id}?${gameQuery()}`);
+    // ask again in the numbering chosen for this game kind (S.view is set only once it is drawn)
+    const want = numberingFor(v.game);
+    if (v.numbering !== want && v.numberings.includes(want)) {
+      const q = new URLSearchParams({ numbering: want });
+      if (S.viewer !== null) q.set("viewer", S.viewer);
+      v = await api("GET", `/api/games/${id}?${q}`);
     }
+    if (S.id !== id) return;   // another game was opened meanwhile
     setView(v);
   } catch (e) { showError(e); }
 }
