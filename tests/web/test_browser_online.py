@@ -22,10 +22,13 @@ import time
 
 import pytest
 
+from . import test_browser as tb
 from .helpers import Server
 
-# test_browser's skips (no chromium, no playwright), its browser and its pick_step (a racing player)
-from .test_browser import browser, pick_step, pytestmark  # noqa: F401
+#: test_browser's skips (no chromium, no playwright), its chromium (the fixture, by name) and its racing player.
+pytestmark = tb.pytestmark
+browser = tb.browser
+pick_step = tb.pick_step
 
 #: Turns played by clicking in CI's sample of the long nardy match before a resignation ends it.
 SAMPLE_TURNS = 12
@@ -241,7 +244,7 @@ def test_two_people_play_long_nardy_online_by_link_with_a_watcher(server, people
     vc = view(cat)
     assert vc["you"] == [] and vc["actions"] == [] and vc["moves"] == {}
     assert "watching" in cat.inner_text("#live-state")
-    assert all(cat.is_hidden(f"#btn-{a}") for a in ("roll", "confirm", "undo", "double")) and cat.is_hidden("#resign-box")
+    assert all(cat.is_hidden(f"#btn-{a}") for a in ("roll", "confirm", "undo", "double", "resign"))
 
     seats = {0: ann, 1: bob}
     pages = [ann, bob, cat]
