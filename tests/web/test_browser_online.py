@@ -406,3 +406,25 @@ def test_the_dice_self_test_page_counts_fair_rolls(server, people, shots):
     page.wait_for_function("window.diceTest.runs >= 2")
     assert page.evaluate("window.diceTest.last.n") == 100000
     shot(page, shots, "11-dice-self-test")
+
+
+def test_the_pages_reconnect_by_themselves_after_the_server_restarts(server, people, shots):
+    ann, bob = people(2)
+    sign_in_as_guest(ann, server, "Ann")
+    link = new_online_game(ann, "short", 1)
+    join_by_link(bob, link, "Bob")
+    seats = {0: ann, 1: bob}
+    act_once(seats)
+    sync_all([ann, bob])
+    server.restart()
+    # the channel dropped: each page says so, and connects again by itself (waiting 1 s, 2 s, 4 s...)
+    for p in (ann, bob):
+        p.wait_for_function(
+            "window.nardy.drops >= 1 && document.querySelector('#live-state').textContent.includes('live')",
+            timeout=60_000,
+        )
+    shot(ann, shots, "12-reconnected")
+    # what one player does now reaches the other page over the new channel
+    act_once(seats)
+    sync_all([ann, bob])
+    assert view(ann)["history"] == view(bob)["history"]

@@ -17,6 +17,7 @@ const S = {
   join: null,          // the invitation being answered: {gid, token}
   animating: false,    // an opponent's move is being shown (the board ignores clicks meanwhile)
   animated: 0,         // counts the moves shown so (tests read it)
+  drops: 0,            // counts live channels lost (and then opened again by themselves)
 };
 window.nardy = S;      // for tests and curious people
 

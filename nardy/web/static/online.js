@@ -271,6 +271,7 @@ function connect() {
     clearInterval(ONLINE.ping);
     // refused for good (no such game, not yours to see): no retry; else try again, waiting longer each time
     if (ev.code === 4403 || ev.code === 4404 || ev.code === 1008) { setLive(null); return; }
+    S.drops++;
     setLive(false);
     scheduleReconnect();
   };
