@@ -1,4 +1,5 @@
-"""Saved games for ``nardy serve``: one table, SQLAlchemy 2 (SQLite by default, PostgreSQL by URL).
+"""The database of ``nardy serve``: saved games, users and log-in sessions; SQLAlchemy 2 (SQLite by default,
+PostgreSQL by URL), the schema kept by Alembic (:mod:`nardy.web.migrations`).
 
 A saved game is a :class:`~nardy.match.Match` (a match to N points, or a money session) with the
 settings of the web session (who is a person, the computer's level...). It is stored as JSON text
@@ -6,6 +7,8 @@ beside a few columns for the list of saved games.
 
 * :func:`default_database_url`: an SQLite file in the user's data directory (``platformdirs``).
 * :func:`normalise_url`: ``postgresql://`` URLs use the psycopg (v3) driver (extra ``nardy[postgres]``).
+* :func:`migrate`: bring a database to the current schema (run by :class:`Storage`; a database made
+  before Alembic is recognised and upgraded in place, its games kept).
 * :class:`Storage`: ``create``, ``get``, ``save``, ``delete``, ``list``, ``ping``.
 
 A database that is down, locked or failing raises :class:`StorageUnavailable` (its message names no
@@ -20,16 +23,36 @@ import functools
 import json
 import logging
 import secrets
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, delete, select, update
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Engine,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
 
 __all__ = [
     "Storage",
     "SavedGame",
+    "migrate",
+    "SCHEMA_HEAD",
     "default_database_url",
     "normalise_url",
     "StorageError",
@@ -53,7 +76,56 @@ games = Table(
     Column("summary", Text, nullable=False, default="{}"),
     Column("revision", Integer, nullable=False, default=0),
     Column("data", Text, nullable=False),
+    # online play (revision 0002): users' ids; NULL for a game on one screen
+    Column("owner", String(32), nullable=True, index=True),
+    Column("seat0", String(32), nullable=True, index=True),
+    Column("seat1", String(32), nullable=True, index=True),
+    Column("visibility", String(8), nullable=False, server_default=text("'private'")),
+    Column("invite_hash", String(64), nullable=True),
+    Column("clock_due", DateTime(timezone=True), nullable=True, index=True),
 )
+
+#: Guests and accounts. ``name_key``: an account's casefolded name (:func:`name_key`), unique; NULL for a
+#: guest. ``password_hash``: argon2 (:mod:`nardy.web.auth`), NULL for a guest. ``kind``: guest|account.
+users = Table(
+    "nardy_users",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(40), nullable=True, unique=True, index=True),
+    Column("password_hash", Text, nullable=True),
+    Column("kind", String(8), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+#: Log-in sessions: the cookie's token is stored only as its sha256 hex digest.
+auth_sessions = Table(
+    "nardy_auth_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", String(32), nullable=False, index=True),
+    Column("csrf", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Column("last_seen", DateTime(timezone=True), nullable=False),
+)
+
+#: ``key -> value`` of the server (the heartbeat).
+server = Table(
+    "nardy_server",
+    metadata,
+    Column("key", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+#: The newest schema revision (:mod:`nardy.web.migrations`); a database is brought to it when opened.
+SCHEMA_HEAD = "0002"
+#: The revision that matches a database made before Alembic (only ``nardy_games``, no ``alembic_version``).
+_BEFORE_ALEMBIC = "0001"
+#: PostgreSQL advisory lock held while migrating (servers starting at once migrate one after the other).
+_MIGRATION_LOCK = 0x6E617264  # "nard"
+#: Alembic's ``context`` is one per process: migrations in one process run one at a time.
+_MIGRATING = threading.Lock()
 
 
 class StorageError(RuntimeError):
@@ -129,11 +201,87 @@ def _aware(t: _dt.datetime) -> _dt.datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=_dt.UTC)
 
 
+def _alembic_config():
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", "nardy.web:migrations")
+    return cfg
+
+
+def _revision_of(conn) -> str | None:
+    """The database's schema revision: the one in ``alembic_version``, ``0001`` for a database made before
+    Alembic (a ``nardy_games`` table alone), ``None`` for an empty database."""
+    names = set(inspect(conn).get_table_names())
+    if "alembic_version" in names:
+        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return _BEFORE_ALEMBIC if "nardy_games" in names else None
+
+
+def migrate(engine: Engine) -> str:
+    """Bring the database of ``engine`` to :data:`SCHEMA_HEAD` and say from which revision (``"none"`` for an
+    empty database, ``"0001"`` for one made before Alembic, the head when there was nothing to do).
+
+    One transaction, held exclusively (PostgreSQL: an advisory lock; SQLite: ``BEGIN IMMEDIATE`` on a
+    connection of its own; within a process, a lock), so servers opening one database at once migrate it
+    once; a database made
+    before Alembic is stamped ``0001`` first; no row is rewritten, so every saved game is kept.
+
+    Raises:
+        StorageError: the database has a revision this version of nardy does not know (made by a newer one).
+        SQLAlchemyError: the database failed.
+    """
+    from alembic import command
+
+    migrator = engine
+    if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+        migrator = create_engine(engine.url, poolclass=NullPool, connect_args={"timeout": 30})
+
+        @event.listens_for(migrator, "connect")
+        def _own_transactions(dbapi_connection, record):
+            dbapi_connection.isolation_level = None  # pysqlite would not put DDL in a transaction
+
+        @event.listens_for(migrator, "begin")
+        def _immediate(conn):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    try:
+        with _MIGRATING, migrator.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            found = _revision_of(conn)
+            if found == SCHEMA_HEAD:
+                return found
+            cfg = _alembic_config()
+            cfg.attributes["connection"] = conn
+            if found is not None:
+                from alembic.script import ScriptDirectory
+
+                try:
+                    ScriptDirectory.from_config(cfg).get_revision(found)
+                except Exception:
+                    raise StorageError(
+                        f"the database has schema revision {found!r}, unknown to this version of nardy "
+                        f"(made by a newer one?); upgrade nardy"
+                    ) from None
+            if found == _BEFORE_ALEMBIC and not inspect(conn).has_table("alembic_version"):
+                command.stamp(cfg, _BEFORE_ALEMBIC)
+            command.upgrade(cfg, "head")
+            if found is None:
+                log.info("database: schema created (revision %s)", SCHEMA_HEAD)
+            else:
+                log.info("database: schema upgraded from revision %s to %s", found, SCHEMA_HEAD)
+            return found or "none"
+    finally:
+        if migrator is not engine:
+            migrator.dispose()
+
+
 class Storage:
     """Saved games in a database given by URL (default: :func:`default_database_url`).
 
-    Thread-safe (SQLAlchemy's pool); each call is one short transaction. The table is created if
-    missing.
+    Thread-safe (SQLAlchemy's pool); each call is one short transaction. The schema is created or
+    upgraded when the storage is opened (:func:`migrate`).
 
     Raises:
         StorageError: a malformed URL, a missing driver (``pip install 'nardy[postgres]'`` for
@@ -157,7 +305,9 @@ class Storage:
                 kwargs["pool_pre_ping"] = True
                 kwargs["pool_timeout"] = 10
             self.engine = create_engine(u, **kwargs)
-            metadata.create_all(self.engine)
+            migrate(self.engine)
+        except StorageError:
+            raise
         except (ArgumentError, NoSuchModuleError) as e:
             raise StorageError(f"database URL {self._safe_url()}: {e}") from None
         except ImportError as e:
