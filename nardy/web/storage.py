@@ -9,7 +9,9 @@ beside a few columns for the list of saved games.
 * :func:`normalise_url`: ``postgresql://`` URLs use the psycopg (v3) driver (extra ``nardy[postgres]``).
 * :func:`migrate`: bring a database to the current schema (run by :class:`Storage`; a database made
   before Alembic is recognised and upgraded in place, its games kept).
-* :class:`Storage`: ``create``, ``get``, ``save``, ``delete``, ``list``, ``ping``.
+* :class:`Storage`: games ``create``, ``get``, ``save``, ``delete``, ``list``, ``ping``; users
+  ``create_user``, ``user``, ``user_by_name``, ``register_guest``, ``rename_guest``, ``set_password``;
+  log-in sessions ``create_session``, ``session_user``, ``delete_session``; the server's ``heartbeat``.
 
 A database that is down, locked or failing raises :class:`StorageUnavailable` (its message names no
 driver error, statement or password: the server answers 503 with it); a save that lost a race with
@@ -20,11 +22,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import hashlib
 import json
 import logging
 import secrets
 import threading
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import (
@@ -45,14 +49,19 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
 __all__ = [
     "Storage",
     "SavedGame",
+    "User",
+    "AuthSession",
+    "NewSession",
+    "name_key",
     "migrate",
     "SCHEMA_HEAD",
+    "NameTaken",
     "default_database_url",
     "normalise_url",
     "StorageError",
@@ -140,6 +149,10 @@ class StaleRevision(StorageError):
     """A save was based on an older revision of the game than the stored one (someone else wrote first)."""
 
 
+class NameTaken(ValueError):
+    """An account already has this name (names of accounts are unique by :func:`name_key`)."""
+
+
 def _guarded(method):
     """Turn any database failure of a :class:`Storage` method into :class:`StorageUnavailable`."""
 
@@ -167,6 +180,55 @@ class SavedGame:
     revision: int
     data: dict
     summary: dict
+
+
+@dataclass
+class User:
+    """A guest (``kind == "guest"``: a name, no password) or an account (a unique name and a password).
+
+    ``password_hash`` is the argon2 hash (``None`` for a guest); it is left out of ``repr``."""
+
+    id: str
+    name: str
+    kind: str
+    created: _dt.datetime
+    password_hash: str | None = field(default=None, repr=False)
+
+    @property
+    def guest(self) -> bool:
+        return self.kind == "guest"
+
+    def public(self) -> dict:
+        """What the API shows of a user: ``{"id", "name", "guest"}``."""
+        return {"id": self.id, "name": self.name, "guest": self.guest}
+
+
+@dataclass
+class AuthSession:
+    """A valid log-in session: its user, the CSRF token requests must send, when it ends (UTC)."""
+
+    user: User
+    csrf: str
+    expires: _dt.datetime
+
+
+@dataclass
+class NewSession:
+    """A log-in session just made: ``token`` goes in the cookie (the database keeps only its sha256),
+    ``csrf`` is the token unsafe requests must send, ``expires`` when it ends (UTC)."""
+
+    token: str
+    csrf: str
+    expires: _dt.datetime
+
+
+def name_key(name: str) -> str:
+    """What makes account names the same: NFKC, then casefolded (``"Ivan" == "IVAN" == "ｉｖａｎ"``)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def default_database_url() -> str:
@@ -460,6 +522,191 @@ class Storage:
 
         with self.engine.connect() as c:
             return int(c.execute(select(func.count()).select_from(games)).scalar_one())
+
+    # ----- users ---------------------------------------------------------------------------------------------
+    @staticmethod
+    def _user(row) -> User:
+        return User(row.id, row.name, row.kind, _aware(row.created), row.password_hash)
+
+    @_guarded
+    def create_user(self, name: str, password_hash: str | None = None) -> User:
+        """A new user: a guest without ``password_hash``, else an account (unique by :func:`name_key`).
+
+        ``name`` is stored as given (the caller checks it: :func:`nardy.web.auth.check_name`).
+
+        Raises:
+            NameTaken: an account has this name already.
+        """
+        uid = secrets.token_hex(16)
+        kind = "guest" if password_hash is None else "account"
+        now = _now()
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    users.insert().values(
+                        id=uid,
+                        name=name,
+                        name_key=None if password_hash is None else name_key(name),
+                        password_hash=password_hash,
+                        kind=kind,
+                        created=now,
+                    )
+                )
+        except IntegrityError:
+            raise NameTaken(name) from None
+        return User(uid, name, kind, now, password_hash)
+
+    @_guarded
+    def user(self, user_id: str) -> User | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(users).where(users.c.id == user_id)).first()
+        return None if row is None else self._user(row)
+
+    @_guarded
+    def user_by_name(self, name: str) -> User | None:
+        """The account named ``name`` (compared by :func:`name_key`); guests are never found by name."""
+        key = name_key(name)
+        if len(key) > 40:
+            return None
+        with self.engine.connect() as c:
+            row = c.execute(select(users).where(users.c.name_key == key)).first()
+        return None if row is None else self._user(row)
+
+    @_guarded
+    def register_guest(self, user_id: str, name: str, password_hash: str) -> User:
+        """Turn the guest ``user_id`` into an account named ``name`` (same id: their games stay theirs).
+
+        Raises:
+            NameTaken: an account has this name already; KeyError: ``user_id`` is not a guest.
+        """
+        try:
+            with self.engine.begin() as c:
+                res = c.execute(
+                    update(users)
+                    .where(users.c.id == user_id, users.c.kind == "guest")
+                    .values(name=name, name_key=name_key(name), password_hash=password_hash, kind="account")
+                )
+                if res.rowcount != 1:
+                    raise KeyError(user_id)
+                row = c.execute(select(users).where(users.c.id == user_id)).one()
+        except IntegrityError:
+            raise NameTaken(name) from None
+        return self._user(row)
+
+    @_guarded
+    def rename_guest(self, user_id: str, name: str) -> User:
+        """Give the guest ``user_id`` another name. Raises KeyError: ``user_id`` is not a guest."""
+        with self.engine.begin() as c:
+            res = c.execute(update(users).where(users.c.id == user_id, users.c.kind == "guest").values(name=name))
+            if res.rowcount != 1:
+                raise KeyError(user_id)
+            row = c.execute(select(users).where(users.c.id == user_id)).one()
+        return self._user(row)
+
+    @_guarded
+    def set_password(self, user_id: str, password_hash: str) -> None:
+        """Store a new password hash for the account ``user_id`` (a new password, or a rehash with newer
+        parameters). Raises KeyError: no such account."""
+        with self.engine.begin() as c:
+            res = c.execute(
+                update(users)
+                .where(users.c.id == user_id, users.c.kind == "account")
+                .values(password_hash=password_hash)
+            )
+        if res.rowcount != 1:
+            raise KeyError(user_id)
+
+    # ----- log-in sessions -------------------------------------------------------------------------------
+    @_guarded
+    def create_session(
+        self, user_id: str, lifetime: _dt.timedelta = _dt.timedelta(days=30), now: _dt.datetime | None = None
+    ) -> NewSession:
+        """A log-in session for ``user_id`` lasting ``lifetime`` from ``now`` (default: the time now, UTC).
+
+        Returns the cookie's token (random, 256 bits; only its sha256 is stored, so a copy of the database
+        opens no session) and the session's CSRF token. The user's expired sessions are deleted.
+        """
+        now = now or _now()
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        expires = now + lifetime
+        with self.engine.begin() as c:
+            c.execute(delete(auth_sessions).where(auth_sessions.c.user_id == user_id, auth_sessions.c.expires <= now))
+            c.execute(
+                auth_sessions.insert().values(
+                    token_hash=_token_hash(token),
+                    user_id=user_id,
+                    csrf=csrf,
+                    created=now,
+                    expires=expires,
+                    last_seen=now,
+                )
+            )
+        return NewSession(token, csrf, expires)
+
+    @_guarded
+    def session_user(self, token: str, now: _dt.datetime | None = None) -> AuthSession | None:
+        """The session of the cookie token ``token`` with its user; ``None`` when there is none or it has
+        expired at ``now`` (an expired one is deleted). Its ``last_seen`` is brought up to ``now`` when it is
+        a minute old or more (at most one write a minute per session)."""
+        if not token or len(token) > 200:
+            return None
+        now = now or _now()
+        th = _token_hash(token)
+        with self.engine.connect() as c:
+            row = c.execute(
+                select(auth_sessions.c.csrf, auth_sessions.c.expires, auth_sessions.c.last_seen, users)
+                .join(users, users.c.id == auth_sessions.c.user_id)
+                .where(auth_sessions.c.token_hash == th)
+            ).first()
+        if row is None:
+            return None
+        if _aware(row.expires) <= now:
+            with self.engine.begin() as c:
+                c.execute(delete(auth_sessions).where(auth_sessions.c.token_hash == th))
+            return None
+        if now - _aware(row.last_seen) >= _dt.timedelta(minutes=1):
+            with self.engine.begin() as c:
+                c.execute(
+                    update(auth_sessions)
+                    .where(auth_sessions.c.token_hash == th, auth_sessions.c.last_seen < now - _dt.timedelta(minutes=1))
+                    .values(last_seen=now)
+                )
+        return AuthSession(self._user(row), row.csrf, _aware(row.expires))
+
+    @_guarded
+    def delete_session(self, token: str) -> bool:
+        """End the session of the cookie token ``token``; ``False`` when there was none."""
+        with self.engine.begin() as c:
+            res = c.execute(delete(auth_sessions).where(auth_sessions.c.token_hash == _token_hash(token)))
+        return res.rowcount == 1
+
+    # ----- the server ------------------------------------------------------------------------------------
+    @_guarded
+    def server_value(self, key: str) -> str | None:
+        with self.engine.connect() as c:
+            return c.execute(select(server.c.value).where(server.c.key == key)).scalar()
+
+    @_guarded
+    def set_server_value(self, key: str, value: str) -> None:
+        for attempt in (1, 2):
+            try:
+                with self.engine.begin() as c:
+                    res = c.execute(update(server).where(server.c.key == key).values(value=value))
+                    if res.rowcount == 0:
+                        c.execute(server.insert().values(key=key, value=value))
+                return
+            except IntegrityError:  # another server inserted the key meanwhile: update it
+                if attempt == 2:
+                    raise
+
+    def heartbeat(self) -> _dt.datetime | None:
+        """When the server that sweeps clocks last said it was alive (UTC), ``None`` if never."""
+        value = self.server_value("heartbeat")
+        return None if value is None else _aware(_dt.datetime.fromisoformat(value))
+
+    def set_heartbeat(self, when: _dt.datetime | None = None) -> None:
+        """Record that the server is alive at ``when`` (default: now, UTC)."""
+        self.set_server_value("heartbeat", (when or _now()).astimezone(_dt.UTC).isoformat())
 
     def close(self):
         self.engine.dispose()

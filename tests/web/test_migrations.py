@@ -3,8 +3,8 @@ revision, a database made before Alembic (``metadata.create_all`` of the first s
 stamped 0001 and upgraded in place with every saved game kept, reopening changes nothing, and servers
 opening one fresh database at once migrate it once.
 
-SQLite files, and PostgreSQL when ``NARDY_TEST_POSTGRES_URL`` names a database: each test there works in
-a schema of its own (``search_path``), dropped at its end.
+SQLite files, and PostgreSQL when ``NARDY_TEST_POSTGRES_URL`` names a database (the ``empty_db`` fixture:
+there, a schema of the test's own).
 """
 
 from __future__ import annotations
@@ -12,13 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import secrets
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 import sqlalchemy as sa
@@ -28,7 +26,6 @@ from alembic.runtime.migration import MigrationContext
 from nardy.web.sessions import new_session
 from nardy.web.storage import SCHEMA_HEAD, Storage, StorageError, metadata, migrate, normalise_url
 
-PG_URL = os.environ.get("NARDY_TEST_POSTGRES_URL")
 ROOT = Path(__file__).resolve().parents[2]
 
 NEW_TABLES = {"nardy_users", "nardy_auth_sessions", "nardy_server"}
@@ -52,26 +49,6 @@ def old_games_table(md: sa.MetaData) -> sa.Table:
     )
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request, tmp_path):
-    """A database of the test's own, empty."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'schema.db'}"
-        return
-    if not PG_URL:
-        pytest.skip("NARDY_TEST_POSTGRES_URL is not set (a PostgreSQL database for the tests)")
-    pytest.importorskip("psycopg")
-    schema = f"nardy_mig_{secrets.token_hex(4)}"
-    admin = sa.create_engine(normalise_url(PG_URL))
-    with admin.begin() as c:
-        c.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in PG_URL else "?"
-    yield f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
-    with admin.begin() as c:
-        c.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
-
-
 def engine_for(url: str) -> sa.Engine:
     return sa.create_engine(normalise_url(url), poolclass=sa.pool.NullPool)
 
@@ -90,7 +67,8 @@ def schema_of(url: str) -> tuple[set[str], set[str], str | None]:
     return tables, cols, rev
 
 
-def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage_tables(url):
+def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage_tables(empty_db):
+    url = empty_db
     st = Storage(url)
     tables, cols, rev = schema_of(url)
     assert rev == SCHEMA_HEAD == "0002"
@@ -108,7 +86,8 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     st.close()
 
 
-def test_a_database_made_before_alembic_is_upgraded_in_place_and_keeps_its_games(url):
+def test_a_database_made_before_alembic_is_upgraded_in_place_and_keeps_its_games(empty_db):
+    url = empty_db
     md = sa.MetaData()
     old = old_games_table(md)
     eng = engine_for(url)
@@ -150,7 +129,8 @@ def test_a_database_made_before_alembic_is_upgraded_in_place_and_keeps_its_games
     st.close()
 
 
-def test_reopening_an_upgraded_database_changes_nothing(url):
+def test_reopening_an_upgraded_database_changes_nothing(empty_db):
+    url = empty_db
     st = Storage(url)
     g = st.create({"y": 2}, "backgammon", "playing", "B")
     st.close()
@@ -165,7 +145,8 @@ def test_reopening_an_upgraded_database_changes_nothing(url):
     eng.dispose()
 
 
-def test_two_storages_opening_one_fresh_database_at_once_in_one_process(url):
+def test_two_storages_opening_one_fresh_database_at_once_in_one_process(empty_db):
+    url = empty_db
     opened, failed = [], []
     start = threading.Barrier(4)
 
@@ -189,7 +170,8 @@ def test_two_storages_opening_one_fresh_database_at_once_in_one_process(url):
         st.close()
 
 
-def test_servers_opening_one_fresh_database_at_once_migrate_it_once(url):
+def test_servers_opening_one_fresh_database_at_once_migrate_it_once(empty_db):
+    url = empty_db
     """Three processes open the database at the same instant (each waits for a shared start time)."""
     at = time.time() + 4
     code = (
@@ -210,7 +192,8 @@ def test_servers_opening_one_fresh_database_at_once_migrate_it_once(url):
     assert rev == SCHEMA_HEAD and tables == {"alembic_version", "nardy_games"} | NEW_TABLES
 
 
-def test_downgrading_to_0001_and_upgrading_again_keeps_the_games(url):
+def test_downgrading_to_0001_and_upgrading_again_keeps_the_games(empty_db):
+    url = empty_db
     from alembic import command
 
     from nardy.web.storage import _alembic_config
@@ -231,7 +214,8 @@ def test_downgrading_to_0001_and_upgrading_again_keeps_the_games(url):
     st.close()
 
 
-def test_a_database_from_a_newer_nardy_is_refused_with_its_revision(url):
+def test_a_database_from_a_newer_nardy_is_refused_with_its_revision(empty_db):
+    url = empty_db
     Storage(url).close()
     eng = engine_for(url)
     with eng.begin() as c:
