@@ -127,6 +127,7 @@ def create_app(
 @contextlib.asynccontextmanager
 async def _lifespan(app):
     keeper = app.state.clock_keeper
+    app.state.bot_work.open()
     # the time the server was down is given back to the running clocks, then they are kept
     try:
         await keeper.resume()

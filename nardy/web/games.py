@@ -431,7 +431,6 @@ async def act(
     async with lock:
         game = await lane(read_game, store, gid)
         saved, s = game.saved, game.session
-        check_reader(s, uid)
         side = acting_side(s, uid, body.action, body.player)
         v, _ = viewer_for(s, uid, viewer)
         request.state.wording = s.wording(numbering, v)
