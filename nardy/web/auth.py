@@ -32,8 +32,9 @@ Rate limits (:class:`AuthLimits`, in memory: per server process)
     Failed log-ins: 5 per 15 minutes per name (casefolded), 20 per 15 minutes per client address
     (:func:`~nardy.web.deps.client_key`); more: 429 ``too_many_logins`` with ``Retry-After``. An attempt
     counts from its start (concurrent guesses cannot overtake the count); a success takes its own attempt
-    back and clears the name's failures. New players (register, guest) per client address: 10 accounts
-    an hour, 30 guests an hour; more: 429 ``too_many_new_players``.
+    back and clears the name's failures. New players per client address: 10 registrations an hour
+    (refused ones count too: asking for taken names tells which exist), 30 new guests an hour; more: 429
+    ``too_many_new_players``.
 
 Passwords
     argon2-cffi's :class:`~argon2.PasswordHasher` (argon2id, RFC 9106 low-memory parameters), at most two
@@ -418,7 +419,7 @@ async def guest(body: GuestBody, request: Request):
 @router.post("/auth/register", status_code=201, responses={201: _SIGNED_IN})
 async def register(body: Credentials, request: Request):
     """Make an account (a guest who registers keeps their id and games). 409 ``name_taken``; 422
-    ``bad_name``/``bad_password``; 429 ``too_many_new_players`` (10 an hour per client address)."""
+    ``bad_name``/``bad_password``; 429 ``too_many_new_players`` (10 tries an hour per client address)."""
     name = check_name(body.name)
     _check_password(body.password)
     limits: AuthLimits = request.app.state.auth_limits
