@@ -11,7 +11,7 @@ Params the texts use: ``point``, ``from``, ``to`` (the mover's own point numbers
 end's numbering: 25 is the bar, 0 off), ``dice`` (a list, written ``6-5``), ``options`` (plays in
 notation), ``player``/``expected``/``owner`` (0 White, 1 Black: the players' names), ``phase`` (a
 :class:`~nardy.events.Phase` value), and plain numbers or short texts (``used``, ``most``, ``pips``,
-``outside``, ``token``).
+``outside``, ``token``, ``minutes``, ``least``) and a player's ``name``.
 """
 
 from __future__ import annotations
@@ -167,6 +167,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_clock": ("the clock settings are not valid", "неверные настройки часов"),
     "person_to_act": ("a person must act now", "сейчас ход человека"),
     "not_over": ("the match is not over yet", "матч ещё не окончен"),
+    # ----- players: guests, accounts, log-in -----------------------------------------------------------
+    "login_needed": ("log in or choose a guest name first", "сначала войдите или выберите гостевое имя"),
+    "bad_login": ("wrong name or password", "неверное имя или пароль"),
+    "too_many_logins": (
+        "too many failed log-ins; try again in {minutes} min",
+        "слишком много неудачных попыток входа; попробуйте через {minutes} мин.",
+    ),
+    "too_many_new_players": (
+        "too many new players from this address; try again in {minutes} min",
+        "слишком много новых игроков с этого адреса; попробуйте через {minutes} мин.",
+    ),
+    "name_taken": ("the name {name} is taken", "имя {name} уже занято"),
+    "bad_name": (
+        "a name has 1 to {most} characters and no control characters",
+        "имя — от 1 до {most} символов, без управляющих символов",
+    ),
+    "bad_password": ("a password has {least} to {most} characters", "пароль — от {least} до {most} символов"),
+    "csrf": (
+        "the request was refused for safety: reload the page and try again",
+        "запрос отклонён из соображений безопасности: обновите страницу и попробуйте снова",
+    ),
     # ----- words used in the messages -----------------------------------------------------------------
     "phase_opening": ("the game has not started", "партия ещё не началась"),
     "phase_roll": ("the dice must be rolled first", "сначала нужно бросить зары"),

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError
-from .auth import User, current_user, new_guest
+from .auth import set_session_cookies, user_or_guest
 from .deps import (
     ComputeDep,
     GameId,
@@ -35,10 +35,10 @@ from .deps import (
     load_game,
     read_game,
 )
-from .errors import ApiError, error_response
-from .online import acting_side, check_owner, check_reader, publish, shown, viewer_for
+from .errors import Refused, error_response
+from .online import acting_side, check_owner, check_reader, publish, shown, user_id, viewer_for
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
-from .storage import SavedGame, StaleRevision, Storage
+from .storage import SavedGame, StaleRevision, Storage, User
 from .view import SavedGameView
 
 __all__ = ["router", "NewGame", "Action"]
@@ -174,7 +174,8 @@ def store_session(store: Storage, game: Loaded) -> None:
     saved.status = s.status
     saved.title = s.title()
     saved.summary = s.summary()
-    _columns(saved, s)
+    for k, v in columns(s).items():
+        setattr(saved, k, v)
     try:
         store.save(saved)
     except KeyError:
@@ -183,14 +184,19 @@ def store_session(store: Storage, game: Loaded) -> None:
         raise HTTPException(409, "the game changed while this action was under way; reload it") from None
 
 
-def _columns(saved: SavedGame, s: Session) -> None:
-    """The columns a saved game is found by: its owner and seated players, who may watch, its clock's due."""
+def columns(s: Session) -> dict:
+    """The columns a saved game is found by (:meth:`SavedGame.columns`): its owner and seated players, who may
+    watch, when its clock runs out."""
     seats = [x.player for x in s.table.seats] if s.online else [s.owner, s.owner]
-    saved.owner, saved.seat0, saved.seat1 = s.owner, seats[0], seats[1]
-    saved.visibility = "public" if s.watchable else "private"
     c = s.table.clock
     due = c.due() if (c is not None and not s.table.is_over) else None
-    saved.clock_due = _dt.datetime.fromtimestamp(due, _dt.UTC) if due is not None else None
+    return {
+        "owner": s.owner,
+        "seat0": seats[0],
+        "seat1": seats[1],
+        "visibility": "public" if s.watchable else "private",
+        "clock_due": _dt.datetime.fromtimestamp(due, _dt.UTC) if due is not None else None,
+    }
 
 
 def _listing(saved: SavedGame) -> dict:
@@ -205,14 +211,6 @@ def _listing(saved: SavedGame) -> dict:
     }
 
 
-async def _user_or_guest(request: Request, response: Response, store: Storage, name: str | None) -> User:
-    """The player making a request, or a new guest (cookies set on ``response``) for one who has none yet."""
-    user = await current_user(request)
-    if user is None:
-        user = await new_guest(request, response, name or "Guest")
-    return user
-
-
 # ----- routes -------------------------------------------------------------------------------------------
 @router.get("/api/games", tags=["games"], summary="Your saved games (those you made or sit at), most recent first")
 async def list_games(
@@ -222,10 +220,10 @@ async def list_games(
     offset: int = Query(0, ge=0, le=10**9),
     status: Literal["waiting", "playing", "game-over", "over", "cancelled", "declined"] | None = Query(None),
 ):
-    user = await current_user(request)
-    if user is None:
+    uid = await user_id(request)
+    if uid is None:
         return {"games": []}
-    rows = await run_in_threadpool(store.list, limit, offset, status, user.id)
+    rows = await run_in_threadpool(store.list, limit, offset, status, uid)
     return {"games": [_listing(r) for r in rows]}
 
 
@@ -238,7 +236,6 @@ async def list_games(
 )
 async def create_game(
     request: Request,
-    response: Response,
     body: NewGame,
     store: StorageDep,
     compute: ComputeDep,
@@ -256,7 +253,7 @@ async def create_game(
             request=request,
         )
     me = 0 if body.colour != "black" else 1
-    user = await _user_or_guest(request, response, store, body.players[me] if body.players else None)
+    user, new_login = await user_or_guest(request, body.players[me] if body.players else "Guest")
     if body.opponent == "online":
         clock = body.clock.model_dump() if isinstance(body.clock, ClockBody) else body.clock
         names = list(body.players) if body.players else None
@@ -281,7 +278,9 @@ async def create_game(
             ),
             numbering=numbering,
         )
-        return JSONResponse(out, status_code=201, headers=dict(response.headers))
+        answer = JSONResponse(out, status_code=201)
+        set_session_cookies(answer, request, new_login)
+        return answer
 
     def make():
         return new_session(
@@ -308,12 +307,13 @@ async def create_game(
 
     def run():
         view = s.game_view(numbering=_numbering(s, numbering))
-        saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary())
-        _columns(saved, s)
-        store.set_columns(saved)
+        saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s))
         return SavedGameView.of(saved.id, saved.revision, view)
 
-    return await lane(run)
+    out = await lane(run)
+    answer = JSONResponse(out.model_dump(mode="json", by_alias=True), status_code=201)
+    set_session_cookies(answer, request, new_login)
+    return answer
 
 
 async def create_online(
@@ -365,9 +365,7 @@ async def create_online(
         token = new_invite(s)
         if reserved is not None:
             s.settings["reserved"] = reserved
-        saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary())
-        _columns(saved, s)
-        store.set_columns(saved)
+        saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s))
         view = s.game_view(None, _numbering(s, numbering), s.sides_of(user.id))
         return saved, token, view
 
@@ -387,22 +385,25 @@ async def get_game(
     viewer: int | None = Query(None, ge=0, le=1, description="whose side is at the bottom (default: the person's)"),
     numbering: Numbering = Query("own"),
 ):
-    user = await current_user(request)
+    uid = await user_id(request)
     game = await load_game(gid, store)
-    check_reader(game.session, user)
-    return await run_in_threadpool(shown, game, user, viewer, numbering)
+    check_reader(game.session, uid)
+    return await run_in_threadpool(shown, game, uid, viewer, numbering)
 
 
 @router.delete("/api/games/{gid}", tags=["games"], status_code=204, summary="Delete a saved game (its owner)")
 async def delete_game(request: Request, store: StorageDep, lock: GameLock, gid: GameId):
-    user = await current_user(request)
+    uid = await user_id(request)
     async with lock:
         game = await load_game(gid, store)
         s = game.session
-        check_owner(s, user)
+        check_owner(s, uid)
         if s.online and s.status in ("playing", "game-over"):
-            raise ApiError(
-                409, "Conflict", "game_in_progress", "a game against another person cannot be deleted while played"
+            raise Refused(
+                409,
+                "a game against another person cannot be deleted while played",
+                code="game_in_progress",
+                kind="Conflict",
             )
         if not await run_in_threadpool(store.delete, gid):
             raise HTTPException(404, f"no saved game {gid!r}")
@@ -426,13 +427,12 @@ async def act(
     viewer: int | None = Query(None, ge=0, le=1),
     numbering: Numbering = Query("own"),
 ):
-    user = await current_user(request)
+    uid = await user_id(request)
     async with lock:
         game = await lane(read_game, store, gid)
         saved, s = game.saved, game.session
-        check_reader(s, user)
-        side = acting_side(s, user, body.action, body.player)
-        v, _ = viewer_for(s, user, viewer)
+        side = acting_side(s, uid, body.action, body.player)
+        v, _ = viewer_for(s, uid, viewer)
         request.state.wording = s.wording(numbering, v)
         if body.seq != saved.revision:
             return error_response(
@@ -472,7 +472,7 @@ async def act(
 
         def finish():
             store_session(store, game)
-            return shown(game, user, viewer, numbering)
+            return shown(game, uid, viewer, numbering)
 
         out = await lane(finish)
     if s.online:
@@ -494,13 +494,13 @@ async def hints(
     level: Level = Query("grandmaster"),
     numbering: Numbering = Query("own"),
 ):
-    user = await current_user(request)
+    uid = await user_id(request)
     s = (await load_game(gid, store)).session
     if s.online:
         if not s.table.is_over:
-            raise ApiError(403, "Forbidden", "no_hints_online", "no hints in a game against another person")
-    elif not s.sides_of(user.id if user else None):
-        raise ApiError(403, "Forbidden", "not_seated", "you do not sit at this game")
+            raise Refused(403, "no hints in a game against another person", code="no_hints_online", kind="Forbidden")
+    elif not s.sides_of(uid):
+        raise Refused(403, "you do not sit at this game", code="not_seated", kind="Forbidden")
     request.state.wording = s.wording(numbering)
     return await compute(
         lambda deadline: s.hints(n=n, level=level, numbering=_numbering(s, numbering), deadline=deadline)
@@ -516,14 +516,14 @@ async def hints(
 async def get_mat(request: Request, game: LoadedGame):
     from ..records.mat import write_mat
 
-    check_reader(game.session, await current_user(request))
+    check_reader(game.session, await user_id(request))
     text = await run_in_threadpool(write_mat, game.session.match)
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="nardy-{game.id}.mat"'})
 
 
 @router.get("/api/games/{gid}/record", tags=["games"], summary="Every game's plays and results, and the score")
 async def get_record(request: Request, game: LoadedGame):
-    check_reader(game.session, await current_user(request))
+    check_reader(game.session, await user_id(request))
 
     def run():
         from ..records.mat import match_summary

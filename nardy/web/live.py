@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as _dt
 import logging
 import time
 from dataclasses import dataclass, field
@@ -106,17 +107,23 @@ class Hub:
             await self.send(conn, game.saved.revision, view)
 
 
+def _when(t: float) -> _dt.datetime:
+    return _dt.datetime.fromtimestamp(t, _dt.UTC)
+
+
 class ClockKeeper:
     """Ends the matches whose clock has run out, and keeps the heartbeat (see the module docstring).
 
     Args:
         app: the FastAPI app (its ``state``: ``storage``, ``hub``, ``game_locks``).
         expire: ``expire(app, gid, now)`` coroutine: load the game, end it on time if due, store, publish.
+        shift: ``shift(app, gid, seconds)`` coroutine: move the game's running clock on by ``seconds``.
     """
 
-    def __init__(self, app, expire, period: float = 1.0):
+    def __init__(self, app, expire, shift, period: float = 1.0):
         self.app = app
         self.expire = expire
+        self.shift = shift
         self.period = period
         self.task: asyncio.Task | None = None
         self._last_beat = 0.0
@@ -126,20 +133,26 @@ class ClockKeeper:
         the number of games whose clock was moved."""
         store = self.app.state.storage
         now = time.time() if now is None else now
-        last = await run_in_threadpool(store.heartbeat)
-        await run_in_threadpool(store.set_heartbeat, now)
-        if last is None or now - last <= HEARTBEAT * 2:
+        beat = await run_in_threadpool(store.heartbeat)
+        await run_in_threadpool(store.set_heartbeat, _when(now))
+        if beat is None or now - beat.timestamp() <= HEARTBEAT * 2:
             return 0
-        return await run_in_threadpool(store.shift_clocks, now - last)
+        down = now - beat.timestamp()
+        n = 0
+        for gid in await run_in_threadpool(store.clocked_games):
+            if await self.shift(self.app, gid, down):
+                n += 1
+        log.info("clocks: %d running clock(s) given back %.0f s the server was down", n, down)
+        return n
 
     async def tick(self, now: float | None = None) -> int:
         """One round: expire the due games, beat the heart. Returns the number of games ended."""
         store = self.app.state.storage
         now = time.time() if now is None else now
         if now - self._last_beat >= HEARTBEAT:
-            await run_in_threadpool(store.set_heartbeat, now)
+            await run_in_threadpool(store.set_heartbeat, _when(now))
             self._last_beat = now
-        due = await run_in_threadpool(store.due_games, now)
+        due = await run_in_threadpool(store.due_games, _when(now))
         n = 0
         for gid in due:
             if await self.expire(self.app, gid, now):

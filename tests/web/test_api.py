@@ -10,7 +10,6 @@ pytest.importorskip("httpx")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
 
 from nardy.dice import DiceSource
 from nardy.game import Game
@@ -18,6 +17,7 @@ from nardy.position import Position
 from nardy.records.mat import write_mat
 from nardy.web.app import create_app
 from nardy.web.storage import Storage
+from tests.web.players import PlayerClient
 
 START = "4HPwATDgc/ABMA"
 
@@ -26,7 +26,7 @@ START = "4HPwATDgc/ABMA"
 def client(tmp_path_factory):
     db = tmp_path_factory.mktemp("api") / "api.db"
     app = create_app(storage=Storage(f"sqlite:///{db}"), allow_seeds=True)
-    with TestClient(app) as c:
+    with PlayerClient(app) as c:
         yield c
 
 

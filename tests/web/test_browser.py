@@ -169,8 +169,8 @@ def play_out(
 
 
 def stored(page, gid):
-    """The stored record, read as the page's player (a game is its owner's alone: the page has the cookie)."""
-    return page.evaluate("(gid) => fetch(`/api/games/${gid}/record`).then((r) => r.json())", gid)
+    """The saved game's record as the page's player reads it (their cookies: a game is its owner's)."""
+    return page.evaluate("async (u) => (await fetch(u)).json()", f"/api/games/{gid}/record")
 
 
 def test_long_nardy_full_game(server, page):

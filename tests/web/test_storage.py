@@ -12,6 +12,7 @@ import pytest
 
 from nardy.web.sessions import Session, new_session
 from nardy.web.storage import Storage, StorageError, default_database_url, normalise_url
+from tests.web.players import PlayerClient
 
 PG_URL = os.environ.get("NARDY_TEST_POSTGRES_URL")
 
@@ -129,10 +130,9 @@ def test_app_over_storage_survives_restart(url, created):
     pytest.importorskip("httpx")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
     from nardy.web.app import create_app
 
-    with TestClient(create_app(url, allow_seeds=True)) as c:
+    with PlayerClient(create_app(url, allow_seeds=True)) as c:
         assert c.get("/api/health").json()["database"] == ("sqlite" if url.startswith("sqlite") else "postgresql")
         v = c.post("/api/games", json={"game": "long", "level": "random", "seed": 5}).json()
         created.append(v["id"])
@@ -141,7 +141,8 @@ def test_app_over_storage_survives_restart(url, created):
             f"/api/games/{v['id']}/actions",
             json={"action": "step", "from": int(frm), "to": v["moves"][frm][0], "seq": v["seq"]},
         ).json()
-    with TestClient(create_app(url)) as c:  # a new app: the server restarted
+        cookies = dict(c.cookies)
+    with PlayerClient(create_app(url), cookies=cookies) as c:  # a new app: the server restarted; the same player
         again = c.get(f"/api/games/{v['id']}").json()
         assert again["board"] == v["board"] and again["steps"] == v["steps"] and again["dice"] == v["dice"]
         assert v["id"] in [g["id"] for g in c.get("/api/games", params={"limit": 500}).json()["games"]]
