@@ -580,8 +580,9 @@ async function startGame(ev) {
       : await api("POST", `/api/games?numbering=${numberingFor(game)}`, body);
     if (!S.me) loadMe();   // a first game makes a guest
     $("#new-game").close();
-    S.id = v.id; S.viewer = null; S.hints = null; S.message = null;
-    S.view = v;
+    // the game page reads and draws it (S.view is set once it is drawn)
+    leaveGame();
+    S.id = null; S.view = null; S.viewer = null; S.hints = null; S.message = null;
     location.hash = "#/game/" + v.id;
   } catch (e) {
     $("#ng-error").textContent = e.message;
