@@ -1,5 +1,6 @@
 """The dice self-test: ``GET /api/dice/test`` rolls N pairs with the provably fair scheme of online games
-(:mod:`nardy.fairdice`, docs/fairness.md) from fresh seeds and counts them; ``GET /dice`` is its page
+(:mod:`nardy.fairdice`, docs/fairness.md) from fresh seeds and counts them; ``GET /api/dice/played`` counts
+the two-dice rolls of the most recent finished online games on this server; ``GET /dice`` is the page
 (``static/dice.html``), which shows the counts against their expectation with chi-square figures.
 
 The counts are of roll numbers ``0 .. N-1`` of one new server seed (32 random bytes, revealed in the answer
@@ -18,14 +19,18 @@ from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
 from .. import fairdice
-from .deps import ActionLane
+from .deps import ActionLane, StorageDep
+from .sessions import Session
+from .storage import Storage
 
-__all__ = ["router", "MAX_ROLLS", "roll_counts", "chi_square", "chi2_sf"]
+__all__ = ["router", "MAX_ROLLS", "MAX_PLAYED", "roll_counts", "played_counts", "summary", "chi_square", "chi2_sf"]
 
 router = APIRouter()
 
 #: The most rolls one request may ask for.
 MAX_ROLLS = 100_000
+#: The most finished online games whose rolls one request counts (the most recent ones).
+MAX_PLAYED = 200
 #: One self-test at a time (each is CPU work of up to about half a second).
 _LANE = ActionLane(size=1)
 
@@ -41,6 +46,34 @@ def roll_counts(server_seed: bytes, seeds: tuple[str, str], n: int) -> list[list
         d1, d2 = fairdice._derive(server_seed, prefix, i, 2)
         counts[d1 - 1][d2 - 1] += 1
     return counts
+
+
+def played_counts(store: Storage, most: int) -> tuple[int, list[list[int]]]:
+    """The ordered pairs of every two-dice roll (openings' single dice left out) of the ``most`` most recently
+    finished online games: ``(games counted, 6 x 6 counts)``. A game that cannot be read is skipped."""
+    counts = [[0] * 6 for _ in range(6)]
+    found = offset = 0
+    page = 100
+    while found < most and offset < most * 20:
+        rows = store.list(page, offset, "over")
+        offset += page
+        for row in rows:
+            if row.summary.get("opponent") != "online":
+                continue
+            saved = store.get(row.id)
+            try:
+                rolls = Session.from_dict(saved.data).fairness()["rolls"] if saved else []
+            except Exception:  # a game saved by another version, or damaged: not counted
+                continue
+            for roll in rolls:
+                if len(roll) == 2:
+                    counts[roll[0] - 1][roll[1] - 1] += 1
+            found += 1
+            if found == most:
+                break
+        if len(rows) < page:
+            break
+    return found, counts
 
 
 def chi2_sf(x: float, df: int) -> float:
@@ -141,6 +174,22 @@ async def dice_test(
         "client_seeds": list(seeds),
         **summary(counts),
     }
+
+
+@router.get(
+    "/api/dice/played",
+    tags=["dice"],
+    summary="Count the two-dice rolls of the most recent finished online games on this server",
+)
+async def dice_played(
+    store: StorageDep,
+    games: int = Query(100, ge=1, le=MAX_PLAYED, description=f"how many finished online games (1 to {MAX_PLAYED})"),
+):
+    """``{"games": counted, "n": rolls, ...}`` with the counts and tests of ``/api/dice/test`` when ``n`` > 0
+    (only counts: no game, player or seed is named)."""
+    found, counts = await _LANE(played_counts, store, games)
+    n = sum(map(sum, counts))
+    return {"games": found, **(summary(counts) if n else {"n": 0})}
 
 
 @router.get("/dice", include_in_schema=False)

@@ -405,6 +405,11 @@ def test_the_dice_self_test_page_counts_fair_rolls(server, people, shots):
     page.click("#dice-run")
     page.wait_for_function("window.diceTest.runs >= 2")
     assert page.evaluate("window.diceTest.last.n") == 100000
+    # the rolls of the online games finished on this server (by the tests above)
+    page.select_option("#dice-source", "played")
+    page.wait_for_function("window.diceTest.runs >= 3")
+    played = page.evaluate("window.diceTest.last")
+    assert played["games"] >= 2 and played["n"] > 0 and "партий:" in page.inner_text("#dice-played-info")
     shot(page, shots, "11-dice-self-test")
 
 

@@ -10,6 +10,7 @@ import math
 import pytest
 
 from nardy import fairdice
+from nardy.position import Position
 from nardy.web.app import create_app
 from nardy.web.dicetest import MAX_ROLLS, chi2_sf, chi_square, roll_counts, summary
 from nardy.web.storage import Storage
@@ -96,3 +97,34 @@ def test_the_number_of_rolls_is_bounded_and_the_seed_checked(client):
 def test_the_page_is_served_at_dice(client):
     r = client.get("/dice")
     assert r.status_code == 200 and "/static/dice.js" in r.text and r.headers["content-type"].startswith("text/html")
+
+
+def test_the_rolls_of_finished_online_games_are_counted(client, tmp_path):
+    """/api/dice/played counts the two-dice rolls of finished online games (openings' single dice and
+    unfinished or computer games left out)."""
+    with PlayerClient(client.app, base_url="http://testserver") as b:
+        client.guest("Ann")
+        b.guest("Bob")
+        before = client.get("/api/dice/played").json()
+        body = {"game": "backgammon", "opponent": "online", "length": 1, "client_seed": "ann"}
+        g = client.post("/api/games", json=body).json()
+        v = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"], "client_seed": "bob"}).json()
+        unfinished = client.post("/api/games", json=body).json()
+        b.post(f"/api/games/{unfinished['id']}/join", json={"invite": unfinished["invite"], "client_seed": "b2"})
+        # the starter plays (the other side's roll follows), then resigns a backgammon; the other accepts
+        mover, other = (client, b) if v["to_act"] == 0 else (b, client)
+        w = mover.get(f"/api/games/{g['id']}").json()
+        play = Position.from_id(w["position_id"], "backgammon").legal_plays(tuple(w["dice"]))[0]
+        r = mover.post(f"/api/games/{g['id']}/actions", json={"action": "play", "play": str(play), "seq": w["seq"]})
+        assert r.status_code == 200, r.text
+        r = mover.post(f"/api/games/{g['id']}/actions", json={"action": "resign", "level": 2, "seq": r.json()["seq"]})
+        assert r.status_code == 200, r.text
+        r = other.post(f"/api/games/{g['id']}/actions", json={"action": "accept", "seq": r.json()["seq"]})
+        assert r.status_code == 200 and r.json()["match_over"], r.text
+        rolls = [x for x in client.get(f"/api/games/{g['id']}/fairness").json()["rolls"] if len(x) == 2]
+        after = client.get("/api/dice/played").json()
+    assert after["games"] == before["games"] + 1
+    assert rolls and after["n"] == before.get("n", 0) + len(rolls)
+    d1, d2 = rolls[0]
+    assert after["pairs"][d1 - 1][d2 - 1] >= 1
+    assert client.get("/api/dice/played", params={"games": 201}).status_code == 422

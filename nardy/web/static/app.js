@@ -615,7 +615,6 @@ async function init() {
   };
   try { S.info = await api("GET", "/api/info"); } catch (e) { showError(e); return; }
   initOnline();
-  await loadMe();
   fillSelect($("#ng-game"), ["backgammon", "short", "long"], (x) => t("game_" + x), "backgammon");
   $("#ng-game").onchange = updateDialog;
   $("#ng-length").oninput = updateDialogMoney;
@@ -643,6 +642,7 @@ async function init() {
   window.addEventListener("pointermove", boardPointerMove);
   window.addEventListener("pointerup", boardPointerUp);
   window.addEventListener("hashchange", route);
+  await loadMe();   // who plays here, before the first screen (the invitation page asks a newcomer's name)
   route();
 }
 

@@ -82,25 +82,33 @@ function draw(r) {
     }
     rolls.append(hr, cr, er);
   }
-  $d("#dice-seeds").textContent = t("dice_seeds", {
+  $d("#dice-seeds").textContent = r.server_seed ? t("dice_seeds", {
     server: r.server_seed, commitment: r.commitment, client: r.client_seeds.join(", "),
-  });
+  }) : "";
+}
+
+function playedInfo(r) {
+  const box = $d("#dice-played-info");
+  box.textContent = !r || r.games === undefined ? "" : (r.n ? t("dice_played_n", { games: r.games, n: r.n }) : t("dice_played_none"));
 }
 
 async function run(ev) {
   if (ev) ev.preventDefault();
+  const played = $d("#dice-source").value === "played";
   const n = Math.max(36, Math.min(100000, Math.round(Number($d("#dice-n").value) || 36000)));
   $d("#dice-n").value = n;
   $d("#dice-error").textContent = "";
   $d("#dice-state").textContent = t("dice_running");
   $d("#dice-run").disabled = true;
   try {
-    const r = await fetch(`/api/dice/test?n=${n}&client_seed=${randomSeed()}`, { headers: { "Accept-Language": LANG } });
+    const url = played ? "/api/dice/played?games=200" : `/api/dice/test?n=${n}&client_seed=${randomSeed()}`;
+    const r = await fetch(url, { headers: { "Accept-Language": LANG } });
     const data = await r.json();
     if (!r.ok) throw new Error(data.message || data.detail || `HTTP ${r.status}`);
     LAST = data;
     window.diceTest.last = data;
-    draw(data);
+    playedInfo(data);
+    if (data.n) draw(data); else $d("#dice-results").hidden = true;
   } catch (e) {
     $d("#dice-error").textContent = String(e.message || e);
   } finally {
@@ -113,8 +121,9 @@ async function run(ev) {
 function initDice() {
   setLanguage(LANG);
   $d("#lang").value = LANG;
-  $d("#lang").onchange = (e) => { setLanguage(e.target.value); if (LAST) draw(LAST); };
+  $d("#lang").onchange = (e) => { setLanguage(e.target.value); playedInfo(LAST); if (LAST && LAST.n) draw(LAST); };
   $d("#dice-form").onsubmit = run;
+  $d("#dice-source").onchange = () => { $d("#dice-n-row").hidden = $d("#dice-source").value === "played"; run(); };
   run();
 }
 
