@@ -22,9 +22,10 @@ Usage::
 Human commands are listed by ``help`` (see :data:`nardy.i18n` for the texts): a whole play in
 notation, single steps with ``undo``, ``moves``, ``hint``, ``eval``, ``roll``, ``double``, ``take``,
 ``pass``, ``beaver``, ``resign [level]``, ``accept``, ``decline``, ``board``, ``save FILE``,
-``help``, ``quit``. A saved game (JSON: the match, the players, the settings) continues with
-``--resume FILE``; ``--resume`` also takes a ``.mat`` record, which is replayed and continued with
-fresh dice.
+``help``, ``quit``. A saved game (JSON: the table, that is the match, the seats, the seed and the
+table's event log, with the terminal's settings) continues with ``--resume FILE``; ``--resume`` also
+takes a game saved by an earlier version (format version 1: the match, the players and the
+settings) and a ``.mat`` record, which is replayed and continued with fresh dice.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
@@ -51,7 +53,9 @@ from .tui.render import Output, Renderer
 __all__ = ["play", "PlayerSpec", "Session", "parse_player", "SAVE_FORMAT", "Output"]
 
 SAVE_FORMAT = "nardy-play"
-SAVE_VERSION = 1
+#: Version 2: the table (:meth:`~nardy.table.Table.to_dict`) and the terminal's settings. Version 1 (still
+#: read): the match, the players as ``human``/``bot:LEVEL``, the seed and the bots' random states.
+SAVE_VERSION = 2
 
 
 # ----- players ----------------------------------------------------------------------------------
@@ -640,17 +644,17 @@ class Session:
 
     # ----- saving -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
+        """The saved game (:data:`SAVE_VERSION` 2): the terminal's settings and the table (its match, seats,
+        seed and event log)."""
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
-            "players": [str(PlayerSpec.from_seat(p)) for p in self.players],
             "single": self.single,
             "lang": self.lang,
             "numbering": self.num.kind,
             "record": self.record,
-            "seed": self.seed,
             "hint_level": self.hint_level,
-            "match": self.match.to_dict(),
+            "table": self.table.to_dict(),
         }
 
     def save(self, path: str):
@@ -668,10 +672,13 @@ class Session:
 
 # ----- loading ----------------------------------------------------------------------------------
 def load_session_data(path: str, seed=None):
-    """Read ``--resume FILE``: a saved game (JSON) or a ``.mat`` record (replayed; it continues with
-    fresh dice). Returns ``(match, data)``, ``data`` being the saved settings (empty for a record; the
-    bots' random states of older saves, ``bots``, are not used: the table seeds each decision of the
-    computer from its seed and the place in the match). Raises click.UsageError with the reason."""
+    """Read ``--resume FILE``: a saved game (JSON, version 2 or 1) or a ``.mat`` record (replayed; it
+    continues with fresh dice). Returns ``(match, data)``, ``data`` being the saved settings as version 1
+    words them (``players`` as ``human``/``bot:LEVEL``, ``seed``, ``single``, ``lang``, ``numbering``,
+    ``record``, ``hint_level``) and, from version 2, the table's event log (``log``); empty for a record.
+    Version 1's random states of the bots (``bots``) are not used: the table seeds each decision of the
+    computer from its seed and the place in the match.
+    Raises click.UsageError with the reason."""
     from .match import Match
 
     p = Path(path)
@@ -692,7 +699,15 @@ def load_session_data(path: str, seed=None):
             raise click.UsageError(f"{path} is not a saved game: {e}") from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise click.UsageError(f"{path} is not a game saved by nardy play")
+        version = data.get("version", 1)
+        if version == 2:
+            return _load_table(path, data)
+        if version != 1:
+            raise click.UsageError(
+                f"{path}: cannot resume: field 'version': {version!r:.20}: expected 1 or 2 (a newer nardy play?)"
+            )
         _check_saved_settings(path, data)
+        _check_saved_v1(path, data)
         try:
             match = Match.from_dict(data["match"])
         except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
@@ -714,12 +729,71 @@ def load_session_data(path: str, seed=None):
     return match, {}
 
 
-def _check_saved_settings(path, data: dict):
-    """Refuse a saved game whose settings were edited into something ``nardy play`` cannot use."""
+def _bad(path, field, why) -> NoReturn:
+    raise click.UsageError(f"{path}: cannot resume: field {field!r}: {why}")
+
+
+def _load_table(path, data: dict):
+    """A version 2 saved game: the terminal's settings and a table (:meth:`~nardy.table.Table.from_dict`) that
+    ``nardy play`` can sit at (a person or the computer at a known level in each seat, no clock). Returns
+    ``(match, settings)`` as :func:`load_session_data`."""
     from .bots.bot import BOT_LEVELS
 
-    def bad(field, why):
-        raise click.UsageError(f"{path}: cannot resume: field {field!r}: {why}")
+    _check_saved_settings(path, data)
+    if "table" not in data:
+        _bad(path, "table", "missing (the saved table)")
+    if not isinstance(data["table"], dict):
+        _bad(path, "table", f"expected an object, got {type(data['table']).__name__}")
+    try:
+        table = Table.from_dict(data["table"])
+    except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        why = f"missing key {e}" if isinstance(e, KeyError) else str(e)
+        _bad(path, "table", why)
+    for i, seat in enumerate(table.seats):
+        if seat.kind is SeatKind.REMOTE:
+            _bad(path, f"table.seats[{i}]", "a remote seat: nardy play seats a person here or the computer")
+        if seat.kind is SeatKind.COMPUTER and seat.level not in BOT_LEVELS:
+            _bad(path, f"table.seats[{i}].level", f"{seat.level!r}: expected one of {', '.join(BOT_LEVELS)}")
+    if table.seed is not None and table.seed < 0:
+        _bad(path, "table.seed", f"{table.seed!r}: expected a whole number >= 0 or null")
+    if table.clock is not None:
+        _bad(path, "table.clock", "nardy play has no clock: expected null")
+    if table.ended is not None:
+        _bad(path, "table.ended", "the match ended on time: nothing to continue")
+    _check_saved_match(path, table.match, "table.match")
+    settings = {k: data[k] for k in ("single", "lang", "numbering", "record", "hint_level") if k in data}
+    settings.update(
+        players=[str(PlayerSpec.from_seat(s)) for s in table.seats],
+        seed=table.seed,
+        log=table.log,
+    )
+    return table.match, settings
+
+
+def _check_saved_settings(path, data: dict):
+    """Refuse a saved game whose terminal settings were edited into something ``nardy play`` cannot use."""
+    from .bots.bot import BOT_LEVELS
+
+    def bad(field, why) -> NoReturn:
+        _bad(path, field, why)
+
+    if "single" in data and not isinstance(data["single"], bool):
+        bad("single", f"{data['single']!r}: expected true or false")
+    if data.get("lang") is not None and data["lang"] not in LANGS:
+        bad("lang", f"{data['lang']!r}: expected one of {', '.join(LANGS)}")
+    if data.get("numbering") is not None and data["numbering"] not in NUMBERINGS:
+        bad("numbering", f"{data['numbering']!r}: expected one of {', '.join(NUMBERINGS)}")
+    if data.get("record") is not None and not isinstance(data["record"], str):
+        bad("record", f"{data['record']!r}: expected a file name or null")
+    if data.get("hint_level") is not None and data["hint_level"] not in BOT_LEVELS:
+        bad("hint_level", f"{data['hint_level']!r}: expected one of {', '.join(BOT_LEVELS)}")
+
+
+def _check_saved_v1(path, data: dict):
+    """Refuse a version 1 saved game whose match, players or seed were edited into something unusable."""
+
+    def bad(field, why) -> NoReturn:
+        _bad(path, field, why)
 
     if "match" not in data:
         bad("match", "missing (the saved match)")
@@ -739,26 +813,17 @@ def _check_saved_settings(path, data: dict):
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         bad("seed", f"{seed!r}: expected a whole number >= 0 or null")
-    if "single" in data and not isinstance(data["single"], bool):
-        bad("single", f"{data['single']!r}: expected true or false")
-    if data.get("lang") is not None and data["lang"] not in LANGS:
-        bad("lang", f"{data['lang']!r}: expected one of {', '.join(LANGS)}")
-    if data.get("numbering") is not None and data["numbering"] not in NUMBERINGS:
-        bad("numbering", f"{data['numbering']!r}: expected one of {', '.join(NUMBERINGS)}")
-    if data.get("record") is not None and not isinstance(data["record"], str):
-        bad("record", f"{data['record']!r}: expected a file name or null")
-    if data.get("hint_level") is not None and data["hint_level"] not in BOT_LEVELS:
-        bad("hint_level", f"{data['hint_level']!r}: expected one of {', '.join(BOT_LEVELS)}")
     if data.get("bots") is not None and not isinstance(data["bots"], dict):
         bad("bots", f"expected an object, got {type(data['bots']).__name__}")
 
 
-def _check_saved_match(path, match):
-    """Refuse a loaded match whose games are in a state no turn can continue from (an edited file)."""
+def _check_saved_match(path, match, field: str = "match"):
+    """Refuse a loaded match (saved as ``field``) whose games are in a state no turn can continue from (an
+    edited file)."""
     from .game import PHASES
 
     for i, g in enumerate(match.games):
-        where = f"match.games[{i}]"
+        where = f"{field}.games[{i}]"
         if g.phase not in PHASES:
             raise click.UsageError(
                 f"{path}: cannot resume: field '{where}.state.phase': {g.phase!r}: expected one of {', '.join(PHASES)}"
@@ -887,6 +952,7 @@ def play(
         hint_level = hint_level or data.get("hint_level")
         if seed is None:
             seed = data.get("seed")
+        log = data.get("log")
     else:
         opts = {}
         for item in options:
@@ -902,6 +968,7 @@ def play(
         black = black or PlayerSpec("bot", STRONGEST_LEVEL)
         single = length is None
         match = None
+        log = None
     if auto:
         white = white if not white.human else PlayerSpec("bot", STRONGEST_LEVEL)
         black = black if not black.human else PlayerSpec("bot", STRONGEST_LEVEL)
@@ -928,6 +995,7 @@ def play(
         seed=seed,
         show_eval=show_eval,
         hint_level=hint_level,
+        log=log,
     )
     if not auto:
         t = session.t
