@@ -832,6 +832,8 @@ def _check_saved_match(path, match, field: str = "match"):
             raise click.UsageError(f"{path}: cannot resume: field '{where}.state.turn': {g.turn!r}: expected 0 or 1")
         if i < len(match.games) - 1 and not g.is_over:
             raise click.UsageError(f"{path}: cannot resume: field '{where}': a game before the last is not over")
+        if g.phase == "opening":  # the table plays a game's opening when it starts the game
+            raise click.UsageError(f"{path}: cannot resume: field '{where}.state.phase': the opening was not played")
 
 
 # ----- the command ------------------------------------------------------------------------------

@@ -537,6 +537,13 @@ def _edit_phase(d):
     (d["table"] if d["version"] == 2 else d)["match"]["games"][-1]["state"]["phase"] = "zzz"
 
 
+def _unstarted(d):
+    from nardy.match import Match
+
+    d["table"]["match"] = Match("long").to_dict()
+    d["table"]["match"]["games"] = [Match("long").new_game().to_dict()]  # phase "opening"
+
+
 def _edit_seat(i, **kw):
     return lambda d: d["table"]["seats"][i].update(kw)
 
@@ -558,6 +565,7 @@ def _clock(d):
         (2, "negative-seed", lambda d: d["table"].update(seed=-4), ["'table.seed'", "-4"]),
         (2, "clock", _clock, ["'table.clock'"]),
         (2, "phase", _edit_phase, ["match", "phase", "zzz"]),
+        (2, "opening", _unstarted, ["'table.match.games[0].state.phase'", "opening was not played"]),
         (2, "no-table", lambda d: d.pop("table"), ["'table'", "missing"]),
         (2, "lang", lambda d: d.update(lang="klingon"), ["'lang'"]),
         (2, "version", lambda d: d.update(version=3), ["'version'", "3"]),
