@@ -107,3 +107,36 @@ class Server:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1]) / 1024
         raise RuntimeError("no VmRSS")
+
+
+class HttpPlayer:
+    """One player's browser against a server at ``url``: its own cookies, the CSRF token on every POST."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def request(self, method: str, path: str, body=None) -> tuple[int, dict]:
+        """``(status, JSON answer)``; an error status is returned, not raised."""
+        headers = {"Content-Type": "application/json"}
+        csrf = next((c.value for c in self.jar if c.name == "nardy_csrf"), None)
+        if csrf and method != "GET":
+            headers["X-CSRF-Token"] = csrf
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        try:
+            with self.opener.open(req, timeout=120) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"null")
+
+    def get(self, path: str) -> dict:
+        status, out = self.request("GET", path)
+        assert status == 200, (status, out)
+        return out
+
+    def post(self, path: str, body=None, status: int = 200) -> dict:
+        got, out = self.request("POST", path, body if body is not None else {})
+        assert got == status, (got, out)
+        return out
