@@ -170,12 +170,16 @@ async function openGame(id) {
 function setView(v, opts) {
   const prev = S.view;
   if (prev && prev.id === v.id && v.seq < prev.seq) { S.updates++; return; }
+  // the opponent's move is shown from the state before (the board is drawn by the animation meanwhile)
+  // (a state with the same board, such as the confirmation of the steps being shown, lets the showing finish)
+  const plan = opts && opts.animate ? planAnimation(prev, v) : null;
+  const sameDrawing = prev && prev.id === v.id && prev.viewer === v.viewer && sameBoard(prev.board, v.board);
+  if (!plan && !sameDrawing) stopAnimation();
   S.view = v;
   S.updates++;
   S.selected = null;
-  stopAnimation();
   render();
-  onlineView(prev, v, opts);
+  onlineView(prev, v, plan);
   renderClocks();
 }
 

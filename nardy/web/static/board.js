@@ -268,23 +268,27 @@ function checkerCentre(view, loc, side, slot) {
   return slot === "top" ? stackPos(loc, n - 1, n) : stackPos(loc, n, n + 1);
 }
 
-// Draw view (the board before the play), then slide each step's checker; done() at the end.
-// Returns {cancel()} (a newer state arrived: stop drawing).
+// Draw view (the board before the play), then slide each step's checker; done() at the end. Returns
+// {cancel(), add(steps, side, hitting, view), pending()}: add() queues the steps of a later state (view: that
+// state before them, for the dice and the cube) after those still to show.
 function animatePlay(svg, view, steps, side, hitting, ms, done) {
   const cur = Object.assign({}, view, { board: copyBoard(view.board), moves: {}, last_play: null });
-  const colour = (side === 0 ? view.viewer : 1 - view.viewer) === 0 ? "white" : "black";
-  let i = 0, cancelled = false;
+  const queue = steps.map((st) => ({ st, side, hitting, view: null }));
+  let cancelled = false;
   const next = () => {
     if (cancelled) return;
-    if (i >= steps.length) { done(); return; }
-    const [a, b] = steps[i++];
-    const p0 = checkerCentre(cur, a, side, "top");
-    const p1 = checkerCentre(cur, b, side, "next");
+    if (!queue.length) { done(); return; }
+    const item = queue.shift();
+    if (item.view) Object.assign(cur, item.view, { board: cur.board, moves: {}, last_play: null });
+    const [a, b] = item.st, sd = item.side;
+    const colour = (sd === 0 ? cur.viewer : 1 - cur.viewer) === 0 ? "white" : "black";
+    const p0 = checkerCentre(cur, a, sd, "top");
+    const p1 = checkerCentre(cur, b, sd, "next");
     const after = copyBoard(cur.board);
-    if (!applyStep(after, a, b, side, hitting)) { done(); return; }
+    if (!applyStep(after, a, b, sd, item.hitting)) { queue.length = 0; done(); return; }
     // lift the checker, slide it, put it down
     const lifted = copyBoard(cur.board);
-    if (a === 25) lifted.bar[side]--; else lifted.points[a] -= side === 0 ? 1 : -1;
+    if (a === 25) lifted.bar[sd]--; else lifted.points[a] -= sd === 0 ? 1 : -1;
     cur.board = lifted;
     renderBoard(svg, cur, { selected: null });
     const c = el("circle", { cx: p0[0], cy: p0[1], r: G.r, class: "checker moving " + colour }, svg);
@@ -297,10 +301,14 @@ function animatePlay(svg, view, steps, side, hitting, ms, done) {
       if (k < 1) { requestAnimationFrame(frame); return; }
       cur.board = after;
       renderBoard(svg, cur, { selected: null });
-      setTimeout(next, 40);
+      setTimeout(next, 30);
     };
     requestAnimationFrame(frame);
   };
   next();
-  return { cancel() { cancelled = true; } };
+  return {
+    cancel() { cancelled = true; },
+    add(more, sd, hit, v) { more.forEach((st, i) => queue.push({ st, side: sd, hitting: hit, view: i === 0 ? v : null })); },
+    pending() { return queue.length; },
+  };
 }

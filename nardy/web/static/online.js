@@ -317,8 +317,9 @@ function receiveView(v) {
 }
 
 // ----- the opponent's moves, animated --------------------------------------------------------------------
-// Which steps turn prev's board into v's: the end of v.last_play (the steps not yet seen), or one step of
-// a play being entered. null: nothing to show (our own move, another game, a state missed in between).
+// Which steps turn prev's board into v's: the end of v.last_play (the steps not yet seen), or else the moves
+// the boards differ by (a player's steps pushed one by one, or several at once when they came quickly).
+// null: nothing to show (our own move, another game, a new game, too much changed in between).
 function planAnimation(prev, v) {
   if (!prev || !v.online || prev.id !== v.id || prev.viewer !== v.viewer || prev.game_number !== v.game_number) return null;
   if (document.visibilityState === "hidden" || sameBoard(prev.board, v.board)) return null;
@@ -335,18 +336,37 @@ function planAnimation(prev, v) {
     const steps = v.last_play.steps;
     for (let k = 0; k < steps.length; k++) if (fits(steps.slice(k))) return { steps: steps.slice(k), side, hitting };
   }
-  if (v.phase === "move" && v.turn === mover) {
-    for (let a = 25; a >= 1; a--) {
-      for (let c = 0; c <= 24; c++) if (a !== c && fits([[a, c]])) return { steps: [[a, c]], side, hitting };
-    }
-  }
-  return null;
+  const moved = boardMoves(prev.board, v.board, side);
+  return moved && moved.length <= 4 ? { steps: moved, side, hitting } : null;
 }
 
+// The mover's checkers that left a place and those that arrived somewhere, paired in order: [[from, to]...]
+// (25 the mover's bar, 0 off); null when the counts do not pair up.
+function boardMoves(a, b, side) {
+  const sg = side === 0 ? 1 : -1;
+  const count = (board, loc) => (loc === 25 ? board.bar[side] : loc === 0 ? board.off[side] : Math.max(0, board.points[loc] * sg));
+  const from = [], to = [];
+  for (let loc = 25; loc >= 0; loc--) {
+    const d = count(b, loc) - count(a, loc);
+    for (let i = 0; i < -d; i++) from.push(loc);
+    for (let i = 0; i < d; i++) to.push(loc);
+  }
+  if (!from.length || from.length !== to.length) return null;
+  if (side === 1) to.reverse();   // the other side runs the other way round in the viewer's numbering
+  return from.map((f, i) => [f, to[i]]);
+}
+
+// Show plan's steps from prev's board; while a move is still being shown, they follow it (a fast player's
+// steps are each shown, not cut short), unless so many wait that showing them would lag behind the game.
 function startAnimation(prev, plan) {
-  stopAnimation();
+  if (ONLINE.anim && S.animating) {
+    if (ONLINE.anim.pending() + plan.steps.length <= 8) { ONLINE.anim.add(plan.steps, plan.side, plan.hitting, prev); return; }
+    stopAnimation();
+    renderBoardOnly();
+    return;
+  }
   S.animating = true;
-  ONLINE.anim = animatePlay($("#board"), prev, plan.steps, plan.side, plan.hitting, 220, () => {
+  ONLINE.anim = animatePlay($("#board"), prev, plan.steps, plan.side, plan.hitting, 180, () => {
     ONLINE.anim = null;
     S.animating = false;
     S.animated++;
@@ -360,7 +380,7 @@ function stopAnimation() {
 }
 
 // ----- after each new view: clocks, panels, the channel --------------------------------------------------
-function onlineView(prev, v, opts) {
+function onlineView(prev, v, plan) {
   ONLINE.clock = v.clock || null;
   ONLINE.clockAt = performance.now();
   clearInterval(ONLINE.clockTimer);
@@ -369,8 +389,7 @@ function onlineView(prev, v, opts) {
     ONLINE.clockTimer = setInterval(renderClocks, 200);
   }
   if (ONLINE.fairGame !== v.id) { ONLINE.fair = null; ONLINE.fairResult = null; ONLINE.fairGame = v.id; ONLINE.fairState = null; }
-  const plan = opts && opts.animate ? planAnimation(prev, v) : null;
-  if (plan) startAnimation(prev, plan); else stopAnimation();
+  if (plan) startAnimation(prev, plan);
   syncLive();
   // the seeds change when the seat is taken, the server seed shows when the match is over (and the panel,
   // when opened, reads the rolls so far): no reading at every move
