@@ -362,11 +362,14 @@ class Session:
             raise GameStateError(f"cannot {why[:-1]}: the game has begun", code="game_started")
         self.settings["closed"] = why
         self.settings.pop("invite_hash", None)
+        self.settings.pop("invite", None)
 
     # ----- online games: the invitation, the seat, the dice ------------------------------------
     def set_invite(self, token: str) -> None:
-        """Keep the invitation ``token``'s SHA-256 (the token itself is only given to the owner)."""
+        """Keep the invitation ``token`` (shown again only to the owner, while the seat waits) and its SHA-256
+        (what a join is checked against, in constant time)."""
         self.settings["invite_hash"] = hashlib.sha256(token.encode()).hexdigest()
+        self.settings["invite"] = token
 
     def invite_matches(self, token: str | None) -> bool:
         want = self.settings.get("invite_hash")
@@ -401,6 +404,7 @@ class Session:
         self.table.take_seat(side, name, user, now)
         self.match.dice_source = fairdice.FairDice(bytes.fromhex(fair["server_seed"]), tuple(fair["client_seeds"]))
         self.settings.pop("invite_hash", None)
+        self.settings.pop("invite", None)
         self.settings.pop("reserved", None)
         self.table.start(now)
         return side
@@ -647,6 +651,7 @@ class Session:
         if not self.online:
             return None
         ended = self.table.ended
+        owner = bool(mine) and self.owner is not None and self.table.side_of(self.owner) == mine
         return OnlineView(
             waiting=self.table.waiting and self.closed is None,
             closed=self.closed,
@@ -654,7 +659,8 @@ class Session:
             commitment=self.settings["fair"]["commitment"],
             rematch=self.settings.get("rematch"),
             ended={k: ended[k] for k in ("reason", "winner", "loser")} if ended else None,
-            owner=bool(mine) and self.owner is not None and self.table.side_of(self.owner) == mine,
+            owner=owner,
+            invite=self.settings.get("invite") if owner and self.table.waiting else None,
         )
 
     def view(self, viewer: int | None = None, numbering: str = "own", sides=None, now: float | None = None) -> dict:

@@ -189,6 +189,9 @@ class OnlineView(BaseModel):
     rematch: str | None = Field(None, description="the id of the rematch offered after this match, if any")
     ended: dict | None = Field(None, description='the match ended other than by points: {"reason": "time", ...}')
     owner: bool = Field(description="the viewer made this game (may cancel the invitation)")
+    invite: str | None = Field(
+        None, description="the invitation token, for the owner while the seat waits (the link: /join/{id}#{invite})"
+    )
 
 
 class GameView(BaseModel):

@@ -75,11 +75,13 @@ def test_an_invitation_waits_for_the_other_seat_and_whoever_opens_it_takes_it(pl
     assert g["invite_url"].endswith(f"/join/{g['id']}#{g['invite']}")
     assert [s["taken"] for s in g["seats"]] == [True, False] and g["seats"][0]["name"] == "Ann"
     assert len(g["online"]["commitment"]) == 64 and g["actions"] == []
+    # the owner sees the invitation again (a reload); nobody else does
+    assert view(a, g["id"])["online"]["invite"] == g["invite"]
     r = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"], "client_seed": "bobseed"})
     v = r.json()
     assert r.status_code == 200 and v["status"] == "playing" and v["you"] == [1] and v["viewer"] == 1
     assert [s["name"] for s in v["seats"]] == ["Ann", "Bob"]
-    assert view(a, g["id"])["status"] == "playing"
+    assert view(a, g["id"])["status"] == "playing" and view(a, g["id"])["online"]["invite"] is None
     # the seat is taken now: the link does not seat anyone else, nor the owner
     assert code(b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}), 409) == "own_game"
 

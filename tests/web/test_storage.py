@@ -146,3 +146,40 @@ def test_app_over_storage_survives_restart(url, created):
         again = c.get(f"/api/games/{v['id']}").json()
         assert again["board"] == v["board"] and again["steps"] == v["steps"] and again["dice"] == v["dice"]
         assert v["id"] in [g["id"] for g in c.get("/api/games", params={"limit": 500}).json()["games"]]
+
+
+def test_games_are_found_by_player_and_by_when_their_clock_runs_out(url, created):
+    """The listing columns: a player's games (owned or seated), the games whose clock is due, on both
+    databases (time zones included)."""
+    import datetime as dt
+
+    st = Storage(url)
+    now = dt.datetime.now(dt.UTC)
+    tag = secrets_tag()
+    a = st.create({"x": 1}, "long", "playing", columns={"owner": f"{tag}a", "seat0": f"{tag}a", "seat1": f"{tag}b"})
+    b = st.create({"x": 2}, "long", "playing", columns={"owner": f"{tag}c", "clock_due": now + dt.timedelta(hours=1)})
+    c = st.create({"x": 3}, "long", "playing", columns={"owner": f"{tag}c", "clock_due": now - dt.timedelta(seconds=1)})
+    created.extend([a.id, b.id, c.id])
+    assert [g.id for g in st.list(player=f"{tag}b")] == [a.id]
+    assert {g.id for g in st.list(player=f"{tag}c")} == {b.id, c.id}
+    assert st.list(player=f"{tag}nobody") == []
+    due = st.due_games(now)
+    assert c.id in due and b.id not in due and a.id not in due
+    assert {b.id, c.id} <= set(st.clocked_games())
+    got = st.get(c.id)
+    assert (
+        got.owner == f"{tag}c" and got.clock_due is not None and abs((got.clock_due - c.clock_due).total_seconds()) < 1
+    )
+    st.clear_clock_due(c.id)
+    assert c.id not in st.due_games(now)
+    # a save keeps the columns it is given
+    got.seat1 = f"{tag}d"
+    st.save(got)
+    assert [g.id for g in st.list(player=f"{tag}d")] == [c.id]
+    st.close()
+
+
+def secrets_tag() -> str:
+    import secrets
+
+    return secrets.token_hex(4)
