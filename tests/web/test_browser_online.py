@@ -216,6 +216,11 @@ def test_two_people_play_long_nardy_online_by_link_with_a_watcher(server, people
     v = view(ann)
     assert v["you"] == [0] and v["online"]["owner"] and len(v["online"]["commitment"]) == 64
     shot(ann, shots, "01-ann-invitation")
+    # a reload (or another of Ann's browsers) still shows the link: the owner's view carries the invitation
+    ann.evaluate(f"localStorage.removeItem('nardy.invite.{gid}')")
+    ann.reload()
+    ann.wait_for_selector("#invite-box:not([hidden])")
+    assert ann.input_value("#invite-link") == link
 
     # Bob opens the link, gives his name and joins with his browser's seed: the game shows from his side
     join_by_link(bob, link, "Bob")

@@ -446,7 +446,8 @@ function renderOnline() {
   const inviting = o.waiting && o.owner;
   $("#invite-box").hidden = !inviting;
   if (inviting) {
-    const link = recall("invite", v.id) || "";
+    // the server shows its owner the invitation while the seat waits (this browser also kept the link)
+    const link = o.invite ? `${location.origin}/join/${v.id}#${o.invite}` : (recall("invite", v.id) || "");
     $("#invite-link").value = link;
     $("#invite-link").hidden = !link;
     $("#btn-copy").hidden = !link;
