@@ -206,7 +206,8 @@ def check_players(c: Checker, v, field: str = "players") -> tuple:
 
 
 def check_dice_source(c: Checker, v, field: str) -> None:
-    """A saved dice source: ``None`` or ``{"kind": "random"|"fixed", "state": ...}``."""
+    """A saved dice source: ``None`` or ``{"kind": "random"|"system"|"fixed"|"fair", "state": ...}`` (the
+    state checked as :func:`nardy.dice.check_source_dict` does)."""
     if v is None:
         return
     from .dice import check_source_dict

@@ -9,6 +9,8 @@ Every source can save its state to plain JSON data and continue exactly from it.
   to save or predict: the dice of games played for real (the server's).
 * :class:`FixedDice`: a fixed list of rolls (tests, replays of records); it raises
   :class:`~nardy.errors.GameStateError` when it runs out.
+* :class:`~nardy.fairdice.FairDice` (in :mod:`nardy.fairdice`): provably fair dice, checkable by the
+  players once the match is over (docs/fairness.md); :func:`dice_from_dict` rebuilds it (kind ``fair``).
 
 Example::
 
@@ -26,8 +28,9 @@ import secrets
 from collections.abc import Iterable
 
 from .errors import GameStateError, InvalidDiceError
+from .fairdice import FairDice, check_fair_state
 
-__all__ = ["DiceSource", "SystemDice", "FixedDice", "dice_from_dict"]
+__all__ = ["DiceSource", "SystemDice", "FixedDice", "FairDice", "dice_from_dict"]
 
 
 class DiceSource:
@@ -182,13 +185,14 @@ class FixedDice:
         return {"kind": self.kind, "state": self.get_state()}
 
 
-def dice_from_dict(d) -> DiceSource | SystemDice | FixedDice:
+def dice_from_dict(d) -> DiceSource | SystemDice | FixedDice | FairDice:
     """Rebuild a dice source saved with ``to_dict()``; other sources can be passed through unchanged
     by giving the object itself.
 
     Raises:
         GameStateError: a dict that is not a saved dice source (``{"kind": "random" | "system" |
-            "fixed", "state": ...}`` with a valid state); the message names the bad entry.
+            "fixed" | "fair", "state": ...}`` with a valid state); the message names the bad entry
+            (``dice_source.state.rolls[3]``).
     """
     if not isinstance(d, dict):
         return d
@@ -201,6 +205,9 @@ def dice_from_dict(d) -> DiceSource | SystemDice | FixedDice:
     check_source_dict(d, fail)
     if d["kind"] == "system":
         return SystemDice()
+    if d["kind"] == "fair":
+        st = d["state"]
+        return FairDice(bytes.fromhex(st["server_seed"]), tuple(st["client_seeds"]), st["n"], st["rolls"])
     src = DiceSource(0) if d["kind"] == "random" else FixedDice()
     src.set_state(d["state"])
     return src
@@ -280,5 +287,7 @@ def check_source_dict(d, fail) -> None:
     elif kind == "system" and isinstance(kind, str):
         if d["state"] is not None:
             fail(".state", d["state"], "system dice have no state (expected null)")
+    elif kind == "fair" and isinstance(kind, str):
+        check_fair_state(d["state"], lambda f, v, w: fail(".state" + f, v, w))
     else:
-        fail(".kind", kind, "expected 'random', 'system' or 'fixed'")
+        fail(".kind", kind, "expected 'random', 'system', 'fixed' or 'fair'")

@@ -307,6 +307,47 @@ _T = {
     "r_expected_points": ("points are 1-24, bar and off", "пункты — 1–24, bar и off"),
     "r_backwards": ("{frm}/{to} goes backwards: {who} moves {path}", "{frm}/{to} — ход назад: {who} ходят {path}"),
     "or": ("or", "или"),
+    # ----- nardy verify-dice (docs/fairness.md) ------------------------------------------------------
+    "fair_scheme": ("Scheme: {scheme}", "Схема: {scheme}"),
+    "fair_commitment_ok": (
+        "Commitment {commitment}: matches the server seed",
+        "Обязательство {commitment}: совпадает с серверным сидом",
+    ),
+    "fair_commitment_bad": (
+        "Commitment {commitment}: DOES NOT MATCH: sha256 of the server seed is {actual}",
+        "Обязательство {commitment}: НЕ СОВПАДАЕТ: sha256 серверного сида равен {actual}",
+    ),
+    "fair_commitment_only": ("Commitment: {commitment}", "Обязательство: {commitment}"),
+    "fair_server_seed": ("Server seed: {seed}", "Серверный сид: {seed}"),
+    "fair_client_seeds": ("Client seeds: White {s0}, Black {s1}", "Клиентские сиды: белые {s0}, чёрные {s1}"),
+    "fair_no_seed": ("(not given)", "(не задан)"),
+    "fair_rolls_checked": ("Rolls checked: {checked} of {total}", "Проверено бросков: {checked} из {total}"),
+    "fair_rolls_logged": ("Rolls logged: {total}", "Бросков в записи: {total}"),
+    "fair_counts": (
+        "Dice: {dice} ({two} rolls of two dice, {doubles} of them doubles; {one} single dice)",
+        "Костей выпало: {dice} (бросков двух костей: {two}, из них дублей: {doubles}; одиночных костей: {one})",
+    ),
+    "fair_faces": ("Faces 1-6: {faces}", "Грани 1–6: {faces}"),
+    "fair_ok": ("Verified: every roll is the one the seeds give.", "Проверено: каждый бросок — тот, что дают сиды."),
+    "fair_bad_roll": (
+        "FAILED: roll {n} (counting from 0) is {got} in the record, but the seeds give {expected}.",
+        "ОШИБКА: бросок {n} (счёт с 0) в записи {got}, а сиды дают {expected}.",
+    ),
+    "fair_bad_commitment": (
+        "FAILED: the server seed is not the one committed to at the start.",
+        "ОШИБКА: серверный сид — не тот, что был заявлен в начале.",
+    ),
+    "fair_missing_seed": (
+        "FAILED: rolls are logged but a client seed is missing.",
+        "ОШИБКА: броски записаны, но одного клиентского сида нет.",
+    ),
+    "fair_not_revealed": (
+        "Not yet checkable: the server seed is revealed when the match is over.",
+        "Проверить пока нельзя: серверный сид раскрывается после окончания матча.",
+    ),
+    "fair_unreadable": ("cannot read {file}: {why}", "не удаётся прочитать {file}: {why}"),
+    "fair_not_json": ("{file} is not JSON: {why}", "{file} — не JSON: {why}"),
+    "fair_not_record": ("{file} is not a fairness record: {why}", "{file} — не запись проверки заров: {why}"),
     # ----- help -------------------------------------------------------------------------------------
     "help": (
         """Commands:

@@ -11,7 +11,7 @@ Params the texts use: ``point``, ``from``, ``to`` (the mover's own point numbers
 end's numbering: 25 is the bar, 0 off), ``dice`` (a list, written ``6-5``), ``options`` (plays in
 notation), ``player``/``expected``/``owner`` (0 White, 1 Black: the players' names), ``phase`` (a
 :class:`~nardy.events.Phase` value), and plain numbers or short texts (``used``, ``most``, ``pips``,
-``outside``, ``token``).
+``outside``, ``token``, ``minutes``, ``least``) and a player's ``name``.
 """
 
 from __future__ import annotations
@@ -140,6 +140,54 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "method_not_allowed": ("the server refused the request", "сервер отклонил запрос"),
     "client_gone": ("the request was abandoned", "запрос отменён"),
     "http_error": ("the server refused the request", "сервер отклонил запрос"),
+    # ----- the table and online play ------------------------------------------------------------------
+    "forbidden": ("you may not do that in this game", "в этой партии вам это нельзя"),
+    "not_seated": ("you do not sit at this game", "вы не участник этой партии"),
+    "not_your_side": ("you do not play that side", "вы играете не за эту сторону"),
+    "private_game": ("this game is private", "эта партия закрыта для зрителей"),
+    "not_owner": ("only the player who made this game may do that", "это может только создатель партии"),
+    "game_in_progress": (
+        "a game against another person cannot be deleted while it is played",
+        "партию с другим человеком нельзя удалить, пока она идёт",
+    ),
+    "no_hints_online": (
+        "no hints in a game against another person",
+        "в партии с другим человеком подсказок нет",
+    ),
+    "seat_taken": ("the seat is already taken", "место уже занято"),
+    "seat_empty": ("the other player has not joined yet", "соперник ещё не присоединился"),
+    "own_game": ("you already sit at this game", "вы уже участник этой партии"),
+    "invite_closed": ("the invitation was withdrawn or declined", "приглашение отменено или отклонено"),
+    "bad_invite": ("the invitation is not valid", "приглашение недействительно"),
+    "not_online": ("only a game against another person online has that", "это есть только у партии по сети"),
+    "game_started": ("the game has already begun", "партия уже началась"),
+    "match_started": ("the match has already begun", "матч уже начался"),
+    "match_over": ("the match is over", "матч окончен"),
+    "time_out": ("{player} has run out of time", "у игрока {player} кончилось время"),
+    "bad_clock": ("the clock settings are not valid", "неверные настройки часов"),
+    "person_to_act": ("a person must act now", "сейчас ход человека"),
+    "not_over": ("the match is not over yet", "матч ещё не окончен"),
+    # ----- players: guests, accounts, log-in -----------------------------------------------------------
+    "login_needed": ("log in or choose a guest name first", "сначала войдите или выберите гостевое имя"),
+    "bad_login": ("wrong name or password", "неверное имя или пароль"),
+    "too_many_logins": (
+        "too many failed log-ins; try again in {minutes} min",
+        "слишком много неудачных попыток входа; попробуйте через {minutes} мин.",
+    ),
+    "too_many_new_players": (
+        "too many new players from this address; try again in {minutes} min",
+        "слишком много новых игроков с этого адреса; попробуйте через {minutes} мин.",
+    ),
+    "name_taken": ("the name {name} is taken", "имя {name} уже занято"),
+    "bad_name": (
+        "a name has 1 to {most} characters and no control characters",
+        "имя — от 1 до {most} символов, без управляющих символов",
+    ),
+    "bad_password": ("a password has {least} to {most} characters", "пароль — от {least} до {most} символов"),
+    "csrf": (
+        "the request was refused for safety: reload the page and try again",
+        "запрос отклонён из соображений безопасности: обновите страницу и попробуйте снова",
+    ),
     # ----- words used in the messages -----------------------------------------------------------------
     "phase_opening": ("the game has not started", "партия ещё не началась"),
     "phase_roll": ("the dice must be rolled first", "сначала нужно бросить зары"),

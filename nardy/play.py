@@ -1,15 +1,17 @@
 """``nardy play``: backgammon, short nardy or long nardy in the terminal.
 
-A thin front end over :class:`~nardy.match.Match` and :class:`~nardy.game.Game`: it draws the
-board (with colour through ``rich`` when the terminal has it, plain text otherwise), reads the human
-player's commands, lets the :class:`~nardy.bots.Bot` play the computer's turns and prints what
-happens. All rules are the game's: this module only asks :class:`~nardy.game.Game` what is legal.
+A thin front end over a :class:`~nardy.table.Table`: it draws the board (with colour through ``rich``
+when the terminal has it, plain text otherwise), reads the human players' commands and prints what
+happens. The table runs the match: every change to the game goes through it (a person's actions
+through :meth:`~nardy.table.Table.act`, the computer's decisions one at a time through
+:meth:`~nardy.table.Table.computer_act`, so that each can be drawn), and all rules are the game's:
+this module only asks the game what is legal, to prompt and to explain a refusal.
 
-:class:`Session` is the coordinator: the turn loop, the questions to the players, the computer's
-turns, saving and resuming. Its helpers are in :mod:`nardy.tui`: :mod:`~nardy.tui.render` (the
-output and everything shown), :mod:`~nardy.tui.commands` (a typed line as a command),
-:mod:`~nardy.tui.explain` (why input was refused), :mod:`~nardy.tui.board` and
-:mod:`~nardy.tui.numbering`.
+:class:`Session` is the coordinator: the turn loop, the questions to the players, saving and
+resuming. Its helpers are in :mod:`nardy.tui`: :mod:`~nardy.tui.render` (the output and everything
+shown), :mod:`~nardy.tui.commands` (a typed line as a command), :mod:`~nardy.tui.explain` (why input
+was refused), :mod:`~nardy.tui.board` and :mod:`~nardy.tui.numbering` (the terminal's point
+numbering; the table takes points in the mover's own numbering).
 
 Usage::
 
@@ -20,9 +22,10 @@ Usage::
 Human commands are listed by ``help`` (see :data:`nardy.i18n` for the texts): a whole play in
 notation, single steps with ``undo``, ``moves``, ``hint``, ``eval``, ``roll``, ``double``, ``take``,
 ``pass``, ``beaver``, ``resign [level]``, ``accept``, ``decline``, ``board``, ``save FILE``,
-``help``, ``quit``. A saved game (JSON: the match, the players, the settings, the bots' random
-states) continues with ``--resume FILE``; ``--resume`` also takes a ``.mat`` record, which is
-replayed and continued with fresh dice.
+``help``, ``quit``. A saved game (JSON: the table, that is the match, the seats, the seed and the
+table's event log, with the terminal's settings) continues with ``--resume FILE``; ``--resume`` also
+takes a game saved by an earlier version (format version 1: the match, the players and the
+settings) and a ``.mat`` record, which is replayed and continued with fresh dice.
 """
 
 from __future__ import annotations
@@ -34,12 +37,14 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
 from .errors import GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
 from .i18n import LANGS, Texts, detect_lang
 from .notation import tokenize
+from .table import Seat, SeatKind, Table
 from .tui.commands import Command, Kind, parse
 from .tui.explain import Explainer
 from .tui.numbering import NUMBERINGS, Numbering
@@ -48,7 +53,9 @@ from .tui.render import Output, Renderer
 __all__ = ["play", "PlayerSpec", "Session", "parse_player", "SAVE_FORMAT", "Output"]
 
 SAVE_FORMAT = "nardy-play"
-SAVE_VERSION = 1
+#: Version 2: the table (:meth:`~nardy.table.Table.to_dict`) and the terminal's settings. Version 1 (still
+#: read): the match, the players as ``human``/``bot:LEVEL``, the seed and the bots' random states.
+SAVE_VERSION = 2
 
 
 # ----- players ----------------------------------------------------------------------------------
@@ -65,6 +72,23 @@ class PlayerSpec:
 
     def __str__(self):
         return "human" if self.human else f"bot:{self.level}"
+
+    def seat(self, name: str) -> Seat:
+        """The table's :class:`~nardy.table.Seat` for this player (a person here, or the computer at the
+        level), under ``name`` (cut to the 40 characters a seat's name may have)."""
+        name = str(name)[:40]
+        if self.human:
+            return Seat(SeatKind.PERSON, name)
+        return Seat(SeatKind.COMPUTER, name, level=self.level)
+
+    @classmethod
+    def from_seat(cls, seat: Seat) -> PlayerSpec:
+        """The player of a table's seat. Raises ValueError: a remote seat (not a player of the terminal)."""
+        if seat.kind is SeatKind.PERSON:
+            return cls("human")
+        if seat.kind is SeatKind.COMPUTER:
+            return cls("bot", seat.level)
+        raise ValueError(f"seat {seat.name!r}: a {seat.kind.value} seat is not a player of nardy play")
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -101,25 +125,30 @@ class _Quit(Exception):
 
 # ----- the session ------------------------------------------------------------------------------
 class Session:
-    """One sitting of ``nardy play``: a match (or one game), two players, the terminal.
+    """One sitting of ``nardy play``: a match (or one game) at a :class:`~nardy.table.Table`, two players, the
+    terminal.
 
-    The session runs the turns: it asks the human players (reading each answer as a
-    :class:`~nardy.tui.commands.Command`), lets the bots play, carries the commands out on the game
-    and saves; what is shown is the :class:`~nardy.tui.render.Renderer`'s (``render``), why input was
-    refused the :class:`~nardy.tui.explain.Explainer`'s (``explain``).
+    The session runs the turn loop: it asks the human players (reading each answer as a
+    :class:`~nardy.tui.commands.Command`) and carries their actions out through the table
+    (:meth:`~nardy.table.Table.act`, for the person's side), lets the table play the computer's decisions one
+    at a time (:meth:`~nardy.table.Table.computer_act`, drawing each), and saves the table; what is shown is
+    the :class:`~nardy.tui.render.Renderer`'s (``render``), why input was refused the
+    :class:`~nardy.tui.explain.Explainer`'s (``explain``).
 
     Args:
         match: the :class:`~nardy.match.Match` (a new one, or one resumed).
-        players: two :class:`PlayerSpec` (White, Black).
+        players: two :class:`PlayerSpec` (or :class:`~nardy.table.Seat`) (White, Black); a seat is named
+            after the match's player.
         single: play one game only (the match is a money session of one game).
         lang: ``en`` or ``ru``.
         numbering: ``own``, ``absolute`` (long nardy) or ``traditional`` (backgammon, short nardy).
         out: an :class:`~nardy.tui.render.Output`.
         record: path of a ``.mat`` record to write after each game and at the end.
         delay: seconds to wait after each computer play (for watching).
-        seed: seed of the bots' random generators (``None``: fresh).
+        seed: seed of the computer's choices (the table's seed; ``None``: fresh) and of the hint bot.
         show_eval: print the computer's estimate of each of its plays.
         hint_level: bot level used for ``hint`` and ``eval``.
+        log: the table's event log of a resumed game.
         read: the input function (``input`` by default).
     """
 
@@ -137,20 +166,22 @@ class Session:
         seed=None,
         show_eval: bool = False,
         hint_level: str | None = None,
-        bot_states=None,
+        log: list | None = None,
         read=None,
     ):
         from .bots.bot import STRONGEST_LEVEL
 
+        seats = [p if isinstance(p, Seat) else p.seat(match.players[i]) for i, p in enumerate(players)]
+        # the terminal rolls for a person who cannot double (auto_roll) and asks before each next game
+        self.table = Table(match, seats, auto_roll=True, auto_next=False, seed=seed, log=log)
         self.match = match
-        self.players = tuple(players)
         self.single = single
         self.lang = lang
         self.t = Texts(lang)
         self.game_name = match.rules.name
         self.num = Numbering(numbering, self.game_name)
         self.out = out or Output()
-        self.render = Renderer(match, self.players, self.t, self.num, self.out, single=single)
+        self.render = Renderer(match, self.table.seats, self.t, self.num, self.out, single=single)
         self.explain = Explainer(self.t, self.num, self.game_name)
         self.record = record
         self.record_error = None  # the last failure to write the record (exit status 1 at the end)
@@ -159,12 +190,6 @@ class Session:
         self.show_eval = show_eval
         self.hint_level = hint_level or STRONGEST_LEVEL
         self.read = read or input
-        self.bots = {}
-        for side, spec in enumerate(self.players):
-            if not spec.human:
-                self.bots[side] = self._make_bot(spec.level, None if seed is None else [int(seed), side])
-                if bot_states and str(side) in bot_states:
-                    self.bots[side].rng.bit_generator.state = bot_states[str(side)]
         self._hint_bot = None
         self.humans = self.render.humans
         self.listing = None  # (key, [plays]) of the last 'moves' / 'hint' list
@@ -173,15 +198,19 @@ class Session:
         self._quitting = False
 
     # ----- helpers ------------------------------------------------------------------------------
-    def _make_bot(self, level, seed):
-        from .bots import Bot
-
-        return Bot(self.match.rules, level=level, seed=seed)
+    @property
+    def players(self) -> tuple[Seat, Seat]:
+        """The table's seats (White, Black)."""
+        return self.table.seats
 
     @property
     def hint_bot(self):
+        """The bot of ``hint`` and ``eval``: advice to the person, not a player at the table."""
         if self._hint_bot is None:
-            self._hint_bot = self._make_bot(self.hint_level, None if self.seed is None else [int(self.seed), 7])
+            from .bots import Bot
+
+            seed = None if self.seed is None else [int(self.seed), 7]
+            self._hint_bot = Bot(self.match.rules, level=self.hint_level, seed=seed)
         return self._hint_bot
 
     def ask(self, prompt: str) -> str:
@@ -229,7 +258,7 @@ class Session:
         g = self.match.current
         if g is None or not g.is_over:
             return False
-        return self.single or self.match.is_over
+        return self.single or self.table.is_over
 
     def _loop(self):
         m = self.match
@@ -245,21 +274,29 @@ class Session:
                     self.write_record()
                     if self.humans:
                         self.ask(self.t("prompt_continue"))
-                g = m.new_game()
-                self.render.start_game(len(m.games) - 1)
-                if not self.single:
-                    self.out.line("")
-                    self.render.say("new_game", n=len(m.games), style="bold")
-                g.start()
+                g = self.next_game()
             self.render.flush_events(g)
             if g.is_over:
                 continue
-            side = g.to_act
-            if self.players[side].human:
-                self.human_turn(g, side)
+            if self.table.computer_to_act():
+                self.computer_turn(g)
             else:
-                self.bot_turn(g, side)
+                self.human_turn(g, g.to_act)
             self.render.flush_events(g)
+
+    def next_game(self):
+        """Start the match's next game at the table (the first, or the one after a finished game) and play
+        its opening; returns it."""
+        m = self.match
+        if m.games:
+            self.table.act(None, "next")
+        else:
+            self.table.start()
+        self.render.start_game(len(m.games) - 1)
+        if not self.single:
+            self.out.line("")
+            self.render.say("new_game", n=len(m.games), style="bold")
+        return m.current
 
     def write_record(self):
         if not self.record or not self.match.games:
@@ -282,48 +319,26 @@ class Session:
             self.render.say("record_written", path=self.record)
 
     # ----- computer turns -----------------------------------------------------------------------
-    def bot_turn(self, g, side: int):
-        bot = self.bots[side]
-        if g.phase == "roll":
-            if g.may_double() and bot.cube_action(self.match).double:
-                g.double(player=side)
-            else:
-                g.roll(player=side)
-        elif g.phase == "move":
-            self._bot_move(g, side, bot)
-        elif g.phase == "double":
-            if bot.cube_action(self.match).take:
-                g.take(player=side)
-            else:
-                g.drop(player=side)
-        elif g.phase == "resign":
-            if self._accepts(bot, g, side):
-                g.accept_resignation(player=side)
-            else:
-                g.decline_resignation(player=side)
-
-    def _bot_move(self, g, side: int, bot):
-        pos, dice = g.position, g.dice
-        choice = bot.choose_play(pos, dice)
-        self.last_bot = (side, pos, dice, choice)
+    def computer_turn(self, g):
+        """One decision the table takes (:meth:`~nardy.table.Table.computer_act`): the computer's, or the roll
+        of a person who cannot double; shown as it happens."""
+        side = g.to_act
+        before = (g.position, g.dice) if g.phase == "move" else None
+        done = self.table.computer_act()
+        if self.table.seats[side].human:  # the table rolled for the person
+            self._rolled(g, side)
+            return
+        if done["action"] != "play" or before is None:
+            return
+        self.last_bot = (side, before[0], before[1], done["play"])
         if self.show_eval and not self.out.quiet:
             judged = self._judge_last_bot()
             self.render.pending_eval = None if judged is None else self.render.judgement("bot_eval", *judged)
-        g.play(choice, player=side)
         self.render.flush_events(g)
         if not self.humans and not self.out.quiet:
             self.render.draw(g)
         if self.delay and not self.out.quiet:
             time.sleep(self.delay)
-
-    def _accepts(self, bot, g, side: int) -> bool:
-        """Accept a resignation worth at least the cubeless equity of the accepting side."""
-        _, level = g.resignation
-        probs = bot.evaluate(g.position)
-        if g.turn != side:
-            probs = probs.flipped()
-        equity = probs.equity(g.rules.scoring)
-        return g.rules.scoring[level] >= equity - 1e-9
 
     def _judge_last_bot(self):
         """The computer's last play judged by the hint bot: ``(side, play, its hint, the best hint)``,
@@ -347,9 +362,7 @@ class Session:
             ask(g, side)
 
     def _human_roll_or_double(self, g, side: int):
-        if not g.may_double():
-            self._human_roll(g, side)
-            return
+        # the table rolls by itself for a person who cannot double: here doubling is possible
         self.render.draw(g)
         cmd = self.ask_command(self.t("prompt_roll", who=self.render.who(side)))
         if cmd.kind is Kind.EMPTY:
@@ -362,12 +375,12 @@ class Session:
         key = "prompt_take_beaver" if g.cube.beavers else "prompt_take"
         cmd = self.ask_command(self.t(key, who=self.render.who(side)), first=(Kind.TAKE, Kind.PASS, Kind.BEAVER))
         if cmd.kind is Kind.TAKE:
-            g.take(player=side)
+            self.table.act(side, "take")
         elif cmd.kind is Kind.PASS:
-            g.drop(player=side)
+            self.table.act(side, "drop")
         elif cmd.kind is Kind.BEAVER:
             try:
-                g.beaver(player=side)
+                self.table.act(side, "beaver")
             except GameStateError as e:
                 self.render.error(self.explain.refusal(e.code, e.params, side))
         elif cmd.kind is Kind.EMPTY:
@@ -379,19 +392,22 @@ class Session:
         self.render.draw(g)
         cmd = self.ask_command(self.t("prompt_resign", who=self.render.who(side)), first=(Kind.ACCEPT, Kind.DECLINE))
         if cmd.kind is Kind.ACCEPT:
-            g.accept_resignation(player=side)
+            self.table.act(side, "accept")
         elif cmd.kind is Kind.DECLINE:
-            g.decline_resignation(player=side)
+            self.table.act(side, "decline")
         elif cmd.kind is Kind.EMPTY:
             self.render.say("answer_now", choices=self.t("choices_resign"))
         else:
             self.command(g, side, cmd)
 
     def _human_roll(self, g, side: int):
-        g.roll(player=side)
+        self.table.act(side, "roll")
+        self._rolled(g, side)
+
+    def _rolled(self, g, side: int):
+        """After a person's roll: when nothing could be played the game passed the turn; let them see it."""
         self.render.flush_events(g)
         if g.phase != "move" or g.turn != side:
-            # nothing could be played: the game passed the turn; let the player see it
             if len(self.humans) and not self.out.quiet:
                 self.render.draw(g)
                 self.ask(self.t("prompt_continue"))
@@ -411,11 +427,11 @@ class Session:
         key = "prompt_forced" if forced else "prompt_confirm" if complete else "prompt_play"
         cmd = self.ask_command(self.t(key, **fields), first=(Kind.CONFIRM,) if complete else ())
         if cmd.kind is Kind.EMPTY and forced:
-            g.play(plays[0], player=side)
+            self.table.act(side, "play", play=plays[0])
         elif cmd.kind is Kind.EMPTY and not complete:
             self.render.say("type_a_play", example=self.explain.example(side))
         elif cmd.kind in (Kind.EMPTY, Kind.CONFIRM):
-            g.confirm()
+            self.table.act(side, "confirm")
         else:
             self.command(g, side, cmd)
 
@@ -427,7 +443,7 @@ class Session:
         if not 1 <= n <= len(plays):
             self.render.say("bad_number", n=n)
             return
-        g.play(plays[n - 1], player=side)
+        self.table.act(side, "play", play=plays[n - 1])
 
     def enter_play(self, g, side: int, line: str):
         """A play or single steps typed by the player (in the chosen numbering): the whole play when
@@ -445,7 +461,7 @@ class Session:
             except IllegalPlayError as e:  # NotationError included
                 whole_error = e
             else:
-                g.play(chosen, player=side)
+                self.table.act(side, "play", play=chosen)
                 return
             if isinstance(whole_error, NotationError):
                 self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
@@ -465,14 +481,14 @@ class Session:
             self.render.say("play_is_complete", play=self.render.play_text(g.steps_taken, side), style="green")
 
     def _take_steps(self, g, side: int, line: str, own: str, paths, whole_error) -> bool:
-        """Take the steps of ``paths`` (own numbering) one by one; at the first refused one take them
-        back and say why (or play ``own`` whole, when steps were taken before). True when all are
-        taken."""
+        """Take the steps of ``paths`` (own numbering) one by one at the table; at the first refused one
+        take them back and say why (or play ``own`` whole, when steps were taken before). True when all
+        are taken."""
         x = self.explain
         taken = 0
         for hop in (hop for path in paths for hop in path):
             try:
-                g.step(hop.frm, hop.to)
+                self.table.act(side, "step", frm=hop.frm, to=hop.to)
             except IllegalPlayError:
                 reason = None
                 if whole_error is not None and whole_error.code != "fewer_dice":
@@ -480,7 +496,7 @@ class Session:
                 if reason is None:
                     reason = x.step(g, side, hop.frm, hop.to)
                 for _ in range(taken):
-                    g.undo_step()
+                    self.table.act(side, "undo")
                 if g.steps_taken and whole_error is None and self._play_whole(g, side, own):
                     return False
                 self.render.error(x.illegal(line, reason))
@@ -494,7 +510,7 @@ class Session:
             chosen = g.position.parse_play(own, g.dice)
         except IllegalPlayError:
             return False
-        g.play(chosen, player=side)
+        self.table.act(side, "play", play=chosen)
         return True
 
     # ----- commands -----------------------------------------------------------------------------
@@ -531,7 +547,9 @@ class Session:
         if g.phase != "move" or not g.steps_taken:
             self.render.say("nothing_to_undo")
         else:
-            back = g.undo_step()
+            before = list(g.steps_taken)
+            self.table.act(side, "undo")
+            back = before[len(g.steps_taken) :]
             self.render.say("step_undone", steps=self.render.play_text(back, side))
 
     def cmd_double(self, g, side, cmd: Command | None = None):
@@ -546,7 +564,7 @@ class Session:
             reason = self.explain.refusal(code, {"owner": g.cube_owner, "limit": g.cube.limit}, side)
             self.render.say("cannot_double", reason=reason)
             return
-        g.double(player=side)
+        self.table.act(side, "double")
 
     def cmd_moves(self, g, side, cmd: Command | None = None):
         if g.phase != "move":
@@ -572,7 +590,9 @@ class Session:
         elif g.phase == "double":
             self.render.say("cube_hint_take" if bot.cube_action(self.match).take else "cube_hint_pass")
         elif g.phase == "resign":
-            self.render.say("resign_hint_accept" if self._accepts(bot, g, side) else "resign_hint_decline")
+            self.render.say(
+                "resign_hint_accept" if self.table.accepts_resignation(bot, side) else "resign_hint_decline"
+            )
 
     def cmd_eval(self, g, side, cmd: Command | None = None, last: bool = True):
         probs = self.hint_bot.evaluate(g.position)
@@ -589,7 +609,7 @@ class Session:
             self.render.say("bad_resign_level", level=cmd.arg, levels=self.render.levels_text(g.rules))
             return
         try:
-            g.resign(cmd.level, player=side)
+            self.table.act(side, "resign", level=cmd.level)
         except GameStateError as e:
             self.render.error(self.explain.refusal(e.code, e.params, side))
 
@@ -624,18 +644,17 @@ class Session:
 
     # ----- saving -------------------------------------------------------------------------------
     def to_dict(self) -> dict:
+        """The saved game (:data:`SAVE_VERSION` 2): the terminal's settings and the table (its match, seats,
+        seed and event log)."""
         return {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
-            "players": [str(p) for p in self.players],
             "single": self.single,
             "lang": self.lang,
             "numbering": self.num.kind,
             "record": self.record,
-            "seed": self.seed,
             "hint_level": self.hint_level,
-            "bots": {str(s): b.rng.bit_generator.state for s, b in self.bots.items()},
-            "match": self.match.to_dict(),
+            "table": self.table.to_dict(),
         }
 
     def save(self, path: str):
@@ -653,8 +672,12 @@ class Session:
 
 # ----- loading ----------------------------------------------------------------------------------
 def load_session_data(path: str, seed=None):
-    """Read ``--resume FILE``: a saved game (JSON) or a ``.mat`` record (replayed; it continues with
-    fresh dice). Returns ``(match, data)``, ``data`` being the saved settings (empty for a record).
+    """Read ``--resume FILE``: a saved game (JSON, version 2 or 1) or a ``.mat`` record (replayed; it
+    continues with fresh dice). Returns ``(match, data)``, ``data`` being the saved settings as version 1
+    words them (``players`` as ``human``/``bot:LEVEL``, ``seed``, ``single``, ``lang``, ``numbering``,
+    ``record``, ``hint_level``) and, from version 2, the table's event log (``log``); empty for a record.
+    Version 1's random states of the bots (``bots``) are not used: the table seeds each decision of the
+    computer from its seed and the place in the match.
     Raises click.UsageError with the reason."""
     from .match import Match
 
@@ -676,7 +699,15 @@ def load_session_data(path: str, seed=None):
             raise click.UsageError(f"{path} is not a saved game: {e}") from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise click.UsageError(f"{path} is not a game saved by nardy play")
+        version = data.get("version", 1)
+        if version == 2:
+            return _load_table(path, data)
+        if version != 1:
+            raise click.UsageError(
+                f"{path}: cannot resume: field 'version': {version!r:.20}: expected 1 or 2 (a newer nardy play?)"
+            )
         _check_saved_settings(path, data)
+        _check_saved_v1(path, data)
         try:
             match = Match.from_dict(data["match"])
         except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
@@ -698,12 +729,71 @@ def load_session_data(path: str, seed=None):
     return match, {}
 
 
-def _check_saved_settings(path, data: dict):
-    """Refuse a saved game whose settings were edited into something ``nardy play`` cannot use."""
+def _bad(path, field, why) -> NoReturn:
+    raise click.UsageError(f"{path}: cannot resume: field {field!r}: {why}")
+
+
+def _load_table(path, data: dict):
+    """A version 2 saved game: the terminal's settings and a table (:meth:`~nardy.table.Table.from_dict`) that
+    ``nardy play`` can sit at (a person or the computer at a known level in each seat, no clock). Returns
+    ``(match, settings)`` as :func:`load_session_data`."""
     from .bots.bot import BOT_LEVELS
 
-    def bad(field, why):
-        raise click.UsageError(f"{path}: cannot resume: field {field!r}: {why}")
+    _check_saved_settings(path, data)
+    if "table" not in data:
+        _bad(path, "table", "missing (the saved table)")
+    if not isinstance(data["table"], dict):
+        _bad(path, "table", f"expected an object, got {type(data['table']).__name__}")
+    try:
+        table = Table.from_dict(data["table"])
+    except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        why = f"missing key {e}" if isinstance(e, KeyError) else str(e)
+        _bad(path, "table", why)
+    for i, seat in enumerate(table.seats):
+        if seat.kind is SeatKind.REMOTE:
+            _bad(path, f"table.seats[{i}]", "a remote seat: nardy play seats a person here or the computer")
+        if seat.kind is SeatKind.COMPUTER and seat.level not in BOT_LEVELS:
+            _bad(path, f"table.seats[{i}].level", f"{seat.level!r}: expected one of {', '.join(BOT_LEVELS)}")
+    if table.seed is not None and table.seed < 0:
+        _bad(path, "table.seed", f"{table.seed!r}: expected a whole number >= 0 or null")
+    if table.clock is not None:
+        _bad(path, "table.clock", "nardy play has no clock: expected null")
+    if table.ended is not None:
+        _bad(path, "table.ended", "the match ended on time: nothing to continue")
+    _check_saved_match(path, table.match, "table.match")
+    settings = {k: data[k] for k in ("single", "lang", "numbering", "record", "hint_level") if k in data}
+    settings.update(
+        players=[str(PlayerSpec.from_seat(s)) for s in table.seats],
+        seed=table.seed,
+        log=table.log,
+    )
+    return table.match, settings
+
+
+def _check_saved_settings(path, data: dict):
+    """Refuse a saved game whose terminal settings were edited into something ``nardy play`` cannot use."""
+    from .bots.bot import BOT_LEVELS
+
+    def bad(field, why) -> NoReturn:
+        _bad(path, field, why)
+
+    if "single" in data and not isinstance(data["single"], bool):
+        bad("single", f"{data['single']!r}: expected true or false")
+    if data.get("lang") is not None and data["lang"] not in LANGS:
+        bad("lang", f"{data['lang']!r}: expected one of {', '.join(LANGS)}")
+    if data.get("numbering") is not None and data["numbering"] not in NUMBERINGS:
+        bad("numbering", f"{data['numbering']!r}: expected one of {', '.join(NUMBERINGS)}")
+    if data.get("record") is not None and not isinstance(data["record"], str):
+        bad("record", f"{data['record']!r}: expected a file name or null")
+    if data.get("hint_level") is not None and data["hint_level"] not in BOT_LEVELS:
+        bad("hint_level", f"{data['hint_level']!r}: expected one of {', '.join(BOT_LEVELS)}")
+
+
+def _check_saved_v1(path, data: dict):
+    """Refuse a version 1 saved game whose match, players or seed were edited into something unusable."""
+
+    def bad(field, why) -> NoReturn:
+        _bad(path, field, why)
 
     if "match" not in data:
         bad("match", "missing (the saved match)")
@@ -723,26 +813,17 @@ def _check_saved_settings(path, data: dict):
     seed = data.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         bad("seed", f"{seed!r}: expected a whole number >= 0 or null")
-    if "single" in data and not isinstance(data["single"], bool):
-        bad("single", f"{data['single']!r}: expected true or false")
-    if data.get("lang") is not None and data["lang"] not in LANGS:
-        bad("lang", f"{data['lang']!r}: expected one of {', '.join(LANGS)}")
-    if data.get("numbering") is not None and data["numbering"] not in NUMBERINGS:
-        bad("numbering", f"{data['numbering']!r}: expected one of {', '.join(NUMBERINGS)}")
-    if data.get("record") is not None and not isinstance(data["record"], str):
-        bad("record", f"{data['record']!r}: expected a file name or null")
-    if data.get("hint_level") is not None and data["hint_level"] not in BOT_LEVELS:
-        bad("hint_level", f"{data['hint_level']!r}: expected one of {', '.join(BOT_LEVELS)}")
     if data.get("bots") is not None and not isinstance(data["bots"], dict):
         bad("bots", f"expected an object, got {type(data['bots']).__name__}")
 
 
-def _check_saved_match(path, match):
-    """Refuse a loaded match whose games are in a state no turn can continue from (an edited file)."""
+def _check_saved_match(path, match, field: str = "match"):
+    """Refuse a loaded match (saved as ``field``) whose games are in a state no turn can continue from (an
+    edited file)."""
     from .game import PHASES
 
     for i, g in enumerate(match.games):
-        where = f"match.games[{i}]"
+        where = f"{field}.games[{i}]"
         if g.phase not in PHASES:
             raise click.UsageError(
                 f"{path}: cannot resume: field '{where}.state.phase': {g.phase!r}: expected one of {', '.join(PHASES)}"
@@ -751,6 +832,8 @@ def _check_saved_match(path, match):
             raise click.UsageError(f"{path}: cannot resume: field '{where}.state.turn': {g.turn!r}: expected 0 or 1")
         if i < len(match.games) - 1 and not g.is_over:
             raise click.UsageError(f"{path}: cannot resume: field '{where}': a game before the last is not over")
+        if g.phase == "opening":  # the table plays a game's opening when it starts the game
+            raise click.UsageError(f"{path}: cannot resume: field '{where}.state.phase': the opening was not played")
 
 
 # ----- the command ------------------------------------------------------------------------------
@@ -871,6 +954,7 @@ def play(
         hint_level = hint_level or data.get("hint_level")
         if seed is None:
             seed = data.get("seed")
+        log = data.get("log")
     else:
         opts = {}
         for item in options:
@@ -886,6 +970,7 @@ def play(
         black = black or PlayerSpec("bot", STRONGEST_LEVEL)
         single = length is None
         match = None
+        log = None
     if auto:
         white = white if not white.human else PlayerSpec("bot", STRONGEST_LEVEL)
         black = black if not black.human else PlayerSpec("bot", STRONGEST_LEVEL)
@@ -912,7 +997,7 @@ def play(
         seed=seed,
         show_eval=show_eval,
         hint_level=hint_level,
-        bot_states=data.get("bots") if (data and seed == data.get("seed")) else None,
+        log=log,
     )
     if not auto:
         t = session.t

@@ -186,15 +186,32 @@ def test_save_and_resume_keep_partial_steps_and_dice(tmp_path):
     out, s = session_output(m, ["24/18", f"save {save}", "quit", "y", ""])
     assert f"Saved to {save}" in out
     data = json.loads(save.read_text())
-    assert data["format"] == "nardy-play" and data["players"] == ["human", "bot:random"]
+    # version 2: the table (seats, seed, event log, match) beside the terminal's settings
+    assert data["format"] == "nardy-play" and data["version"] == 2 and "match" not in data
+    seats = data["table"]["seats"]
+    assert [(x["kind"], x["level"]) for x in seats] == [("person", None), ("computer", "random")]
+    assert data["table"]["seed"] == 1
+    acts = [(e["side"], e["action"]) for e in data["table"]["log"] if e["type"] == "act"]
+    assert acts == [(0, "roll"), (0, "step")]  # White starts; the table rolls 6-5 (no cube); 24/18
     from nardy.play import load_session_data
 
     m2, data2 = load_session_data(str(save))
+    assert data2["players"] == ["human", "bot:random"] and data2["seed"] == 1
     assert m2.current.steps_taken == m.current.steps_taken and m2.current.dice == (6, 5)
-    out2, _ = session_output(m2, ["18/13", "", "quit", "y", ""], bot_states=data2["bots"])
+    out2, s2 = session_output(m2, ["18/13", "", "quit", "y", ""], log=data2["log"])
     assert "Steps so far: 24/18; dice left: 5" in out2
     assert "White plays 6-5: 24/13" in out2
     assert "Black plays 3-1" in out2 and "White 4-2, play> " in out2
+    # the table's log goes on from the saved one: White's step and confirm, then the computer's play
+    log = s2.table.log
+    assert log[: len(data2["log"])] == data2["log"]
+    assert [(e["side"], e["action"], e.get("computer")) for e in log[len(data2["log"]) :]] == [
+        (0, "step", None),
+        (0, "confirm", None),
+        (1, "roll", True),
+        (1, "play", True),
+        (0, "roll", False),  # the table rolls for White, who cannot double in long nardy
+    ]
 
 
 def test_resume_file_that_is_not_utf8_is_a_usage_error_naming_it(tmp_path):
@@ -487,39 +504,86 @@ def test_match_to_three_typed(tmp_path):
 
 
 # ----- regressions: edited save files, unwritable record ------------------------------------------------
-def _saved_game(tmp_path):
+def _saved_game(tmp_path, version=2):
     save = tmp_path / "g.json"
     m = Match("long", dice=FixedDice([5, 2, (6, 5), (3, 1), (4, 2)]))
     session_output(m, ["24/18", f"save {save}", "quit", "y", ""])
-    return json.loads(save.read_text())
+    d = json.loads(save.read_text())
+    return d if version == 2 else _as_version_1(d)
+
+
+def _as_version_1(d):
+    """The same saved game as ``nardy play`` wrote it before the table (format version 1): the match, the
+    players, the seed and the bots' random states beside the settings."""
+    import numpy as np
+
+    t = d["table"]
+    return {
+        "format": "nardy-play",
+        "version": 1,
+        "players": ["human" if x["kind"] == "person" else f"bot:{x['level']}" for x in t["seats"]],
+        **{k: d[k] for k in ("single", "lang", "numbering", "record", "hint_level")},
+        "seed": t["seed"],
+        "bots": {"1": np.random.default_rng([1, 1]).bit_generator.state},
+        "match": t["match"],
+    }
 
 
 def _edit_turn(d):
-    d["match"]["games"][-1]["state"]["turn"] = 5
+    (d["table"] if d["version"] == 2 else d)["match"]["games"][-1]["state"]["turn"] = 5
 
 
 def _edit_phase(d):
-    d["match"]["games"][-1]["state"]["phase"] = "zzz"
+    (d["table"] if d["version"] == 2 else d)["match"]["games"][-1]["state"]["phase"] = "zzz"
+
+
+def _unstarted(d):
+    from nardy.match import Match
+
+    d["table"]["match"] = Match("long").to_dict()
+    d["table"]["match"]["games"] = [Match("long").new_game().to_dict()]  # phase "opening"
+
+
+def _edit_seat(i, **kw):
+    return lambda d: d["table"]["seats"][i].update(kw)
+
+
+def _clock(d):
+    from nardy.clock import CLOCK_PRESETS, Clock
+
+    d["table"]["clock"] = Clock(CLOCK_PRESETS["blitz"]).to_dict()
 
 
 @pytest.mark.parametrize(
-    "name, edit, words",
+    "version, name, edit, words",
     [
-        ("turn", _edit_turn, ["match", "turn"]),
-        ("seed", lambda d: d.update(seed="abc"), ["'seed'", "abc"]),
-        ("players", lambda d: d.update(players=["alien", "human"]), ["'players'", "alien"]),
-        ("phase", _edit_phase, ["match", "phase", "zzz"]),
-        ("no-match", lambda d: d.pop("match"), ["'match'", "missing"]),
-        ("lang", lambda d: d.update(lang="klingon"), ["'lang'"]),
-        ("empty", None, ["empty"]),
+        (2, "turn", _edit_turn, ["'table'", "match", "turn"]),
+        (2, "seed", lambda d: d["table"].update(seed="abc"), ["'table'", "seed", "abc"]),
+        (2, "seat-kind", _edit_seat(0, kind="alien"), ["'table'", "alien"]),
+        (2, "seat-level", _edit_seat(1, level="nobody"), ["'table.seats[1].level'", "nobody"]),
+        (2, "seat-remote", _edit_seat(1, kind="remote", level=None, player="p1"), ["'table.seats[1]'", "remote"]),
+        (2, "negative-seed", lambda d: d["table"].update(seed=-4), ["'table.seed'", "-4"]),
+        (2, "clock", _clock, ["'table.clock'"]),
+        (2, "phase", _edit_phase, ["match", "phase", "zzz"]),
+        (2, "opening", _unstarted, ["'table.match.games[0].state.phase'", "opening was not played"]),
+        (2, "no-table", lambda d: d.pop("table"), ["'table'", "missing"]),
+        (2, "lang", lambda d: d.update(lang="klingon"), ["'lang'"]),
+        (2, "version", lambda d: d.update(version=3), ["'version'", "3"]),
+        (1, "turn", _edit_turn, ["match", "turn"]),
+        (1, "seed", lambda d: d.update(seed="abc"), ["'seed'", "abc"]),
+        (1, "players", lambda d: d.update(players=["alien", "human"]), ["'players'", "alien"]),
+        (1, "phase", _edit_phase, ["match", "phase", "zzz"]),
+        (1, "no-match", lambda d: d.pop("match"), ["'match'", "missing"]),
+        (1, "lang", lambda d: d.update(lang="klingon"), ["'lang'"]),
+        (None, "empty", None, ["empty"]),
     ],
 )
-def test_resume_edited_save_file_exits_2_naming_the_field(tmp_path, name, edit, words):
+def test_resume_edited_save_file_exits_2_naming_the_field(tmp_path, version, name, edit, words):
     path = tmp_path / f"{name}.json"
     if edit is None:
         path.write_text("")
     else:
-        d = _saved_game(tmp_path)
+        d = _saved_game(tmp_path, version)
         edit(d)
         path.write_text(json.dumps(d))
     r = run_nardy("play", "--resume", str(path), timeout=60)
@@ -527,6 +591,34 @@ def test_resume_edited_save_file_exits_2_naming_the_field(tmp_path, name, edit, 
     assert "Traceback" not in r.stderr and str(path) in r.stderr
     for w in words:
         assert w in r.stderr, r.stderr
+
+
+def test_version_1_save_still_resumes_and_saves_again_as_a_table(tmp_path):
+    from nardy.play import load_session_data
+
+    old = tmp_path / "v1.json"
+    old.write_text(json.dumps(_saved_game(tmp_path, version=1)))
+    m, data = load_session_data(str(old))
+    assert data["version"] == 1 and data["players"] == ["human", "bot:random"]  # "bots" is not used
+    assert m.current.steps_taken and m.current.dice == (6, 5)
+    new = tmp_path / "v2.json"
+    players = [parse_player(p) for p in data["players"]]
+    out, s = session_output(m, ["18/13", "", f"save {new}", "quit", "y", ""], players=players)
+    assert "White plays 6-5: 24/13" in out and "Black plays 3-1" in out
+    d = json.loads(new.read_text())
+    assert d["version"] == 2 and [x["kind"] for x in d["table"]["seats"]] == ["person", "computer"]
+    # from the shell
+    r = Driver("play", "--resume", str(old))
+    r.wait()
+    assert "Resumed from" in r.last and "Steps so far: 24/18" in r.last and r.kind == "play"
+    assert r.send("18/13") == "confirm"
+    r.send("")
+    assert "White plays 6-5: 24/13" in r.last and "Black plays 3-1" in r.last and r.kind == "play"
+    r.send("quit")
+    r.send("y")
+    assert r.send("") == "eof"
+    r.child.close()
+    assert r.exitstatus == 0
 
 
 def test_auto_record_to_unwritable_path_fails(tmp_path):

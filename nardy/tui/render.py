@@ -123,7 +123,8 @@ class Renderer:
 
     Args:
         match: the :class:`~nardy.match.Match` shown.
-        players: two player specs (White, Black), each with ``human`` and ``level``.
+        players: the two players (White, Black), each with ``human`` and ``level``: the table's
+            :class:`~nardy.table.Seat` s.
         texts: the :class:`~nardy.i18n.Texts` of the player's language.
         numbering: the :class:`~nardy.tui.numbering.Numbering` of points.
         out: the :class:`Output`.

@@ -5,12 +5,16 @@ is documented by OpenAPI at ``/docs``. Every error is JSON ``{"detail": message,
 for malformed input (IDs, dice, options, notation, records, request fields), 400 for an action the rules
 do not allow now (out of turn, an illegal play) or a bad Host header, 404 for an unknown saved game, 409
 for an action on a state that has moved on (``seq``), 413 for a body over its limit, 429/503 with
-``Retry-After`` when the computer is busy or the database is unavailable (:mod:`nardy.web.errors`).
+``Retry-After`` when the computer is busy or the database is unavailable, 401/403/429 for log-ins and
+requests from other sites (:mod:`nardy.web.auth`); see :mod:`nardy.web.errors`.
 
-The routes live in routers: :mod:`nardy.web.engine` (the engine and .mat records) and
-:mod:`nardy.web.games` (saved games); they reach the app's state (``app.state``: the storage, the
-computer's work, the games' locks, whether seeds are allowed) through the dependencies of
-:mod:`nardy.web.deps`.
+The routes live in routers: :mod:`nardy.web.engine` (the engine and .mat records),
+:mod:`nardy.web.games` (saved games) and :mod:`nardy.web.auth` (guests, accounts, log-in sessions); they
+reach the app's state (``app.state``: the storage, the computer's work, the games' locks, whether seeds
+are allowed, whether cookies are Secure, the log-in limits) through the dependencies of
+:mod:`nardy.web.deps` and :mod:`nardy.web.auth` (who asks: ``CurrentUser``, ``SignedIn``). Every route
+passes :func:`nardy.web.auth.check_request` first (Origin, and the CSRF token of a request made with a
+log-in session).
 
 The server is meant to be safe to expose (see docs/security.md): no input is ever a path, every
 request body is bounded (:mod:`nardy.web.guard`), the computer's work is queued fairly per client with
@@ -22,18 +26,20 @@ nothing.
 from __future__ import annotations
 
 import contextlib
+import logging
 from importlib import resources
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from . import engine, games
+from . import auth, dicetest, engine, games, online
 from .botwork import BotWork
-from .deps import ActionLane, GameLocks
+from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
+from .live import ClockKeeper, Hub
 from .storage import Storage
 
 __all__ = ["create_app"]
@@ -49,6 +55,12 @@ async def index():
     return FileResponse(str(_STATIC / "index.html"), media_type="text/html")
 
 
+@page.get("/join/{gid}", include_in_schema=False)
+async def join_page(gid: GameId):
+    """The invitation link opens the page (the token is in the link's fragment, read by the page)."""
+    return FileResponse(str(_STATIC / "index.html"), media_type="text/html")
+
+
 def create_app(
     database_url: str | None = None,
     storage: Storage | None = None,
@@ -56,6 +68,7 @@ def create_app(
     allowed_hosts: list[str] | None = None,
     allow_seeds: bool = False,
     bot_work: BotWork | None = None,
+    secure_cookies: bool = False,
 ) -> FastAPI:
     """The app.
 
@@ -66,6 +79,8 @@ def create_app(
         allow_seeds: accept ``seed`` for new games (reproducible dice: analysis and tests only; a game
             played for real must never have dice that anyone can predict).
         bot_work: the scheduler of the computer's work (default: 2 workers, see :class:`BotWork`).
+        secure_cookies: mark the log-in cookies Secure on every answer (the server is reached over https
+            through a proxy that does not say so); without it they are Secure on https requests only.
     """
     # FastAPIOffline: /docs and /redoc served from packaged Swagger UI/ReDoc files, no CDN needed.
     app = FastAPIOffline(
@@ -78,10 +93,13 @@ def create_app(
             '25 = bar, 0 = off. Errors are JSON `{"detail": message, "error": type}`: 422 malformed '
             "input, 400 an action the rules refuse now, 404 an unknown saved game, 409 an action on a state "
             "that has moved on (send the view's `seq`), 413 a body too large, 429/503 (with `Retry-After`) "
-            "the computer busy or the database unavailable."
+            "the computer busy or the database unavailable; 401 a log-in needed (or a wrong one), 403 a "
+            "request from another site or without the `X-CSRF-Token` of its log-in session, 429 too many "
+            "log-ins. Players: `/api/auth/guest`, `/api/auth/register`, `/api/auth/login`, `/api/me`."
         ),
         version=engine.version(),
         lifespan=_lifespan,
+        dependencies=[Depends(auth.check_request)],
     )
     # the state the routes reach through nardy.web.deps
     app.state.storage = storage if storage is not None else Storage(database_url)
@@ -89,6 +107,10 @@ def create_app(
     app.state.game_locks = GameLocks()
     app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds
+    app.state.hub = Hub()
+    app.state.clock_keeper = ClockKeeper(app, online.expire, online.shift)
+    app.state.secure_cookies = secure_cookies
+    app.state.auth_limits = auth.AuthLimits()
     app.add_middleware(
         Guard, allowed_hosts=allowed_hosts, body_limit=BODY_LIMIT, route_limits={"/api/mat": engine.MAT_LIMIT}
     )
@@ -97,10 +119,22 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(_STATIC)), name="static")
     app.include_router(engine.router)
     app.include_router(games.router)
+    app.include_router(online.router)
+    app.include_router(auth.router)
+    app.include_router(dicetest.router)
     return app
 
 
 @contextlib.asynccontextmanager
 async def _lifespan(app):
+    keeper = app.state.clock_keeper
+    app.state.bot_work.open()
+    # the time the server was down is given back to the running clocks, then they are kept
+    try:
+        await keeper.resume()
+    except Exception:  # the database may be down at start: the keeper's rounds try again
+        logging.getLogger("nardy.web").warning("could not resume the clocks", exc_info=True)
+    keeper.start()
     yield
+    await keeper.stop()
     app.state.bot_work.close()

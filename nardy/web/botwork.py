@@ -87,6 +87,7 @@ class BotWork:
         self._waiting = 0
         self._running = 0
         self._closed = False
+        self._gen = 0  # the workers' generation: close() retires the running ones
         self._threads: list[threading.Thread] = []
         #: Counters: jobs done, refused at admission, dropped after waiting too long, cancelled.
         self.counts = {"done": 0, "refused": 0, "expired": 0, "cancelled": 0}
@@ -97,7 +98,7 @@ class BotWork:
         if self._threads:
             return
         for i in range(self.workers):
-            t = threading.Thread(target=self._worker, name=f"nardy-bot-{i}", daemon=True)
+            t = threading.Thread(target=self._worker, args=(self._gen,), name=f"nardy-bot-{i}", daemon=True)
             t.start()
             self._threads.append(t)
 
@@ -110,7 +111,15 @@ class BotWork:
                     job.future.set_exception(Busy(503, "the server is shutting down", 5))
             self._queues.clear()
             self._waiting = 0
+            self._gen += 1
+            self._threads = []
             self._cond.notify_all()
+
+    def open(self):
+        """Accept work again after :meth:`close` (an app whose lifespan starts again: new workers start with the
+        next job; the old ones leave after their running job)."""
+        with self._cond:
+            self._closed = False
 
     def _next(self) -> _Job | None:
         # the first waiting client in round-robin order gives one job, then goes to the back
@@ -135,11 +144,11 @@ class BotWork:
         else:
             self._active[job.client] = n
 
-    def _worker(self):
+    def _worker(self, gen: int):
         while True:
             with self._cond:
                 job = None
-                while not self._closed:
+                while not self._closed and gen == self._gen:
                     job = self._next()
                     if job is not None:
                         break

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
@@ -393,11 +394,22 @@ async def import_mat(
         return out
 
     out = await compute(run)
-    if save:
-        s = out.pop("session")
-        saved = await run_in_threadpool(store.create, s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary())
-        out["id"] = saved.id
-    return out
+    if not save:
+        return out
+    from .auth import set_session_cookies, user_or_guest
+    from .games import columns
+
+    # the saved game belongs to whoever imported it (a new guest for a player without a session)
+    user, new_login = await user_or_guest(request, "Guest")
+    s = out.pop("session")
+    s.settings["owner"] = user.id
+    saved = await run_in_threadpool(
+        store.create, s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s)
+    )
+    out["id"] = saved.id
+    answer = JSONResponse(out)
+    set_session_cookies(answer, request, new_login)
+    return answer
 
 
 def _imported_session(m) -> Session:
@@ -411,7 +423,7 @@ def _imported_session(m) -> Session:
         # afresh below (with its opening roll), so the saved game can be played on
         md["games"] = md["games"][:-1]
     m2 = Match.from_dict(md, dice=SystemDice())
-    s = Session(
+    s = Session.from_match(
         m2,
         {
             "humans": [True, True],

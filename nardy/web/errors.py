@@ -4,7 +4,8 @@ Every error is JSON ``{"detail", "error", "code", "params", "message"}`` (:func:
 for malformed input, 400 for an action the rules refuse now, 404 an unknown saved game, 409 an action on
 a state that has moved on, 413 a body too large, 429/503 with ``Retry-After`` when the computer is busy
 or the database unavailable. The engine's errors (:mod:`nardy.errors`) carry their own code and params;
-:data:`KIND_CODES` gives the codes of the errors the app raises itself.
+:data:`KIND_CODES` gives the codes of the errors the app raises itself, and :class:`Refused` carries a
+code of its own (log-ins, CSRF: 401, 403, 409, 422, 429).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from .botwork import Busy, ClientGone
 from .deps import language
 from .storage import StorageUnavailable
 
-__all__ = ["error_response", "clean_message", "install_error_handlers", "KIND_CODES"]
+__all__ = ["error_response", "clean_message", "install_error_handlers", "KIND_CODES", "Refused"]
 
 #: Codes of the errors the app raises itself (the engine's errors carry their own).
 KIND_CODES = {
@@ -41,7 +42,40 @@ KIND_CODES = {
     "RecordError": "bad_record",
     "InvalidOptionError": "invalid_option",
     "HTTPError": "http_error",
+    "Forbidden": "forbidden",
+    "LoginNeeded": "login_needed",
 }
+
+
+class Refused(Exception):
+    """A refusal the app words with a code of its own (log-in, CSRF, rate limits: :mod:`nardy.web.auth`).
+
+    Args:
+        status: the HTTP status.
+        detail: English detail for programs and logs.
+        code: the message's code in :mod:`nardy.messages` (``params`` fill it in).
+        kind: the answer's ``error`` (a type name: ``BadLogin``...).
+        headers: response headers (``Retry-After``).
+    """
+
+    def __init__(
+        self,
+        status: int,
+        detail: str,
+        *,
+        code: str,
+        kind: str,
+        params: dict | None = None,
+        headers: dict[str, str] | None = None,
+    ):
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.code = code
+        self.kind = kind
+        self.params = params or {}
+        self.headers = headers or {}
+
 
 _UNPROCESSABLE = (NotationError,)
 _REFUSED = (GameStateError, IllegalPlayError)
@@ -135,6 +169,13 @@ async def storage_down(request: Request, e: Exception) -> Response:
     return r
 
 
+async def refused(request: Request, e: Exception) -> Response:
+    assert isinstance(e, Refused)
+    r = error_response(e.status, e.detail, e.kind, e.code, e.params, request=request)
+    r.headers.update(e.headers)
+    return r
+
+
 async def http_error(request: Request, e: Exception) -> Response:
     assert isinstance(e, StarletteHTTPException)
     return error_response(e.status_code, str(e.detail), _http_kind(e.status_code), request=request)
@@ -147,6 +188,7 @@ HANDLERS: dict[type[Exception], Callable[[Request, Exception], Awaitable[Respons
     Busy: busy,
     ClientGone: client_gone,
     StorageUnavailable: storage_down,
+    Refused: refused,
     HTTPException: http_error,
     StarletteHTTPException: http_error,
 }

@@ -10,14 +10,17 @@ are stored together, or not at all.
 
 from __future__ import annotations
 
+import datetime as _dt
 import unicodedata
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import PlainTextResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
+from ..errors import GameStateError
+from .auth import set_session_cookies, user_or_guest
 from .deps import (
     ComputeDep,
     GameId,
@@ -32,9 +35,10 @@ from .deps import (
     load_game,
     read_game,
 )
-from .errors import error_response
+from .errors import Refused, error_response
+from .online import acting_side, check_owner, check_reader, publish, shown, user_id, viewer_for
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
-from .storage import SavedGame, StaleRevision, Storage
+from .storage import SavedGame, StaleRevision, Storage, User
 from .view import SavedGameView
 
 __all__ = ["router", "NewGame", "Action"]
@@ -63,6 +67,16 @@ def _check_name(name: str, i: int) -> str:
 
 
 # ----- request models ---------------------------------------------------------------------------------------
+class ClockBody(BaseModel):
+    """A clock in seconds: ``initial`` reserve per player, ``increment`` added after each spell to act,
+    ``delay`` free seconds at the start of each spell (docs/online.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+    initial: float = Field(..., ge=1, le=86400)
+    increment: float = Field(0, ge=0, le=600)
+    delay: float = Field(0, ge=0, le=600)
+
+
 class NewGame(BaseModel):
     """Settings of a new saved game (a match, or a money session with ``length`` 0)."""
 
@@ -73,7 +87,11 @@ class NewGame(BaseModel):
         max_length=40,
     )
     length: int = Field(0, ge=0, le=99, description="match length in points; 0 = money session")
-    opponent: Literal["bot", "human"] = Field("bot", description="the computer, or a second person at this device")
+    opponent: Literal["bot", "human", "online"] = Field(
+        "bot",
+        description="the computer, a second person at this device, or a person elsewhere (online: the answer "
+        "carries an invitation link to send them)",
+    )
     level: Level = Field("advanced", description="the computer's level")
     colour: Literal["white", "black", "random"] = Field("white", description="the person's side against the computer")
     options: dict[str, Any] = Field(
@@ -94,6 +112,18 @@ class NewGame(BaseModel):
     jacoby: bool = False
     beavers: bool = False
     cube_limit: int | None = Field(None, ge=1, le=2**20)
+    client_seed: str | None = Field(
+        None,
+        max_length=64,
+        description="online: your browser's seed for the provably fair dice (1-64 of [0-9A-Za-z_-]); "
+        "the server makes one if missing",
+    )
+    clock: Literal["none", "blitz", "rapid", "classic"] | ClockBody | None = Field(
+        None,
+        description="online: the players' clocks: a preset (blitz: 1 minute + 10 s a move; rapid: 5 minutes, "
+        "12 s delay; classic: 15 minutes, 15 s delay) or times in seconds",
+    )
+    watchers: bool = Field(False, description="online: others may watch the game")
 
     @field_validator("players")
     @classmethod
@@ -135,26 +165,38 @@ def _numbering(s: Session, numbering: str) -> str:
     return numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
 
 
-def _shown(game: Loaded, viewer: int | None, numbering: str) -> SavedGameView:
-    """The view of the page, with the game's ``id`` and ``seq`` (the stored revision)."""
-    s = game.session
-    return SavedGameView.of(game.id, game.saved.revision, s.game_view(viewer, _numbering(s, numbering)))
-
-
-def _store(store: Storage, game: Loaded) -> None:
-    """Store the session over its saved row; 404 when the game was deleted meanwhile, 409 when another
-    writer stored it first (the revision check)."""
+def store_session(store: Storage, game: Loaded) -> None:
+    """Store the session over its saved row, with its listing columns (status, owner, seats, when its clock
+    runs out); 404 when the game was deleted meanwhile, 409 when another writer stored it first (the
+    revision check)."""
     saved, s = game.saved, game.session
     saved.data = s.to_dict()
     saved.status = s.status
     saved.title = s.title()
     saved.summary = s.summary()
+    for k, v in columns(s).items():
+        setattr(saved, k, v)
     try:
         store.save(saved)
     except KeyError:
         raise HTTPException(404, f"no saved game {saved.id!r}: it was deleted") from None
     except StaleRevision:
         raise HTTPException(409, "the game changed while this action was under way; reload it") from None
+
+
+def columns(s: Session) -> dict:
+    """The columns a saved game is found by (:meth:`SavedGame.columns`): its owner and seated players, who may
+    watch, when its clock runs out."""
+    seats = [x.player for x in s.table.seats] if s.online else [s.owner, s.owner]
+    c = s.table.clock
+    due = c.due() if (c is not None and not s.table.is_over) else None
+    return {
+        "owner": s.owner,
+        "seat0": seats[0],
+        "seat1": seats[1],
+        "visibility": "public" if s.watchable else "private",
+        "clock_due": _dt.datetime.fromtimestamp(due, _dt.UTC) if due is not None else None,
+    }
 
 
 def _listing(saved: SavedGame) -> dict:
@@ -170,14 +212,18 @@ def _listing(saved: SavedGame) -> dict:
 
 
 # ----- routes -------------------------------------------------------------------------------------------
-@router.get("/api/games", tags=["games"], summary="Saved games, most recently played first")
+@router.get("/api/games", tags=["games"], summary="Your saved games (those you made or sit at), most recent first")
 async def list_games(
+    request: Request,
     store: StorageDep,
     limit: int = Query(50, ge=1, le=500),
     offset: int = Query(0, ge=0, le=10**9),
-    status: Literal["playing", "game-over", "over"] | None = Query(None),
+    status: Literal["waiting", "playing", "game-over", "over", "cancelled", "declined"] | None = Query(None),
 ):
-    rows = await run_in_threadpool(store.list, limit, offset, status)
+    uid = await user_id(request)
+    if uid is None:
+        return {"games": []}
+    rows = await run_in_threadpool(store.list, limit, offset, status, uid)
     return {"games": [_listing(r) for r in rows]}
 
 
@@ -186,7 +232,7 @@ async def list_games(
     tags=["games"],
     status_code=201,
     response_model=SavedGameView,
-    summary="Start a new game (the opening is played; the computer moves if it starts)",
+    summary="Start a new game (the opening is played; the computer moves if it starts); online: an invitation",
 )
 async def create_game(
     request: Request,
@@ -206,6 +252,35 @@ async def create_game(
             "seeded_dice_off",
             request=request,
         )
+    me = 0 if body.colour != "black" else 1
+    user, new_login = await user_or_guest(request, body.players[me] if body.players else "Guest")
+    if body.opponent == "online":
+        clock = body.clock.model_dump() if isinstance(body.clock, ClockBody) else body.clock
+        names = list(body.players) if body.players else None
+        out = await create_online(
+            request,
+            store,
+            lane,
+            user,
+            game=body.game,
+            length=body.length,
+            colour=body.colour,
+            client_seed=body.client_seed,
+            clock=clock,
+            watchers=body.watchers,
+            players=names,
+            options=dict(
+                options=body.options,
+                crawford=body.crawford,
+                jacoby=body.jacoby,
+                beavers=body.beavers,
+                cube_limit=body.cube_limit,
+            ),
+            numbering=numbering,
+        )
+        answer = JSONResponse(out, status_code=201)
+        set_session_cookies(answer, request, new_login)
+        return answer
 
     def make():
         return new_session(
@@ -223,6 +298,7 @@ async def create_game(
             beavers=body.beavers,
             cube_limit=body.cube_limit,
             run=False,
+            owner=user.id,
         )
 
     s = await lane(make)
@@ -231,28 +307,104 @@ async def create_game(
 
     def run():
         view = s.game_view(numbering=_numbering(s, numbering))
-        saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary())
+        saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s))
         return SavedGameView.of(saved.id, saved.revision, view)
 
-    return await lane(run)
+    out = await lane(run)
+    answer = JSONResponse(out.model_dump(mode="json", by_alias=True), status_code=201)
+    set_session_cookies(answer, request, new_login)
+    return answer
+
+
+async def create_online(
+    request: Request,
+    store: Storage,
+    lane,
+    user: User,
+    *,
+    game,
+    length: int,
+    colour: str,
+    client_seed: str | None,
+    clock,
+    watchers: bool,
+    options: dict,
+    players: list[str] | None = None,
+    reserved: str | None = None,
+    numbering: str = "own",
+) -> dict:
+    """Make an online game owned by ``user`` (their seat at ``colour``) and its invitation; returns the view
+    with ``invite`` (the token) and ``invite_url`` (the link to send). ``reserved``: a rematch keeps the other
+    seat for that player id (they join without the token)."""
+    from .online import invite_url, new_invite
+
+    rules_name = game if isinstance(game, str) else game.name
+    rule_options = options.pop("options", None)
+    if rule_options is None and not isinstance(game, str):
+        rule_options = game.options()
+    me = 0 if colour != "black" else 1
+    names = list(players) if players else ["White", "Black"]
+    names[me] = user.name
+    if colour == "random":
+        colour = "white"
+
+    def make():
+        s = new_session(
+            rules_name,
+            length=length,
+            opponent="online",
+            colour=colour,
+            options=rule_options,
+            players=names,
+            owner=user.id,
+            client_seed=client_seed,
+            clock=clock,
+            watchers=watchers,
+            **options,
+        )
+        token = new_invite(s)
+        if reserved is not None:
+            s.settings["reserved"] = reserved
+        saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s))
+        view = s.game_view(None, _numbering(s, numbering), s.sides_of(user.id))
+        return saved, token, view
+
+    saved, token, view = await lane(make)
+    out = SavedGameView.of(saved.id, saved.revision, view).model_dump(mode="json", by_alias=True)
+    out.update(invite=token, invite_url=invite_url(request, saved.id, token))
+    return out
 
 
 @router.get(
     "/api/games/{gid}", tags=["games"], response_model=SavedGameView, summary="A saved game as the page draws it"
 )
 async def get_game(
+    request: Request,
     store: StorageDep,
     gid: GameId,
     viewer: int | None = Query(None, ge=0, le=1, description="whose side is at the bottom (default: the person's)"),
     numbering: Numbering = Query("own"),
 ):
+    uid = await user_id(request)
     game = await load_game(gid, store)
-    return await run_in_threadpool(_shown, game, viewer, numbering)
+    check_reader(game.session, uid)
+    return await run_in_threadpool(shown, game, uid, viewer, numbering)
 
 
-@router.delete("/api/games/{gid}", tags=["games"], status_code=204, summary="Delete a saved game")
-async def delete_game(store: StorageDep, lock: GameLock, gid: GameId):
+@router.delete("/api/games/{gid}", tags=["games"], status_code=204, summary="Delete a saved game (its owner)")
+async def delete_game(request: Request, store: StorageDep, lock: GameLock, gid: GameId):
+    uid = await user_id(request)
     async with lock:
+        game = await load_game(gid, store)
+        s = game.session
+        check_owner(s, uid)
+        if s.online and s.status in ("playing", "game-over"):
+            raise Refused(
+                409,
+                "a game against another person cannot be deleted while played",
+                code="game_in_progress",
+                kind="Conflict",
+            )
         if not await run_in_threadpool(store.delete, gid):
             raise HTTPException(404, f"no saved game {gid!r}")
     return Response(status_code=204)
@@ -275,10 +427,13 @@ async def act(
     viewer: int | None = Query(None, ge=0, le=1),
     numbering: Numbering = Query("own"),
 ):
+    uid = await user_id(request)
     async with lock:
         game = await lane(read_game, store, gid)
         saved, s = game.saved, game.session
-        request.state.wording = s.wording(numbering, viewer)
+        side = acting_side(s, uid, body.action, body.player)
+        v, _ = viewer_for(s, uid, viewer)
+        request.state.wording = s.wording(numbering, v)
         if body.seq != saved.revision:
             return error_response(
                 409,
@@ -297,21 +452,32 @@ async def act(
                 die=body.die,
                 play=body.play,
                 level=body.level,
-                player=body.player,
-                viewer=viewer,
+                player=side,
+                viewer=v,
                 run=False,
             )
 
-        await lane(apply)
+        try:
+            await lane(apply)
+        except GameStateError as e:
+            if e.code != "time_out":
+                raise
+            # the clock ran out before this action: the match is over; store that, then refuse
+            await lane(store_session, store, game)
+            await publish(request.app, gid)
+            raise
         if s.bots_to_act():
             # the person's action and the computer's answer are stored together, or not at all
             await compute(s.run_bots)
 
         def finish():
-            _store(store, game)
-            return _shown(game, viewer, numbering)
+            store_session(store, game)
+            return shown(game, uid, viewer, numbering)
 
-        return await lane(finish)
+        out = await lane(finish)
+    if s.online:
+        await publish(request.app, gid)
+    return out
 
 
 @router.get(
@@ -328,7 +494,13 @@ async def hints(
     level: Level = Query("grandmaster"),
     numbering: Numbering = Query("own"),
 ):
+    uid = await user_id(request)
     s = (await load_game(gid, store)).session
+    if s.online:
+        if not s.table.is_over:
+            raise Refused(403, "no hints in a game against another person", code="no_hints_online", kind="Forbidden")
+    elif not s.sides_of(uid):
+        raise Refused(403, "you do not sit at this game", code="not_seated", kind="Forbidden")
     request.state.wording = s.wording(numbering)
     return await compute(
         lambda deadline: s.hints(n=n, level=level, numbering=_numbering(s, numbering), deadline=deadline)
@@ -341,22 +513,28 @@ async def hints(
     response_class=PlainTextResponse,
     summary="The record as a Jellyfish .mat file",
 )
-async def get_mat(game: LoadedGame):
+async def get_mat(request: Request, game: LoadedGame):
     from ..records.mat import write_mat
 
+    check_reader(game.session, await user_id(request))
     text = await run_in_threadpool(write_mat, game.session.match)
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="nardy-{game.id}.mat"'})
 
 
 @router.get("/api/games/{gid}/record", tags=["games"], summary="Every game's plays and results, and the score")
-async def get_record(game: LoadedGame):
+async def get_record(request: Request, game: LoadedGame):
+    check_reader(game.session, await user_id(request))
+
     def run():
         from ..records.mat import match_summary
 
         s = game.session
         # what decides the dice (a seed) is never shown: only whether the dice were seeded
-        settings = {k: v for k, v in s.settings.items() if k != "seed"}
-        settings["seeded"] = s.settings.get("seed") is not None
-        return {"id": game.id, "status": s.status, "settings": settings, "record": match_summary(s.match)}
+        settings = s.record_settings()
+        out = {"id": game.id, "status": s.status, "settings": settings, "record": match_summary(s.match)}
+        if s.online:
+            out["fairness"] = s.fairness()
+            out["log"] = s.table.log
+        return out
 
     return await run_in_threadpool(run)

@@ -81,7 +81,16 @@ def _warm_up():
     type=click.IntRange(1, 100000),
     help="Computer requests that may wait at once; more are answered 503 with Retry-After.",
 )
-def serve(host, port, database, log_level, warm_up, allowed_hosts, allow_seeded_dice, bot_workers, bot_queue):
+@click.option(
+    "--secure-cookies",
+    is_flag=True,
+    default=False,
+    help="Mark the log-in cookies Secure (sent over https only) on every answer: for a server behind a "
+    "TLS proxy that does not pass X-Forwarded-Proto. Without it they are Secure on https requests.",
+)
+def serve(
+    host, port, database, log_level, warm_up, allowed_hosts, allow_seeded_dice, bot_workers, bot_queue, secure_cookies
+):
     """Play in the browser and use the engine over HTTP (API documented at /docs)."""
     try:
         import uvicorn
@@ -103,6 +112,7 @@ def serve(host, port, database, log_level, warm_up, allowed_hosts, allow_seeded_
         allowed_hosts=hosts,
         allow_seeds=allow_seeded_dice,
         bot_work=BotWork(workers=bot_workers, max_queued=bot_queue),
+        secure_cookies=secure_cookies,
     )
     if warm_up:
         _warm_up()

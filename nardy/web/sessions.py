@@ -18,12 +18,17 @@ it. The page sends actions back (:meth:`Session.act`); the rules are checked her
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 import time
-import zlib
 
+from .. import fairdice
+from .. import table as _table
 from ..bots.bot import BOT_LEVELS
-from ..dice import DiceSource, SystemDice
-from ..errors import GameStateError, IllegalPlayError, InvalidOptionError
+from ..clock import Clock, clock_spec
+from ..dice import DiceSource, FixedDice, SystemDice
+from ..errors import GameStateError, InvalidOptionError
 from ..events import (
     BeaverEvent,
     DoubleEvent,
@@ -35,36 +40,30 @@ from ..events import (
     RollEvent,
     TakeEvent,
 )
+from ..game import Game
 from ..match import Match
 from ..notation import Step, format_steps
 from ..numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
 from ..rules import get_rules
-from .view import BoardView, CubeView, GameView, LastPlay, Resignation, ResultView, RulesView
+from ..table import ACTIONS, Seat, SeatKind, Table
+from .view import (
+    BoardView,
+    ClockView,
+    CubeView,
+    GameView,
+    LastPlay,
+    OnlineView,
+    Resignation,
+    ResultView,
+    RulesView,
+    SeatView,
+)
 
 __all__ = ["Session", "new_session", "NUMBERINGS", "ACTIONS", "BOT_LEVELS"]
 
-#: Actions a person may send.
-ACTIONS = (
-    "roll",
-    "step",
-    "undo",
-    "confirm",
-    "play",
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "resign",
-    "accept",
-    "decline",
-    "next",
-)
-
 #: Seconds one decision of the computer may search before it plays its best so far (a server bound; the
 #: usual grandmaster decision takes well under a tenth of this).
-BOT_MOVE_BUDGET = 2.0
-
-_MAX_BOT_ACTIONS = 2000
+BOT_MOVE_BUDGET = _table.BOT_MOVE_BUDGET
 
 
 def _to_viewer(p: int, mover: int, viewer: int, hitting: bool) -> int:
@@ -98,12 +97,6 @@ def _check_numbering(numbering: str, game: str) -> str:
     return check_numbering(numbering, game)
 
 
-def _bot_seed(seed, *parts) -> int | None:
-    if seed is None:
-        return None
-    return zlib.crc32(repr((seed,) + parts).encode()) & 0x7FFFFFFF
-
-
 def new_session(
     game: str = "backgammon",
     *,
@@ -120,6 +113,10 @@ def new_session(
     beavers: bool = False,
     cube_limit: int | None = None,
     run: bool = True,
+    owner: str | None = None,
+    client_seed: str | None = None,
+    clock=None,
+    watchers: bool = False,
 ) -> Session:
     """Start a match and play the opening (and the computer's first turn if it starts, unless ``run`` is
     False: then the caller calls :meth:`Session.run_bots`, as a server does on its computer workers).
@@ -134,12 +131,23 @@ def new_session(
         players: two names (default: the colours, or ``Player`` and ``nardy (level)``).
         seed: seed of the dice and of the computer's choices (reproducible games); ``None`` for random.
         auto_roll: roll for a person by itself when doubling is not possible.
+        owner: the player id of who starts the game (it belongs to them; ``None``: nobody's, in-process use).
+        client_seed: an online game: the owner's browser's seed for the provably fair dice
+            (:mod:`nardy.fairdice`; the other seat gives its own when it joins).
+        clock: an online game's clock: a preset name or ``{"initial", "increment", "delay"}`` seconds
+            (:func:`nardy.clock.clock_spec`), or ``None``.
+        watchers: an online game: others may watch it.
+
+    ``opponent="online"`` makes a game for a person elsewhere: the owner sits at ``colour`` (a remote seat with
+    their id), the other seat waits for whoever opens the invitation; the dice are provably fair (the server
+    seed's commitment is published now, the seed itself when the match is over); nothing is rolled until the
+    other seat is taken (:meth:`Session.join`).
     Raises:
         InvalidOptionError / UnknownGameError: bad settings.
     """
     rules = get_rules(game, **(options or {}))
-    if opponent not in ("bot", "human"):
-        raise InvalidOptionError(f"opponent {opponent!r}: expected bot or human")
+    if opponent not in ("bot", "human", "online"):
+        raise InvalidOptionError(f"opponent {opponent!r}: expected bot, human or online")
     if level not in BOT_LEVELS:
         raise InvalidOptionError(f"level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
     if colour not in ("white", "black", "random"):
@@ -158,7 +166,9 @@ def new_session(
     else:
         humans = [True, True]
     if players is None:
-        if opponent == "human":
+        if opponent == "online":
+            players = ("White", "Black")
+        elif opponent == "human":
             players = ("White", "Black")
         else:
             names = ["Player", "Player"]
@@ -177,65 +187,125 @@ def new_session(
         crawford=crawford,
         players=players,
     )
-    settings = {
-        "humans": humans,
-        "level": level,
-        "seed": seed,
-        "auto_roll": bool(auto_roll),
-        "viewer": me if opponent == "bot" else 0,
-        "opponent": opponent,
-    }
-    s = Session(match, settings)
-    match.new_game(start=True)
+    settings: dict = {"viewer": me if opponent != "human" else 0, "opponent": opponent, "level": level, "owner": owner}
+    if opponent == "online":
+        if owner is None:
+            raise InvalidOptionError("an online game needs its owner's player id")
+        seats = [Seat(SeatKind.REMOTE, "?"), Seat(SeatKind.REMOTE, "?")]
+        seats[me] = Seat(SeatKind.REMOTE, players[me], player=owner)
+        server_seed = fairdice.new_server_seed()
+        seeds = [None, None]
+        seeds[me] = fairdice.check_client_seed(client_seed if client_seed is not None else secrets.token_hex(16))
+        settings.update(
+            watchers=bool(watchers),
+            fair={
+                "server_seed": server_seed.hex(),
+                "commitment": fairdice.commitment(server_seed),
+                "client_seeds": seeds,
+            },
+        )
+        spec = clock_spec(clock)
+        table = Table(match, seats, clock=Clock(spec) if spec else None, auto_roll=True, auto_next=True, seed=None)
+        table.log.append({"n": 0, "t": round(time.time(), 3), "type": "seat", "side": me, "name": players[me]})
+        return Session(table, settings)
+    seats = tuple(
+        Seat(SeatKind.PERSON, players[i]) if humans[i] else Seat(SeatKind.COMPUTER, players[i], level=level)
+        for i in (0, 1)
+    )
+    table = Table(match, seats, auto_roll=auto_roll, seed=seed)
+    s = Session(table, settings)
+    table.start()
     if run:
         s.run_bots()
     return s
 
 
 class Session:
-    """A match with its web settings; see the module docstring."""
+    """A :class:`~nardy.table.Table` with the page's settings (``viewer``: whose side the page shows by
+    default; ``opponent``: ``bot``, ``human`` or ``online``; ``level``: the computer's level, for the list);
+    see the module docstring."""
 
-    def __init__(self, match: Match, settings: dict):
-        self.match = match
+    def __init__(self, table: Table, settings: dict):
+        self.table = table
         self.settings = settings
+
+    @classmethod
+    def from_match(cls, match: Match, settings: dict) -> Session:
+        """A session from a match and the settings of a version 1 saved game (``humans``, ``level``,
+        ``seed``, ``auto_roll``, ``viewer``, ``opponent``)."""
+        level = settings.get("level", "advanced")
+        seats = [
+            Seat(SeatKind.PERSON, match.players[i])
+            if settings["humans"][i]
+            else Seat(SeatKind.COMPUTER, match.players[i], level=level)
+            for i in (0, 1)
+        ]
+        table = Table(match, seats, auto_roll=settings.get("auto_roll", True), seed=settings.get("seed"))
+        return cls(table, {"viewer": settings["viewer"], "opponent": settings.get("opponent", "bot"), "level": level})
 
     # ----- persistence --------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"version": 1, "settings": dict(self.settings), "match": self.match.to_dict()}
+        return {"version": 2, "settings": dict(self.settings), "table": self.table.to_dict()}
 
     @classmethod
     def from_dict(cls, d: dict) -> Session:
+        """Rebuild a saved game: version 2 (a table), or version 1 (a match and its settings).
+
+        Raises:
+            GameStateError: not a saved game (or the match's own checks)."""
         try:
-            return cls(Match.from_dict(d["match"]), dict(d["settings"]))
-        except (KeyError, TypeError) as e:
+            if d.get("version") == 2:
+                st = d["settings"]
+                if not isinstance(st, dict) or st.get("viewer") not in (0, 1):
+                    raise GameStateError(f"not a saved game: settings {st!r:.80}")
+                return cls(Table.from_dict(d["table"]), dict(st))
+            return cls.from_match(Match.from_dict(d["match"]), dict(d["settings"]))
+        except (KeyError, TypeError, AttributeError) as e:
             raise GameStateError(f"not a saved game: {e!r}") from None
 
     @property
+    def match(self) -> Match:
+        return self.table.match
+
+    @property
     def game(self):
-        return self.match.current
+        return self.table.game
 
     @property
     def humans(self) -> list[bool]:
-        return list(self.settings["humans"])
+        return [s.human for s in self.table.seats]
+
+    @property
+    def seed(self):
+        """The seed of the dice and the computer, or ``None`` (never shown to a client)."""
+        return self.table.seed
+
+    def record_settings(self) -> dict:
+        """The settings a record shows: who is a person, the level, the automatic roll, whether seeded (never
+        the seed: it would tell the dice)."""
+        return {
+            "humans": self.humans,
+            "level": self.settings.get("level", "advanced"),
+            "auto_roll": self.table.auto_roll,
+            "viewer": self.settings["viewer"],
+            "opponent": self.settings.get("opponent", "bot"),
+            "seeded": self.table.seed is not None,
+        }
 
     @property
     def status(self) -> str:
-        """``playing``, ``game-over`` (a next game may follow) or ``over`` (the match is decided)."""
-        g = self.game
-        if self.match.is_over:
-            return "over"
-        if g is None or g.is_over:
-            return "game-over"
-        return "playing"
+        """``waiting`` (an empty seat), ``playing``, ``game-over`` (a next game may follow), ``over``, or
+        ``cancelled``/``declined`` (an invitation that will not be played)."""
+        return self.closed or self.table.status
 
     def summary(self) -> dict:
         """What the list of saved games shows."""
         g = self.game
         return {
             "game": self.match.rules.name,
-            "players": list(self.match.players),
+            "players": [s.name for s in self.table.seats],
             "humans": self.humans,
-            "level": self.settings["level"],
+            "level": self.settings.get("level", "advanced"),
             "opponent": self.settings.get("opponent", "bot"),
             "length": self.match.length,
             "score": list(self.match.score),
@@ -243,116 +313,131 @@ class Session:
             "phase": g.phase if g else None,
             "to_act": g.to_act if g else None,
             "status": self.status,
-            "winner": self.match.winner,
+            "winner": self.table.winner,
             "result": g.result.to_dict() if (g is not None and g.result) else None,
         }
 
     def title(self) -> str:
-        p = self.match.players
-        return f"{self.match.rules.name}: {p[0]} - {p[1]}"
+        p = self.table.seats
+        return f"{self.match.rules.name}: {p[0].name} - {p[1].name}"
+
+    # ----- who may do what ----------------------------------------------------------------------
+    @property
+    def online(self) -> bool:
+        return self.settings.get("opponent") == "online"
+
+    @property
+    def owner(self) -> str | None:
+        """The player id the game belongs to (``None``: a game saved before players had ids)."""
+        return self.settings.get("owner")
+
+    def sides_of(self, user: str | None) -> list[int]:
+        """The sides ``user`` (a player id) may act for: an online game's seats they hold; every person's side
+        of a game of theirs against the computer or at one screen; none for anyone else."""
+        if user is None:
+            return []
+        if self.online:
+            return self.table.side_of(user)
+        if self.owner is None or self.owner == user:
+            return [i for i, seat in enumerate(self.table.seats) if seat.human]
+        return []
+
+    def may_watch(self, user: str | None) -> bool:
+        """``user`` may see the game: they sit at it, own it, or it is an online game open to watchers."""
+        return bool(self.sides_of(user)) or (user is not None and user == self.owner) or self.watchable
+
+    @property
+    def watchable(self) -> bool:
+        return self.online and bool(self.settings.get("watchers"))
+
+    @property
+    def closed(self) -> str | None:
+        """``cancelled`` or ``declined`` for an invitation that will not be played, else ``None``."""
+        return self.settings.get("closed")
+
+    def close(self, why: str) -> None:
+        """End an online game's invitation before anyone took the seat (``cancelled`` by the owner,
+        ``declined`` by the invited). Raises GameStateError ``game_started``: the seat is taken."""
+        if not self.table.waiting:
+            raise GameStateError(f"cannot {why[:-1]}: the game has begun", code="game_started")
+        self.settings["closed"] = why
+        self.settings.pop("invite_hash", None)
+        self.settings.pop("invite", None)
+
+    # ----- online games: the invitation, the seat, the dice ------------------------------------
+    def set_invite(self, token: str) -> None:
+        """Keep the invitation ``token`` (shown again only to the owner, while the seat waits) and its SHA-256
+        (what a join is checked against, in constant time)."""
+        self.settings["invite_hash"] = hashlib.sha256(token.encode()).hexdigest()
+        self.settings["invite"] = token
+
+    def invite_matches(self, token: str | None) -> bool:
+        want = self.settings.get("invite_hash")
+        if not want or not isinstance(token, str):
+            return False
+        return hmac.compare_digest(want, hashlib.sha256(token.encode()).hexdigest())
+
+    def join(self, user: str, name: str, client_seed: str | None, now: float | None = None) -> int:
+        """``user`` takes the empty seat of an online game under ``name``, with their browser's seed for the
+        dice; the match begins (its first opening roll). Returns the side taken.
+
+        Raises:
+            GameStateError: not an online game, closed, no empty seat (``seat_taken``), or the owner
+                joining their own invitation (``own_game``).
+            InvalidOptionError: a malformed client seed."""
+        if not self.online:
+            raise GameStateError("only an online game has a seat to take", code="not_online")
+        if self.closed:
+            raise GameStateError(f"the invitation was {self.closed}", code="invite_closed", params={"why": self.closed})
+        empty = [i for i, seat in enumerate(self.table.seats) if seat.empty]
+        if not empty:
+            raise GameStateError("both seats are taken", code="seat_taken")
+        if self.table.side_of(user):
+            raise GameStateError("you already sit at this game", code="own_game")
+        side = empty[0]
+        reserved = self.settings.get("reserved")
+        if reserved is not None and reserved != user:
+            raise GameStateError("this seat is kept for another player", code="seat_taken")
+        fair = self.settings["fair"]
+        seed = fairdice.check_client_seed(client_seed if client_seed is not None else secrets.token_hex(16))
+        fair["client_seeds"][side] = seed
+        self.table.take_seat(side, name, user, now)
+        self.match.dice_source = fairdice.FairDice(bytes.fromhex(fair["server_seed"]), tuple(fair["client_seeds"]))
+        self.settings.pop("invite_hash", None)
+        self.settings.pop("invite", None)
+        self.settings.pop("reserved", None)
+        self.table.start(now)
+        return side
+
+    def fairness(self) -> dict:
+        """The public record of the provably fair dice (docs/fairness.md): scheme, commitment, the players'
+        seeds, the rolls so far, and the server seed once the match is over (or the invitation closed)."""
+        if not self.online:
+            raise GameStateError("only online games roll provably fair dice", code="not_online")
+        fair = self.settings["fair"]
+        src = self.match.dice_source
+        reveal = self.table.is_over or self.closed is not None
+        if isinstance(src, fairdice.FairDice):
+            return fairdice.public_record(src, reveal)
+        return {
+            "scheme": fairdice.SCHEME,
+            "commitment": fair["commitment"],
+            "client_seeds": list(fair["client_seeds"]),
+            "server_seed": fair["server_seed"] if reveal else None,
+            "rolls": [],
+        }
 
     # ----- the computer -------------------------------------------------------------------------
-    def _bot(self, player: int):
-        from ..bots import Bot
-
-        g = self.game
-        seed = _bot_seed(self.settings.get("seed"), len(self.match.games), len(g.history), player)
-        return Bot(self.match.rules, level=self.settings["level"], seed=seed)
-
     def bots_to_act(self) -> bool:
         """True when :meth:`run_bots` has something to do: the computer (or an automatic roll) acts next."""
-        g = self.game
-        if g is None or g.is_over:
-            return False
-        p = g.to_act
-        if p is None:
-            return False
-        if not self.settings["humans"][p]:
-            return True
-        return g.phase == "roll" and self.settings.get("auto_roll", True) and not g.may_double(p)
+        return self.table.computer_to_act()
 
     def run_bots(self, deadline=None) -> int:
-        """Let the computer act (and roll for a person with ``auto_roll``) until a person must act or the
-        game is over. Returns the number of actions taken.
-
-        ``deadline``: a :class:`~nardy.bots.search.Deadline` for the whole run (a server's budget): each
-        decision searches at most :data:`BOT_MOVE_BUDGET` seconds and at most until ``deadline``, then plays
-        its best so far; the computer always completes its turn (a cut-short search still plays)."""
-        from ..bots.search import Deadline
-
-        n = 0
-        while n < _MAX_BOT_ACTIONS:
-            g = self.game
-            if g is None or g.is_over:
-                break
-            p = g.to_act
-            if self.settings["humans"][p]:
-                if g.phase == "roll" and self.settings.get("auto_roll", True) and not g.may_double(p):
-                    g.roll(player=p)
-                    n += 1
-                    continue
-                break
-            step = None
-            if deadline is not None:
-                left = (
-                    BOT_MOVE_BUDGET
-                    if deadline.end is None
-                    else min(BOT_MOVE_BUDGET, max(0.0, deadline.end - time.monotonic()))
-                )
-                step = Deadline(left, deadline.cancel)
-            self._bot_act(p, step)
-            n += 1
-        return n
-
-    def _bot_act(self, p: int, deadline=None):
-        g = self.game
-        bot = self._bot(p)
-        if g.phase == "roll":
-            if g.may_double(p) and bot.cube_action(self.match).action == "double":
-                g.double(player=p)
-            else:
-                g.roll(player=p)
-        elif g.phase == "move":
-            g.play(bot.choose_play(g.position, g.dice, deadline=deadline), player=p)
-        elif g.phase == "double":
-            if bot.cube_action(self.match).take:
-                g.take(player=p)
-            else:
-                g.drop(player=p)
-        elif g.phase == "resign":
-            player, level = g.resignation
-            probs = bot.evaluate(g.position)
-            if g.turn != p:
-                probs = probs.flipped()
-            expected = probs.equity(self.match.rules.scoring)
-            if self.match.rules.scoring[level] >= expected - 1e-9:
-                g.accept_resignation(player=p)
-            else:
-                g.decline_resignation(player=p)
-        else:  # pragma: no cover - opening is played by new_game(start=True)
-            raise GameStateError(f"the computer cannot act in phase {g.phase!r}")
+        """Let the computer act until a person must act (:meth:`nardy.table.Table.advance`); returns the number
+        of actions taken."""
+        return self.table.advance(deadline)
 
     # ----- actions ------------------------------------------------------------------------------
-    def _human(self, player, action: str) -> int:
-        g = self.game
-        if g is None:
-            raise GameStateError("no game in progress", code="no_game")
-        if player is None:
-            player = g.to_act
-        if player not in (0, 1):
-            if g.is_over:
-                raise GameStateError(f"cannot {action}: the game is over", code="game_over", params={"action": action})
-            raise GameStateError(
-                f"player {player!r}: expected 0 or 1", code="bad_player", params={"player": str(player)[:20]}
-            )
-        if not self.settings["humans"][player]:
-            raise GameStateError(
-                f"cannot {action} for player {player}: that side is played by the computer",
-                code="computer_side",
-                params={"action": action, "player": player},
-            )
-        return player
-
     def act(
         self,
         action: str,
@@ -366,8 +451,8 @@ class Session:
         viewer: int | None = None,
         run: bool = True,
     ) -> dict:
-        """Apply a person's action, then let the computer answer (unless ``run`` is False: then the caller
-        calls :meth:`run_bots`). Returns a short note of what was done.
+        """Apply a person's action (:meth:`nardy.table.Table.act`), then let the computer answer (unless
+        ``run`` is False: then the caller calls :meth:`run_bots`). Returns a short note of what was done.
 
         ``frm``/``to`` of a step are in the ``viewer``'s numbering (default: the session's viewer),
         25 = the mover's bar, 0 = off; ``play`` is notation in the mover's own numbering.
@@ -379,65 +464,16 @@ class Session:
         """
         if action not in ACTIONS:
             raise InvalidOptionError(f"unknown action {action!r}: expected one of {', '.join(ACTIONS)}")
-        m = self.match
         g = self.game
-        v = self.settings["viewer"] if viewer is None else viewer
-        if action == "next":
-            if g is not None and not g.is_over:
-                raise GameStateError("cannot start the next game: this game is not over", code="game_not_over")
-            m.new_game(start=True)
-            if run:
-                self.run_bots()
-            return {"action": action}
-        if action == "resign":
-            if player is None:
-                humans = [i for i in (0, 1) if self.settings["humans"][i]]
-                player = g.to_act if (len(humans) == 2 or g.to_act is None) else humans[0]
-            p = self._human(player, action)
-            g.resign(0 if level is None else level, player=p)
-        else:
-            p = self._human(player, action)
-            if action == "roll":
-                g.roll(player=p)
-            elif action in ("step", "undo", "confirm"):
-                if g.phase == "move" and g.to_act != p:
-                    raise GameStateError(
-                        f"cannot {action}: it is player {g.to_act}'s turn to move",
-                        code="not_your_turn",
-                        params={"player": p, "expected": g.to_act, "action": action, "phase": g.phase.value},
-                    )
-                if action == "step":
-                    if frm is None or to is None:
-                        raise IllegalPlayError("a step needs 'from' and 'to' points", code="step_points")
-                    for name, x in (("from", frm), ("to", to)):
-                        if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 25:
-                            raise IllegalPlayError(
-                                f"step {name} point {x!r}: expected 0 (off), 1-24 or 25 (bar)", code="step_points"
-                            )
-                    hitting = m.rules.hitting
-                    g.step(_from_viewer(frm, g.turn, v, hitting), _from_viewer(to, g.turn, v, hitting), die)
-                elif action == "undo":
-                    g.undo_step()
-                else:
-                    g.confirm()
-            elif action == "play":
-                if not isinstance(play, str):
-                    raise IllegalPlayError(
-                        "action play needs 'play': the play in notation (mover's numbering)", code="play_text"
-                    )
-                g.play(play, player=p)
-            elif action == "double":
-                g.double(player=p)
-            elif action == "take":
-                g.take(player=p)
-            elif action == "drop":
-                g.drop(player=p)
-            elif action == "beaver":
-                g.beaver(player=p)
-            elif action == "accept":
-                g.accept_resignation(player=p)
-            elif action == "decline":
-                g.decline_resignation(player=p)
+        if action == "step" and g is not None and frm is not None and to is not None and g.turn is not None:
+            v = self.settings["viewer"] if viewer is None else viewer
+            hitting = self.match.rules.hitting
+            ok = all(not isinstance(x, bool) and isinstance(x, int) and 0 <= x <= 25 for x in (frm, to))
+            if ok:
+                frm, to = _from_viewer(frm, g.turn, v, hitting), _from_viewer(to, g.turn, v, hitting)
+        if action == "play" and not isinstance(play, str):
+            play = None
+        self.table.act(player, action, frm=frm, to=to, die=die, play=play, level=level)
         if run:
             self.run_bots()
         return {"action": action}
@@ -513,11 +549,21 @@ class Session:
         }
 
     # ----- the page's view ----------------------------------------------------------------------
-    def game_view(self, viewer: int | None = None, numbering: str = "own") -> GameView:
+    def game_view(
+        self,
+        viewer: int | None = None,
+        numbering: str = "own",
+        sides: list[int] | None = None,
+        now: float | None = None,
+    ) -> GameView:
         """Everything the page draws, from ``viewer``'s side (see the module docstring and
-        :class:`~nardy.web.view.GameView`)."""
+        :class:`~nardy.web.view.GameView`). ``sides``: the sides this viewer may act for (``None``: every
+        person's side, a game at one screen); moves and actions are offered only to them. ``now``: wall time
+        for the clock (default ``time.time()``)."""
         m = self.match
         g = self.game
+        if g is None:  # an online game waiting for its second player: the starting position, nothing to do
+            g = Game(m.rules, dice=FixedDice([]), players=m.players)
         rules = m.rules
         game = rules.name
         numbering = _check_numbering(numbering, game)
@@ -525,12 +571,13 @@ class Session:
         if v not in (0, 1):
             raise GameStateError(f"viewer {viewer!r}: expected 0 or 1")
         humans = self.humans
+        mine = [i for i in (0, 1) if humans[i]] if sides is None else list(sides)
         pos = g.position_for(v)
         a = [int(x) for x in pos.array]
         pips = pos.pip_count()
-        to_act = g.to_act
-        human_to_act = to_act is not None and humans[to_act]
-        moves, can_confirm, dice_left, steps_text = self._turn_view(v, numbering, human_to_act)
+        to_act = self.table.to_act
+        human_to_act = to_act is not None and to_act in mine
+        moves, can_confirm, dice_left, steps_text = self._turn_view(g, v, numbering, human_to_act)
         res = g.result
         cube = g.cube
         return GameView(
@@ -540,7 +587,7 @@ class Session:
             length=m.length,
             players=list(m.players),
             humans=humans,
-            level=self.settings["level"],
+            level=self.settings.get("level", "advanced"),
             viewer=v,
             numbering=numbering,
             numberings=list(NUMBERINGS[game]),
@@ -548,8 +595,8 @@ class Session:
             score=list(m.score),
             game_number=len(m.games),
             crawford=g.crawford,
-            match_over=m.is_over,
-            match_winner=m.winner,
+            match_over=self.table.is_over,
+            match_winner=self.table.winner,
             status=self.status,
             phase=g.phase,
             turn=g.turn,
@@ -564,7 +611,7 @@ class Session:
             moves=moves,
             can_confirm=can_confirm,
             steps=steps_text,
-            actions=self._actions(human_to_act, can_confirm),
+            actions=self._actions(g, human_to_act, can_confirm, mine),
             resignation=(
                 Resignation(
                     player=g.resignation[0],
@@ -575,19 +622,55 @@ class Session:
                 else None
             ),
             result=ResultView(**res.to_dict()) if res else None,
-            last_play=self._last_play(v, numbering),
-            history=self.history(numbering),
+            last_play=self._last_play(g, v, numbering),
+            history=self.history(numbering, g),
+            seats=[SeatView(name=x.name, kind=x.kind.value, taken=not x.empty) for x in self.table.seats],
+            you=mine,
+            clock=self._clock_view(time.time() if now is None else now),
+            online=self._online_view(mine),
         )
 
-    def view(self, viewer: int | None = None, numbering: str = "own") -> dict:
-        """:meth:`game_view` as a dict (the JSON the page gets, but ``phase`` a :class:`~nardy.events.Phase`)."""
-        return self.game_view(viewer, numbering).model_dump(by_alias=True)
+    def _clock_view(self, now: float) -> ClockView | None:
+        c = self.table.clock
+        if c is None:
+            return None
+        delay_left = 0.0
+        if c.running is not None and c.since is not None:
+            delay_left = max(0.0, c.spec.delay - (now - c.since))
+        return ClockView(
+            remaining=[c.left(0, now), c.left(1, now)],
+            running=c.running,
+            initial=c.spec.initial,
+            increment=c.spec.increment,
+            delay=c.spec.delay,
+            server_time=now,
+            delay_left=delay_left,
+        )
 
-    def _turn_view(self, v: int, numbering: str, human_to_act: bool) -> tuple[dict[str, list[int]], bool, list, str]:
+    def _online_view(self, mine: list[int]) -> OnlineView | None:
+        if not self.online:
+            return None
+        ended = self.table.ended
+        owner = bool(mine) and self.owner is not None and self.table.side_of(self.owner) == mine
+        return OnlineView(
+            waiting=self.table.waiting and self.closed is None,
+            closed=self.closed,
+            watchers=self.watchable,
+            commitment=self.settings["fair"]["commitment"],
+            rematch=self.settings.get("rematch"),
+            ended={k: ended[k] for k in ("reason", "winner", "loser")} if ended else None,
+            owner=owner,
+            invite=self.settings.get("invite") if owner and self.table.waiting else None,
+        )
+
+    def view(self, viewer: int | None = None, numbering: str = "own", sides=None, now: float | None = None) -> dict:
+        """:meth:`game_view` as a dict (the JSON the page gets, but ``phase`` a :class:`~nardy.events.Phase`)."""
+        return self.game_view(viewer, numbering, sides, now).model_dump(by_alias=True)
+
+    def _turn_view(self, g, v: int, numbering: str, human_to_act: bool) -> tuple[dict[str, list[int]], bool, list, str]:
         """The turn being entered: the next steps of a person to act (``{from: [to, ...]}``, ``v``'s
         numbering), whether :meth:`~nardy.game.Game.confirm` would end the turn now (the steps taken are a
         complete legal play), the dice left and the steps so far in notation."""
-        g = self.game
         game = self.match.rules.name
         hitting = self.match.rules.hitting
         moves: dict[str, list[int]] = {}
@@ -604,11 +687,12 @@ class Session:
         can_confirm = human_to_act and g.can_confirm()
         return moves, can_confirm, g.dice_left, steps_text
 
-    def _actions(self, human_to_act: bool, can_confirm: bool) -> list[str]:
-        """What the page offers now: the actions of a person to act, ``hint``, ``resign``, ``next``."""
-        g = self.game
-        humans = self.humans
+    def _actions(self, g, human_to_act: bool, can_confirm: bool, mine: list[int]) -> list[str]:
+        """What the page offers now: the actions of a person to act, ``hint`` (not in online games),
+        ``resign``, ``next``."""
         actions: list[str] = []
+        if self.table.is_over or self.table.waiting:
+            return actions
         if human_to_act:
             if g.phase == "roll":
                 actions.append("roll")
@@ -624,16 +708,15 @@ class Session:
                 if can_confirm:
                     actions.append("confirm")
             if g.phase in ("roll", "move", "double"):
-                actions += ["hint", "resign"]
-        elif g.phase in ("roll", "move", "double") and any(humans):
+                actions += ["resign"] if self.online else ["hint", "resign"]
+        elif g.phase in ("roll", "move", "double") and mine:
             actions.append("resign")
-        if g.is_over and not self.match.is_over:
+        if g.is_over and not self.table.is_over and not self.table.auto_next:
             actions.append("next")
         return actions
 
-    def _last_play(self, v: int, numbering: str) -> LastPlay | None:
+    def _last_play(self, g, v: int, numbering: str) -> LastPlay | None:
         """The current game's last play or pass, steps in ``v``'s numbering."""
-        g = self.game
         game = self.match.rules.name
         hitting = self.match.rules.hitting
         for e in reversed(g.history):
@@ -648,10 +731,10 @@ class Session:
                 )
         return None
 
-    def history(self, numbering: str = "own") -> list[dict]:
-        """The current game's events for the list of plays: ``{"kind", "player", ...}``; plays carry
-        ``dice`` and ``text`` (notation in ``numbering``, from the mover's side)."""
-        g = self.game
+    def history(self, numbering: str = "own", g=None) -> list[dict]:
+        """The current game's events (or ``g``'s) for the list of plays: ``{"kind", "player", ...}``; plays
+        carry ``dice`` and ``text`` (notation in ``numbering``, from the mover's side)."""
+        g = self.game if g is None else g
         game = self.match.rules.name
         out = []
         for e in g.history:

@@ -1,4 +1,5 @@
-"""Saved games for ``nardy serve``: one table, SQLAlchemy 2 (SQLite by default, PostgreSQL by URL).
+"""The database of ``nardy serve``: saved games, users and log-in sessions; SQLAlchemy 2 (SQLite by default,
+PostgreSQL by URL), the schema kept by Alembic (:mod:`nardy.web.migrations`).
 
 A saved game is a :class:`~nardy.match.Match` (a match to N points, or a money session) with the
 settings of the web session (who is a person, the computer's level...). It is stored as JSON text
@@ -6,7 +7,11 @@ beside a few columns for the list of saved games.
 
 * :func:`default_database_url`: an SQLite file in the user's data directory (``platformdirs``).
 * :func:`normalise_url`: ``postgresql://`` URLs use the psycopg (v3) driver (extra ``nardy[postgres]``).
-* :class:`Storage`: ``create``, ``get``, ``save``, ``delete``, ``list``, ``ping``.
+* :func:`migrate`: bring a database to the current schema (run by :class:`Storage`; a database made
+  before Alembic is recognised and upgraded in place, its games kept).
+* :class:`Storage`: games ``create``, ``get``, ``save``, ``delete``, ``list``, ``ping``; users
+  ``create_user``, ``user``, ``user_by_name``, ``register_guest``, ``rename_guest``, ``set_password``;
+  log-in sessions ``create_session``, ``session_user``, ``delete_session``; the server's ``heartbeat``.
 
 A database that is down, locked or failing raises :class:`StorageUnavailable` (its message names no
 driver error, statement or password: the server answers 503 with it); a save that lost a race with
@@ -17,19 +22,47 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
+import hashlib
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+import threading
+import unicodedata
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, create_engine, delete, select, update
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Engine,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    inspect,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
 
 __all__ = [
     "Storage",
     "SavedGame",
+    "User",
+    "AuthSession",
+    "NewSession",
+    "name_key",
+    "migrate",
+    "SCHEMA_HEAD",
+    "NameTaken",
     "default_database_url",
     "normalise_url",
     "StorageError",
@@ -53,7 +86,56 @@ games = Table(
     Column("summary", Text, nullable=False, default="{}"),
     Column("revision", Integer, nullable=False, default=0),
     Column("data", Text, nullable=False),
+    # online play (revision 0002): users' ids; NULL for a game on one screen
+    Column("owner", String(32), nullable=True, index=True),
+    Column("seat0", String(32), nullable=True, index=True),
+    Column("seat1", String(32), nullable=True, index=True),
+    Column("visibility", String(8), nullable=False, server_default=text("'private'")),
+    Column("invite_hash", String(64), nullable=True),
+    Column("clock_due", DateTime(timezone=True), nullable=True, index=True),
 )
+
+#: Guests and accounts. ``name_key``: an account's casefolded name (:func:`name_key`), unique; NULL for a
+#: guest. ``password_hash``: argon2 (:mod:`nardy.web.auth`), NULL for a guest. ``kind``: guest|account.
+users = Table(
+    "nardy_users",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(40), nullable=True, unique=True, index=True),
+    Column("password_hash", Text, nullable=True),
+    Column("kind", String(8), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+#: Log-in sessions: the cookie's token is stored only as its sha256 hex digest.
+auth_sessions = Table(
+    "nardy_auth_sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", String(32), nullable=False, index=True),
+    Column("csrf", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Column("last_seen", DateTime(timezone=True), nullable=False),
+)
+
+#: ``key -> value`` of the server (the heartbeat).
+server = Table(
+    "nardy_server",
+    metadata,
+    Column("key", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+
+#: The newest schema revision (:mod:`nardy.web.migrations`); a database is brought to it when opened.
+SCHEMA_HEAD = "0002"
+#: The revision that matches a database made before Alembic (only ``nardy_games``, no ``alembic_version``).
+_BEFORE_ALEMBIC = "0001"
+#: PostgreSQL advisory lock held while migrating (servers starting at once migrate one after the other).
+_MIGRATION_LOCK = 0x6E617264  # "nard"
+#: Alembic's ``context`` is one per process: migrations in one process run one at a time.
+_MIGRATING = threading.Lock()
 
 
 class StorageError(RuntimeError):
@@ -66,6 +148,10 @@ class StorageUnavailable(StorageError):
 
 class StaleRevision(StorageError):
     """A save was based on an older revision of the game than the stored one (someone else wrote first)."""
+
+
+class NameTaken(ValueError):
+    """An account already has this name (names of accounts are unique by :func:`name_key`)."""
 
 
 def _guarded(method):
@@ -95,6 +181,71 @@ class SavedGame:
     revision: int
     data: dict
     summary: dict
+    owner: str | None = None
+    seat0: str | None = None
+    seat1: str | None = None
+    visibility: str = "private"
+    clock_due: _dt.datetime | None = None
+
+    def columns(self) -> dict:
+        """The columns a game is found by (who it belongs to, who sits at it, who may watch, when its clock
+        runs out)."""
+        return {
+            "owner": self.owner,
+            "seat0": self.seat0,
+            "seat1": self.seat1,
+            "visibility": self.visibility,
+            "clock_due": self.clock_due,
+        }
+
+
+@dataclass
+class User:
+    """A guest (``kind == "guest"``: a name, no password) or an account (a unique name and a password).
+
+    ``password_hash`` is the argon2 hash (``None`` for a guest); it is left out of ``repr``."""
+
+    id: str
+    name: str
+    kind: str
+    created: _dt.datetime
+    password_hash: str | None = field(default=None, repr=False)
+
+    @property
+    def guest(self) -> bool:
+        return self.kind == "guest"
+
+    def public(self) -> dict:
+        """What the API shows of a user: ``{"id", "name", "guest"}``."""
+        return {"id": self.id, "name": self.name, "guest": self.guest}
+
+
+@dataclass
+class AuthSession:
+    """A valid log-in session: its user, the CSRF token requests must send, when it ends (UTC)."""
+
+    user: User
+    csrf: str
+    expires: _dt.datetime
+
+
+@dataclass
+class NewSession:
+    """A log-in session just made: ``token`` goes in the cookie (the database keeps only its sha256),
+    ``csrf`` is the token unsafe requests must send, ``expires`` when it ends (UTC)."""
+
+    token: str
+    csrf: str
+    expires: _dt.datetime
+
+
+def name_key(name: str) -> str:
+    """What makes account names the same: NFKC, then casefolded (``"Ivan" == "IVAN" == "ｉｖａｎ"``)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def default_database_url() -> str:
@@ -129,11 +280,87 @@ def _aware(t: _dt.datetime) -> _dt.datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=_dt.UTC)
 
 
+def _alembic_config():
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", "nardy.web:migrations")
+    return cfg
+
+
+def _revision_of(conn) -> str | None:
+    """The database's schema revision: the one in ``alembic_version``, ``0001`` for a database made before
+    Alembic (a ``nardy_games`` table alone), ``None`` for an empty database."""
+    names = set(inspect(conn).get_table_names())
+    if "alembic_version" in names:
+        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    return _BEFORE_ALEMBIC if "nardy_games" in names else None
+
+
+def migrate(engine: Engine) -> str:
+    """Bring the database of ``engine`` to :data:`SCHEMA_HEAD` and say from which revision (``"none"`` for an
+    empty database, ``"0001"`` for one made before Alembic, the head when there was nothing to do).
+
+    One transaction, held exclusively (PostgreSQL: an advisory lock; SQLite: ``BEGIN IMMEDIATE`` on a
+    connection of its own; within a process, a lock), so servers opening one database at once migrate it
+    once; a database made
+    before Alembic is stamped ``0001`` first; no row is rewritten, so every saved game is kept.
+
+    Raises:
+        StorageError: the database has a revision this version of nardy does not know (made by a newer one).
+        SQLAlchemyError: the database failed.
+    """
+    from alembic import command
+
+    migrator = engine
+    if engine.dialect.name == "sqlite" and engine.url.database not in (None, "", ":memory:"):
+        migrator = create_engine(engine.url, poolclass=NullPool, connect_args={"timeout": 30})
+
+        @event.listens_for(migrator, "connect")
+        def _own_transactions(dbapi_connection, record):
+            dbapi_connection.isolation_level = None  # pysqlite would not put DDL in a transaction
+
+        @event.listens_for(migrator, "begin")
+        def _immediate(conn):
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    try:
+        with _MIGRATING, migrator.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
+            found = _revision_of(conn)
+            if found == SCHEMA_HEAD:
+                return found
+            cfg = _alembic_config()
+            cfg.attributes["connection"] = conn
+            if found is not None:
+                from alembic.script import ScriptDirectory
+
+                try:
+                    ScriptDirectory.from_config(cfg).get_revision(found)
+                except Exception:
+                    raise StorageError(
+                        f"the database has schema revision {found!r}, unknown to this version of nardy "
+                        f"(made by a newer one?); upgrade nardy"
+                    ) from None
+            if found == _BEFORE_ALEMBIC and not inspect(conn).has_table("alembic_version"):
+                command.stamp(cfg, _BEFORE_ALEMBIC)
+            command.upgrade(cfg, "head")
+            if found is None:
+                log.info("database: schema created (revision %s)", SCHEMA_HEAD)
+            else:
+                log.info("database: schema upgraded from revision %s to %s", found, SCHEMA_HEAD)
+            return found or "none"
+    finally:
+        if migrator is not engine:
+            migrator.dispose()
+
+
 class Storage:
     """Saved games in a database given by URL (default: :func:`default_database_url`).
 
-    Thread-safe (SQLAlchemy's pool); each call is one short transaction. The table is created if
-    missing.
+    Thread-safe (SQLAlchemy's pool); each call is one short transaction. The schema is created or
+    upgraded when the storage is opened (:func:`migrate`).
 
     Raises:
         StorageError: a malformed URL, a missing driver (``pip install 'nardy[postgres]'`` for
@@ -157,7 +384,9 @@ class Storage:
                 kwargs["pool_pre_ping"] = True
                 kwargs["pool_timeout"] = 10
             self.engine = create_engine(u, **kwargs)
-            metadata.create_all(self.engine)
+            migrate(self.engine)
+        except StorageError:
+            raise
         except (ArgumentError, NoSuchModuleError) as e:
             raise StorageError(f"database URL {self._safe_url()}: {e}") from None
         except ImportError as e:
@@ -191,10 +420,20 @@ class Storage:
             c.execute(select(games.c.id).limit(1)).all()
 
     @_guarded
-    def create(self, data: dict, game: str, status: str, title: str = "", summary: dict | None = None) -> SavedGame:
+    def create(
+        self,
+        data: dict,
+        game: str,
+        status: str,
+        title: str = "",
+        summary: dict | None = None,
+        columns: dict | None = None,
+    ) -> SavedGame:
+        """Store a new game; ``columns``: its :meth:`SavedGame.columns` (owner, seats, visibility, clock due)."""
         gid = secrets.token_hex(8)
         now = _now()
         summary = summary or {}
+        saved = SavedGame(gid, now, now, game, status, title[:200], 0, data, summary, **(columns or {}))
         with self.engine.begin() as c:
             c.execute(
                 games.insert().values(
@@ -207,9 +446,10 @@ class Storage:
                     summary=json.dumps(summary),
                     revision=0,
                     data=json.dumps(data),
+                    **saved.columns(),
                 )
             )
-        return SavedGame(gid, now, now, game, status, title[:200], 0, data, summary)
+        return saved
 
     @_guarded
     def get(self, gid: str) -> SavedGame | None:
@@ -227,6 +467,11 @@ class Storage:
             row.revision,
             json.loads(row.data),
             json.loads(row.summary or "{}"),
+            row.owner,
+            row.seat0,
+            row.seat1,
+            row.visibility,
+            _aware(row.clock_due) if row.clock_due is not None else None,
         )
 
     @_guarded
@@ -251,6 +496,7 @@ class Storage:
                     summary=json.dumps(saved.summary),
                     revision=saved.revision + 1,
                     data=json.dumps(saved.data),
+                    **saved.columns(),
                 )
             )
             if res.rowcount != 1:
@@ -268,8 +514,11 @@ class Storage:
         return res.rowcount == 1
 
     @_guarded
-    def list(self, limit: int = 100, offset: int = 0, status: str | None = None) -> list[SavedGame]:
-        """Saved games, most recently played first (``data`` is left empty: only the summary is read)."""
+    def list(
+        self, limit: int = 100, offset: int = 0, status: str | None = None, player: str | None = None
+    ) -> list[SavedGame]:
+        """Saved games, most recently played first (``data`` is left empty: only the summary is read);
+        ``player``: only the games that player id owns or sits at."""
         q = (
             select(
                 games.c.id,
@@ -287,6 +536,8 @@ class Storage:
         )
         if status:
             q = q.where(games.c.status == status)
+        if player is not None:
+            q = q.where(or_(games.c.owner == player, games.c.seat0 == player, games.c.seat1 == player))
         with self.engine.connect() as c:
             rows = c.execute(q).all()
         return [
@@ -310,6 +561,215 @@ class Storage:
 
         with self.engine.connect() as c:
             return int(c.execute(select(func.count()).select_from(games)).scalar_one())
+
+    # ----- users ---------------------------------------------------------------------------------------------
+    @staticmethod
+    def _user(row) -> User:
+        return User(row.id, row.name, row.kind, _aware(row.created), row.password_hash)
+
+    @_guarded
+    def create_user(self, name: str, password_hash: str | None = None) -> User:
+        """A new user: a guest without ``password_hash``, else an account (unique by :func:`name_key`).
+
+        ``name`` is stored as given (the caller checks it: :func:`nardy.web.auth.check_name`).
+
+        Raises:
+            NameTaken: an account has this name already.
+        """
+        uid = secrets.token_hex(16)
+        kind = "guest" if password_hash is None else "account"
+        now = _now()
+        try:
+            with self.engine.begin() as c:
+                c.execute(
+                    users.insert().values(
+                        id=uid,
+                        name=name,
+                        name_key=None if password_hash is None else name_key(name),
+                        password_hash=password_hash,
+                        kind=kind,
+                        created=now,
+                    )
+                )
+        except IntegrityError:
+            raise NameTaken(name) from None
+        return User(uid, name, kind, now, password_hash)
+
+    @_guarded
+    def user(self, user_id: str) -> User | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(users).where(users.c.id == user_id)).first()
+        return None if row is None else self._user(row)
+
+    @_guarded
+    def user_by_name(self, name: str) -> User | None:
+        """The account named ``name`` (compared by :func:`name_key`); guests are never found by name."""
+        key = name_key(name)
+        if len(key) > 40:
+            return None
+        with self.engine.connect() as c:
+            row = c.execute(select(users).where(users.c.name_key == key)).first()
+        return None if row is None else self._user(row)
+
+    @_guarded
+    def register_guest(self, user_id: str, name: str, password_hash: str) -> User:
+        """Turn the guest ``user_id`` into an account named ``name`` (same id: their games stay theirs).
+
+        Raises:
+            NameTaken: an account has this name already; KeyError: ``user_id`` is not a guest.
+        """
+        try:
+            with self.engine.begin() as c:
+                res = c.execute(
+                    update(users)
+                    .where(users.c.id == user_id, users.c.kind == "guest")
+                    .values(name=name, name_key=name_key(name), password_hash=password_hash, kind="account")
+                )
+                if res.rowcount != 1:
+                    raise KeyError(user_id)
+                row = c.execute(select(users).where(users.c.id == user_id)).one()
+        except IntegrityError:
+            raise NameTaken(name) from None
+        return self._user(row)
+
+    @_guarded
+    def rename_guest(self, user_id: str, name: str) -> User:
+        """Give the guest ``user_id`` another name. Raises KeyError: ``user_id`` is not a guest."""
+        with self.engine.begin() as c:
+            res = c.execute(update(users).where(users.c.id == user_id, users.c.kind == "guest").values(name=name))
+            if res.rowcount != 1:
+                raise KeyError(user_id)
+            row = c.execute(select(users).where(users.c.id == user_id)).one()
+        return self._user(row)
+
+    @_guarded
+    def set_password(self, user_id: str, password_hash: str) -> None:
+        """Store a new password hash for the account ``user_id`` (a new password, or a rehash with newer
+        parameters). Raises KeyError: no such account."""
+        with self.engine.begin() as c:
+            res = c.execute(
+                update(users)
+                .where(users.c.id == user_id, users.c.kind == "account")
+                .values(password_hash=password_hash)
+            )
+        if res.rowcount != 1:
+            raise KeyError(user_id)
+
+    # ----- log-in sessions -------------------------------------------------------------------------------
+    @_guarded
+    def create_session(
+        self, user_id: str, lifetime: _dt.timedelta = _dt.timedelta(days=30), now: _dt.datetime | None = None
+    ) -> NewSession:
+        """A log-in session for ``user_id`` lasting ``lifetime`` from ``now`` (default: the time now, UTC).
+
+        Returns the cookie's token (random, 256 bits; only its sha256 is stored, so a copy of the database
+        opens no session) and the session's CSRF token. The user's expired sessions are deleted.
+        """
+        now = now or _now()
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        expires = now + lifetime
+        with self.engine.begin() as c:
+            c.execute(delete(auth_sessions).where(auth_sessions.c.user_id == user_id, auth_sessions.c.expires <= now))
+            c.execute(
+                auth_sessions.insert().values(
+                    token_hash=_token_hash(token),
+                    user_id=user_id,
+                    csrf=csrf,
+                    created=now,
+                    expires=expires,
+                    last_seen=now,
+                )
+            )
+        return NewSession(token, csrf, expires)
+
+    @_guarded
+    def session_user(self, token: str, now: _dt.datetime | None = None) -> AuthSession | None:
+        """The session of the cookie token ``token`` with its user; ``None`` when there is none or it has
+        expired at ``now`` (an expired one is deleted). Its ``last_seen`` is brought up to ``now`` when it is
+        a minute old or more (at most one write a minute per session)."""
+        if not token or len(token) > 200:
+            return None
+        now = now or _now()
+        th = _token_hash(token)
+        with self.engine.connect() as c:
+            row = c.execute(
+                select(auth_sessions.c.csrf, auth_sessions.c.expires, auth_sessions.c.last_seen, users)
+                .join(users, users.c.id == auth_sessions.c.user_id)
+                .where(auth_sessions.c.token_hash == th)
+            ).first()
+        if row is None:
+            return None
+        if _aware(row.expires) <= now:
+            with self.engine.begin() as c:
+                c.execute(delete(auth_sessions).where(auth_sessions.c.token_hash == th))
+            return None
+        if now - _aware(row.last_seen) >= _dt.timedelta(minutes=1):
+            with self.engine.begin() as c:
+                c.execute(
+                    update(auth_sessions)
+                    .where(auth_sessions.c.token_hash == th, auth_sessions.c.last_seen < now - _dt.timedelta(minutes=1))
+                    .values(last_seen=now)
+                )
+        return AuthSession(self._user(row), row.csrf, _aware(row.expires))
+
+    @_guarded
+    def delete_session(self, token: str) -> bool:
+        """End the session of the cookie token ``token``; ``False`` when there was none."""
+        with self.engine.begin() as c:
+            res = c.execute(delete(auth_sessions).where(auth_sessions.c.token_hash == _token_hash(token)))
+        return res.rowcount == 1
+
+    # ----- the server ------------------------------------------------------------------------------------
+    @_guarded
+    def server_value(self, key: str) -> str | None:
+        with self.engine.connect() as c:
+            return c.execute(select(server.c.value).where(server.c.key == key)).scalar()
+
+    @_guarded
+    def set_server_value(self, key: str, value: str) -> None:
+        for attempt in (1, 2):
+            try:
+                with self.engine.begin() as c:
+                    res = c.execute(update(server).where(server.c.key == key).values(value=value))
+                    if res.rowcount == 0:
+                        c.execute(server.insert().values(key=key, value=value))
+                return
+            except IntegrityError:  # another server inserted the key meanwhile: update it
+                if attempt == 2:
+                    raise
+
+    @_guarded
+    def due_games(self, now: _dt.datetime, limit: int = 100) -> list[str]:
+        """Ids of the games whose clock runs out by ``now`` (their ``clock_due``), soonest first."""
+        q = (
+            select(games.c.id)
+            .where(games.c.clock_due.is_not(None), games.c.clock_due <= now)
+            .order_by(games.c.clock_due)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(q).all()]
+
+    @_guarded
+    def clocked_games(self) -> list[str]:
+        """Ids of the games whose clock runs (a ``clock_due``)."""
+        with self.engine.connect() as c:
+            return [r.id for r in c.execute(select(games.c.id).where(games.c.clock_due.is_not(None))).all()]
+
+    @_guarded
+    def clear_clock_due(self, gid: str) -> None:
+        """Forget a game's ``clock_due`` (a row that cannot be read any more is not swept again)."""
+        with self.engine.begin() as c:
+            c.execute(update(games).where(games.c.id == gid).values(clock_due=None))
+
+    def heartbeat(self) -> _dt.datetime | None:
+        """When the server that sweeps clocks last said it was alive (UTC), ``None`` if never."""
+        value = self.server_value("heartbeat")
+        return None if value is None else _aware(_dt.datetime.fromisoformat(value))
+
+    def set_heartbeat(self, when: _dt.datetime | None = None) -> None:
+        """Record that the server is alive at ``when`` (default: now, UTC)."""
+        self.set_server_value("heartbeat", (when or _now()).astimezone(_dt.UTC).isoformat())
 
     def close(self):
         self.engine.dispose()

@@ -19,6 +19,9 @@ from ..numbering import SCHEMES
 
 __all__ = [
     "GameView",
+    "SeatView",
+    "ClockView",
+    "OnlineView",
     "GameRef",
     "SavedGameView",
     "RulesView",
@@ -151,6 +154,46 @@ HistoryItem = Annotated[
 
 
 # ----- the view ----------------------------------------------------------------------------------------
+class SeatView(BaseModel):
+    """One side's seat: who sits there."""
+
+    name: str
+    kind: Literal["person", "remote", "computer"] = Field(
+        description="a person at this device, a person elsewhere (online), or the computer"
+    )
+    taken: bool = Field(description="false while an online game's seat waits for whoever opens the invitation")
+
+
+class ClockView(BaseModel):
+    """The players' clocks (seconds). The page ticks ``running``'s time down from ``remaining`` by itself; the
+    server's answer is authoritative."""
+
+    remaining: Annotated[list[float], Field(min_length=2, max_length=2)] = Field(
+        description="[White, Black] seconds left as of server_time (the running side's already charged)"
+    )
+    running: int | None = Field(description="the side whose time runs (0 White, 1 Black), or null")
+    initial: float
+    increment: float = Field(description="seconds added when a side's spell to act ends")
+    delay: float = Field(description="free seconds at the start of each spell to act")
+    server_time: float = Field(description="the server's wall clock (Unix seconds) when this view was made")
+    delay_left: float = Field(description="free seconds the running side still has in this spell")
+
+
+class OnlineView(BaseModel):
+    """An online game's table: the invitation, the dice's commitment, how the match ended."""
+
+    waiting: bool = Field(description="the other seat is still empty: send the invitation link")
+    closed: Literal["cancelled", "declined"] | None = None
+    watchers: bool = Field(description="others may watch the game")
+    commitment: str = Field(description="SHA-256 of the server's dice seed, published before the first roll")
+    rematch: str | None = Field(None, description="the id of the rematch offered after this match, if any")
+    ended: dict | None = Field(None, description='the match ended other than by points: {"reason": "time", ...}')
+    owner: bool = Field(description="the viewer made this game (may cancel the invitation)")
+    invite: str | None = Field(
+        None, description="the invitation token, for the owner while the seat waits (the link: /join/{id}#{invite})"
+    )
+
+
 class GameView(BaseModel):
     """Everything the page draws of a saved game, from one viewer's side."""
 
@@ -170,7 +213,7 @@ class GameView(BaseModel):
     crawford: bool = Field(description="this is the Crawford game")
     match_over: bool
     match_winner: int | None
-    status: Literal["playing", "game-over", "over"]
+    status: Literal["waiting", "playing", "game-over", "over", "cancelled", "declined"]
     phase: Phase
     turn: int | None
     to_act: int | None = Field(description="who must act now")
@@ -193,6 +236,10 @@ class GameView(BaseModel):
     result: ResultView | None
     last_play: LastPlay | None
     history: list[HistoryItem] = Field(description="the current game's events (rolls left out)")
+    seats: list[SeatView] = Field(default_factory=list, description="[White, Black]")
+    you: list[int] = Field(default_factory=list, description="the sides the viewer may act for (empty: watching)")
+    clock: ClockView | None = None
+    online: OnlineView | None = None
 
 
 class GameRef(BaseModel):

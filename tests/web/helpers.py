@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
 import socket
@@ -23,7 +24,8 @@ def free_port() -> int:
 
 
 class Server:
-    """``nardy serve`` in a subprocess; :meth:`restart` keeps the port and the database."""
+    """``nardy serve`` in a subprocess; :meth:`restart` keeps the port and the database. :meth:`get` and
+    :meth:`post` behave like the page of one player: they keep the server's cookies and send the CSRF token."""
 
     def __init__(self, database: str, port: int | None = None, extra: tuple = ()):
         self.database = database
@@ -32,6 +34,8 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
         self.log = None
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
     def start(self, timeout: float = 300):
         self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"nardy-serve-{self.port}.log", "ab")
@@ -85,14 +89,16 @@ class Server:
         return self.start()
 
     def get(self, path: str):
-        with urllib.request.urlopen(self.url + path, timeout=120) as r:
+        with self.opener.open(self.url + path, timeout=120) as r:
             return json.loads(r.read())
 
     def post(self, path: str, body) -> dict:
-        req = urllib.request.Request(
-            self.url + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(req, timeout=120) as r:
+        headers = {"Content-Type": "application/json"}
+        csrf = next((c.value for c in self.jar if c.name == "nardy_csrf"), None)
+        if csrf:
+            headers["X-CSRF-Token"] = csrf
+        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode(), method="POST", headers=headers)
+        with self.opener.open(req, timeout=120) as r:
             return json.loads(r.read())
 
     def rss_mb(self) -> float:
@@ -101,3 +107,36 @@ class Server:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1]) / 1024
         raise RuntimeError("no VmRSS")
+
+
+class HttpPlayer:
+    """One player's browser against a server at ``url``: its own cookies, the CSRF token on every POST."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def request(self, method: str, path: str, body=None) -> tuple[int, dict]:
+        """``(status, JSON answer)``; an error status is returned, not raised."""
+        headers = {"Content-Type": "application/json"}
+        csrf = next((c.value for c in self.jar if c.name == "nardy_csrf"), None)
+        if csrf and method != "GET":
+            headers["X-CSRF-Token"] = csrf
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        try:
+            with self.opener.open(req, timeout=120) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"null")
+
+    def get(self, path: str) -> dict:
+        status, out = self.request("GET", path)
+        assert status == 200, (status, out)
+        return out
+
+    def post(self, path: str, body=None, status: int = 200) -> dict:
+        got, out = self.request("POST", path, body if body is not None else {})
+        assert got == status, (got, out)
+        return out

@@ -10,7 +10,6 @@ pytest.importorskip("httpx")
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
 
 from nardy.dice import DiceSource
 from nardy.game import Game
@@ -18,7 +17,11 @@ from nardy.position import Position
 from nardy.records.mat import write_mat
 from nardy.web.app import create_app
 from nardy.web.storage import Storage
+<<<<<<< HEAD
 from tests.helpers import SHARED
+=======
+from tests.web.players import PlayerClient
+>>>>>>> table
 
 START = "4HPwATDgc/ABMA"
 
@@ -27,7 +30,7 @@ START = "4HPwATDgc/ABMA"
 def client(tmp_path_factory):
     db = tmp_path_factory.mktemp("api") / "api.db"
     app = create_app(storage=Storage(f"sqlite:///{db}"), allow_seeds=True)
-    with TestClient(app) as c:
+    with PlayerClient(app) as c:
         yield c
 
 
@@ -527,7 +530,7 @@ def test_computer_declines_a_cheap_resignation():
     g = Game.from_position(Position.from_boards(me, bot, "backgammon"), turn=0, cube=False)
     d = Match("backgammon", length=0).to_dict()
     d["games"] = [g.to_dict()]
-    s = Session(
+    s = Session.from_match(
         Match.from_dict(d),
         {"humans": [True, False], "level": "advanced", "seed": 1, "auto_roll": False, "viewer": 0, "opponent": "bot"},
     )
@@ -563,7 +566,7 @@ def test_the_page_offers_confirm_when_the_game_accepts_it():
     d = Match("short", length=0).to_dict()
     d["games"] = [g.to_dict()]
     settings = {"humans": [True, True], "level": "advanced", "seed": 1, "auto_roll": False, "viewer": 0}
-    s = Session(Match.from_dict(d), {**settings, "opponent": "human"})
+    s = Session.from_match(Match.from_dict(d), {**settings, "opponent": "human"})
     v = s.view()
     assert not v["can_confirm"] and "confirm" not in v["actions"] and v["dice_left"] == [6, 4]
     s.act("step", frm=6, to=0)

@@ -168,8 +168,9 @@ def play_out(
     raise AssertionError("the game did not end")
 
 
-def stored(server, gid):
-    return server.get(f"/api/games/{gid}/record")
+def stored(page, gid):
+    """The saved game's record as the page's player reads it (their cookies: a game is its owner's)."""
+    return page.evaluate("async (u) => (await fetch(u)).json()", f"/api/games/{gid}/record")
 
 
 def test_long_nardy_full_game(server, page):
@@ -187,7 +188,7 @@ def test_long_nardy_full_game(server, page):
     # the list of plays on the page ends with the result
     assert "wins" in page.inner_text("#history li:last-child")
     shot(page, "long-nardy-end")
-    rec = stored(server, gid)
+    rec = stored(page, gid)
     assert rec["status"] in ("over", "game-over")
     g = rec["record"]["games"][-1]
     assert g["result"]["winner"] == res["winner"] and g["result"]["points"] == res["points"]
@@ -212,7 +213,7 @@ def test_backgammon_with_a_double(server, page):
     status = page.inner_text("#status-main")
     assert v["players"][res["winner"]] in status
     shot(page, "backgammon-end")
-    rec = stored(server, gid)
+    rec = stored(page, gid)
     g = rec["record"]["games"][-1]
     assert g["result"] == {k: res[k] for k in g["result"]}
     assert any(e["type"] == "double" for e in g["events"])
@@ -260,7 +261,7 @@ def test_restart_and_resume(tmp_path, browser):
         v = view(page)
         assert v["phase"] == "over" and v["result"]["reason"] == "resign"
         assert "выигрывает" in page.inner_text("#status-main")
-        assert srv.get(f"/api/games/{gid}/record")["record"]["games"][0]["result"]["reason"] == "resign"
+        assert stored(page, gid)["record"]["games"][0]["result"]["reason"] == "resign"
         ctx.close()
     finally:
         srv.stop()

@@ -39,6 +39,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.storage import Storage  # noqa: E402
+from tests.web.players import PlayerClient  # noqa: E402
 
 #: Fuzzing-phase examples per operation: the CI sample and the slow variant.
 CI_EXAMPLES = 15
@@ -79,6 +80,10 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", ASGI_APP)
 
 #: Real saved games: ``"keep"`` for every operation but DELETE, ``"delete"`` for DELETE.
 POOL: dict[str, list[str]] = {"keep": [], "delete": []}
+
+#: The headers of the player who made the real games (their session cookie and CSRF token), sent with the
+#: fuzzer's requests so that they reach the games (a game is its owner's); the /api/auth routes go without.
+AUTH: dict[str, str] = {}
 
 #: .mat records written by the server for real games (for the mutation test of POST /api/mat).
 RECORDS: list[str] = []
@@ -130,10 +135,13 @@ def _play_a_little(client: TestClient, gid: str, actions: int, salt: int) -> Non
 def real_games():
     """Fill :data:`POOL` with saved games in a few states; afterwards print what the fuzzer got back,
     close the computer's workers and remove the database."""
-    client = TestClient(APP)  # no lifespan (no ``with``)
+    client = PlayerClient(APP)  # no lifespan (no ``with``)
     for i, body in enumerate(_NEW_GAMES):
         r = client.post("/api/games", json=body)
         assert r.status_code == 201, r.text
+        if not AUTH:
+            cookies = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
+            AUTH.update({"Cookie": cookies, "X-CSRF-Token": client.cookies["nardy_csrf"]})
         gid = r.json()["id"]
         _play_a_little(client, gid, actions=3 * i, salt=i)
         POOL["keep"].append(gid)
@@ -245,7 +253,7 @@ def _current_seq(case) -> None:
 
 def _run(case) -> None:
     _current_seq(case)
-    response = case.call()
+    response = case.call(headers=None if case.path.startswith("/api/auth") else {**(case.headers or {}), **AUTH})
     SEEN[(case.operation.label, response.status_code)] = SEEN.get((case.operation.label, response.status_code), 0) + 1
     case.validate_response(response, checks=CHECKS)
 
@@ -285,7 +293,7 @@ def _guided_body(gid: str, pick: int) -> dict | None:
     saved = STORE.get(gid)
     if saved is None:
         return None
-    view = TestClient(ASGI_APP).get(f"/api/games/{gid}").json()
+    view = TestClient(ASGI_APP).get(f"/api/games/{gid}", headers=AUTH).json()
     options: list[dict] = []
     for action in view.get("actions", []):
         if action == "hint":
@@ -389,7 +397,7 @@ def _mutated_record(draw):
 
 
 def _post_record(text: str, as_json: bool, save: bool):
-    client = TestClient(ASGI_APP)
+    client = TestClient(ASGI_APP, headers=AUTH)
     url = f"/api/mat?save={'true' if save else 'false'}"
     if as_json:
         r = client.post(url, json={"text": text})

@@ -21,7 +21,6 @@ import httpx  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from fastapi.testclient import TestClient
 
 from nardy.bots import Bot  # noqa: E402
 from nardy.bots.search import Deadline  # noqa: E402
@@ -30,6 +29,7 @@ from nardy.web.app import create_app  # noqa: E402
 from nardy.web.botwork import BotWork, Busy, ClientGone  # noqa: E402
 from nardy.web.guard import Guard, host_names_for  # noqa: E402
 from tests.helpers import shared_path  # noqa: E402
+from tests.web.players import PlayerClient  # noqa: E402
 
 #: A backgammon position with 619 legal plays for 2-2 (a grandmaster hint list of 100 takes seconds).
 HEAVY = "PgAAQCyFsHIIAA"
@@ -42,7 +42,7 @@ def db(tmp_path):
 
 @pytest.fixture
 def client(db):
-    with TestClient(create_app(db)) as c:
+    with PlayerClient(create_app(db)) as c:
         yield c
 
 
@@ -100,7 +100,7 @@ def test_mat_inputs_that_used_to_crash_get_422(client, text):
 
 def test_connection_stays_usable_after_an_error(db):
     # the same keep-alive connection serves the request after an error (no ECONNRESET)
-    with TestClient(create_app(db)) as c:
+    with PlayerClient(create_app(db)) as c:
         error_of(c.post("/api/mat", content=("a" * 300).encode()), 422)
         assert c.get("/api/health").status_code == 200
 
@@ -121,7 +121,7 @@ def test_unexpected_exception_is_a_json_500_without_detail_and_the_server_goes_o
 
 def test_database_failure_is_503_without_driver_text_and_health_says_so(tmp_path):
     path = tmp_path / "broken.db"
-    with TestClient(create_app(f"sqlite:///{path}")) as c:
+    with PlayerClient(create_app(f"sqlite:///{path}")) as c:
         gid = c.post("/api/games", json={"opponent": "human"}).json()["id"]
         assert c.get("/api/health").status_code == 200
         c.app.state.storage.engine.dispose()
@@ -162,7 +162,7 @@ def test_streamed_body_over_the_limit_is_cut_off(client):
 def test_seeded_games_are_refused_unless_the_server_allows_seeded_dice(client, db):
     body = error_of(client.post("/api/games", json={"seed": 7}), 422)
     assert "seed" in body["detail"]
-    with TestClient(create_app(db, allow_seeds=True)) as c:
+    with PlayerClient(create_app(db, allow_seeds=True)) as c:
         gid = c.post("/api/games", json={"seed": 7, "opponent": "human"}).json()["id"]
         rec = c.get(f"/api/games/{gid}/record").json()
         assert rec["settings"]["seeded"] is True and "seed" not in rec["settings"]
@@ -179,7 +179,7 @@ def test_real_games_show_no_dice_state(client):
 def test_real_games_roll_the_operating_systems_dice_and_store_no_generator_state(client):
     gid = client.post("/api/games", json={"opponent": "human"}).json()["id"]
     stored = client.app.state.storage.get(gid).data
-    assert stored["match"]["dice_source"] == {"kind": "system", "state": None}
+    assert stored["table"]["match"]["dice_source"] == {"kind": "system", "state": None}
 
 
 def test_system_dice_are_fair_and_round_trip():
@@ -225,7 +225,7 @@ def test_an_action_without_seq_is_refused(client):
 
 
 def test_concurrent_copies_of_one_action_act_once(db):
-    with TestClient(create_app(db)) as c:
+    with PlayerClient(create_app(db)) as c:
         v = c.post("/api/games", json={"opponent": "human", "auto_roll": False}).json()
         gid, seq = v["id"], v["seq"]
         codes = []
@@ -259,7 +259,7 @@ def test_head_answers_on_get_routes_without_a_body(client):
 
 
 def test_host_header_must_name_the_server(db):
-    with TestClient(create_app(db, allowed_hosts=host_names_for("127.0.0.1")), base_url="http://localhost:8000") as c:
+    with PlayerClient(create_app(db, allowed_hosts=host_names_for("127.0.0.1")), base_url="http://localhost:8000") as c:
         assert c.get("/api/health").status_code == 200
         assert c.get("/api/health", headers={"Host": "127.0.0.1:8000"}).status_code == 200
         assert c.get("/api/health", headers={"Host": "[::1]:8000"}).status_code == 200
@@ -379,7 +379,7 @@ def test_bot_work_drops_what_waited_too_long_and_what_the_client_left():
 
 def test_engine_request_over_budget_answers_with_the_best_so_far(db):
     work = BotWork(workers=1, budget=0.2)
-    with TestClient(create_app(db, bot_work=work)) as c:
+    with PlayerClient(create_app(db, bot_work=work)) as c:
         r = c.get("/api/move", params={"position": HEAVY, "die1": 2, "die2": 2, "level": "grandmaster", "n": 100})
         assert r.status_code == 200, r.text
         out = r.json()

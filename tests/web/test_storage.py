@@ -12,6 +12,7 @@ import pytest
 
 from nardy.web.sessions import Session, new_session
 from nardy.web.storage import Storage, StorageError, default_database_url, normalise_url
+from tests.web.players import PlayerClient
 
 PG_URL = os.environ.get("NARDY_TEST_POSTGRES_URL")
 
@@ -129,10 +130,9 @@ def test_app_over_storage_survives_restart(url, created):
     pytest.importorskip("httpx")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from fastapi.testclient import TestClient
     from nardy.web.app import create_app
 
-    with TestClient(create_app(url, allow_seeds=True)) as c:
+    with PlayerClient(create_app(url, allow_seeds=True)) as c:
         assert c.get("/api/health").json()["database"] == ("sqlite" if url.startswith("sqlite") else "postgresql")
         v = c.post("/api/games", json={"game": "long", "level": "random", "seed": 5}).json()
         created.append(v["id"])
@@ -141,7 +141,45 @@ def test_app_over_storage_survives_restart(url, created):
             f"/api/games/{v['id']}/actions",
             json={"action": "step", "from": int(frm), "to": v["moves"][frm][0], "seq": v["seq"]},
         ).json()
-    with TestClient(create_app(url)) as c:  # a new app: the server restarted
+        cookies = dict(c.cookies)
+    with PlayerClient(create_app(url), cookies=cookies) as c:  # a new app: the server restarted; the same player
         again = c.get(f"/api/games/{v['id']}").json()
         assert again["board"] == v["board"] and again["steps"] == v["steps"] and again["dice"] == v["dice"]
         assert v["id"] in [g["id"] for g in c.get("/api/games", params={"limit": 500}).json()["games"]]
+
+
+def test_games_are_found_by_player_and_by_when_their_clock_runs_out(url, created):
+    """The listing columns: a player's games (owned or seated), the games whose clock is due, on both
+    databases (time zones included)."""
+    import datetime as dt
+
+    st = Storage(url)
+    now = dt.datetime.now(dt.UTC)
+    tag = secrets_tag()
+    a = st.create({"x": 1}, "long", "playing", columns={"owner": f"{tag}a", "seat0": f"{tag}a", "seat1": f"{tag}b"})
+    b = st.create({"x": 2}, "long", "playing", columns={"owner": f"{tag}c", "clock_due": now + dt.timedelta(hours=1)})
+    c = st.create({"x": 3}, "long", "playing", columns={"owner": f"{tag}c", "clock_due": now - dt.timedelta(seconds=1)})
+    created.extend([a.id, b.id, c.id])
+    assert [g.id for g in st.list(player=f"{tag}b")] == [a.id]
+    assert {g.id for g in st.list(player=f"{tag}c")} == {b.id, c.id}
+    assert st.list(player=f"{tag}nobody") == []
+    due = st.due_games(now)
+    assert c.id in due and b.id not in due and a.id not in due
+    assert {b.id, c.id} <= set(st.clocked_games())
+    got = st.get(c.id)
+    assert (
+        got.owner == f"{tag}c" and got.clock_due is not None and abs((got.clock_due - c.clock_due).total_seconds()) < 1
+    )
+    st.clear_clock_due(c.id)
+    assert c.id not in st.due_games(now)
+    # a save keeps the columns it is given
+    got.seat1 = f"{tag}d"
+    st.save(got)
+    assert [g.id for g in st.list(player=f"{tag}d")] == [c.id]
+    st.close()
+
+
+def secrets_tag() -> str:
+    import secrets
+
+    return secrets.token_hex(4)

@@ -13,6 +13,11 @@ const S = {
   viewer: null,        // null = the server's default side at the bottom
   hints: null,
   message: null,       // transient note (errors, declines)
+  me: null,            // who plays here: {id, name, guest} (GET /api/me), or null
+  join: null,          // the invitation being answered: {gid, token}
+  animating: false,    // an opponent's move is being shown (the board ignores clicks meanwhile)
+  animated: 0,         // counts the moves shown so (tests read it)
+  drops: 0,            // counts live channels lost (and then opened again by themselves)
 };
 window.nardy = S;      // for tests and curious people
 
@@ -28,6 +33,11 @@ async function api(method, path, body) {
   }
   // the server words refusals in the page's language (the shared message catalogue)
   opts.headers["Accept-Language"] = LANG;
+  // a request that changes something carries the session's CSRF token (the nardy_csrf cookie)
+  if (method !== "GET" && method !== "HEAD") {
+    const m = document.cookie.match(/(?:^|;\s*)nardy_csrf=([^;]+)/);
+    if (m) opts.headers["X-CSRF-Token"] = decodeURIComponent(m[1]);
+  }
   const r = await fetch(path, opts);
   if (r.status === 204) return null;
   const ct = r.headers.get("content-type") || "";
@@ -36,6 +46,7 @@ async function api(method, path, body) {
     const msg = (data && (data.message || data.detail)) ? (data.message || data.detail) : `HTTP ${r.status}`;
     const err = new Error(msg);
     err.status = r.status;
+    err.code = data && data.code;
     throw err;
   }
   return data;
@@ -66,14 +77,28 @@ function gameQuery() {
 
 // ----- routing ------------------------------------------------------------------------------------------
 function route() {
+  // an invitation link: /join/{id}#{token} (the token stays in the fragment, never sent to a server)
+  const j = location.pathname.match(/^\/join\/([0-9a-zA-Z]+)\/?$/);
+  if (j) return showJoin(j[1], decodeURIComponent(location.hash.slice(1)));
   const m = location.hash.match(/^#\/game\/([0-9a-zA-Z]+)/);
-  if (m) openGame(m[1]); else showHome();
+  if (m) return openGame(m[1]);
+  return showHome();
+}
+
+function leaveGame() {
+  closeLive();
+  stopAnimation();
+  clearInterval(ONLINE.clockTimer);
+  ONLINE.clockTimer = null;
 }
 
 async function showHome() {
-  S.id = null; S.view = null; S.hints = null; S.message = null;
+  leaveGame();
+  S.id = null; S.view = null; S.hints = null; S.message = null; S.join = null;
   $("#home").hidden = false;
   $("#play").hidden = true;
+  $("#join").hidden = true;
+  $("#home-message").textContent = "";
   document.body.dataset.screen = "home";
   const list = $("#games");
   list.textContent = "";
@@ -87,6 +112,7 @@ async function showHome() {
     }
     for (const g of data.games) list.appendChild(gameCard(g));
   } catch (e) { showError(e); }
+  S.updates++;
 }
 
 function gameCard(g) {
@@ -120,26 +146,41 @@ function gameCard(g) {
 
 async function openGame(id) {
   $("#home").hidden = true;
+  $("#join").hidden = true;
   $("#play").hidden = false;
   document.body.dataset.screen = "play";
-  if (S.id !== id) { S.viewer = null; S.hints = null; S.message = null; S.selected = null; }
+  if (S.id !== id) { leaveGame(); S.viewer = null; S.hints = null; S.message = null; S.selected = null; S.view = null; }
   S.id = id;
   try {
     let v = await api("GET", `/api/games/${id}`);
-    // ask again in the numbering chosen for this game kind
-    S.view = v;
-    if (v.numbering !== numberingFor(v.game) && v.numberings.includes(numberingFor(v.game))) {
-      v = await api("GET", `/api/games/${id}?${gameQuery()}`);
+    // ask again in the numbering chosen for this game kind (S.view is set only once it is drawn)
+    const want = numberingFor(v.game);
+    if (v.numbering !== want && v.numberings.includes(want)) {
+      const q = new URLSearchParams({ numbering: want });
+      if (S.viewer !== null) q.set("viewer", S.viewer);
+      v = await api("GET", `/api/games/${id}?${q}`);
     }
+    if (S.id !== id) return;   // another game was opened meanwhile
     setView(v);
   } catch (e) { showError(e); }
 }
 
-function setView(v) {
+// Show v (a view of the game S.id); an answer older than the state shown is dropped (the live channel may
+// have brought a newer one first). opts.animate: show the opponent's move that led here.
+function setView(v, opts) {
+  const prev = S.view;
+  if (prev && prev.id === v.id && v.seq < prev.seq) { S.updates++; return; }
+  // the opponent's move is shown from the state before (the board is drawn by the animation meanwhile)
+  // (a state with the same board, such as the confirmation of the steps being shown, lets the showing finish)
+  const plan = opts && opts.animate ? planAnimation(prev, v) : null;
+  const sameDrawing = prev && prev.id === v.id && prev.viewer === v.viewer && sameBoard(prev.board, v.board);
+  if (!plan && !sameDrawing) stopAnimation();
   S.view = v;
   S.updates++;
   S.selected = null;
   render();
+  onlineView(prev, v, plan);
+  renderClocks();
 }
 
 // ----- actions ------------------------------------------------------------------------------------------
@@ -198,7 +239,7 @@ function step(from, to) {
 
 // ----- board interaction: click a checker, then a highlighted point; or drag --------------------------
 function boardPointerDown(ev) {
-  if (S.busy || !S.view) return;
+  if (S.busy || !S.view || S.animating) return;
   const loc = ev.target.dataset ? ev.target.dataset.loc : undefined;
   if (loc === undefined) { S.selected = null; renderBoardOnly(); return; }
   const moves = S.view.moves || {};
@@ -265,15 +306,24 @@ function render() {
   renderStatus();
   renderControls();
   renderSide();
+  renderOnline();
 }
 
 function renderBoardOnly() {
-  if (!S.view) return;
+  if (!S.view || S.animating) return;
   renderBoard($("#board"), S.view, { selected: S.selected });
 }
 
 function statusText(v) {
-  const you = (p) => v.humans.filter(Boolean).length === 1 && v.humans[p];
+  // "you": the one person at this device, or the one side this player sits at online
+  const you = (p) => (v.online ? v.you.length === 1 && v.you[0] === p : v.humans.filter(Boolean).length === 1 && v.humans[p]);
+  if (v.online) {
+    if (v.status === "cancelled") return t("st_cancelled");
+    if (v.status === "declined") return t("st_declined_invite");
+    if (v.status === "waiting") return t("st_waiting");
+    const end = v.online.ended;
+    if (end && end.reason === "time") return t("st_time", { loser: name(v, end.loser), winner: name(v, end.winner) });
+  }
   if (v.match_over) {
     return t("st_match", { name: name(v, v.match_winner), s0: fmt(v.score[0]), s1: fmt(v.score[1]) });
   }
@@ -303,7 +353,7 @@ function renderStatus() {
     const main = document.createElement("div");
     main.id = "status-main";
     main.textContent = statusText(v);
-    if (v.phase === "over") main.className = "result";
+    if (v.phase === "over" || v.match_over) main.className = "result";
     box.appendChild(main);
     const lp = v.last_play;
     if (lp && !(v.human_to_act && lp.player === v.to_act && v.phase === "move")) {
@@ -363,7 +413,8 @@ function renderSide() {
     sw.className = "swatch " + (p === 0 ? "white" : "black");
     const nm = document.createElement("span");
     nm.className = "pname";
-    nm.textContent = v.players[p] + (v.humans[p] ? "" : ` (${t("level_" + v.level)})`);
+    nm.textContent = v.players[p] + (v.humans[p] ? "" : ` (${t("level_" + v.level)})`)
+      + (v.online && v.you.length === 1 && v.you[0] === p ? ` ${t("you_mark")}` : "");
     const s = document.createElement("span");
     s.className = "pscore";
     s.textContent = fmt(v.score[p]);
@@ -372,6 +423,12 @@ function renderSide() {
     const pipCount = p === v.viewer ? v.pips[0] : v.pips[1];
     pip.textContent = `${pipCount} ${t("pips")}`;
     row.append(sw, nm, s, pip);
+    if (v.clock) {
+      const ck = document.createElement("span");
+      ck.className = "pclock";
+      ck.dataset.player = p;
+      row.appendChild(ck);
+    }
     sc.appendChild(row);
   }
   const meta = document.createElement("div");
@@ -487,8 +544,12 @@ function updateDialogMoney() {
   const money = Number($("#ng-length").value || 0) === 0;
   document.querySelectorAll(".only-money").forEach((e) => { e.hidden = !money; });
   document.querySelectorAll(".only-match").forEach((e) => { e.hidden = money; });
-  const bot = $("#ng-opponent").value === "bot";
-  document.querySelectorAll(".only-bot").forEach((e) => { e.hidden = !bot; });
+  const opp = $("#ng-opponent").value;
+  document.querySelectorAll(".only-bot").forEach((e) => { e.hidden = opp !== "bot"; });
+  document.querySelectorAll(".only-online").forEach((e) => { e.hidden = opp !== "online"; });
+  document.querySelectorAll(".not-online").forEach((e) => { e.hidden = opp === "online"; });
+  document.querySelectorAll(".only-seat").forEach((e) => { e.hidden = opp === "human"; });
+  document.querySelectorAll(".only-custom-clock").forEach((e) => { e.hidden = opp !== "online" || $("#ng-clock").value !== "custom"; });
 }
 
 function openDialog() {
@@ -515,13 +576,17 @@ async function startGame(ev) {
     auto_roll: $("#ng-auto-roll").checked, crawford: $("#ng-crawford").checked,
   };
   if (length === 0) { body.jacoby = $("#ng-jacoby").checked; body.beavers = $("#ng-beavers").checked; }
-  if (params.get("seed") !== null) body.seed = Number(params.get("seed"));
-  localStorage.setItem("nardy.level", body.level);
+  if (params.get("seed") !== null && body.opponent !== "online") body.seed = Number(params.get("seed"));
+  if (body.opponent === "bot") localStorage.setItem("nardy.level", body.level);
+  $("#ng-error").textContent = "";
   try {
-    const v = await api("POST", `/api/games?numbering=${numberingFor(game)}`, body);
+    const v = body.opponent === "online" ? await createOnline(body)
+      : await api("POST", `/api/games?numbering=${numberingFor(game)}`, body);
+    if (!S.me) loadMe();   // a first game makes a guest
     $("#new-game").close();
-    S.id = v.id; S.viewer = null; S.hints = null; S.message = null;
-    S.view = v;
+    // the game page reads and draws it (S.view is set once it is drawn)
+    leaveGame();
+    S.id = null; S.view = null; S.viewer = null; S.hints = null; S.message = null;
     location.hash = "#/game/" + v.id;
   } catch (e) {
     $("#ng-error").textContent = e.message;
@@ -547,8 +612,13 @@ async function importMat(ev) {
 async function init() {
   setLanguage(LANG);
   $("#lang").value = LANG;
-  $("#lang").onchange = (e) => { setLanguage(e.target.value); if (S.view) render(); else if (!$("#home").hidden) showHome(); };
+  $("#lang").onchange = (e) => {
+    setLanguage(e.target.value);
+    renderMe();
+    if (S.view) { render(); renderClocks(); } else if (S.join) route(); else if (!$("#home").hidden) showHome();
+  };
   try { S.info = await api("GET", "/api/info"); } catch (e) { showError(e); return; }
+  initOnline();
   fillSelect($("#ng-game"), ["backgammon", "short", "long"], (x) => t("game_" + x), "backgammon");
   $("#ng-game").onchange = updateDialog;
   $("#ng-length").oninput = updateDialogMoney;
@@ -576,6 +646,7 @@ async function init() {
   window.addEventListener("pointermove", boardPointerMove);
   window.addEventListener("pointerup", boardPointerUp);
   window.addEventListener("hashchange", route);
+  await loadMe();   // who plays here, before the first screen (the invitation page asks a newcomer's name)
   route();
 }
 

@@ -216,3 +216,99 @@ function locationAt(clientX, clientY) {
   if (!e || !e.dataset || e.dataset.loc === undefined) return null;
   return e.dataset.loc;
 }
+
+// ----- a play made elsewhere, shown checker by checker ------------------------------------------------
+// Steps are [from, to] in the viewer's numbering (25 = the mover's bar, 0 = the mover's off); side 0 is
+// the viewer (positive counts), 1 the other side. A checker alone on the destination is hit (sent to its
+// bar) in the games that hit (backgammon, short nardy).
+
+// Apply one step to board (changed in place); false when the board does not allow it.
+function applyStep(board, from, to, side, hitting) {
+  const sg = side === 0 ? 1 : -1;
+  if (from === 25) {
+    if (board.bar[side] <= 0) return false;
+    board.bar[side]--;
+  } else {
+    if (from < 1 || from > 24 || board.points[from] * sg <= 0) return false;
+    board.points[from] -= sg;
+  }
+  if (to === 0) { board.off[side]++; return true; }
+  if (to < 1 || to > 24) return false;
+  const c = board.points[to];
+  if (c * sg < 0) {
+    if (!hitting || c !== -sg) return false;
+    board.points[to] = 0;
+    board.bar[1 - side]++;
+  }
+  board.points[to] += sg;
+  return true;
+}
+
+function copyBoard(b) { return { points: b.points.slice(), bar: b.bar.slice(), off: b.off.slice() }; }
+
+function sameBoard(a, b) {
+  return a.points.every((x, i) => x === b.points[i]) && a.bar[0] === b.bar[0] && a.bar[1] === b.bar[1]
+    && a.off[0] === b.off[0] && a.off[1] === b.off[1];
+}
+
+// Centre of the top checker of side at loc (slot "top"), or of the place a new one lands ("next").
+function checkerCentre(view, loc, side, slot) {
+  const b = view.board;
+  if (loc === 25) {
+    const n = b.bar[side], k = slot === "top" ? n - 1 : n;
+    return [(G.bar + G.fieldR) / 2, side === 0 ? G.mid - 45 - k * 20 : G.mid + 45 + k * 20];
+  }
+  if (loc === 0) {
+    const tr = offTray(view, side), k = b.off[side];
+    const y = tr.dir < 0 ? tr.y0 - 6 - (k + 1) * 11 : tr.y0 + 6 + k * 11;
+    return [tr.x + G.trayW / 2, y + 5];
+  }
+  const sg = side === 0 ? 1 : -1, c = b.points[loc];
+  const n = c * sg > 0 ? Math.abs(c) : 0;
+  return slot === "top" ? stackPos(loc, n - 1, n) : stackPos(loc, n, n + 1);
+}
+
+// Draw view (the board before the play), then slide each step's checker; done() at the end. Returns
+// {cancel(), add(steps, side, hitting, view), pending()}: add() queues the steps of a later state (view: that
+// state before them, for the dice and the cube) after those still to show.
+function animatePlay(svg, view, steps, side, hitting, ms, done) {
+  const cur = Object.assign({}, view, { board: copyBoard(view.board), moves: {}, last_play: null });
+  const queue = steps.map((st) => ({ st, side, hitting, view: null }));
+  let cancelled = false;
+  const next = () => {
+    if (cancelled) return;
+    if (!queue.length) { done(); return; }
+    const item = queue.shift();
+    if (item.view) Object.assign(cur, item.view, { board: cur.board, moves: {}, last_play: null });
+    const [a, b] = item.st, sd = item.side;
+    const colour = (sd === 0 ? cur.viewer : 1 - cur.viewer) === 0 ? "white" : "black";
+    const p0 = checkerCentre(cur, a, sd, "top");
+    const p1 = checkerCentre(cur, b, sd, "next");
+    const after = copyBoard(cur.board);
+    if (!applyStep(after, a, b, sd, item.hitting)) { queue.length = 0; done(); return; }
+    // lift the checker, slide it, put it down
+    const lifted = copyBoard(cur.board);
+    if (a === 25) lifted.bar[sd]--; else lifted.points[a] -= sd === 0 ? 1 : -1;
+    cur.board = lifted;
+    renderBoard(svg, cur, { selected: null });
+    const c = el("circle", { cx: p0[0], cy: p0[1], r: G.r, class: "checker moving " + colour }, svg);
+    const t0 = performance.now();
+    const frame = (now) => {
+      if (cancelled) return;
+      const k = Math.min(1, (now - t0) / ms), e = k < 0.5 ? 2 * k * k : 1 - 2 * (1 - k) * (1 - k);
+      c.setAttribute("cx", p0[0] + (p1[0] - p0[0]) * e);
+      c.setAttribute("cy", p0[1] + (p1[1] - p0[1]) * e);
+      if (k < 1) { requestAnimationFrame(frame); return; }
+      cur.board = after;
+      renderBoard(svg, cur, { selected: null });
+      setTimeout(next, 30);
+    };
+    requestAnimationFrame(frame);
+  };
+  next();
+  return {
+    cancel() { cancelled = true; },
+    add(more, sd, hit, v) { more.forEach((st, i) => queue.push({ st, side: sd, hitting: hit, view: i === 0 ? v : null })); },
+    pending() { return queue.length; },
+  };
+}

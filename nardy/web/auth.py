@@ -1,0 +1,495 @@
+"""Who asks: guests, accounts and log-in sessions of ``nardy serve`` (``/api/auth/...``, ``/api/me``), the
+CSRF and Origin checks, and log-in rate limits.
+
+People
+    A *guest* has a name (1-40 characters, not unique) and no password: ``POST /api/auth/guest``. An
+    *account* has a name unique by :func:`~nardy.web.storage.name_key` (NFKC, casefolded) and a password
+    (8-200 characters, stored only as an argon2id hash): ``POST /api/auth/register`` (a guest who registers
+    keeps their id, so their games stay theirs), ``POST /api/auth/login``, ``POST /api/auth/logout``,
+    ``GET /api/me``.
+
+Log-in sessions
+    30 days. The cookie ``nardy_session`` (HttpOnly, SameSite=Lax, Path=/, Secure when the request came
+    over https or the server runs with ``--secure-cookies``) holds a random token; the database keeps only
+    its sha256. Each log-in (guest, register, login) starts a new session and ends the one the request
+    came with. The cookie ``nardy_csrf`` (readable by the page) holds the session's CSRF token.
+
+Other routers
+    ``user: CurrentUser`` (the :class:`~nardy.web.storage.User` of the request's session, or ``None``),
+    ``user: SignedIn`` (the same, 401 ``login_needed`` when there is none); both work for WebSocket routes
+    too. The session is read once per request (kept in ``request.state``).
+
+CSRF and Origin (:func:`check_request`, a dependency of every route: ``create_app`` gives it to the app)
+    A request whose ``Origin`` header names another site than the ``Host`` it was sent to is refused 403
+    ``csrf`` (a WebSocket handshake is closed with 1008); an unsafe request (POST, PUT, PATCH, DELETE)
+    that carries a valid session cookie must send ``X-CSRF-Token`` equal to its session's token, else 403
+    ``csrf``. A request without a valid session cookie acts for nobody, so it needs no token (the API
+    without accounts works as before). It is a dependency rather than a part of :class:`~nardy.web.guard.Guard`
+    because it reads the session from the database (on a worker thread, once per request, shared with
+    :data:`CurrentUser`) and answers with the app's worded errors.
+
+Rate limits (:class:`AuthLimits`, in memory: per server process)
+    Failed log-ins: 5 per 15 minutes per name (casefolded), 20 per 15 minutes per client address
+    (:func:`~nardy.web.deps.client_key`); more: 429 ``too_many_logins`` with ``Retry-After``. An attempt
+    counts from its start (concurrent guesses cannot overtake the count); a success takes its own attempt
+    back and clears the name's failures. New players per client address: 10 registrations an hour
+    (refused ones count too: asking for taken names tells which exist), 30 new guests an hour; more: 429
+    ``too_many_new_players``.
+
+Passwords
+    argon2-cffi's :class:`~argon2.PasswordHasher` (argon2id, RFC 9106 low-memory parameters), at most two
+    hashes at once (each takes 64 MiB), on worker threads; a hash made with older parameters is replaced
+    at the next log-in. A log-in for an unknown name (or a guest's name) verifies against a dummy hash,
+    so the time taken does not tell names apart; both answer 401 ``bad_login`` with the same body.
+"""
+
+from __future__ import annotations
+
+import collections
+import hmac
+import math
+import time
+import unicodedata
+from collections.abc import Callable
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Depends, Request, WebSocketException
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
+
+from .deps import ActionLane, client_key
+from .errors import Refused
+from .storage import AuthSession, NameTaken, NewSession, User, name_key
+
+__all__ = [
+    "router",
+    "CurrentUser",
+    "SignedIn",
+    "current_user",
+    "require_user",
+    "session_of",
+    "check_request",
+    "origin_allowed",
+    "check_name",
+    "AuthLimits",
+    "Window",
+    "SESSION_COOKIE",
+    "CSRF_COOKIE",
+    "CSRF_HEADER",
+    "User",
+]
+
+SESSION_COOKIE = "nardy_session"
+CSRF_COOKIE = "nardy_csrf"
+CSRF_HEADER = "X-CSRF-Token"
+#: How long a log-in lasts.
+SESSION_DAYS = 30
+NAME_MAX = 40
+PASSWORD_MIN, PASSWORD_MAX = 8, 200
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+#: argon2-cffi's defaults: argon2id, t=3, m=64 MiB, p=4 (RFC 9106's second recommended option).
+DEFAULT_HASHER = PasswordHasher()
+#: At most two hashes at once (64 MiB each), off the event loop.
+_HASHING = ActionLane(size=2)
+#: A hash of a password nobody has, per hasher parameters: what an unknown name is verified against.
+_DUMMY: dict[tuple, str] = {}
+
+
+# ----- rate limits --------------------------------------------------------------------------------------------
+class Window:
+    """Events per key within a sliding window: at most ``limit`` in ``period`` seconds.
+
+    Kept in memory (one server process); ``clock`` gives seconds (``time.monotonic``). Keys whose events
+    have all left the window are dropped now and then, so memory follows recent use only.
+    """
+
+    def __init__(self, limit: int, period: float, clock: Callable[[], float] = time.monotonic):
+        self.limit = limit
+        self.period = period
+        self.clock = clock
+        self._events: dict[str, collections.deque[float]] = {}
+        self._since_sweep = 0
+
+    def _recent(self, key: str, now: float) -> collections.deque[float] | None:
+        q = self._events.get(key)
+        if q is None:
+            return None
+        while q and q[0] <= now - self.period:
+            q.popleft()
+        if not q:
+            del self._events[key]
+            return None
+        return q
+
+    def retry_after(self, key: str) -> int:
+        """0 when ``key`` may have another event now, else whole seconds until it may (at least 1)."""
+        now = self.clock()
+        q = self._recent(key, now)
+        if q is None or len(q) < self.limit:
+            return 0
+        return max(1, math.ceil(q[-self.limit] + self.period - now))
+
+    def hit(self, key: str) -> float:
+        """Count an event of ``key`` now; returns its time (for :meth:`forget`)."""
+        now = self.clock()
+        self._events.setdefault(key, collections.deque()).append(now)
+        self._since_sweep += 1
+        if self._since_sweep >= 1024:
+            self._since_sweep = 0
+            for k in list(self._events):
+                self._recent(k, now)
+        return now
+
+    def forget(self, key: str, at: float | None = None) -> None:
+        """Take back the event of ``key`` at time ``at``, or all of ``key``'s events."""
+        q = self._events.get(key)
+        if q is None:
+            return
+        if at is None:
+            del self._events[key]
+            return
+        try:
+            q.remove(at)
+        except ValueError:
+            pass
+        if not q:
+            del self._events[key]
+
+
+class AuthLimits:
+    """The log-in and sign-up limits of one app (``app.state.auth_limits``); see the module docstring."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic):
+        self.login_name = Window(5, 15 * 60, clock)
+        self.login_address = Window(20, 15 * 60, clock)
+        self.accounts = Window(10, 60 * 60, clock)
+        self.guests = Window(30, 60 * 60, clock)
+
+
+def _too_many(detail: str, wait: int, *, code: str, kind: str) -> Refused:
+    return Refused(
+        429,
+        f"{detail}; try again in {wait} s",
+        code=code,
+        kind=kind,
+        params={"retry_after": wait, "minutes": max(1, math.ceil(wait / 60))},
+        headers={"Retry-After": str(wait)},
+    )
+
+
+# ----- names and passwords -------------------------------------------------------------------------------------
+def check_name(text: str) -> str:
+    """The name a person asked for, as it is kept: NFC, trimmed, runs of spaces made one space.
+
+    Raises:
+        Refused: 422 ``bad_name``: empty, over 40 characters (or its casefolded form is), or with a
+            control, format or unassigned character (line breaks, zero-width or direction marks).
+    """
+    name = unicodedata.normalize("NFC", text).strip()
+    bad = any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in name)
+    name = " ".join(name.split())
+    if bad or not 1 <= len(name) <= NAME_MAX or len(name_key(name)) > NAME_MAX:
+        raise Refused(
+            422,
+            f"a name has 1 to {NAME_MAX} characters and no control characters",
+            code="bad_name",
+            kind="InvalidName",
+            params={"most": NAME_MAX},
+        )
+    return name
+
+
+def _check_password(password: str) -> None:
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise Refused(
+            422,
+            f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters",
+            code="bad_password",
+            kind="InvalidPassword",
+            params={"least": PASSWORD_MIN, "most": PASSWORD_MAX},
+        )
+
+
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    key = (hasher.time_cost, hasher.memory_cost, hasher.parallelism, hasher.hash_len, hasher.salt_len, hasher.type)
+    if key not in _DUMMY:
+        _DUMMY[key] = hasher.hash("not a password anyone has: " + "x" * 16)
+    return _DUMMY[key]
+
+
+def _verify(hasher: PasswordHasher, stored: str | None, password: str) -> tuple[bool, str | None]:
+    """(the password matches, a new hash when the stored one was made with other parameters). With no
+    stored hash it still spends one verification (against a dummy hash) and says no."""
+    try:
+        hasher.verify(stored or _dummy_hash(hasher), password)
+    except (VerificationError, InvalidHashError):
+        return False, None
+    if stored is None:
+        return False, None
+    return True, hasher.hash(password) if hasher.check_needs_rehash(stored) else None
+
+
+def _hasher(conn: HTTPConnection) -> PasswordHasher:
+    return getattr(conn.app.state, "password_hasher", None) or DEFAULT_HASHER
+
+
+# ----- the request's session --------------------------------------------------------------------------------
+_UNREAD = "unread"
+
+
+async def session_of(conn: HTTPConnection) -> AuthSession | None:
+    """The valid log-in session of the request's ``nardy_session`` cookie (``None``: no cookie, or one of
+    no session, or of an expired one), read once per request (on a worker thread).
+
+    Raises:
+        StorageUnavailable: the database failed (503).
+    """
+    cached: AuthSession | None | str = getattr(conn.state, "auth_session", _UNREAD)
+    if not isinstance(cached, str):
+        return cached
+    token = conn.cookies.get(SESSION_COOKIE)
+    found = await run_in_threadpool(conn.app.state.storage.session_user, token) if token else None
+    conn.state.auth_session = found
+    return found
+
+
+async def current_user(conn: HTTPConnection) -> User | None:
+    """The user of the request's log-in session, ``None`` without one."""
+    s = await session_of(conn)
+    return s.user if s is not None else None
+
+
+CurrentUser = Annotated[User | None, Depends(current_user)]
+
+
+async def require_user(user: CurrentUser) -> User:
+    """The user of the request's log-in session. Raises Refused: 401 ``login_needed`` without one."""
+    if user is None:
+        raise Refused(
+            401, "log in or choose a guest name first (POST /api/auth/guest)", code="login_needed", kind="LoginNeeded"
+        )
+    return user
+
+
+SignedIn = Annotated[User, Depends(require_user)]
+
+
+def origin_allowed(conn: HTTPConnection) -> bool:
+    """No ``Origin`` header, or one that names the host the request was sent to (``Host``, with the default
+    port of the origin's scheme when it names none); ``Origin: null`` names no host."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    try:
+        o = urlsplit(origin.strip().lower())
+        o_port = o.port or {"http": 80, "https": 443}.get(o.scheme)
+        h = urlsplit("//" + conn.headers.get("host", "").strip().lower())
+        h_port = h.port or {"http": 80, "https": 443}.get(o.scheme)
+    except ValueError:
+        return False
+    return bool(o.scheme in ("http", "https") and o.hostname and o.hostname == h.hostname and o_port == h_port)
+
+
+async def check_request(conn: HTTPConnection) -> None:
+    """The CSRF and Origin checks of every route (see the module docstring).
+
+    Raises:
+        Refused: 403 ``csrf``; WebSocketException: 1008 for a WebSocket handshake from another site;
+        StorageUnavailable: the database failed (503).
+    """
+    if conn.scope["type"] == "websocket":
+        if not origin_allowed(conn):
+            raise WebSocketException(1008, "another site may not open this connection (Origin)")
+        return
+    if not origin_allowed(conn):
+        raise Refused(403, "a request from another site (Origin) is refused", code="csrf", kind="CsrfRefused")
+    if conn.scope.get("method") not in UNSAFE_METHODS or SESSION_COOKIE not in conn.cookies:
+        return
+    s = await session_of(conn)
+    if s is None:
+        return
+    sent = conn.headers.get(CSRF_HEADER, "")
+    if not hmac.compare_digest(sent.encode("utf-8", "surrogateescape"), s.csrf.encode()):
+        raise Refused(
+            403,
+            f"missing or wrong {CSRF_HEADER} header: send the token of the nardy_csrf cookie (or of /api/me)",
+            code="csrf",
+            kind="CsrfRefused",
+        )
+
+
+# ----- cookies -------------------------------------------------------------------------------------------------
+def _secure(conn: HTTPConnection) -> bool:
+    return conn.url.scheme in ("https", "wss") or bool(getattr(conn.app.state, "secure_cookies", False))
+
+
+def _set_cookies(response: Response, conn: HTTPConnection, new: NewSession) -> None:
+    age = SESSION_DAYS * 24 * 3600
+    secure = _secure(conn)
+    response.set_cookie(SESSION_COOKIE, new.token, max_age=age, path="/", httponly=True, samesite="lax", secure=secure)
+    response.set_cookie(CSRF_COOKIE, new.csrf, max_age=age, path="/", httponly=False, samesite="lax", secure=secure)
+
+
+def _clear_cookies(response: JSONResponse, conn: HTTPConnection) -> None:
+    secure = _secure(conn)
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=secure)
+    response.delete_cookie(CSRF_COOKIE, path="/", httponly=False, samesite="lax", secure=secure)
+
+
+async def _start_session(conn: HTTPConnection, user: User, status: int = 200) -> JSONResponse:
+    """A new log-in session for ``user`` (the request's old one ends): the answer with its cookies."""
+    store = conn.app.state.storage
+    new = await run_in_threadpool(store.create_session, user.id)
+    old = conn.cookies.get(SESSION_COOKIE)
+    if old:
+        await run_in_threadpool(store.delete_session, old)
+    response = JSONResponse({"user": user.public(), "csrf": new.csrf}, status_code=status)
+    _set_cookies(response, conn, new)
+    return response
+
+
+async def user_or_guest(conn: HTTPConnection, name: str) -> tuple[User, NewSession | None]:
+    """The request's user, or a new guest called ``name`` (a player who starts a game without a session:
+    one click, as the page's first game) with a new log-in session, whose cookies the caller sets on its
+    answer with :func:`set_session_cookies`.
+
+    Raises:
+        Refused: 422 ``bad_name``; StorageUnavailable: the database failed."""
+    user = await current_user(conn)
+    if user is not None:
+        return user, None
+    store = conn.app.state.storage
+    user = await run_in_threadpool(store.create_user, check_name(name))
+    new = await run_in_threadpool(store.create_session, user.id)
+    return user, new
+
+
+def set_session_cookies(response: Response, conn: HTTPConnection, new: NewSession | None) -> None:
+    """Set the cookies of a log-in session made by :func:`user_or_guest` (nothing when ``new`` is None)."""
+    if new is not None:
+        _set_cookies(response, conn, new)
+
+
+# ----- the routes ----------------------------------------------------------------------------------------------
+router = APIRouter(prefix="/api", tags=["players"])
+
+_SIGNED_IN = {
+    "description": 'Signed in: `{"user": {"id", "name", "guest"}, "csrf"}`; cookies `nardy_session` and '
+    "`nardy_csrf` set (send the csrf token as `X-CSRF-Token` with unsafe requests)."
+}
+
+
+class GuestBody(BaseModel):
+    name: str = Field(description="the guest's name: 1-40 characters, need not be unique")
+
+
+class Credentials(BaseModel):
+    name: str = Field(description="the account's name: 1-40 characters, unique regardless of case")
+    password: str = Field(description="8-200 characters")
+
+
+@router.post("/auth/guest", responses={200: _SIGNED_IN})
+async def guest(body: GuestBody, request: Request):
+    """Play as a guest named ``name``. A guest asking again is renamed (same id); anyone else gets a new
+    guest (30 an hour per client address: 429 ``too_many_new_players``)."""
+    name = check_name(body.name)
+    store = request.app.state.storage
+    current = await session_of(request)
+    if current is not None and current.user.guest:
+        user = await run_in_threadpool(store.rename_guest, current.user.id, name)
+        return JSONResponse({"user": user.public(), "csrf": current.csrf})
+    limits: AuthLimits = request.app.state.auth_limits
+    address = client_key(request)
+    wait = limits.guests.retry_after(address)
+    if wait:
+        raise _too_many(
+            "too many new players from this address", wait, code="too_many_new_players", kind="TooManyNewPlayers"
+        )
+    limits.guests.hit(address)
+    user = await run_in_threadpool(store.create_user, name)
+    return await _start_session(request, user)
+
+
+@router.post("/auth/register", status_code=201, responses={201: _SIGNED_IN})
+async def register(body: Credentials, request: Request):
+    """Make an account (a guest who registers keeps their id and games). 409 ``name_taken``; 422
+    ``bad_name``/``bad_password``; 429 ``too_many_new_players`` (10 tries an hour per client address)."""
+    name = check_name(body.name)
+    _check_password(body.password)
+    limits: AuthLimits = request.app.state.auth_limits
+    address = client_key(request)
+    wait = limits.accounts.retry_after(address)
+    if wait:
+        raise _too_many(
+            "too many new accounts from this address", wait, code="too_many_new_players", kind="TooManyNewPlayers"
+        )
+    limits.accounts.hit(address)
+    store = request.app.state.storage
+    taken = Refused(409, f"the name {name!r} is taken", code="name_taken", kind="NameTaken", params={"name": name})
+    if await run_in_threadpool(store.user_by_name, name) is not None:
+        raise taken
+    password_hash = await _HASHING(_hasher(request).hash, body.password)
+    current = await session_of(request)
+    try:
+        if current is not None and current.user.guest:
+            user = await run_in_threadpool(store.register_guest, current.user.id, name, password_hash)
+        else:
+            user = await run_in_threadpool(store.create_user, name, password_hash)
+    except NameTaken:
+        raise taken from None
+    return await _start_session(request, user, 201)
+
+
+@router.post("/auth/login", responses={200: _SIGNED_IN})
+async def login(body: Credentials, request: Request):
+    """Log in to an account. 401 ``bad_login`` for an unknown name and a wrong password alike; 429
+    ``too_many_logins`` with ``Retry-After`` after 5 failures in 15 minutes for a name or 20 from an
+    address."""
+    limits: AuthLimits = request.app.state.auth_limits
+    name = " ".join(body.name.split())
+    key = name_key(name)[:100]
+    address = client_key(request)
+    wait = max(limits.login_name.retry_after(key), limits.login_address.retry_after(address))
+    if wait:
+        raise _too_many("too many failed log-ins", wait, code="too_many_logins", kind="TooManyLogins")
+    limits.login_name.hit(key)
+    at_address = limits.login_address.hit(address)
+    store = request.app.state.storage
+    user = await run_in_threadpool(store.user_by_name, name) if len(key) <= NAME_MAX else None
+    hasher = _hasher(request)
+    ok, new_hash = await _HASHING(_verify, hasher, user.password_hash if user else None, body.password)
+    if not ok or user is None:
+        raise Refused(401, "wrong name or password", code="bad_login", kind="BadLogin")
+    limits.login_name.forget(key)  # the owner is in: the name's failures are forgotten
+    limits.login_address.forget(address, at_address)
+    if new_hash is not None:
+        await run_in_threadpool(store.set_password, user.id, new_hash)
+    return await _start_session(request, user)
+
+
+@router.post("/auth/logout")
+async def logout(request: Request):
+    """End the request's log-in session: ``{"ok": true}``, cookies cleared."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        await run_in_threadpool(request.app.state.storage.delete_session, token)
+    response = JSONResponse({"ok": True})
+    _clear_cookies(response, request)
+    return response
+
+
+@router.get("/me")
+async def me(request: Request):
+    """Who the request's session is: ``{"user": {"id", "name", "guest"} | null, "csrf": token | null}``
+    (a cookie of no valid session is cleared)."""
+    s = await session_of(request)
+    response = JSONResponse({"user": s.user.public() if s else None, "csrf": s.csrf if s else None})
+    if s is None and SESSION_COOKIE in request.cookies:
+        _clear_cookies(response, request)
+    return response

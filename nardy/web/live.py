@@ -1,0 +1,181 @@
+"""Live games: the WebSocket hub that pushes each stored change to the players and watchers, and the clock
+keeper that ends a match when the side to act runs out of time.
+
+* :class:`Hub`: the open ``WS /api/games/{id}/live`` connections of this process, by game. After a change is
+  stored, :meth:`Hub.publish` sends every connection of that game its own view (its side, numbering and
+  language): ``{"type": "view", "view": {...}}``. A page that loses its connection reconnects and gets the
+  current view first, so nothing is missed; the view's ``seq`` tells it whether anything changed.
+* :class:`ClockKeeper`: a background task. Every second it ends the matches whose clock has run out
+  (``Storage.due_games``), stores them and publishes; every few seconds it writes a heartbeat, so that after
+  a restart the time the server was down is given back to the running clocks (:meth:`ClockKeeper.resume`,
+  run once at start-up: nobody loses on time because the server was down).
+
+Bounds: at most :data:`MAX_PER_GAME` connections a game and :data:`MAX_CONNECTIONS` in all; a client's
+messages are at most 256 bytes (``"ping"`` is answered ``"pong"``; anything else is ignored).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as _dt
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+from starlette.concurrency import run_in_threadpool
+
+log = logging.getLogger("nardy.web")
+
+__all__ = ["Hub", "Conn", "ClockKeeper", "MAX_PER_GAME", "MAX_CONNECTIONS"]
+
+MAX_PER_GAME = 64
+MAX_CONNECTIONS = 4096
+#: Seconds between two heartbeats (the clocks' pause after a restart is measured from the last one).
+HEARTBEAT = 5.0
+
+
+@dataclass(eq=False)
+class Conn:
+    """One live connection: its socket, whose it is, the sides it may act for, how it draws."""
+
+    ws: WebSocket
+    user: str | None
+    sides: list[int]
+    viewer: int | None
+    numbering: str
+    lang: str
+    sent: int = -1  # the last seq sent
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Hub:
+    """The live connections of this process (see the module docstring)."""
+
+    def __init__(self):
+        self.games: dict[str, set[Conn]] = {}
+
+    @property
+    def count(self) -> int:
+        return sum(len(c) for c in self.games.values())
+
+    def room(self, gid: str) -> bool:
+        """Whether one more connection to ``gid`` is allowed."""
+        return self.count < MAX_CONNECTIONS and len(self.games.get(gid, ())) < MAX_PER_GAME
+
+    def add(self, gid: str, conn: Conn) -> None:
+        self.games.setdefault(gid, set()).add(conn)
+
+    def remove(self, gid: str, conn: Conn) -> None:
+        conns = self.games.get(gid)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.games[gid]
+
+    async def send(self, conn: Conn, seq: int, view: dict[str, Any]) -> None:
+        """Send ``view`` (state ``seq``) unless this connection has it already; a failed send drops nothing but
+        the message (the page reconnects and reads the current view)."""
+        async with conn.lock:
+            if seq < conn.sent:
+                return
+            conn.sent = seq
+            with contextlib.suppress(Exception):
+                await conn.ws.send_json({"type": "view", "view": view})
+
+    async def publish(self, gid: str, store, shown) -> None:
+        """Send every connection of ``gid`` its view of the stored game. ``shown(game, conn)`` makes one
+        connection's view (a dict) from the loaded game; the game is read once."""
+        conns = list(self.games.get(gid, ()))
+        if not conns:
+            return
+        from .deps import read_game
+
+        try:
+            game = await run_in_threadpool(read_game, store, gid)
+        except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
+            log.info("live: game %s could not be read for its watchers", gid)
+            return
+        for conn in conns:
+            try:
+                view = await run_in_threadpool(shown, game, conn)
+            except Exception:
+                log.exception("live: no view of game %s for a connection", gid)
+                continue
+            await self.send(conn, game.saved.revision, view)
+
+
+def _when(t: float) -> _dt.datetime:
+    return _dt.datetime.fromtimestamp(t, _dt.UTC)
+
+
+class ClockKeeper:
+    """Ends the matches whose clock has run out, and keeps the heartbeat (see the module docstring).
+
+    Args:
+        app: the FastAPI app (its ``state``: ``storage``, ``hub``, ``game_locks``).
+        expire: ``expire(app, gid, now)`` coroutine: load the game, end it on time if due, store, publish.
+        shift: ``shift(app, gid, seconds)`` coroutine: move the game's running clock on by ``seconds``.
+    """
+
+    def __init__(self, app, expire, shift, period: float = 1.0):
+        self.app = app
+        self.expire = expire
+        self.shift = shift
+        self.period = period
+        self.task: asyncio.Task | None = None
+        self._last_beat = 0.0
+
+    async def resume(self, now: float | None = None) -> int:
+        """Give back to the running clocks the time since the last heartbeat (the server was down); returns
+        the number of games whose clock was moved."""
+        store = self.app.state.storage
+        now = time.time() if now is None else now
+        beat = await run_in_threadpool(store.heartbeat)
+        await run_in_threadpool(store.set_heartbeat, _when(now))
+        if beat is None or now - beat.timestamp() <= HEARTBEAT * 2:
+            return 0
+        down = now - beat.timestamp()
+        n = 0
+        for gid in await run_in_threadpool(store.clocked_games):
+            if await self.shift(self.app, gid, down):
+                n += 1
+        log.info("clocks: %d running clock(s) given back %.0f s the server was down", n, down)
+        return n
+
+    async def tick(self, now: float | None = None) -> int:
+        """One round: expire the due games, beat the heart. Returns the number of games ended."""
+        store = self.app.state.storage
+        now = time.time() if now is None else now
+        if now - self._last_beat >= HEARTBEAT:
+            await run_in_threadpool(store.set_heartbeat, _when(now))
+            self._last_beat = now
+        due = await run_in_threadpool(store.due_games, _when(now))
+        n = 0
+        for gid in due:
+            if await self.expire(self.app, gid, now):
+                n += 1
+        return n
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database may be down a moment: try again next round
+                log.warning("clock keeper: a round failed", exc_info=True)
+            await asyncio.sleep(self.period)
+
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None

@@ -1,0 +1,1 @@
+"""The revisions of the database schema (see :mod:`nardy.web.migrations`)."""

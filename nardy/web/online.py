@@ -1,0 +1,366 @@
+"""Games against people elsewhere: who may do what in a game, invitations, the live channel, fair dice.
+
+Every game belongs to whoever started it (:attr:`Session.owner`, a player id from :mod:`nardy.web.auth`). A
+game against the computer or at one screen is its owner's alone: only they see it, act in it, delete it. An
+online game (``"opponent": "online"``) has two remote seats: the owner's, and one that whoever opens the
+invitation link takes (``POST /api/games/{id}/join``); each seated player acts only for their side and only
+when it is theirs to act (403 otherwise); others may watch if the game allows it. The server rolls the dice
+(provably fair: :mod:`nardy.fairdice`, docs/fairness.md), checks every action, stores it, then pushes the new
+state to everyone on ``WS /api/games/{id}/live`` (:mod:`nardy.web.live`).
+
+Routes here: join, decline, cancel, rematch, fairness and the live WebSocket. The checks
+(:func:`check_reader`, :func:`acting_side`, :func:`check_owner`) are used by :mod:`nardy.web.games` too.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+
+from ..errors import GameStateError
+from ..table import ACTIONS
+from .auth import current_user, require_user
+from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, read_game
+from .errors import Refused
+from .live import Conn
+from .sessions import NUMBERINGS, Session
+from .view import SavedGameView
+
+__all__ = ["router", "check_reader", "acting_side", "check_owner", "shown", "publish", "expire", "invite_url"]
+
+router = APIRouter()
+
+#: Actions a seated player may send when it is not their turn to act (they answer nothing; they give up).
+ANY_TIME = ("resign",)
+
+
+# ----- who may do what ------------------------------------------------------------------------------------
+def _forbidden(code: str, detail: str, **params) -> Refused:
+    return Refused(403, detail, code=code, kind="Forbidden", params=params)
+
+
+def _conflict(code: str, detail: str, **params) -> Refused:
+    return Refused(409, detail, code=code, kind="Conflict", params=params)
+
+
+def check_reader(s: Session, uid: str | None) -> None:
+    """Raise 403 ``private_game`` unless player ``uid`` may see the game (seated, owner, or watchers allowed)."""
+    if not s.may_watch(uid):
+        raise _forbidden("private_game", "this game is private: you do not sit at it")
+
+
+def check_owner(s: Session, uid: str | None) -> None:
+    """Raise 403 ``not_owner`` unless player ``uid`` made the game (a game saved before players had ids has
+    no owner: anyone may)."""
+    if s.owner is not None and uid != s.owner:
+        raise _forbidden("not_owner", "only the player who made this game may do that")
+
+
+def acting_side(s: Session, uid: str | None, action: str, player: int | None) -> int | None:
+    """The side player ``uid`` acts for with ``action`` (``None``: the table's default, a game at one screen).
+
+    Raises Refused 403: ``not_seated`` (no side of theirs), ``not_your_side`` (``player`` names a side they do
+    not play), ``not_your_turn`` (an online game's action out of turn, other than a resignation)."""
+    sides = s.sides_of(uid)
+    if not sides:
+        raise _forbidden("not_seated", "you do not sit at this game")
+    if s.online and player is not None and player not in sides:
+        raise _forbidden("not_your_side", f"you do not play side {player}", player=player)
+    side = player if player is not None else (sides[0] if len(sides) == 1 else None)
+    if s.online and action not in ANY_TIME and action in ACTIONS:
+        to_act = s.table.to_act
+        if to_act is not None and to_act != side:
+            raise _forbidden(
+                "not_your_turn",
+                f"cannot {action}: it is the other player's turn",
+                player=side,
+                expected=to_act,
+                action=action,
+            )
+    return side
+
+
+def viewer_for(s: Session, uid: str | None, viewer: int | None) -> tuple[int | None, list[int] | None]:
+    """The side at the bottom and the sides the viewer may act for: an online game's player sees their own
+    side; a watcher sees White's (or ``viewer``) and may act for none; a game at one screen: as asked."""
+    if not s.online:
+        return viewer, None
+    sides = s.sides_of(uid)
+    return (viewer if viewer is not None else (sides[0] if sides else 0)), sides
+
+
+def shown(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> SavedGameView:
+    """The view of the page for player ``uid``, with the game's ``id`` and ``seq``."""
+    s = game.session
+    numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
+    v, sides = viewer_for(s, uid, viewer)
+    return SavedGameView.of(game.id, game.saved.revision, s.game_view(v, numbering, sides))
+
+
+async def user_id(conn) -> str | None:
+    """The id of the request's (or WebSocket's) player, ``None`` without a log-in session."""
+    user = await current_user(conn)
+    return user.id if user is not None else None
+
+
+def invite_url(request: Request | WebSocket, gid: str, token: str) -> str:
+    """The link to send: the page at ``/join/{gid}`` with the invitation in the fragment (never sent to a
+    server, so it stays out of access logs)."""
+    base = str(request.base_url).rstrip("/")
+    return f"{base}/join/{gid}#{token}"
+
+
+# ----- the live channel ----------------------------------------------------------------------------------
+async def publish(app, gid: str) -> None:
+    """Push the stored game ``gid`` to its live connections."""
+    hub = app.state.hub
+
+    def view_of(game: Loaded, conn: Conn) -> dict:
+        return shown(game, conn.user, conn.viewer, conn.numbering).model_dump(mode="json", by_alias=True)
+
+    await hub.publish(gid, app.state.storage, view_of)
+
+
+async def expire(app, gid: str, now: float) -> bool:
+    """End ``gid``'s match if its clock has run out at ``now``; store and publish. True when it ended."""
+    lock = app.state.game_locks.lock_for(gid)
+    store = app.state.storage
+    async with lock:
+        try:
+            game = await run_in_threadpool(read_game, store, gid)
+        except Exception:
+            await run_in_threadpool(store.clear_clock_due, gid)
+            return False
+        if game.session.table.check_time(now) is None:
+            # not due after all (a stale column): store the true due time
+            await run_in_threadpool(store_game, store, game)
+            return False
+        await run_in_threadpool(store_game, store, game)
+    await publish(app, gid)
+    return True
+
+
+async def shift(app, gid: str, seconds: float) -> bool:
+    """Give ``gid``'s running clock back ``seconds`` (the server was down); store it. True when moved."""
+    lock = app.state.game_locks.lock_for(gid)
+    store = app.state.storage
+    async with lock:
+        try:
+            game = await run_in_threadpool(read_game, store, gid)
+        except Exception:
+            await run_in_threadpool(store.clear_clock_due, gid)
+            return False
+        clock = game.session.table.clock
+        if clock is None or clock.running is None:
+            await run_in_threadpool(store_game, store, game)
+            return False
+        clock.shift(seconds)
+        await run_in_threadpool(store_game, store, game)
+    return True
+
+
+def store_game(store, game: Loaded) -> None:
+    """Store the session over its saved row with its listing columns (status, seats, clock due)."""
+    from .games import store_session
+
+    store_session(store, game)
+
+
+# ----- routes --------------------------------------------------------------------------------------------
+class JoinBody(BaseModel):
+    """Taking the empty seat of an online game."""
+
+    model_config = ConfigDict(extra="forbid")
+    invite: str | None = Field(None, max_length=100, description="the invitation token (from the link)")
+    client_seed: str | None = Field(
+        None, max_length=64, description="your browser's seed for the provably fair dice (1-64 of [0-9A-Za-z_-])"
+    )
+
+
+class InviteBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    invite: str | None = Field(None, max_length=100)
+
+
+class RematchBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    client_seed: str | None = Field(None, max_length=64)
+
+
+async def _online_game(store, gid: str) -> Loaded:
+    game = await run_in_threadpool(read_game, store, gid)
+    if not game.session.online:
+        raise _conflict("not_online", "only a game against another person online has that")
+    return game
+
+
+@router.post(
+    "/api/games/{gid}/join",
+    tags=["online"],
+    response_model=SavedGameView,
+    summary="Take the empty seat of an online game (with the invitation); the match begins",
+)
+async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
+    user = await require_user(await current_user(request))
+    async with lock:
+        game = await _online_game(store, gid)
+        s = game.session
+        reserved = s.settings.get("reserved")
+        if not (s.invite_matches(body.invite) or (reserved is not None and reserved == user.id)):
+            if s.table.side_of(user.id):
+                raise _conflict("own_game", "you already sit at this game")
+            if s.closed:
+                raise _conflict("invite_closed", f"the invitation was {s.closed}")
+            if not s.table.waiting:
+                raise _conflict("seat_taken", "both seats are taken")
+            raise _forbidden("bad_invite", "the invitation is not valid for this game")
+
+        def run():
+            try:
+                s.join(user.id, user.name, body.client_seed, time.time())
+            except GameStateError as e:
+                raise _conflict(e.code, str(e), **e.params) from None
+            s.run_bots()  # the automatic rolls of the first turn (no computer plays online)
+            store_game(store, game)
+            return shown(game, user.id, None, "own")
+
+        out = await lane(run)
+    await publish(request.app, gid)
+    return out
+
+
+@router.post("/api/games/{gid}/decline", tags=["online"], summary="Decline an invitation (nobody took the seat)")
+async def decline(request: Request, body: InviteBody, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
+    uid = await user_id(request)
+    async with lock:
+        game = await _online_game(store, gid)
+        s = game.session
+        reserved = s.settings.get("reserved")
+        if not (s.invite_matches(body.invite) or (uid is not None and reserved == uid)):
+            raise _forbidden("bad_invite", "the invitation is not valid for this game")
+        await lane(_close, store, game, "declined")
+    await publish(request.app, gid)
+    return {"id": gid, "status": "declined"}
+
+
+@router.post(
+    "/api/games/{gid}/cancel", tags=["online"], summary="Withdraw an invitation (the owner, before anyone joins)"
+)
+async def cancel(request: Request, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
+    uid = await user_id(request)
+    async with lock:
+        game = await _online_game(store, gid)
+        check_owner(game.session, uid)
+        await lane(_close, store, game, "cancelled")
+    await publish(request.app, gid)
+    return {"id": gid, "status": "cancelled"}
+
+
+def _close(store, game: Loaded, why: str) -> None:
+    try:
+        game.session.close(why)
+    except GameStateError as e:
+        raise _conflict(e.code, str(e), **e.params) from None
+    store_game(store, game)
+
+
+@router.post(
+    "/api/games/{gid}/rematch",
+    tags=["online"],
+    status_code=201,
+    summary="Offer a rematch after a finished match: a new game, colours swapped, its seat kept for the opponent",
+)
+async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
+    from .games import create_online
+
+    user = await require_user(await current_user(request))
+    async with lock:
+        game = await _online_game(store, gid)
+        s = game.session
+        sides = s.sides_of(user.id)
+        if not sides:
+            raise _forbidden("not_seated", "you do not sit at this game")
+        if not s.table.is_over:
+            raise _conflict("not_over", "a rematch follows a finished match")
+        if s.settings.get("rematch"):
+            raise _conflict("rematch_offered", "a rematch is already offered", id=s.settings["rematch"])
+        me = sides[0]
+        m = s.match
+        out = await create_online(
+            request,
+            store,
+            lane,
+            user,
+            game=m.rules,
+            length=m.length,
+            colour="black" if me == 0 else "white",
+            client_seed=body.client_seed,
+            clock=s.table.clock.spec.to_dict() if s.table.clock else None,
+            watchers=s.watchable,
+            reserved=s.table.seats[1 - me].player,
+            options=dict(crawford=m.crawford_rule, jacoby=m.jacoby, beavers=m.beavers, cube_limit=m.cube_limit),
+        )
+        s.settings["rematch"] = out["id"]
+        await lane(store_game, store, game)
+    await publish(request.app, gid)
+    return out
+
+
+@router.get(
+    "/api/games/{gid}/fairness",
+    tags=["online"],
+    summary="The provably fair dice: commitment, players' seeds, rolls, and the server seed once the match is over",
+)
+async def fairness(request: Request, store: StorageDep, gid: GameId):
+    uid = await user_id(request)
+    game = await _online_game(store, gid)
+    check_reader(game.session, uid)
+    return game.session.fairness()
+
+
+@router.websocket("/api/games/{gid}/live")
+async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), viewer: int | None = Query(None)):
+    """The game's live channel: ``{"type": "view", "view": {...}}`` now and after every stored change (the
+    handshake's Origin is checked by :func:`nardy.web.auth.check_request`)."""
+    app = ws.app
+    uid = await user_id(ws)
+    store = app.state.storage
+    try:
+        game = await run_in_threadpool(read_game, store, gid)
+    except Exception:
+        await ws.close(code=4404)
+        return
+    s = game.session
+    if not s.may_watch(uid):
+        await ws.close(code=4403)
+        return
+    hub = app.state.hub
+    if not hub.room(gid):
+        await ws.close(code=4429)
+        return
+    v = viewer if viewer in (0, 1) else None
+    conn = Conn(ws, uid, s.sides_of(uid), v, numbering, language(ws))
+    await ws.accept()
+    hub.add(gid, conn)
+    try:
+        view = shown(game, uid, v, numbering).model_dump(mode="json", by_alias=True)
+        await hub.send(conn, game.saved.revision, view)
+        while True:
+            msg = await ws.receive_text()
+            if msg[:256] == "ping":
+                await ws.send_text("pong")
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.remove(gid, conn)
+
+
+def new_invite(s: Session) -> str:
+    """A fresh invitation token for ``s`` (its hash is kept)."""
+    token = secrets.token_urlsafe(16)
+    s.set_invite(token)
+    return token
