@@ -17,11 +17,8 @@ from nardy.position import Position
 from nardy.records.mat import write_mat
 from nardy.web.app import create_app
 from nardy.web.storage import Storage
-<<<<<<< HEAD
 from tests.helpers import SHARED
-=======
 from tests.web.players import PlayerClient
->>>>>>> table
 
 START = "4HPwATDgc/ABMA"
 
