@@ -263,24 +263,19 @@ async def create_game(
             lane,
             user,
             game=body.game,
+            rule_options=body.options,
             length=body.length,
             colour=body.colour,
             client_seed=body.client_seed,
             clock=clock,
             watchers=body.watchers,
             players=names,
-            options=dict(
-                options=body.options,
-                crawford=body.crawford,
-                jacoby=body.jacoby,
-                beavers=body.beavers,
-                cube_limit=body.cube_limit,
+            match_options=dict(
+                crawford=body.crawford, jacoby=body.jacoby, beavers=body.beavers, cube_limit=body.cube_limit
             ),
             numbering=numbering,
         )
-        answer = JSONResponse(out, status_code=201)
-        set_session_cookies(answer, request, new_login)
-        return answer
+        return _created(out, request, new_login)
 
     def make():
         return new_session(
@@ -311,7 +306,12 @@ async def create_game(
         return SavedGameView.of(saved.id, saved.revision, view)
 
     out = await lane(run)
-    answer = JSONResponse(out.model_dump(mode="json", by_alias=True), status_code=201)
+    return _created(out.model_dump(mode="json", by_alias=True), request, new_login)
+
+
+def _created(out: dict, request: Request, new_login) -> JSONResponse:
+    """The 201 answer of a new game, with the cookies of the guest made for it, if any."""
+    answer = JSONResponse(out, status_code=201)
     set_session_cookies(answer, request, new_login)
     return answer
 
@@ -322,26 +322,24 @@ async def create_online(
     lane,
     user: User,
     *,
-    game,
+    game: str,
+    rule_options: dict | None,
     length: int,
     colour: str,
     client_seed: str | None,
     clock,
     watchers: bool,
-    options: dict,
+    match_options: dict,
     players: list[str] | None = None,
     reserved: str | None = None,
     numbering: str = "own",
 ) -> dict:
     """Make an online game owned by ``user`` (their seat at ``colour``) and its invitation; returns the view
     with ``invite`` (the token) and ``invite_url`` (the link to send). ``reserved``: a rematch keeps the other
-    seat for that player id (they join without the token)."""
+    seat for that player id (they join without the token). ``rule_options``: docs/rules.md options;
+    ``match_options``: crawford, jacoby, beavers, cube_limit (as :func:`new_session` takes them)."""
     from .online import invite_url, new_invite
 
-    rules_name = game if isinstance(game, str) else game.name
-    rule_options = options.pop("options", None)
-    if rule_options is None and not isinstance(game, str):
-        rule_options = game.options()
     me = 0 if colour != "black" else 1
     names = list(players) if players else ["White", "Black"]
     names[me] = user.name
@@ -350,7 +348,7 @@ async def create_online(
 
     def make():
         s = new_session(
-            rules_name,
+            game,
             length=length,
             opponent="online",
             colour=colour,
@@ -360,7 +358,7 @@ async def create_online(
             client_seed=client_seed,
             clock=clock,
             watchers=watchers,
-            **options,
+            **match_options,
         )
         token = new_invite(s)
         if reserved is not None:

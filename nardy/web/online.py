@@ -125,42 +125,42 @@ async def publish(app, gid: str) -> None:
     await hub.publish(gid, app.state.storage, view_of)
 
 
-async def expire(app, gid: str, now: float) -> bool:
-    """End ``gid``'s match if its clock has run out at ``now``; store and publish. True when it ended."""
-    lock = app.state.game_locks.lock_for(gid)
+async def _on_clock(app, gid: str, change) -> bool:
+    """Under the game's lock: read ``gid``, apply ``change(session) -> bool``, store it (its ``clock_due``
+    column follows the clock). A game that cannot be read any more has its ``clock_due`` cleared, so the
+    keeper does not come back to it. Returns what ``change`` returned (False when unread)."""
     store = app.state.storage
-    async with lock:
+    async with app.state.game_locks.lock_for(gid):
         try:
             game = await run_in_threadpool(read_game, store, gid)
         except Exception:
             await run_in_threadpool(store.clear_clock_due, gid)
             return False
-        if game.session.table.check_time(now) is None:
-            # not due after all (a stale column): store the true due time
-            await run_in_threadpool(store_game, store, game)
-            return False
+        changed = change(game.session)
         await run_in_threadpool(store_game, store, game)
-    await publish(app, gid)
-    return True
+    return changed
+
+
+async def expire(app, gid: str, now: float) -> bool:
+    """End ``gid``'s match if its clock has run out at ``now``; store and publish. True when it ended (when not
+    due after all, a stale column, the true due time is stored)."""
+    ended = await _on_clock(app, gid, lambda s: s.table.check_time(now) is not None)
+    if ended:
+        await publish(app, gid)
+    return ended
 
 
 async def shift(app, gid: str, seconds: float) -> bool:
     """Give ``gid``'s running clock back ``seconds`` (the server was down); store it. True when moved."""
-    lock = app.state.game_locks.lock_for(gid)
-    store = app.state.storage
-    async with lock:
-        try:
-            game = await run_in_threadpool(read_game, store, gid)
-        except Exception:
-            await run_in_threadpool(store.clear_clock_due, gid)
-            return False
-        clock = game.session.table.clock
+
+    def move(s: Session) -> bool:
+        clock = s.table.clock
         if clock is None or clock.running is None:
-            await run_in_threadpool(store_game, store, game)
             return False
         clock.shift(seconds)
-        await run_in_threadpool(store_game, store, game)
-    return True
+        return True
+
+    return await _on_clock(app, gid, move)
 
 
 def store_game(store, game: Loaded) -> None:
@@ -295,14 +295,15 @@ async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: 
             store,
             lane,
             user,
-            game=m.rules,
+            game=m.rules.name,
+            rule_options=m.rules.options(),
             length=m.length,
             colour="black" if me == 0 else "white",
             client_seed=body.client_seed,
             clock=s.table.clock.spec.to_dict() if s.table.clock else None,
             watchers=s.watchable,
             reserved=s.table.seats[1 - me].player,
-            options=dict(crawford=m.crawford_rule, jacoby=m.jacoby, beavers=m.beavers, cube_limit=m.cube_limit),
+            match_options=dict(crawford=m.crawford_rule, jacoby=m.jacoby, beavers=m.beavers, cube_limit=m.cube_limit),
         )
         s.settings["rematch"] = out["id"]
         await lane(store_game, store, game)
