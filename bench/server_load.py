@@ -301,12 +301,12 @@ class ServerProcess:
 
 
 # ----- the prober (a process of its own) -----------------------------------------------------------------
-def prober_main(url: str, gid: str, interval: float, stop, out_q, limit_s: float):
-    """GET the view of ``gid`` and /api/health in turn every ``interval`` s until ``stop`` is set;
-    put [(wall time, kind, seconds, status)] on ``out_q``."""
+def prober_main(url: str, gid: str, interval: float, stop, out_q, limit_s: float, cookies: dict):
+    """GET the view of ``gid`` (as its owner: ``cookies``) and /api/health in turn every ``interval`` s until
+    ``stop`` is set; put [(wall time, kind, seconds, status)] on ``out_q``."""
     rows = []
     end = time.monotonic() + limit_s
-    with httpx.Client(base_url=url, timeout=30.0) as c:
+    with httpx.Client(base_url=url, timeout=30.0, cookies=cookies) as c:
         i = 0
         while not stop.is_set() and time.monotonic() < end and i < 10_000_000:
             kind = "view" if i % 2 == 0 else "health"
@@ -370,6 +370,9 @@ class Player:
         self.in_flight = False
         self.gid = None
         self.view = None
+        # this person's log-in (the guest the server makes for their first game), sent as the page sends it
+        self.cookie: str | None = None
+        self.csrf: str | None = None
 
     def left(self) -> float:
         return self.deadline - time.monotonic()
@@ -381,7 +384,12 @@ class Player:
             t0 = time.perf_counter()
             self.in_flight = True
             try:
-                r = await self.client.request(method, path, json=body, timeout=REQUEST_TIMEOUT)
+                headers = {}
+                if self.cookie:
+                    headers["Cookie"] = self.cookie
+                if self.csrf and method != "GET":
+                    headers["X-CSRF-Token"] = self.csrf
+                r = await self.client.request(method, path, json=body, headers=headers, timeout=REQUEST_TIMEOUT)
             except httpx.HTTPError as e:
                 name = type(e).__name__
                 self.stats.transport[name] = self.stats.transport.get(name, 0) + 1
@@ -390,6 +398,9 @@ class Player:
             finally:
                 self.in_flight = False
             dt = time.perf_counter() - t0
+            if "nardy_session" in r.cookies:
+                self.cookie = f"nardy_session={r.cookies['nardy_session']}; nardy_csrf={r.cookies['nardy_csrf']}"
+                self.csrf = r.cookies["nardy_csrf"]
             self.stats.count(r.status_code)
             if r.status_code >= 500 and r.status_code != 503:
                 self.stats.bugs.append((method, path, body, r.status_code, r.text[:500]))
@@ -673,6 +684,7 @@ def run_all(args, counts, url, pid, server) -> int:
     )
     r.raise_for_status()
     probe_gid = r.json()["id"]
+    probe_cookies = dict(r.cookies)  # the guest made for that game: the game is theirs alone
     ctx = mp.get_context("spawn")
     stop, out_q = ctx.Event(), ctx.Queue()
     attempts = 1 + max(0, args.retry_disturbed)
@@ -683,7 +695,7 @@ def run_all(args, counts, url, pid, server) -> int:
         + 120
     )
     prober = ctx.Process(
-        target=prober_main, args=(url, probe_gid, args.probe_interval, stop, out_q, total_s), daemon=True
+        target=prober_main, args=(url, probe_gid, args.probe_interval, stop, out_q, total_s, probe_cookies), daemon=True
     )
     prober.start()
     time.sleep(1.0)  # the prober's start-up is not part of the reference
