@@ -38,7 +38,7 @@ from .errors import (
     NotationError,
 )
 from .notation import Step, format_steps, tokenize
-from .numbering import BLACK, NUMBERINGS, absolute_point, head_mode, label_fn, opponent_point
+from .numbering import BLACK, NUMBERINGS, WHITE, absolute_point, head_mode, label_fn, opponent_point
 from .rules import Rules, get_rules
 
 __all__ = ["Position", "Play", "Step", "check_dice"]
@@ -837,16 +837,67 @@ class Play:
         return sum(1 for s in self.steps if s.hit)
 
     def notation(self, numbering: str = "own", side: str | None = None) -> str:
-        """The play in notation: ``own`` numbering (default, same as ``str(play)``) or, for long nardy,
-        ``absolute`` numbering as ``side`` (``"white"``: own = absolute; ``"black"``: own point p is
-        absolute ((p + 11) % 24) + 1, so Black's head is 12)."""
+        """The play in notation: ``own`` numbering (default, same as ``str(play)``) or a numbering the game
+        allows (:data:`nardy.numbering.NUMBERINGS`) as ``side`` (``"white"`` or ``"black"``): long nardy's
+        ``absolute`` (White: own = absolute; Black: own point p is absolute ((p + 11) % 24) + 1, so Black's
+        head is 12), backgammon's and short nardy's ``traditional`` (White's half 1-12, Black's half
+        01-012; docs/rules.md "Notation").
+
+        Raises:
+            NotationError: a numbering the game does not allow, or ``side`` not white/black.
+        """
         if numbering == "own":
             return format_steps(self.steps)
-        if numbering == "absolute" and numbering in NUMBERINGS[self._rules.name] and side in ("white", "black"):
-            if side == "white":
-                return format_steps(self.steps)
-            return format_steps(self.steps, numbering=label_fn("absolute", BLACK))
-        raise NotationError(f"numbering {numbering!r} with side {side!r} is not available for {self._rules.name}")
+        return format_steps(self.steps, numbering=label_fn(numbering, self._side_index(numbering, side)))
+
+    def _side_index(self, numbering: str, side: str | None) -> int:
+        if numbering not in NUMBERINGS[self._rules.name] or side not in ("white", "black"):
+            raise NotationError(
+                f"numbering {numbering!r} with side {side!r} is not available for {self._rules.name}: "
+                f"numberings {', '.join(NUMBERINGS[self._rules.name])}, side white or black"
+            )
+        return BLACK if side == "black" else WHITE
+
+    def step_dicts(self, numbering: str = "own", side: str | None = None) -> list[dict]:
+        """The steps as JSON-ready dicts, the one shape of ``nardy moves --json`` and the HTTP API:
+        ``{"from": int, "to": int, "die": int, "hit": bool, "from_label": str, "to_label": str}``.
+
+        ``from``/``to`` are points in ``numbering``: ``own`` gives the mover's own numbers; the fixed
+        numberings (``absolute``, ``traditional``) give White's own number of the point (the board's fixed
+        numbering: long nardy's absolute point; in ``traditional`` Black's half 01-012 is White's 24-13).
+        25 is the mover's bar and 0 off in every numbering. ``from_label``/``to_label`` write the point as
+        the numbering does (``"24"``, ``"01"``, ``"bar"``, ``"off"``), as in :meth:`notation`.
+
+        Raises:
+            NotationError: a numbering the game does not allow, or ``side`` not white/black.
+        """
+        from .numbering import label, view_point
+
+        if numbering == "own":
+            who = WHITE
+            fixed = False
+        else:
+            who = self._side_index(numbering, side)
+            fixed = True
+        hitting = self._rules.hitting
+
+        def num(p: int) -> int:
+            return view_point(p, who, WHITE, hitting) if fixed else p
+
+        def lab(p: int) -> str:
+            return label(numbering, who, p)
+
+        return [
+            {
+                "from": num(s.frm),
+                "to": num(s.to),
+                "die": int(s.die),
+                "hit": bool(s.hit),
+                "from_label": lab(s.frm),
+                "to_label": lab(s.to),
+            }
+            for s in self.steps
+        ]
 
     def __str__(self):
         return format_steps(self.steps)

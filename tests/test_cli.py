@@ -26,7 +26,7 @@ def test_moves_json_for_short_and_long():
     r = run("moves", "--game", "long-nardy", "--dice", "3", "3", "--json")
     plays = json.loads(r.output)["plays"]
     assert [p["play"] for p in plays] == ["24/18(2)", "24/21 24/15"]
-    assert sorted(map(tuple, plays[0]["steps"])) == sorted(
+    assert sorted((s["from"], s["to"], s["die"], s["hit"]) for s in plays[0]["steps"]) == sorted(
         [(24, 21, 3, False), (24, 21, 3, False), (21, 18, 3, False), (21, 18, 3, False)]
     )
 
