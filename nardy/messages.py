@@ -11,7 +11,7 @@ Params the texts use: ``point``, ``from``, ``to`` (the mover's own point numbers
 end's numbering: 25 is the bar, 0 off), ``dice`` (a list, written ``6-5``), ``options`` (plays in
 notation), ``player``/``expected``/``owner`` (0 White, 1 Black: the players' names), ``phase`` (a
 :class:`~nardy.events.Phase` value), and plain numbers or short texts (``used``, ``most``, ``pips``,
-``outside``, ``token``, ``minutes``, ``least``) and a player's ``name``.
+``outside``, ``token``, ``minutes``, ``least``, ``parameters``) and a player's ``name``.
 """
 
 from __future__ import annotations
@@ -114,6 +114,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "no_beavers": ("beavers are not allowed in this game", "бивер в этой игре не разрешён"),
     # ----- the server ---------------------------------------------------------------------------------
     "invalid_request": ("the request is not valid", "неверный запрос"),
+    "unknown_parameter": (
+        "unknown request parameter: {parameters}",
+        "неизвестный параметр запроса: {parameters}",
+    ),
     "bad_request": ("the request is not valid", "неверный запрос"),
     "not_found": (
         "not found: there is no such saved game or page",

@@ -34,7 +34,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from . import auth, dicetest, engine, games, online
+from . import auth, dicetest, engine, games, online, params
 from .botwork import BotWork
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
@@ -99,7 +99,8 @@ def create_app(
         ),
         version=engine.version(),
         lifespan=_lifespan,
-        dependencies=[Depends(auth.check_request)],
+        # every route: Origin/CSRF checks, and a query parameter the route does not take is refused
+        dependencies=[Depends(auth.check_request), Depends(params.refuse_unknown_query)],
     )
     # the state the routes reach through nardy.web.deps
     app.state.storage = storage if storage is not None else Storage(database_url)
