@@ -89,7 +89,9 @@ def create_app(
         "evaluations and cube decisions over HTTP.",
         description=(
             "Positions are GNU Backgammon Position IDs from the view of the side on roll (long nardy: the "
-            "same encoding, optional `:Fxy` first-turn suffix). Points are numbered from the mover's view: "
+            "same encoding, optional `:Fxy` first-turn suffix), XGIDs, or wildbg's `p0`..`p25` on `/api/move` "
+            "and `/api/eval`; a query parameter a route does not take is refused (422 `unknown_parameter`). "
+            "Points are numbered from the mover's view: "
             '25 = bar, 0 = off. Errors are JSON `{"detail": message, "error": type}`: 422 malformed '
             "input, 400 an action the rules refuse now, 404 an unknown saved game, 409 an action on a state "
             "that has moved on (send the view's `seq`), 413 a body too large, 429/503 (with `Retry-After`) "

@@ -3,6 +3,13 @@
 The routes of this router hold no state: positions and records come in the request, the computer's work
 runs through :class:`~nardy.web.deps.Compute` (fair per client, bounded in time), and ``/api/mat`` with
 ``save`` stores the replayed match as a saved game.
+
+A position is a Position ID, an XGID (its dice, cube and score are used where the route takes them) or, on
+``/api/move`` and ``/api/eval``, wildbg's ``p0``..``p25`` (:mod:`nardy.web.params`). Plays and steps come in
+the numbering asked for (``numbering``, ``side``; every numbering ``/api/info`` lists), steps in the shape of
+``nardy moves --json`` (:meth:`nardy.position.Play.step_dicts`). Long nardy's last roll (option
+``last-roll``, ``last_roll=half|one``) is analysed exactly: the game ends with that play
+(:func:`nardy.game.last_roll_plays`, :func:`nardy.game.last_roll_odds`).
 """
 
 from __future__ import annotations
@@ -196,6 +203,8 @@ def _last_roll(pin: PositionIn, last_roll: str | None):
     if last_roll is None:
         return pos.rules, None
     if pos.rules.hitting:
+        if last_roll == "off":
+            return pos.rules, None
         raise InvalidOptionError(f"last_roll={last_roll!r}: the last roll is long nardy's option, not {pos.game}'s")
     rules = get_rules(pos.rules, last_roll=last_roll)
     a = pos.array
