@@ -43,8 +43,9 @@ class NardyAECEnv(AECEnv):
         options: rules options (docs/rules.md names); the cube is off.
         render_mode: ``None`` or ``"ansi"``.
 
-    ``reset(seed=s)``: the game's dice derive from ``s`` (reproducible); ``infos[agent]`` holds ``plays``
-    (the legal plays' notation in action order, for the agent on turn) and, at the end, ``result``.
+    ``reset(seed=s)``: the game's dice derive from ``s`` (reproducible); ``infos[agent]`` holds, at the end,
+    ``result`` (:meth:`nardy.game.GameResult.to_dict`); :meth:`legal_plays` gives the notation of the plays
+    of the agent on turn in action order.
 
     Raises:
         UnknownGameError / InvalidOptionError: an unknown game or option; IllegalPlayError (from
@@ -90,8 +91,6 @@ class NardyAECEnv(AECEnv):
         if m.over:
             for a in AGENTS:
                 out[a]["result"] = m.game.result.to_dict()
-        else:
-            out[AGENTS[m.turn]]["plays"] = [str(p) for p in m.plays]
         return out
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -122,6 +121,10 @@ class NardyAECEnv(AECEnv):
             self.agent_selection = AGENTS[m.turn]
         self.infos = self._infos()
         self._accumulate_rewards()
+
+    def legal_plays(self) -> list[str]:
+        """The legal plays of ``agent_selection``'s roll in action order, in notation (its own numbering)."""
+        return self._m.notation()
 
     def render(self):
         if self.render_mode == "ansi":

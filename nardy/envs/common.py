@@ -4,8 +4,9 @@ No Gymnasium or PettingZoo here (they are imported by :mod:`nardy.envs.single` a
 only), so this module can be read and tested without the ``rl`` extra.
 
 **Actions.** An action is an index into the *sorted* list of the legal plays of the roll being played
-(:func:`sorted_plays`: ordered by the play's notation in the mover's own numbering, then by the resulting
-Position ID, so the order depends only on the position and the roll, never on the generator). The action
+(:func:`sorted_plays`: ordered by the resulting board, its 28 counts of :attr:`nardy.Position.array` as
+bytes, one distinct board per legal play, so the order depends only on the position and the roll, never on
+the generator's search order; :meth:`NardyMatchup.notation` gives the plays' notation in that order). The action
 space is ``Discrete(MAX_ACTIONS)`` for every game; ``action_mask[i]`` is 1 for ``i < len(plays)`` and 0
 after. :data:`MAX_ACTIONS` is :data:`nardy._core.MAX_PLAYS`, the capacity of the legal-play generator:
 it never returns more plays for one roll, so every legal play always has an index (the most found in a
@@ -66,14 +67,18 @@ GAMES = ("backgammon", "short", "long")
 
 
 def sorted_plays(position: Position, dice) -> list[Play]:
-    """The legal plays of ``position`` (mover's view) for ``dice``, in the environments' action order:
-    by notation (mover's own numbering), then by the resulting Position ID. One empty play when nothing
-    can move; ``[]`` for a finished game.
+    """The legal plays of ``position`` (mover's view) for ``dice``, in the environments' action order: by
+    the resulting board (``play.result.array`` as bytes; every legal play has a board of its own). One empty
+    play when nothing can move; ``[]`` for a finished game.
 
     Raises:
         InvalidDiceError: bad dice.
     """
-    return sorted(position.legal_plays(dice), key=lambda p: (str(p), p.result.id()))
+    return _in_action_order(position.legal_plays(dice))
+
+
+def _in_action_order(plays: list[Play]) -> list[Play]:
+    return sorted(plays, key=lambda p: p.result.array.tobytes())
 
 
 def observation(position: Position, dice, to_play: bool) -> np.ndarray:
@@ -135,7 +140,7 @@ class NardyMatchup:
         g = self.game
         while not g.is_over and g.phase == "roll":
             g.roll()
-        self.plays = [] if g.is_over else sorted_plays(g.position, g.dice)
+        self.plays = [] if g.is_over else _in_action_order(g.legal_plays())  # the game's own list, reordered
 
     @property
     def over(self) -> bool:
@@ -176,6 +181,11 @@ class NardyMatchup:
         self.game.play(chosen)
         self._advance()
         return chosen
+
+    def notation(self) -> list[str]:
+        """The legal plays of the roll in action order, in notation (own numbering of the side on turn);
+        ``[]`` once the game is over."""
+        return [str(p) for p in self.plays]
 
     def observe(self, side: int) -> np.ndarray:
         """The observation of ``side`` (0/1), from its own view."""

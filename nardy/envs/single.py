@@ -11,7 +11,7 @@ Example::
     >>> from nardy.envs import NardyEnv
     >>> env = NardyEnv("long", opponent="random")
     >>> obs, info = env.reset(seed=1)
-    >>> int(info["action_mask"].sum()) == len(info["plays"])
+    >>> int(info["action_mask"].sum()) == len(env.legal_plays())
     True
 
 Importing this module registers ``nardy/Backgammon-v0``, ``nardy/Short-v0`` and ``nardy/Long-v0`` with
@@ -50,9 +50,9 @@ class NardyEnv(gymnasium.Env):
     Episode: :meth:`reset` starts a game and plays the computer's turns until the agent has a roll to play
     (rolls are made for both sides; a roll that cannot be played passes by itself). :meth:`step` plays the
     agent's chosen play, then the computer's turns, until the agent's next roll or the end of the game
-    (``terminated``; never ``truncated``: every game ends). ``info``: ``action_mask``, ``plays`` (the
-    legal plays' notation in action order, agent's own numbering), ``dice``, ``position`` (Position ID,
-    agent's view) and, at the end, ``result`` (:meth:`nardy.game.GameResult.to_dict`).
+    (``terminated``; never ``truncated``: every game ends). ``info``: ``action_mask``, ``dice``, ``position``
+    (Position ID, agent's view) and, at the end, ``result`` (:meth:`nardy.game.GameResult.to_dict`);
+    :meth:`legal_plays` gives the plays' notation in action order.
 
     ``reset(seed=s)`` makes the episode reproducible: the dice, the computer's choices (weak levels add
     seeded noise) and the side drawn all derive from ``s``.
@@ -106,7 +106,6 @@ class NardyEnv(gymnasium.Env):
         pos = g.position if g.turn == self.agent_side else g.position.mirror()
         info: dict[str, Any] = {
             "action_mask": m.mask(self.agent_side),
-            "plays": [str(p) for p in m.plays] if not m.over else [],
             "dice": tuple(g.dice) if not m.over else None,
             "position": pos.id(),
         }
@@ -153,6 +152,10 @@ class NardyEnv(gymnasium.Env):
         if self.render_mode == "ansi":
             return self._m.render()
         return None
+
+    def legal_plays(self) -> list[str]:
+        """The legal plays of the agent's roll in action order, in notation (the agent's own numbering)."""
+        return self._m.notation()
 
     def action_masks(self) -> np.ndarray:
         """The current action mask (as ``info["action_mask"]``), for libraries that ask the env for it
