@@ -158,3 +158,28 @@ def test_last_roll_draw_scores_nothing():
             assert m.points(0) == m.points(1) == 0.0 and m.game.result.reason == "draw"
             return
     pytest.skip("no last-roll draw in 200 seeded games")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_many_games_keep_the_observation_and_mask_invariants(game):
+    """200 random games a game: every observation in its space with 15 checkers a side, every mask exactly
+    the legal plays, every reward one of the game's results."""
+    env = aec_env(game)
+    space = env.observation_space("player_0")
+    values = set(NardyMatchup(game).rules.scoring)
+    rng = np.random.default_rng(0)
+    for seed in range(200):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, reward, terminated, truncated, info = env.last()
+            assert space.contains(obs)
+            o = obs["observation"]
+            assert o[0:26].sum() == 15 and o[26:52].sum() == 15
+            if terminated or truncated:
+                assert abs(reward) in values
+                env.step(None)
+                continue
+            n = int(obs["action_mask"].sum())
+            assert n == len(env.unwrapped.legal_plays()) >= 1 and obs["action_mask"][:n].all()
+            env.step(int(rng.integers(n)))
