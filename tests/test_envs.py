@@ -49,6 +49,8 @@ def test_pettingzoo_env_passes_pettingzoos_api_and_seed_tests(game):
 
 
 def test_registered_with_gymnasium():
+    import nardy.envs  # noqa: F401  (registers the ids)
+
     env = gymnasium.make("nardy/Short-v0", opponent="random")
     obs, info = env.reset(seed=5)
     assert obs.shape == (OBS_LEN,) and env.unwrapped.game == "short"

@@ -5,7 +5,8 @@
 
 Actions, observations and rewards are the same in both (:mod:`nardy.envs.common`). The classes are
 loaded on first use, so ``import nardy.envs`` works without the extra; using one without it raises
-ImportError naming the extra.
+ImportError naming the extra. With Gymnasium installed, ``import nardy.envs`` registers
+``nardy/Backgammon-v0``, ``nardy/Short-v0`` and ``nardy/Long-v0`` (``gymnasium.make("nardy/Long-v0")``).
 """
 
 from __future__ import annotations
@@ -28,3 +29,17 @@ def __getattr__(name: str):
     except ImportError as e:
         raise ImportError(f"nardy.envs.{name} needs Gymnasium and PettingZoo: pip install 'nardy[rl]' ({e})") from e
     return getattr(mod, attr)
+
+
+def _register_with_gymnasium() -> None:
+    try:
+        import gymnasium
+    except ImportError:
+        return
+    for game, name in (("backgammon", "Backgammon"), ("short", "Short"), ("long", "Long")):
+        env_id = f"nardy/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point="nardy.envs.single:NardyEnv", kwargs={"game": game})
+
+
+_register_with_gymnasium()

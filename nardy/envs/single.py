@@ -14,7 +14,7 @@ Example::
     >>> int(info["action_mask"].sum()) == len(env.legal_plays())
     True
 
-Importing this module registers ``nardy/Backgammon-v0``, ``nardy/Short-v0`` and ``nardy/Long-v0`` with
+``import nardy.envs`` registers ``nardy/Backgammon-v0``, ``nardy/Short-v0`` and ``nardy/Long-v0`` with
 Gymnasium (``gymnasium.make("nardy/Long-v0", opponent="expert")``).
 """
 
@@ -161,13 +161,3 @@ class NardyEnv(gymnasium.Env):
         """The current action mask (as ``info["action_mask"]``), for libraries that ask the env for it
         (sb3-contrib's ``MaskablePPO``)."""
         return self._m.mask(self.agent_side)
-
-
-def _register() -> None:
-    for game, name in (("backgammon", "Backgammon"), ("short", "Short"), ("long", "Long")):
-        env_id = f"nardy/{name}-v0"
-        if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point="nardy.envs.single:NardyEnv", kwargs={"game": game})
-
-
-_register()
