@@ -304,7 +304,7 @@ async def plays(
         _, lr = _last_roll(pin, last_roll)
         out = [
             {"play": _notation(p, numbering, side), "steps": _step_dicts(p, numbering, side), "position": p.result.id()}
-            for p in (lr or pos).legal_plays(dice)
+            for p in (lr if lr is not None else pos).legal_plays(dice)
         ]
         return {
             "game": pos.game,
