@@ -39,6 +39,15 @@ def test_moves_long_nardy_absolute_numbering_for_black():
     ]
 
 
+def test_moves_short_nardy_traditional_numbering_for_black():
+    """Seed 003's traditional numbering: Black travels 1...12, then 012...01 (docs/rules.md "Notation")."""
+    r = run("moves", "--game", "short", "--dice", "6", "5", "--numbering", "traditional", "--side", "black")
+    assert r.exit_code == 0
+    assert [line.split()[:-1] for line in r.output.strip().splitlines()][:2] == [["1/12"], ["1/7", "12/08"]]
+    r = run("moves", "--game", "long", "--dice", "6", "5", "--numbering", "traditional")
+    assert r.exit_code == 2 and "backgammon and short nardy" in r.output
+
+
 def test_moves_bad_input_exits_2_with_a_clear_message():
     r = run("moves", "--position", "xyz", "--dice", "3", "1")
     assert r.exit_code == 2 and "'xyz'" in r.output
