@@ -217,6 +217,7 @@ def verify_dice(file, lang):
 
 _LAZY = {
     "replay": ("nardy.cli_replay", "replay"),
+    "convert": ("nardy.cli_replay", "convert"),
     "train": ("nardy.bots.train", "train"),
     "play": ("nardy.play", "play"),
     "serve": ("nardy.web.server", "serve"),
