@@ -1,6 +1,7 @@
 """Record files by format: ``.mat`` (Jellyfish, :mod:`nardy.records.mat`) or ``.sgf`` (GNU Backgammon's
-SGF, :mod:`nardy.records.sgf`), chosen by the file name's extension (``.mat``/``.txt``: ``.mat``;
-``.sgf``: SGF) or, for another name when reading, by the text itself (SGF starts with ``(``)."""
+SGF, :mod:`nardy.records.sgf`). Writing chooses by the file name's extension (``.sgf``: SGF; ``.mat``,
+``.txt`` and any other: ``.mat``); reading by the text itself (SGF starts with ``(``, a ``.mat`` record
+never does), whatever the name."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def parse_record(text, fmt: str | None = None) -> MatchRecord:
 
 
 def read_record(path) -> MatchRecord:
-    """Read a record file (``.mat``, ``.txt`` or ``.sgf``; another name: the text decides).
+    """Read a record file, ``.mat`` or SGF (the text decides, whatever the file's name).
 
     Raises:
         RecordError: the file cannot be read (named, with the system's reason) or its reader refuses it.
@@ -52,7 +53,7 @@ def read_record(path) -> MatchRecord:
         raise RecordError(f"cannot read {name}: {e.strerror or 'cannot be read'}", reason=e.strerror) from None
     except (TypeError, ValueError):
         raise RecordError("cannot read the record: not a valid file name", reason="bad path") from None
-    return parse_record(raw, format_of(name, None))
+    return parse_record(raw)
 
 
 def record_text(match, fmt: str) -> str:

@@ -434,3 +434,20 @@ def test_play_record_ending_in_sgf_writes_sgf(tmp_path):
     printed = replay(r.output[r.output.index("; [") :])  # --auto prints the .mat record too
     back = replay_sgf(text)
     assert back.score == printed.score and back.is_over and events(back) == events(printed)
+
+
+def test_play_resumes_an_sgf_record_and_continues_it(tmp_path):
+    from nardy.play import play
+
+    m = Match("backgammon", length=3, dice=DiceSource(3), players=("nardy-random", "nardy-random"))
+    g = m.new_game(start=True)
+    for _ in range(6):
+        g.roll() if g.phase == "roll" else g.play(g.legal_plays()[0])
+    half = tmp_path / "half.sgf"
+    half.write_text(write_sgf(m))
+    full = tmp_path / "full.sgf"
+    r = CliRunner().invoke(play, ["--resume", str(half), "--auto", "--seed", "3", "--record", str(full)])
+    assert r.exit_code == 0, r.output
+    before = events(replay_sgf(half))  # the record: the plays so far (a roll not yet played is not in it)
+    back = replay_sgf(full)
+    assert back.is_over and len(before) >= 5 and events(back)[: len(before)] == before
