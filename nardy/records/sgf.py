@@ -73,11 +73,14 @@ from .mat import replay as replay_record
 
 __all__ = ["MAX_SGF", "parse_sgf", "read_sgf", "replay_sgf", "write_sgf", "looks_like_sgf"]
 
-#: Characters of SGF text read at most (an analysed 25-point match written by GNU Backgammon is ~2 MB).
-MAX_SGF = 32 * 1024 * 1024
-#: Game trees in a collection, nodes in one game, values of one property.
+#: Characters of SGF text read at most (an analysed 25-point match written by GNU Backgammon is ~2 MB;
+#: the worst text of this size is read in about 6 s).
+MAX_SGF = 8 * 1024 * 1024
+#: Game trees in a collection, nodes in one game, properties of one node (gnubg writes up to ~15),
+#: values of one property (a move's analysis lists a few dozen).
 MAX_TREES = MAX_GAMES
 MAX_NODES = 20000
+MAX_PROPS = 200
 MAX_VALUES = 1000
 _QUOTE = 40
 
@@ -93,12 +96,14 @@ NR_HEADERS = {
     "cube-limit": "CubeLimit",
 }
 
-# tokens of SGF text: white space, ( ) ;, a property name, a value (\ escapes the next character)
+# tokens of SGF text: white space, ( ) ;, and a property: its name and its values ([...], \ escapes)
+_VALUE_RE = r"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
 _TOKEN = re.compile(
-    r"(?P<ws>\s+)|(?P<open>\()|(?P<close>\))|(?P<semi>;)|(?P<ident>[A-Za-z]{1,16})"
-    r"|(?P<value>\[[^\\\]]*(?:\\.[^\\\]]*)*\])",
+    rf"(?P<ws>\s+)|(?P<open>\()|(?P<close>\))|(?P<semi>;)|(?P<prop>[A-Za-z]{{1,16}})(?P<values>(?:\s*{_VALUE_RE})+)",
     re.DOTALL,
 )
+_VALUE = re.compile(r"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
+_NAME = re.compile(r"[A-Za-z]+\s*")
 _MOVE = re.compile(r"([1-6])([1-6])([a-z]*)")
 _RESULT = re.compile(r"([WB])\+(?:([0-9]{1,7}(?:\.[0-9]{1,3})?))?([A-Za-z]*)", re.IGNORECASE)
 _KEYVAL = re.compile(r"([A-Za-z\-_ ]{1,20}):(.*)", re.DOTALL)
@@ -137,8 +142,7 @@ def _collection(text: str) -> list:
     trees: list = []
     # one entry per open '(': [on the main line, a variation seen, the nodes list, nodes at this level]
     stack: list = []
-    node = None  # the node being read (a list of properties), on the main line or not
-    prop = None  # the property being read: [name, values]
+    node = None  # the node being read (a list of [name, values]), on the main line or not
     pos, n = 0, len(text)
 
     def fail(at: int, why: str):
@@ -148,10 +152,19 @@ def _collection(text: str) -> list:
     while pos < n:
         m = _TOKEN.match(text, pos)
         if m is None:
-            if text[pos] == "[":
-                fail(pos, f"a value that is never closed: {_q(text[pos:])}")
+            if not stack:
+                fail(pos, f"cannot read {_q(text[pos : pos + _QUOTE])} outside a game tree: not SGF")
+            name = _NAME.match(text, pos)
+            at = name.end() if name else pos
+            if at < n and text[at] == "[":
+                if _VALUE.match(text, at) is None:
+                    fail(at, f"a value that is never closed: {_q(text[at:])}")
+                if name is None:
+                    fail(at, f"a value {_q(text[at : at + _QUOTE])} without a property name")
+            if name is not None:
+                fail(pos, f"property {_q(name.group().strip())} without a value (or a name over 16 letters)")
             fail(pos, f"cannot read {_q(text[pos : pos + _QUOTE])}: not SGF")
-        kind = m.lastgroup
+        kind = m.lastgroup if m.lastgroup != "values" else "prop"
         at, pos = pos, m.end()
         if kind == "ws":
             continue
@@ -169,15 +182,15 @@ def _collection(text: str) -> list:
                 main = parent[0] and not parent[1]
                 parent[1] = True
                 stack.append([main, False, parent[2] if main else [], 0])
-            node = prop = None
+            node = None
             continue
         if not stack:
-            fail(at, f"{_q(m.group())} outside a game tree: an SGF file is '(;...)' game trees")
+            fail(at, f"{_q(m.group()[:_QUOTE])} outside a game tree: an SGF file is '(;...)' game trees")
         if kind == "close":
             if not stack[-1][3]:
                 fail(at, "an empty game tree: '(' must be followed by a node (';')")
             stack.pop()
-            node = prop = None
+            node = None
             continue
         if kind == "semi":
             top = stack[-1]
@@ -188,35 +201,24 @@ def _collection(text: str) -> list:
             node = []
             top[2].append(node)
             top[3] += 1
-            prop = None
             continue
+        # a property with its values
         if node is None:
-            fail(at, f"{_q(m.group())} outside a node: a node starts with ';'")
-        if kind == "ident":
-            name = m.group()
-            upper = "".join(c for c in name if c.isupper())  # FF[3] names may carry lower-case letters
-            if not upper:
-                fail(at, f"bad property name {_q(name)}")
-            if prop is not None and not prop[1]:
-                fail(at, f"property {prop[0]} without a value")
-            prop = [upper, []]
-            node.append(prop)
-            continue
-        # a value
-        if prop is None:
-            fail(at, f"a value {_q(m.group())} without a property name")
-        if len(prop[1]) >= MAX_VALUES:
-            fail(at, f"more than {MAX_VALUES} values of property {prop[0]}")
-        prop[1].append(m.group()[1:-1])
+            fail(at, f"{_q(m.group()[:_QUOTE])} outside a node: a node starts with ';'")
+        name = m.group("prop")
+        upper = name if name.isupper() else "".join(c for c in name if c.isupper())  # FF[3]: lower-case too
+        if not upper:
+            fail(at, f"bad property name {_q(name)}")
+        if len(node) >= MAX_PROPS:
+            fail(at, f"more than {MAX_PROPS} properties in one node")
+        values = _VALUE.findall(m.group("values"))
+        if len(values) > MAX_VALUES:
+            fail(at, f"more than {MAX_VALUES} values of property {upper}")
+        node.append([upper, values])
     if stack:
         raise RecordError("the SGF text ends inside a game tree (a ')' is missing)", reason="unclosed game tree")
     if not trees:
         raise RecordError("no game tree: an SGF file is '(;...)' game trees", reason="empty record")
-    for t in trees:
-        for nd in t.nodes:
-            for p in nd:
-                if not p[1]:
-                    raise RecordError(f"property {p[0]} without a value", reason="property without a value")
     return trees
 
 
