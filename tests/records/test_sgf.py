@@ -322,6 +322,7 @@ def test_gnubg_opens_our_sgf_with_the_same_moves_cube_actions_and_score(tmp_path
     matches = [
         random_match("backgammon", 5, seed=21, resign_rate=0.02),
         random_match("backgammon", 7, seed=5, resign_rate=0.02),
+        random_match("backgammon", 0, seed=9, resign_rate=0.02),  # a money session
         replay(shared_path("data", "gnubg-matches", "gnubg-1009.mat")),  # a Crawford game, resignations
     ]
     cmds = ""
