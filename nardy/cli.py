@@ -227,6 +227,8 @@ def verify_dice(file, lang):
 
 _LAZY = {
     "replay": ("nardy.cli_replay", "replay"),
+    "convert": ("nardy.cli_replay", "convert"),
+    "external": ("nardy.external", "external"),
     "train": ("nardy.bots.train", "train"),
     "play": ("nardy.play", "play"),
     "serve": ("nardy.web.server", "serve"),

@@ -1,7 +1,9 @@
-"""``nardy replay FILE.mat [--json]``: replay a Jellyfish .mat record through the rules.
+"""``nardy replay FILE [--json]``: replay a match record (Jellyfish ``.mat`` or GNU Backgammon's ``.sgf``)
+through the rules; ``nardy convert IN OUT``: the same record in the other format.
 
-Prints each game's plays and result and the final score; on the first rule violation prints the
-error (game, move number, player, reason) and exits with status 1.
+``replay`` prints each game's plays and result and the final score; on the first rule violation prints the
+error (game, move number, player, reason) and exits with status 1. ``convert`` replays IN (every play
+checked) and writes OUT in the format its extension names (``.mat``/``.txt`` or ``.sgf``).
 """
 
 from __future__ import annotations
@@ -64,13 +66,14 @@ def _text_report(match) -> list[str]:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the games, plays and results as JSON.")
 def replay(file, as_json):
-    """Replay a .mat match record through the rules: print each game's plays and results and the
-    final score; exit 1 on the first rule violation (game, move, player, reason)."""
-    from .records.mat import match_summary, read_mat
+    """Replay a match record (.mat, or GNU Backgammon's .sgf) through the rules: print each game's plays
+    and results and the final score; exit 1 on the first rule violation (game, move, player, reason)."""
+    from .records.files import read_record
+    from .records.mat import match_summary
     from .records.mat import replay as do_replay
 
     try:
-        match = do_replay(read_mat(file))  # FILE is a path: read_mat only ever reads a file
+        match = do_replay(read_record(file))  # FILE is a path: read_record only ever reads a file
     except RecordError as e:
         if as_json:
             click.echo(
@@ -82,3 +85,32 @@ def replay(file, as_json):
         click.echo(json.dumps(match_summary(match), indent=1))
     else:
         click.echo("\n".join(_text_report(match)))
+
+
+@click.command("convert")
+@click.argument("source", type=click.Path(exists=True, dir_okay=False))
+@click.argument("target", type=click.Path(dir_okay=False, writable=True))
+def convert(source, target):
+    """Convert a match record between Jellyfish .mat and GNU Backgammon's .sgf (the formats by the file
+    extensions: .mat or .txt, .sgf). SOURCE is replayed through the rules first: on a rule violation
+    nothing is written and the exit status is 1."""
+    from pathlib import Path
+
+    from .records.files import format_of, read_record, record_text
+    from .records.mat import replay as do_replay
+
+    fmt = format_of(target, None)
+    if fmt is None:
+        raise click.BadParameter(f"{target}: name it .mat, .txt or .sgf (the format)", param_hint="TARGET")
+    try:
+        match = do_replay(read_record(source))
+    except RecordError as e:
+        click.echo(f"error: {source}: {e}", err=True)
+        sys.exit(1)
+    try:
+        Path(target).write_text(record_text(match, fmt), encoding="utf-8")
+    except OSError as e:
+        click.echo(f"error: cannot write {target}: {e.strerror or e}", err=True)
+        sys.exit(1)
+    games = len(match.games)
+    click.echo(f"{target}: {games} game{'s' if games != 1 else ''}, score {match.score[0]}-{match.score[1]} ({fmt})")

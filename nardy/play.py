@@ -301,10 +301,10 @@ class Session:
     def write_record(self):
         if not self.record or not self.match.games:
             return
-        from .records.mat import write_mat
+        from .records.files import format_of, record_text
 
-        try:
-            Path(self.record).write_text(write_mat(self.match), encoding="utf-8")
+        try:  # the format by the name: .sgf is GNU Backgammon's SGF, anything else .mat
+            Path(self.record).write_text(record_text(self.match, format_of(self.record)), encoding="utf-8")
         except OSError as e:
             msg = self.t("record_failed", path=self.record, reason=e.strerror or str(e))
             if msg != self.record_error:  # once, not after every game
@@ -716,10 +716,11 @@ def load_session_data(path: str, seed=None):
         _check_saved_match(path, match)
         return match, data
     from .dice import DiceSource
-    from .records.mat import parse_mat, replay
+    from .records.files import parse_record
+    from .records.mat import replay
 
     try:
-        match = replay(parse_mat(raw))  # raw is the file's text
+        match = replay(parse_record(raw))  # raw is the file's text (.mat, or SGF when it starts with '(')
     except RecordError as e:
         raise click.UsageError(f"{path}: {e}") from None
     src = DiceSource(seed)
@@ -877,13 +878,13 @@ def _check_saved_match(path, match, field: str = "match"):
     "--record",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the match record (Jellyfish .mat) to this file.",
+    help="Write the match record to this file (Jellyfish .mat; GNU Backgammon's SGF when it ends in .sgf).",
 )
 @click.option(
     "--resume",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="Continue a game saved with 'save FILE' (or a .mat record).",
+    help="Continue a game saved with 'save FILE' (or a .mat or .sgf record).",
 )
 @click.option(
     "--auto",
