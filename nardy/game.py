@@ -615,7 +615,7 @@ class Game:
             match = [p for p in self._plays if p == play]
             if not match:
                 raise IllegalPlayError(
-                    f"play {play} is not legal with roll {self.dice[0]}-{self.dice[1]} "
+                    f"play {play} is not legal with roll {max(self.dice)}-{min(self.dice)} "
                     f"in position {self.position.id()}",
                     text=str(play),
                     dice=self.dice,

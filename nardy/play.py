@@ -43,10 +43,10 @@ import click
 
 from .errors import GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
 from .i18n import LANGS, Texts, detect_lang
-from .notation import tokenize
+from .notation import dash_to_slash, tokenize
 from .table import Seat, SeatKind, Table
 from .tui.commands import Command, Kind, parse
-from .tui.explain import Explainer
+from .tui.explain import FINAL_CODES, Explainer
 from .tui.numbering import NUMBERINGS, Numbering
 from .tui.render import Output, Renderer
 
@@ -450,7 +450,7 @@ class Session:
         no step is taken yet and it reads as one, else step by step."""
         x = self.explain
         try:
-            own = self.num.to_own(line, side)
+            own = self.num.to_own(dash_to_slash(line), side)
         except NotationError as e:
             self.render.error(x.illegal(line, x.bad_point(e)))
             return
@@ -465,6 +465,9 @@ class Session:
                 return
             if isinstance(whole_error, NotationError):
                 self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
+                return
+            if whole_error.code in FINAL_CODES:  # a false hit mark: say so, do not take the steps unmarked
+                self.render.error(x.illegal(line, x.whole_play(whole_error, side)))
                 return
         try:
             paths = tokenize(own, 25 if g.rules.hitting else 24)
@@ -502,6 +505,12 @@ class Session:
                 self.render.error(x.illegal(line, reason))
                 return False
             taken += 1
+            if hop.hit and not g.steps_taken[-1].hit:  # a hit mark where the step hits nothing
+                code = "false_hit" if g.rules.hitting else "no_hitting"
+                for _ in range(taken):
+                    self.table.act(side, "undo")
+                self.render.error(x.illegal(line, x.refusal(code, {"from": hop.frm, "to": hop.to}, side)))
+                return False
         return True
 
     def _play_whole(self, g, side: int, own: str) -> bool:

@@ -30,7 +30,7 @@ from ..events import (
     TakeEvent,
 )
 from ..i18n import Texts
-from ..notation import Step
+from ..notation import Step, dice_text
 from .board import GLYPHS, STYLES, board_lines
 from .numbering import Numbering
 
@@ -159,7 +159,8 @@ class Renderer:
 
     @staticmethod
     def dice_text(dice) -> str:
-        return f"{dice[0]}-{dice[1]}"
+        """The roll, larger die first (``6-3``)."""
+        return dice_text(dice)
 
     def play_text(self, steps, side: int) -> str:
         steps = [s if isinstance(s, Step) else Step(int(s[0]), int(s[1]), int(s[2]), bool(s[3])) for s in steps]
