@@ -39,6 +39,7 @@ Example::
 from __future__ import annotations
 
 import logging
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -285,6 +286,39 @@ class _Turn:
             return (passing_hits, exact, [s.die for s in path])
 
         return min(found, key=key)
+
+
+class MayDouble:
+    """The value of :attr:`Game.may_double`: true or false like a bool (``if game.may_double:``), and,
+    for old code, callable as the method it was (``game.may_double(player)``, with a DeprecationWarning)."""
+
+    __slots__ = ("_game", "_value")
+
+    def __init__(self, game: Game, value: bool):
+        self._game = game
+        self._value = bool(value)
+
+    def __bool__(self) -> bool:
+        return self._value
+
+    def __eq__(self, other):
+        return self._value == other if isinstance(other, (bool, MayDouble)) else NotImplemented
+
+    def __hash__(self):
+        return hash(self._value)
+
+    def __repr__(self):
+        return repr(self._value)
+
+    def __call__(self, player: int | None = None) -> bool:
+        warnings.warn(
+            "Game.may_double is a property now, like Game.is_over: write 'game.may_double' "
+            "(another player: 'game.why_not_double(player) is None')",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        g = self._game
+        return g.phase == "roll" and g.why_not_double(player) is None
 
 
 def _event_steps(steps) -> tuple:
@@ -812,9 +846,12 @@ class Game:
             cube_limit=self._cube.limit,
         )
 
-    def may_double(self, player: int | None = None) -> bool:
-        """True if the player on turn (or ``player``) may double now."""
-        return self.phase == "roll" and self.why_not_double(player) is None
+    @property
+    def may_double(self) -> MayDouble:
+        """True if the player on turn may double now (a property, like :attr:`is_over`; for another player:
+        ``why_not_double(player) is None``). The old spelling ``may_double()`` / ``may_double(player)``
+        still works and warns (DeprecationWarning)."""
+        return MayDouble(self, self.phase == "roll" and self.why_not_double() is None)
 
     def double(self, player: int | None = None) -> int:
         """The player on turn offers a double (before rolling); returns the value offered.
@@ -1071,6 +1108,13 @@ class Game:
             log.warning("saved data passed the checks but failed to load: %r", e)
             raise GameStateError(f"{what}inconsistent data") from None
         return g
+
+    def __str__(self):
+        """The board from the side on roll, White ``O`` and Black ``X`` as in ``nardy play``
+        (:func:`nardy.render.board_text`), with the steps taken so far this turn."""
+        from .render import board_text
+
+        return board_text(self.partial_position, mover=0 if self.turn is None else self.turn)
 
     def __repr__(self):
         return (

@@ -590,7 +590,7 @@ class Session:
             self.render.print_hints(hints, side)
         elif g.phase == "roll":
             self.cmd_eval(g, side, last=False)
-            if g.may_double():
+            if g.may_double:
                 dec = bot.cube_action(self.match)
                 e = dec.equities
                 key = "cube_hint_double" if dec.double else "cube_hint_no_double"
@@ -636,7 +636,7 @@ class Session:
 
     #: What each command does once :meth:`_not_now` lets it (a missing kind: an unknown command).
     _COMMANDS = {
-        Kind.HELP: lambda self, g, side, cmd: self.render.help(g.rules),
+        Kind.HELP: lambda self, g, side, cmd: self.render.help(g.rules, side, g.cube_enabled),
         Kind.QUIT: cmd_quit,
         Kind.SAVE: cmd_save,
         Kind.BOARD: lambda self, g, side, cmd: self.render.draw(g, force=True),

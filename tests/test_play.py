@@ -32,7 +32,7 @@ from .helpers import pos
 from .play.driver import LISTING, Driver, run_nardy
 
 RESULT_EN = re.compile(r"(White|Black) wins(?: by resignation)?: ([a-z ]+), (\d+) points?")
-RESULT_RU = re.compile(r"Победили (Белые|Чёрные)(?:, соперник сдался)?: ([а-я ]+), (\d+) очк")
+RESULT_RU = re.compile(r"Победили (белые|чёрные)(?:, соперник сдался)?: ([а-я ]+), (\d+) очк")
 
 
 def replayed(path):

@@ -75,7 +75,8 @@ class Explainer:
 
     def bad_notation(self, line: str, own: str, side: int) -> str:
         """A play that cannot be read: a step away from home, or else how plays are written."""
-        return self.backwards(line, own, side) or self.t("bad_notation", example=self.example(side))
+        key = "bad_notation_long" if self.game == "long" else "bad_notation"
+        return self.backwards(line, own, side) or self.t(key, example=self.example(side))
 
     def backwards(self, line: str, own: str, side: int) -> str | None:
         """The reason for a typed play with a step away from home (own numbers must go down):
