@@ -121,6 +121,11 @@ _T = {
         "nardy: {game}. Type 'help' for the commands.",
         "nardy: {game}. Команда «помощь» (help) покажет все команды.",
     ),
+    "warming_up": (
+        "Preparing the computer player (compiled once after an install; up to a minute)...",
+        "Подготовка компьютерного игрока (компилируется один раз после установки; до минуты)...",
+    ),
+    "warmed_up": ("Ready ({seconds} s).", "Готово ({seconds} с)."),
     "one_game": ("one game", "одна партия"),
     "match_to": ("match to {n}", "матч до {n}"),
     "score": ("score {w} {ws} : {b} {bs}", "счёт: {w} {ws} : {b} {bs}"),
@@ -150,6 +155,7 @@ _T = {
     "bar_word": ("BAR", "БАР"),
     # ----- events ---------------------------------------------------------------------------------
     "new_game": ("Game {n}", "Партия {n}"),
+    "new_match": ("Match {n}", "Матч {n}"),
     "opening_tie": (
         "Opening roll: White {w}, Black {b}: a tie, roll again.",
         "Розыгрыш: белые {w}, чёрные {b} — поровну, бросают снова.",
@@ -214,6 +220,34 @@ _T = {
         "File name to save to (Enter: do not save)> ",
         "Имя файла для сохранения (Enter — не сохранять)> ",
     ),
+    "confirm_resign": (
+        "Resign ({level}): you lose {points}. Offer it?",
+        "Сдаться ({level}): вы теряете {points}. Предложить?",
+    ),
+    "confirm_resign_cube": (
+        "Resign ({level}) with the cube at {value}: you lose {points}. Offer it?",
+        "Сдаться ({level}) при кубе {value}: вы теряете {points}. Предложить?",
+    ),
+    "confirm_resign_match": (
+        "Resign ({level}): you lose {points} and the match. Offer it?",
+        "Сдаться ({level}): вы теряете {points} и матч. Предложить?",
+    ),
+    "confirm_resign_cube_match": (
+        "Resign ({level}) with the cube at {value}: you lose {points} and the match. Offer it?",
+        "Сдаться ({level}) при кубе {value}: вы теряете {points} и матч. Предложить?",
+    ),
+    "resign_ahead": (
+        "The computer rates your chances better than even: {win} to win.",
+        "По оценке компьютера ваши шансы лучше равных: выигрыш {win}.",
+    ),
+    "resign_kept": ("No resignation: play goes on.", "Сдачи нет, игра продолжается."),
+    "double_too_much": (
+        "The cube at {value} already wins you the match (you need {need}): a double to {new} can only help your opponent.",
+        "Куб {value} уже даёт вам матч (вам нужно {need}): удвоение до {new} поможет только сопернику.",
+    ),
+    "double_anyway": ("Double anyway?", "Всё равно удвоить?"),
+    "ask_again": ("Play another game?", "Сыграть ещё партию?"),
+    "ask_again_match": ("Play another match?", "Сыграть ещё матч?"),
     "ask_quit": ("Quit the game?", "Выйти из игры?"),
     "yes_words": ("y yes", "д да y yes"),
     # ----- human turn -------------------------------------------------------------------------------
