@@ -18,7 +18,7 @@ from collections.abc import Iterable
 __all__ = ["prepare", "exercise", "NOTICE_AFTER"]
 
 #: Seconds of silence allowed before the notice that the engine is being prepared.
-NOTICE_AFTER = 0.8
+NOTICE_AFTER = 2.5
 
 
 def exercise(game: str, levels: Iterable[str]) -> None:
