@@ -235,6 +235,7 @@ def verify_dice(file, lang):
 
 _LAZY = {
     "replay": ("nardy.cli_replay", "replay"),
+    "samples": ("nardy.cli_replay", "samples"),
     "train": ("nardy.bots.train", "train"),
     "play": ("nardy.play", "play"),
     "serve": ("nardy.web.server", "serve"),

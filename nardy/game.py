@@ -538,6 +538,73 @@ class Game:
             return f"drawn, {r.points} point(s) each"
         return f"{self._who(r.winner)} won {r.points} point(s), {r.level_name}"
 
+    # ----- a computer player's turn ---------------------------------------------------------------
+    def play_turn(self, bot, match=None) -> list[tuple[str, object]]:
+        """Let ``bot`` (a :class:`~nardy.bots.Bot` of this game) act for the player who must act now until
+        the other player must act or the game is over: a bot-vs-bot game is a few lines
+        (``Bot.take_turn(game)`` is the same)::
+
+            >>> from nardy import Bot
+            >>> from nardy.dice import DiceSource
+            >>> game = Game("backgammon", dice=DiceSource(seed=3))
+            >>> bots = (Bot("backgammon", level="beginner", seed=1), Bot("backgammon", level="casual", seed=2))
+            >>> game.start()
+            >>> while not game.is_over:
+            ...     done = bots[game.to_act].take_turn(game)      # roll or double, play; or take / pass
+            >>> game.result_text(), game.cube_value
+            ('Black (player 1) won 8 point(s), single', 8)
+
+        Before the roll the bot doubles when its cube decision says so (the turn then waits for the answer:
+        the opponent's bot takes or passes), else it rolls and plays; it answers a double waiting for it,
+        and a resignation (accepting one worth at least its cubeless equity). Before the opening it plays the
+        opening (:meth:`start`) and stops.
+
+        Args:
+            bot: the player; anything with ``choose_play(position, dice)``, ``cube_action(state)`` and
+                ``evaluate(position)`` as :class:`~nardy.bots.Bot` has.
+            match: the :class:`~nardy.match.Match` this game belongs to, for cube decisions at its score
+                (default: money play).
+        Returns:
+            What was done, in order: ``("start", None)``, ``("double", value)``, ``("roll", dice)``,
+            ``("play", Play)``, ``("take", value)``, ``("drop", GameResult)``, ``("accept", GameResult)``,
+            ``("decline", None)``.
+        Raises:
+            GameStateError: the game is over.
+        """
+        if self.phase == Phase.OVER:
+            raise GameStateError("the game is over", code="game_over")
+        if self.phase == Phase.OPENING:
+            self.start()
+            return [("start", None)]
+        state = match if match is not None else self
+        side = self.to_act
+        done: list[tuple[str, object]] = []
+        if self.phase == Phase.DOUBLE:
+            if bot.cube_action(state).take:
+                done.append(("take", self.take()))
+            else:
+                done.append(("drop", self.drop()))
+            return done
+        if self.phase == Phase.RESIGN:
+            _, level = self._resign
+            probs = bot.evaluate(self.position)
+            if self.turn != side:
+                probs = probs.flipped()
+            if self.rules.scoring[level] >= probs.equity(self.rules.scoring) - 1e-9:
+                done.append(("accept", self.accept_resignation()))
+            else:
+                self.decline_resignation()
+                done.append(("decline", None))
+            return done
+        if self.phase == Phase.ROLL:
+            if self.may_double and bot.cube_action(state).double:
+                done.append(("double", self.double()))
+                return done
+            done.append(("roll", self.roll()))
+        if self.phase == Phase.MOVE and self.turn == side:
+            done.append(("play", self.play(bot.choose_play(self.position, self.dice))))
+        return done
+
     # ----- opening and rolls --------------------------------------------------------------------
     def start(self, starter: int | None = None, dice=None) -> None:
         """Play the opening (docs/rules.md rule 7).
