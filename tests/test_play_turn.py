@@ -92,3 +92,22 @@ def test_take_turn_on_a_finished_game_says_so():
     game.accept_resignation()
     with pytest.raises(GameStateError, match="the game is over"):
         Bot("backgammon", level="random").take_turn(game)
+
+
+def test_the_text_board_uses_the_terminals_letters_for_each_side():
+    from nardy import Position
+    from nardy.render import GLYPHS, board_text
+    from nardy.tui.board import GLYPHS as TERMINAL_GLYPHS
+    from nardy.tui.board import board_lines, plain
+    from nardy.tui.numbering import Numbering
+
+    assert GLYPHS == TERMINAL_GLYPHS == ("O", "X")
+    p = Position.from_id("4HPwATDgc/ABMA")
+    for mover in (0, 1):
+        text = board_text(p, mover=mover).splitlines()
+        term = [plain(ln) for ln in board_lines(p, mover, Numbering("own", "backgammon"))]
+        assert text[2] == term[2]  # the top row of checkers: the same letters in the same places
+        assert text[-1].split()[1:3] == [GLYPHS[mover], ("White", "Black")[mover]]
+    game = Game("backgammon", dice=FixedDice([(3, 1)]))
+    game.start(starter=1, dice=(3, 1))  # Black on roll: Black's checkers are X in str(game)
+    assert "X Black (on roll)" in str(game)
