@@ -484,6 +484,11 @@ class Texts:
         """``White``/``Black`` (``Белые``/``Чёрные``)."""
         return COLOURS[self.lang][side]
 
+    def colour_mid(self, side: int) -> str:
+        """The name inside a sentence or a label (Russian lower case ``белые``; English as :meth:`colour`)."""
+        name = COLOURS[self.lang][side]
+        return name.lower() if self.lang == "ru" else name
+
     def colour_gen(self, side: int) -> str:
         """The genitive form (Russian ``белых``/``чёрных``; English as :meth:`colour`)."""
         return COLOURS_GEN[self.lang][side]

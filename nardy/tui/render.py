@@ -285,7 +285,7 @@ class Renderer:
             return head + t("one_game")
         s = m.score_before(len(m.games) - 1) if g.phase != "over" else m.score
         w, b = num_text(s[0]), num_text(s[1])
-        return head + t("match_to", n=m.length) + ", " + t("score", w=t.colour(0), ws=w, b=t.colour(1), bs=b)
+        return head + t("match_to", n=m.length) + ", " + t("score", w=t.colour_mid(0), ws=w, b=t.colour_mid(1), bs=b)
 
     def _cube_text(self, g) -> str:
         t = self.t
