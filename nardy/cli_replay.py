@@ -34,10 +34,9 @@ def _text_report(match) -> list[str]:
         for e in g["events"]:
             who = _who(match, e["player"])
             t = e["type"]
-            if t == "play":
-                lines.append(f"  {who:>12}  {e['dice'][0]}{e['dice'][1]}: {e['play']}")
-            elif t == "pass":
-                lines.append(f"  {who:>12}  {e['dice'][0]}{e['dice'][1]}: (no play)")
+            if t in ("play", "pass"):  # the roll larger die first, as players write it
+                roll = "".join(map(str, sorted(e["dice"], reverse=True)))
+                lines.append(f"  {who:>12}  {roll}: {e['play'] if t == 'play' else '(no play)'}")
             elif t in ("double", "beaver"):
                 lines.append(f"  {who:>12}  {t}s => {e['value']}")
             elif t == "resign":
