@@ -270,8 +270,7 @@ class Session:
             if g is None or g.is_over:
                 if self.finished():
                     self.render.print_match_result()
-                    if self.humans and not self.out.quiet:
-                        self.write_record()
+                    if self.humans and not self.out.quiet:  # the record is written on the way out of run()
                         self.again = self.yes_no(self.t("ask_again" if self.single else "ask_again_match"))
                     return
                 if g is not None:
