@@ -38,6 +38,7 @@ def test_dash_form_reads_as_the_slash_form_for_every_legal_play(pd, dash, sep):
             continue
         dashed = sep.join(tok.replace("/", dash) for tok in text.split(" "))
         assert p.parse_play(dashed, d) == play, dashed
+        assert parse(dashed, p.game).kind is Kind.PLAY, dashed  # the terminal reads it as a play
 
 
 def test_dash_form_examples_russian_players_write():
