@@ -54,7 +54,23 @@ def _parse_dice(ctx, param, value):
         raise click.BadParameter(str(e)) from None
 
 
-@main.command()
+_DIE = frozenset("0123456789")
+
+
+class _DiceCommand(click.Command):
+    """A command whose ``--dice`` takes the roll as one word (``31``, ``3-1``, ``3,1``) or as two
+    (``--dice 3 1``): two one-digit words after the option are joined into one word before click parses."""
+
+    def parse_args(self, ctx, args):
+        args = list(args)
+        for i, a in enumerate(args[:-2]):
+            if a in ("--dice", "-d") and args[i + 1] in _DIE and args[i + 2] in _DIE:
+                args[i + 1 : i + 3] = [args[i + 1] + args[i + 2]]
+                break
+        return super().parse_args(ctx, args)
+
+
+@main.command(cls=_DiceCommand)
 @click.option(
     "--game",
     "-g",
@@ -70,7 +86,9 @@ def _parse_dice(ctx, param, value):
     help="GNU Backgammon Position ID (long nardy: optional :Fxy first-turn suffix) or an XGID=... "
     "(backgammon, short nardy). Default: the starting position.",
 )
-@click.option("--dice", "-d", nargs=2, type=int, required=True, callback=_parse_dice, help="The roll, e.g. --dice 3 1.")
+@click.option(
+    "--dice", "-d", required=True, callback=_parse_dice, help="The roll: --dice 3 1, --dice 31 or --dice 3-1."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option(
     "--numbering",
@@ -229,6 +247,7 @@ _LAZY = {
     "replay": ("nardy.cli_replay", "replay"),
     "convert": ("nardy.cli_replay", "convert"),
     "external": ("nardy.external", "external"),
+    "samples": ("nardy.cli_replay", "samples"),
     "train": ("nardy.bots.train", "train"),
     "play": ("nardy.play", "play"),
     "serve": ("nardy.web.server", "serve"),

@@ -39,6 +39,7 @@ Example::
 from __future__ import annotations
 
 import logging
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -370,6 +371,39 @@ class _Turn:
         return min(found, key=key)
 
 
+class MayDouble:
+    """The value of :attr:`Game.may_double`: true or false like a bool (``if game.may_double:``), and,
+    for old code, callable as the method it was (``game.may_double(player)``, with a DeprecationWarning)."""
+
+    __slots__ = ("_game", "_value")
+
+    def __init__(self, game: Game, value: bool):
+        self._game = game
+        self._value = bool(value)
+
+    def __bool__(self) -> bool:
+        return self._value
+
+    def __eq__(self, other):
+        return self._value == other if isinstance(other, (bool, MayDouble)) else NotImplemented
+
+    def __hash__(self):
+        return hash(self._value)
+
+    def __repr__(self):
+        return repr(self._value)
+
+    def __call__(self, player: int | None = None) -> bool:
+        warnings.warn(
+            "Game.may_double is a property now, like Game.is_over: write 'game.may_double' "
+            "(another player: 'game.why_not_double(player) is None')",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        g = self._game
+        return g.phase == "roll" and g.why_not_double(player) is None
+
+
 def _event_steps(steps) -> tuple:
     return tuple((s.frm, s.to, s.die, bool(s.hit)) for s in steps)
 
@@ -593,6 +627,73 @@ class Game:
             return f"drawn, {r.points} point(s) each"
         return f"{self._who(r.winner)} won {r.points} point(s), {r.level_name}"
 
+    # ----- a computer player's turn ---------------------------------------------------------------
+    def play_turn(self, bot, match=None) -> list[tuple[str, object]]:
+        """Let ``bot`` (a :class:`~nardy.bots.Bot` of this game) act for the player who must act now until
+        the other player must act or the game is over: a bot-vs-bot game is a few lines
+        (``Bot.take_turn(game)`` is the same)::
+
+            >>> from nardy import Bot
+            >>> from nardy.dice import DiceSource
+            >>> game = Game("backgammon", dice=DiceSource(seed=3))
+            >>> bots = (Bot("backgammon", level="beginner", seed=1), Bot("backgammon", level="casual", seed=2))
+            >>> game.start()
+            >>> while not game.is_over:
+            ...     done = bots[game.to_act].take_turn(game)      # roll or double, play; or take / pass
+            >>> game.result_text(), game.cube_value
+            ('Black (player 1) won 8 point(s), single', 8)
+
+        Before the roll the bot doubles when its cube decision says so (the turn then waits for the answer:
+        the opponent's bot takes or passes), else it rolls and plays; it answers a double waiting for it,
+        and a resignation (accepting one worth at least its cubeless equity). Before the opening it plays the
+        opening (:meth:`start`) and stops.
+
+        Args:
+            bot: the player; anything with ``choose_play(position, dice)``, ``cube_action(state)`` and
+                ``evaluate(position)`` as :class:`~nardy.bots.Bot` has.
+            match: the :class:`~nardy.match.Match` this game belongs to, for cube decisions at its score
+                (default: money play).
+        Returns:
+            What was done, in order: ``("start", None)``, ``("double", value)``, ``("roll", dice)``,
+            ``("play", Play)``, ``("take", value)``, ``("drop", GameResult)``, ``("accept", GameResult)``,
+            ``("decline", None)``.
+        Raises:
+            GameStateError: the game is over.
+        """
+        if self.phase == Phase.OVER:
+            raise GameStateError("the game is over", code="game_over")
+        if self.phase == Phase.OPENING:
+            self.start()
+            return [("start", None)]
+        state = match if match is not None else self
+        side = self.to_act
+        done: list[tuple[str, object]] = []
+        if self.phase == Phase.DOUBLE:
+            if bot.cube_action(state).take:
+                done.append(("take", self.take()))
+            else:
+                done.append(("drop", self.drop()))
+            return done
+        if self.phase == Phase.RESIGN:
+            _, level = self._resign
+            probs = bot.evaluate(self.position)
+            if self.turn != side:
+                probs = probs.flipped()
+            if self.rules.scoring[level] >= probs.equity(self.rules.scoring) - 1e-9:
+                done.append(("accept", self.accept_resignation()))
+            else:
+                self.decline_resignation()
+                done.append(("decline", None))
+            return done
+        if self.phase == Phase.ROLL:
+            if self.may_double and bot.cube_action(state).double:
+                done.append(("double", self.double()))
+                return done
+            done.append(("roll", self.roll()))
+        if self.phase == Phase.MOVE and self.turn == side:
+            done.append(("play", self.play(bot.choose_play(self.position, self.dice))))
+        return done
+
     # ----- opening and rolls --------------------------------------------------------------------
     def start(self, starter: int | None = None, dice=None) -> None:
         """Play the opening (docs/rules.md rule 7).
@@ -704,7 +805,7 @@ class Game:
             match = [p for p in self._plays if p == play]
             if not match:
                 raise IllegalPlayError(
-                    f"play {play} is not legal with roll {self.dice[0]}-{self.dice[1]} "
+                    f"play {play} is not legal with roll {max(self.dice)}-{min(self.dice)} "
                     f"in position {self.position.id()}",
                     text=str(play),
                     dice=self.dice,
@@ -901,9 +1002,12 @@ class Game:
             cube_limit=self._cube.limit,
         )
 
-    def may_double(self, player: int | None = None) -> bool:
-        """True if the player on turn (or ``player``) may double now."""
-        return self.phase == "roll" and self.why_not_double(player) is None
+    @property
+    def may_double(self) -> MayDouble:
+        """True if the player on turn may double now (a property, like :attr:`is_over`; for another player:
+        ``why_not_double(player) is None``). The old spelling ``may_double()`` / ``may_double(player)``
+        still works and warns (DeprecationWarning)."""
+        return MayDouble(self, self.phase == "roll" and self.why_not_double() is None)
 
     def double(self, player: int | None = None) -> int:
         """The player on turn offers a double (before rolling); returns the value offered.
@@ -1160,6 +1264,13 @@ class Game:
             log.warning("saved data passed the checks but failed to load: %r", e)
             raise GameStateError(f"{what}inconsistent data") from None
         return g
+
+    def __str__(self):
+        """The board from the side on roll, White ``O`` and Black ``X`` as in ``nardy play``
+        (:func:`nardy.render.board_text`), with the steps taken so far this turn."""
+        from .render import board_text
+
+        return board_text(self.partial_position, mover=0 if self.turn is None else self.turn)
 
     def __repr__(self):
         return (

@@ -53,6 +53,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "you may bear off only when all your checkers are home ({outside} outside)",
         "выбрасывать можно только когда все шашки в доме (вне дома: {outside})",
     ),
+    "false_hit": (
+        "{from}/{to}* is marked as a hit, but there is no opposing blot to hit on {to}",
+        "{from}/{to}* отмечен как удар, но на пункте {to} нет одиночной шашки соперника",
+    ),
+    "no_hitting": ("{from}/{to}*: nobody is hit in long nardy", "{from}/{to}*: в длинных нардах шашки не бьют"),
     "closed_point": ("point {point} is closed", "пункт {point} закрыт"),
     "dice_fit": ("the moves do not fit the dice {dice}", "ходы не соответствуют зарам {dice}"),
     "fewer_dice": (
@@ -259,7 +264,7 @@ def describe(
         if isinstance(params.get(k), int):
             params[k] = point(params[k])
     if isinstance(params.get("dice"), (list, tuple)):
-        params["dice"] = "-".join(str(d) for d in params["dice"])
+        params["dice"] = "-".join(str(d) for d in sorted(params["dice"], reverse=True))  # larger die first
     if isinstance(params.get("options"), (list, tuple)):
         opts = [relabel(o) if relabel else o for o in params["options"]]
         params["options"] = f" {_text('or', lang)} ".join(opts)

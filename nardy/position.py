@@ -571,7 +571,7 @@ class Position:
             paths = tokenize(text, 25 if self._rules.hitting else 24, unnumber)
         except NotationError as e:
             raise NotationError(
-                f"{e} (roll {d1}-{d2}, position {self.id()})",
+                f"{e} (roll {max(d1, d2)}-{min(d1, d2)}, position {self.id()})",
                 text=str(text),
                 dice=(d1, d2),
                 position_id=self.id(),
@@ -583,7 +583,8 @@ class Position:
 
         def fail(reason: str, code: str, cls=IllegalPlayError, **params):
             raise cls(
-                f"illegal play {text!r} with roll {d1}-{d2} in position {self.id()} ({self.game}): {reason}",
+                f"illegal play {text!r} with roll {max(d1, d2)}-{min(d1, d2)} in position {self.id()} "
+                f"({self.game}): {reason}",
                 text=text,
                 dice=(d1, d2),
                 position_id=self.id(),
@@ -622,6 +623,16 @@ class Position:
                 "six-block rule)",
                 "no_legal_play",
             )
+        marked_to = {hop.to for path in paths for hop in path if hop.hit}
+        fits = {rb: hs for rb, hs in matched.items() if marked_to <= _hit_points(by_result[rb])}
+        if not fits:  # a hit mark where the play hits nothing (notation marks are optional, never false)
+            wrong = _false_hit(paths, [by_result[rb] for rb in matched])
+            mark = f"{_pt(wrong.frm)}/{wrong.to}*"
+            where = {"from": wrong.frm, "to": wrong.to}
+            if not self._rules.hitting:
+                fail(f"{mark}: nobody is hit in long nardy", "no_hitting", **where)
+            fail(f"{mark} is marked as a hit, but there is no opposing blot to hit on {wrong.to}", "false_hit", **where)
+        matched = fits
         if len(matched) > 1:
             marked = [(i, j) for i, path in enumerate(paths) for j, hop in enumerate(path) if hop.hit]
             if marked:
@@ -759,7 +770,7 @@ def _explain(pos: Position, paths, dice_list) -> tuple[str, dict, str]:
             return "no_checker", {"point": hop.frm}, f"no checker of the mover on point {hop.frm}"
     if pos.rules.hitting and mover[25] and any(path[0].frm != 25 for path in paths):
         return "enter_first", {}, "a checker on the bar must enter first"
-    dice_txt = "-".join(str(d) for d in dice_list[:2])
+    dice_txt = "-".join(str(d) for d in sorted(dice_list[:2], reverse=True))
     sums = set()
     for n in range(1, len(dice_list) + 1):
         for seq in permutations(dice_list, n):
@@ -795,6 +806,18 @@ def _explain(pos: Position, paths, dice_list) -> tuple[str, dict, str]:
         {"dice": list(dice_list[:2])},
         f"the moves written do not fit the dice {dice_txt} (intermediate points closed, or dice used twice)",
     )
+
+
+def _hit_points(play) -> set[int]:
+    """The points (mover's numbering) where ``play`` hits a blot."""
+    return {s.to for s in play.steps if s.hit}
+
+
+def _false_hit(paths, plays):
+    """The first hop of ``paths`` marked ``*`` at a point that the first of ``plays`` (legal plays the text
+    can mean, none hitting every marked point) does not hit."""
+    hit = _hit_points(plays[0])
+    return next(hop for path in paths for hop in path if hop.hit and hop.to not in hit)
 
 
 def _pt(p: int) -> str:

@@ -729,7 +729,7 @@ class Session:
         if human_to_act:
             if g.phase == "roll":
                 actions.append("roll")
-                if g.may_double(g.to_act):
+                if g.may_double:
                     actions.append("double")
             elif g.phase == "double":
                 actions += ["take", "drop"] + (["beaver"] if g.cube.beavers else [])
