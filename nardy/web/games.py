@@ -92,7 +92,7 @@ class NewGame(BaseModel):
         description="the computer, a second person at this device, or a person elsewhere (online: the answer "
         "carries an invitation link to send them)",
     )
-    level: Level = Field("advanced", description="the computer's level")
+    level: Level = Field("grandmaster", description="the computer's level (the strongest by default, as in nardy play)")
     colour: Literal["white", "black", "random"] = Field("white", description="the person's side against the computer")
     options: dict[str, Any] = Field(
         default_factory=dict,

@@ -610,6 +610,7 @@ async function importMat(ev) {
 
 // ----- start --------------------------------------------------------------------------------------------
 async function init() {
+  try { await loadCatalogue(); } catch (e) { document.body.textContent = String(e); return; }
   setLanguage(LANG);
   $("#lang").value = LANG;
   $("#lang").onchange = (e) => {
