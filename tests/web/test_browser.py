@@ -263,7 +263,7 @@ def test_restart_and_resume(tmp_path, browser):
         click_and_wait(page, "#resign-ok")
         v = view(page)
         assert v["phase"] == "over" and v["result"]["reason"] == "resign"
-        assert "выигрывает" in page.inner_text("#status-main")
+        assert "победа" in page.inner_text("#status-main")
         assert stored(page, gid)["record"]["games"][0]["result"]["reason"] == "resign"
         ctx.close()
     finally:
