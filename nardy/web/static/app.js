@@ -41,13 +41,15 @@ async function api(method, path, body) {
     const m = document.cookie.match(/(?:^|;\s*)nardy_csrf=([^;]+)/);
     if (m) opts.headers["X-CSRF-Token"] = decodeURIComponent(m[1]);
   }
-  const r = await fetch(path, opts);
+  let r;
+  try { r = await fetch(path, opts); } catch (e) { throw new Error(msg("server_unreachable")); }
   if (r.status === 204) return null;
   const ct = r.headers.get("content-type") || "";
   const data = ct.includes("json") ? await r.json() : await r.text();
   if (!r.ok) {
-    const msg = (data && (data.message || data.detail)) ? (data.message || data.detail) : `HTTP ${r.status}`;
-    const err = new Error(msg);
+    // the server words its refusals in the page's language (Accept-Language); anything else by its kind
+    const text = (data && data.message) ? data.message : msg(r.status === 404 ? "not_found" : "http_error");
+    const err = new Error(text);
     err.status = r.status;
     err.code = data && data.code;
     throw err;
