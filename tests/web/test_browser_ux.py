@@ -264,6 +264,10 @@ def test_a_checker_that_cannot_move_says_why(open_page, size, lang):
     page.click(f'#board [data-loc="{head}"]')
     note = page.inner_text("#message")
     assert note == T("cannot_move", lang, why=T("head_limit", lang, "messages"))
+    # the other side's checkers: the page says whose they are
+    theirs = next(p for p in range(1, 25) if view(page)["board"]["points"][p] * sign < 0)
+    page.click(f'#board [data-loc="{theirs}"]')
+    assert page.inner_text("#message") == T("not_your_checker", lang)
 
 
 @pytest.mark.parametrize(("size", "lang"), SPLIT)

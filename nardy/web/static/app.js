@@ -350,8 +350,14 @@ function boardPointerDown(ev) {
   S.selected = null;
   // a checker of the person to act that cannot move: say why (head rule, six-block, bar, closed points...)
   const why = (S.view.blocked || {})[loc];
+  const v = S.view, n = Number(loc);
+  const theirs = v.human_to_act && v.phase === "move" && n >= 1 && n <= 24
+    && v.board.points[n] * (v.turn === v.viewer ? 1 : -1) < 0;
   if (why && why.length) {
     S.message = { kind: "note", text: blockedText(why) };
+    renderStatus();
+  } else if (theirs) {
+    S.message = { kind: "note", text: t("not_your_checker") };
     renderStatus();
   } else if (S.message && S.message.kind === "note") {
     S.message = null;
