@@ -220,6 +220,8 @@ def test_cube_hint_and_chances_are_worded(open_page, size, lang):
     rows = page.query_selector_all("#hints li .probs")
     assert rows and all("%" in r.inner_text() for r in rows)
     assert T("p_lose", lang) in rows[0].inner_text()
+    page.query_selector("#hints").scroll_into_view_if_needed()
+    shot(page, f"hints-{lang}-{size}")
 
 
 @pytest.mark.parametrize(("size", "lang"), SPLIT)
@@ -239,6 +241,7 @@ def test_pass_and_resign_differ_and_a_resignation_says_what_it_loses(open_page, 
     text = page.inner_text("#resign-text")
     assert text == T("resign_lose_cube", lang, n=4, level=T("res_gammon", lang, "common"), cube=2)
     assert text == {"en": "You lose 4 points (gammon, cube 2).", "ru": "Вы проиграете 4 очка (гаммон, куб 2)."}[lang]
+    shot(page, f"resign-{lang}-{size}")
     page.click("#resign-cancel")
     assert view(page)["phase"] != "resign"
     page.click("#btn-resign")
