@@ -10,7 +10,11 @@ let LANG = "en";
 
 // Preferences kept between visits: lang, animate ("on"/"off"), sound ("on"/"off"); the numbering is kept
 // per game kind (nardy.numbering.<game>), the computer's level (nardy.level).
-const PREF_DEFAULTS = { animate: "on", sound: "on" };
+// (animation is off by default for those whose system asks for reduced motion)
+const PREF_DEFAULTS = {
+  animate: window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "off" : "on",
+  sound: "on",
+};
 function pref(name) {
   let v = null;
   try { v = localStorage.getItem("nardy." + name); } catch (e) { v = null; }
