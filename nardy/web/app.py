@@ -30,10 +30,11 @@ import logging
 from importlib import resources
 
 from fastapi import APIRouter, Depends, FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
+from ..catalogue import page_catalogue
 from . import auth, dicetest, engine, games, online, params
 from .botwork import BotWork
 from .deps import ActionLane, GameId, GameLocks
@@ -53,6 +54,14 @@ page = APIRouter()
 @page.get("/", include_in_schema=False)
 async def index():
     return FileResponse(str(_STATIC / "index.html"), media_type="text/html")
+
+
+@page.get("/api/catalogue", tags=["page"])
+async def catalogue_json() -> JSONResponse:
+    """The message catalogue the page reads (:func:`nardy.catalogue.page_catalogue`): every text of the page,
+    the shared words and the refusals by code, in each language (``{"langs", "common", "messages", "page"}``,
+    each section ``{key: {"en": text, "ru": text}}``; ICU-style plurals)."""
+    return JSONResponse(page_catalogue(), headers={"Cache-Control": "public, max-age=300"})
 
 
 @page.get("/join/{gid}", include_in_schema=False)

@@ -26,6 +26,7 @@ import anyio.to_thread
 from fastapi import Depends, HTTPException, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
+from .. import catalogue
 from ..bots.search import Deadline
 from ..messages import LANGS
 from ..numbering import SCHEMES
@@ -83,6 +84,12 @@ def language(request: Request) -> str:
         if tag in LANGS:
             return tag
     return "en"
+
+
+def guest_name(request: Request) -> str:
+    """The name of a guest the server makes by itself (a first game, a first import), in the player's language
+    (the catalogue's ``common.guest``: Guest, Гость)."""
+    return catalogue.text("common", "guest", language(request))
 
 
 # ----- the app's state ----------------------------------------------------------------------------------------
