@@ -10,6 +10,11 @@ keeper that ends a match when the side to act runs out of time.
   a restart the time the server was down is given back to the running clocks (:meth:`ClockKeeper.resume`,
   run once at start-up: nobody loses on time because the server was down).
 
+Several processes (``nardy serve --workers N``, several machines, one PostgreSQL): each process's hub holds its
+own connections; a change stored by another process reaches them through that change's ``NOTIFY``
+(:mod:`nardy.web.cluster`: kind ``game``), and every process's keeper sweeps the due clocks, the game's lock
+letting exactly one of them act on each.
+
 Bounds: at most :data:`MAX_PER_GAME` connections a game and :data:`MAX_CONNECTIONS` in all; a client's
 messages are at most 256 bytes (``"ping"`` is answered ``"pong"``; anything else is ignored).
 """
@@ -76,10 +81,11 @@ class Hub:
                 del self.games[gid]
 
     async def send(self, conn: Conn, seq: int, view: dict[str, Any]) -> None:
-        """Send ``view`` (state ``seq``) unless this connection has it already; a failed send drops nothing but
-        the message (the page reconnects and reads the current view)."""
+        """Send ``view`` (state ``seq``) unless this connection has it, or a later one, already (a change pushed
+        twice, by this process and after a notification, goes once); a failed send drops nothing but the
+        message (the page reconnects and reads the current view)."""
         async with conn.lock:
-            if seq < conn.sent:
+            if seq <= conn.sent:
                 return
             conn.sent = seq
             with contextlib.suppress(Exception):
@@ -133,8 +139,8 @@ class ClockKeeper:
         the number of games whose clock was moved."""
         store = self.app.state.storage
         now = time.time() if now is None else now
-        beat = await run_in_threadpool(store.heartbeat)
-        await run_in_threadpool(store.set_heartbeat, _when(now))
+        # read and replaced in one step: of server processes starting at once, only the first finds the old one
+        beat = await run_in_threadpool(store.swap_heartbeat, _when(now))
         if beat is None or now - beat.timestamp() <= HEARTBEAT * 2:
             return 0
         down = now - beat.timestamp()

@@ -1,17 +1,23 @@
-"""``nardy serve``: the web app under uvicorn."""
+"""``nardy serve``: the web app under uvicorn; ``--workers N`` runs N server processes on one socket (uvicorn's
+supervisor starts them and starts a new one when one dies), which needs PostgreSQL (docs/deploy.md)."""
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
 import errno
+import json
+import os
 import socket
 import subprocess
 import sys
 
 import click
 
-__all__ = ["serve"]
+__all__ = ["serve", "worker_app"]
+
+#: The environment variable that hands ``nardy serve``'s settings to its worker processes.
+_SETTINGS_ENV = "NARDY_SERVE_SETTINGS"
 
 
 def _warm_up():
@@ -88,8 +94,36 @@ def _warm_up():
     help="Mark the log-in cookies Secure (sent over https only) on every answer: for a server behind a "
     "TLS proxy that does not pass X-Forwarded-Proto. Without it they are Secure on https requests.",
 )
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on this port (several need PostgreSQL: they share the games, the live channel "
+    "and the clocks through it; see docs/deploy.md).",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default=None,
+    envvar="FORWARDED_ALLOW_IPS",
+    show_envvar=True,
+    metavar="ADDRESSES",
+    help="Comma-separated addresses (or networks) of the reverse proxies whose X-Forwarded-For and "
+    "X-Forwarded-Proto are believed ('*': any). Default: 127.0.0.1.",
+)
 def serve(
-    host, port, database, log_level, warm_up, allowed_hosts, allow_seeded_dice, bot_workers, bot_queue, secure_cookies
+    host,
+    port,
+    database,
+    log_level,
+    warm_up,
+    allowed_hosts,
+    allow_seeded_dice,
+    bot_workers,
+    bot_queue,
+    secure_cookies,
+    workers,
+    forwarded_allow_ips,
 ):
     """Play in the browser and use the engine over HTTP (API documented at /docs)."""
     try:
@@ -97,36 +131,84 @@ def serve(
     except ImportError:  # pragma: no cover
         raise click.ClickException("nardy serve needs uvicorn and fastapi: pip install nardy") from None
     _limit_malloc_arenas()
-    from .app import create_app
-    from .botwork import BotWork
     from .guard import host_names_for
     from .storage import Storage, StorageError
 
     try:
-        storage = Storage(database)
+        storage = Storage(database)  # made (or migrated) once here, before any worker starts
     except StorageError as e:
         raise click.ClickException(str(e)) from None
-    hosts = list(allowed_hosts) if allowed_hosts else host_names_for(host)
-    app = create_app(
-        storage=storage,
-        allowed_hosts=hosts,
-        allow_seeds=allow_seeded_dice,
-        bot_work=BotWork(workers=bot_workers, max_queued=bot_queue),
-        secure_cookies=secure_cookies,
-    )
+    if workers > 1 and storage.backend != "postgresql":
+        storage.close()
+        raise click.ClickException(
+            f"--workers {workers} needs PostgreSQL (--database postgresql://...): the processes share games, "
+            f"live notifications and game locks through it, and SQLite ({storage.safe_url}) is the database "
+            f"of one process; use --workers 1 with SQLite"
+        )
+    settings = {
+        "database": storage.url,
+        "allowed_hosts": list(allowed_hosts) if allowed_hosts else host_names_for(host),
+        "allow_seeds": allow_seeded_dice,
+        "bot_workers": bot_workers,
+        "bot_queue": bot_queue,
+        "secure_cookies": secure_cookies,
+    }
     if warm_up:
         _warm_up()
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
     shown = "localhost" if host in ("127.0.0.1", "::1") else (f"[{host}]" if ":" in host else host)
-    config = uvicorn.Config(app, host=host, port=bound, log_level=log_level)
-    server = uvicorn.Server(config)
-    click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {storage.safe_url})", err=True)
+    proxies = {"forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
+    many = f", {workers} processes" if workers > 1 else ""
+    where = storage.safe_url
+    if workers == 1:
+        config = uvicorn.Config(_make_app(settings, storage), host=host, port=bound, log_level=log_level, **proxies)
+        runner = uvicorn.Server(config).run
+    else:
+        from uvicorn.supervisors import Multiprocess
+
+        storage.close()
+        os.environ[_SETTINGS_ENV] = json.dumps(settings)  # the workers (spawned) read it in worker_app
+        config = uvicorn.Config(
+            "nardy.web.server:worker_app",
+            factory=True,
+            workers=workers,
+            host=host,
+            port=bound,
+            log_level=log_level,
+            **proxies,
+        )
+        runner = Multiprocess(config, sockets=[sock]).run
+    click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {where}{many})", err=True)
     sys.stderr.flush()
     try:
-        server.run(sockets=[sock])
+        if workers == 1:
+            runner(sockets=[sock])
+        else:
+            runner()
     finally:
         sock.close()
+
+
+def _make_app(settings: dict, storage=None):
+    from .app import create_app
+    from .botwork import BotWork
+    from .storage import Storage
+
+    return create_app(
+        storage=storage if storage is not None else Storage(settings["database"]),
+        allowed_hosts=settings["allowed_hosts"],
+        allow_seeds=settings["allow_seeds"],
+        bot_work=BotWork(workers=settings["bot_workers"], max_queued=settings["bot_queue"]),
+        secure_cookies=settings["secure_cookies"],
+    )
+
+
+def worker_app():
+    """The app of one worker process of ``nardy serve --workers N`` (uvicorn calls it in each process it
+    starts), made from the settings the parent left in the environment."""
+    _limit_malloc_arenas()
+    return _make_app(json.loads(os.environ[_SETTINGS_ENV]))
 
 
 #: glibc's mallopt parameter M_ARENA_MAX.
