@@ -326,7 +326,17 @@ def test_notifications_reach_the_other_process_and_not_the_sender(pg_db):
 
 def test_several_workers_with_sqlite_are_refused_with_a_clear_message(tmp_path):
     r = subprocess.run(
-        [sys.executable, "-m", "nardy.cli", "serve", "--workers", "2", "--no-warm-up", "--database", str(tmp_path / "x.db")],
+        [
+            sys.executable,
+            "-m",
+            "nardy.cli",
+            "serve",
+            "--workers",
+            "2",
+            "--no-warm-up",
+            "--database",
+            str(tmp_path / "x.db"),
+        ],
         cwd=str(ROOT),
         capture_output=True,
         text=True,
