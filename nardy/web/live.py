@@ -91,19 +91,21 @@ class Hub:
             with contextlib.suppress(Exception):
                 await conn.ws.send_json({"type": "view", "view": view})
 
-    async def publish(self, gid: str, store, shown) -> None:
+    async def publish(self, gid: str, store, shown, game=None) -> None:
         """Send every connection of ``gid`` its view of the stored game. ``shown(game, conn)`` makes one
-        connection's view (a dict) from the loaded game; the game is read once."""
+        connection's view (a dict) from the loaded game; the game is read once (``game``: the
+        :class:`~nardy.web.deps.Loaded` just stored, not read again)."""
         conns = list(self.games.get(gid, ()))
         if not conns:
             return
         from .deps import read_game
 
-        try:
-            game = await run_in_threadpool(read_game, store, gid)
-        except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
-            log.info("live: game %s could not be read for its watchers", gid)
-            return
+        if game is None:
+            try:
+                game = await run_in_threadpool(read_game, store, gid)
+            except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
+                log.info("live: game %s could not be read for its watchers", gid)
+                return
         for conn in conns:
             try:
                 view = await run_in_threadpool(shown, game, conn)

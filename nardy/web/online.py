@@ -126,15 +126,16 @@ def invite_url(request: Request | WebSocket, gid: str, token: str) -> str:
 
 
 # ----- the live channel ----------------------------------------------------------------------------------
-async def publish(app, gid: str) -> None:
+async def publish(app, gid: str, game: Loaded | None = None) -> None:
     """Push the stored game ``gid`` to its live connections in this process (the other server processes hear
-    of the change from its ``NOTIFY``, :mod:`nardy.web.cluster`, and push theirs)."""
+    of the change from its ``NOTIFY``, :mod:`nardy.web.cluster`, and push theirs). ``game``: the game as just
+    stored by this request (else it is read)."""
     hub = app.state.hub
 
     def view_of(game: Loaded, conn: Conn) -> dict:
         return shown(game, conn.user, conn.viewer, conn.numbering).model_dump(mode="json", by_alias=True)
 
-    await hub.publish(gid, app.state.storage, view_of)
+    await hub.publish(gid, app.state.storage, view_of, game)
 
 
 async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
@@ -256,7 +257,7 @@ async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLo
             return shown(game, user.id, None, "own")
 
         out = await lane(run)
-    await publish(request.app, gid)
+    await publish(request.app, gid, game)
     return out
 
 
