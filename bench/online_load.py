@@ -239,7 +239,8 @@ class Player:
             base_url=base,
             transport=httpx.AsyncHTTPTransport(local_address=self.addr, retries=0),
             timeout=REQUEST_TIMEOUT,
-            limits=httpx.Limits(max_connections=2, max_keepalive_connections=1),
+            # idle connections are dropped before the server's keep-alive (5 s) would close them under a request
+            limits=httpx.Limits(max_connections=2, max_keepalive_connections=1, keepalive_expiry=3.0),
         )
         self.ws_base = base.replace("http://", "ws://")
         self.view: dict | None = None
@@ -500,6 +501,7 @@ async def drive(args, server: ServerProc) -> dict:
     cpu0 = {p: cpu_s(p) for p in pids}
     me0 = resource.getrusage(resource.RUSAGE_SELF)
     rss_peak = dict.fromkeys(pids, 0.0)
+    cpu_last = dict(cpu0)  # a worker killed meanwhile keeps its last figure
     killed = None
 
     games = min(args.games, args.players // 2)
@@ -517,6 +519,7 @@ async def drive(args, server: ServerProc) -> dict:
         lag_max = max(lag_max, time.monotonic() - t - 0.5)
         for p in server.pids():
             rss_peak[p] = max(rss_peak.get(p, 0.0), rss_mb(p))
+            cpu_last[p] = cpu_s(p)
         if args.kill_at is not None and killed is None and time.monotonic() - run.started >= args.kill_at:
             victims = [p for p in server.pids() if p != server.proc.pid]
             if victims:
@@ -524,7 +527,7 @@ async def drive(args, server: ServerProc) -> dict:
                 os.kill(killed, signal.SIGKILL)
     elapsed = time.monotonic() - run.started
     run.stopping = True
-    cpu1 = {p: cpu_s(p) for p in server.pids()}
+    cpu1 = {**cpu_last, **{p: cpu_s(p) for p in server.pids()}}
     me1 = resource.getrusage(resource.RUSAGE_SELF)
     now = time.monotonic()
     await asyncio.sleep(0)  # let the last pushes in
@@ -569,6 +572,7 @@ async def drive(args, server: ServerProc) -> dict:
         "server_rss_mb_peak": {str(p): round(v, 1) for p, v in rss_peak.items() if v},
         "server_cpu_s": {str(p): round(v, 1) for p, v in server_cpu.items()},
         "server_cpu_share": round(sum(server_cpu.values()) / elapsed, 2),
+        "server_cpu_ms_per_action": round(1000 * sum(server_cpu.values()) / f.actions, 1) if f.actions else None,
         "loadgen_cpu_share": round(
             (me1.ru_utime + me1.ru_stime - me0.ru_utime - me0.ru_stime) / elapsed,
             2,
@@ -611,7 +615,8 @@ def show(r: dict) -> None:
     )
     print(
         f"  server RSS peak MB {r['server_rss_mb_peak']}; server CPU s {r['server_cpu_s']} "
-        f"(x{r['server_cpu_share']} of a core); load generator x{r['loadgen_cpu_share']} of a core, "
+        f"(x{r['server_cpu_share']} of a core, {r['server_cpu_ms_per_action']} ms a stored action); "
+        f"load generator x{r['loadgen_cpu_share']} of a core, "
         f"loop lag max {r['loadgen_loop_lag_max_ms']} ms; load average {' '.join(r['loadavg'])}"
     )
 

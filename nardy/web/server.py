@@ -1,23 +1,19 @@
-"""``nardy serve``: the web app under uvicorn; ``--workers N`` runs N server processes on one socket (uvicorn's
-supervisor starts them and starts a new one when one dies), which needs PostgreSQL (docs/deploy.md)."""
+"""``nardy serve``: the web app under uvicorn; ``--workers N`` runs N server processes on one port (each its own
+``SO_REUSEPORT`` socket; a supervisor starts a new one when one dies), which needs PostgreSQL (docs/deploy.md)."""
 
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
 import errno
-import json
-import os
 import socket
 import subprocess
 import sys
+import time
 
 import click
 
-__all__ = ["serve", "worker_app"]
-
-#: The environment variable that hands ``nardy serve``'s settings to its worker processes.
-_SETTINGS_ENV = "NARDY_SERVE_SETTINGS"
+__all__ = ["serve"]
 
 
 def _warm_up():
@@ -155,37 +151,20 @@ def serve(
     }
     if warm_up:
         _warm_up()
+    proxies = {"forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
+    shown = "localhost" if host in ("127.0.0.1", "::1") else (f"[{host}]" if ":" in host else host)
+    where = storage.safe_url
+    if workers > 1:
+        storage.close()
+        _supervise(workers, settings, host, port, log_level, proxies, shown, where)
+        return
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
-    shown = "localhost" if host in ("127.0.0.1", "::1") else (f"[{host}]" if ":" in host else host)
-    proxies = {"forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
-    many = f", {workers} processes" if workers > 1 else ""
-    where = storage.safe_url
-    if workers == 1:
-        config = uvicorn.Config(_make_app(settings, storage), host=host, port=bound, log_level=log_level, **proxies)
-        runner = uvicorn.Server(config).run
-    else:
-        from uvicorn.supervisors import Multiprocess
-
-        storage.close()
-        os.environ[_SETTINGS_ENV] = json.dumps(settings)  # the workers (spawned) read it in worker_app
-        config = uvicorn.Config(
-            "nardy.web.server:worker_app",
-            factory=True,
-            workers=workers,
-            host=host,
-            port=bound,
-            log_level=log_level,
-            **proxies,
-        )
-        runner = Multiprocess(config, sockets=[sock]).run
-    click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {where}{many})", err=True)
+    config = uvicorn.Config(_make_app(settings, storage), host=host, port=bound, log_level=log_level, **proxies)
+    click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {where})", err=True)
     sys.stderr.flush()
     try:
-        if workers == 1:
-            runner(sockets=[sock])
-        else:
-            runner()
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
 
@@ -204,11 +183,92 @@ def _make_app(settings: dict, storage=None):
     )
 
 
-def worker_app():
-    """The app of one worker process of ``nardy serve --workers N`` (uvicorn calls it in each process it
-    starts), made from the settings the parent left in the environment."""
+#: A worker that exits within this many seconds of its start failed to start; three in a row stop the server.
+_QUICK_EXIT = 10.0
+
+
+def _supervise(n: int, settings: dict, host: str, port: int, log_level: str, proxies: dict, shown: str, where: str):
+    """Run ``n`` worker processes on ``host:port`` until SIGINT/SIGTERM, starting a new one when one dies.
+
+    Each worker listens on a socket of its own bound with ``SO_REUSEPORT``, so the kernel spreads new
+    connections evenly over them (one listening socket shared by all would hand most connections to
+    whichever process happens to wait in ``accept``: measured by ``bench/online_load.py``, 10 to 1). The
+    parent first binds the port plainly to report a port in use, and then keeps a bound, not listening,
+    ``SO_REUSEPORT`` socket, which holds the port for its workers (another user cannot join the group)."""
+    import multiprocessing
+    import signal
+    import threading
+
+    probe = _listen(host, port)  # a port in use is reported here, before any worker starts
+    bound = probe.getsockname()[1]
+    probe.close()
+    holder = _reuse_port_socket(host, bound, listen=False)
+    ctx = multiprocessing.get_context("spawn")
+    args = (settings, host, bound, log_level, proxies)
+
+    def start():
+        p = ctx.Process(target=_worker_main, args=args, daemon=False)
+        p.start()
+        return p, time.monotonic()
+
+    stop = threading.Event()
+    old = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    procs = [start() for _ in range(n)]
+    click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {where}, {n} processes)", err=True)
+    sys.stderr.flush()
+    quick = 0
+    try:
+        while not stop.wait(0.5):
+            for i, (p, since) in enumerate(procs):
+                if p.is_alive():
+                    continue
+                quick = quick + 1 if time.monotonic() - since < _QUICK_EXIT else 0
+                if quick >= 3:
+                    click.echo(f"nardy: workers keep failing at start (exit {p.exitcode}); stopping", err=True)
+                    stop.set()
+                    break
+                click.echo(f"nardy: worker {p.pid} ended (exit {p.exitcode}); starting another", err=True)
+                procs[i] = start()
+    finally:
+        for p, _ in procs:
+            if p.is_alive():
+                p.terminate()  # SIGTERM: uvicorn closes its connections and ends the app's lifespan
+        for p, _ in procs:
+            p.join(30)
+            if p.is_alive():
+                p.kill()
+                p.join(5)
+        holder.close()
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    if quick >= 3:
+        raise click.ClickException("the worker processes could not start (see their messages above)")
+
+
+def _worker_main(settings: dict, host: str, port: int, log_level: str, proxies: dict) -> None:
+    """One worker process of ``nardy serve --workers N``: its own app, storage and ``SO_REUSEPORT`` socket."""
+    import uvicorn
+
     _limit_malloc_arenas()
-    return _make_app(json.loads(os.environ[_SETTINGS_ENV]))
+    sock = _reuse_port_socket(host, port, listen=True)
+    config = uvicorn.Config(_make_app(settings), host=host, port=port, log_level=log_level, **proxies)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def _reuse_port_socket(host: str, port: int, listen: bool) -> socket.socket:
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, addr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(addr)
+    if listen:
+        sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
 
 
 #: glibc's mallopt parameter M_ARENA_MAX.
