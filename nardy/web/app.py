@@ -108,6 +108,9 @@ def create_app(
     # several processes on one PostgreSQL: notifications between them and one writer per game (nardy.web.cluster)
     app.state.cluster = Cluster(app.state.storage)
     app.state.game_locks = GameLocks(app.state.cluster)
+    # what other server processes store reaches this one's live connections (PostgreSQL LISTEN/NOTIFY)
+    app.state.cluster.on("game", lambda gid: online.publish(app, gid))
+    app.state.cluster.on_resync(lambda: online.publish_all(app))
     app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds
     app.state.hub = Hub()
@@ -133,9 +136,6 @@ async def _lifespan(app):
     keeper = app.state.clock_keeper
     cluster = app.state.cluster
     app.state.bot_work.open()
-    # what other server processes store reaches this one's live connections (PostgreSQL LISTEN/NOTIFY)
-    cluster.on("game", lambda gid: online.publish(app, gid))
-    cluster.on_resync(lambda: online.publish_all(app))
     await cluster.start()
     # the time the server was down is given back to the running clocks, then they are kept
     try:

@@ -82,6 +82,7 @@ class Cluster:
         self._listener: asyncio.Task | None = None
         self._lock_conn = None
         self._lock_gate: asyncio.Lock | None = None
+        self._lock_loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task] = set()
         #: set once the listening connection is up (tests and start-up wait for it)
         self.listening = asyncio.Event()
@@ -105,7 +106,7 @@ class Cluster:
         database that is down is retried in the background)."""
         if not self.active or self._listener is not None:
             return
-        self._lock_gate = asyncio.Lock()
+        self.listening = asyncio.Event()
         self._listener = asyncio.get_running_loop().create_task(self._listen())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.listening.wait(), wait)
@@ -118,10 +119,10 @@ class Cluster:
             self._listener = None
         for t in list(self._tasks):
             t.cancel()
-        if self._lock_conn is not None:
+        if self._lock_conn is not None and self._lock_loop is asyncio.get_running_loop():
             with contextlib.suppress(Exception):
                 await self._lock_conn.close()
-            self._lock_conn = None
+        self._lock_conn = self._lock_gate = self._lock_loop = None
 
     async def _listen(self) -> None:
         import psycopg
@@ -181,9 +182,16 @@ class Cluster:
             self._lock_conn = await psycopg.AsyncConnection.connect(self._url, autocommit=True)
         return self._lock_conn
 
+    def _gate(self) -> asyncio.Lock:
+        """The lock connection's gate, for the running event loop (an app driven by a test client may see
+        several loops one after the other: a connection made in another loop is left, and made again)."""
+        loop = asyncio.get_running_loop()
+        if self._lock_gate is None or self._lock_loop is not loop:
+            self._lock_gate, self._lock_loop, self._lock_conn = asyncio.Lock(), loop, None
+        return self._lock_gate
+
     async def _try(self, gid: str) -> bool:
-        assert self._lock_gate is not None
-        async with self._lock_gate:
+        async with self._gate():
             for attempt in (1, 2):  # a connection lost since the last call is made again once
                 try:
                     conn = await self._locks()
@@ -210,8 +218,6 @@ class Cluster:
         """
         if not self.active:
             return True
-        if self._lock_gate is None:
-            self._lock_gate = asyncio.Lock()
         loop = asyncio.get_running_loop()
         end = loop.time() + LOCK_WAIT
         pause = 0.002
@@ -227,9 +233,9 @@ class Cluster:
 
     async def unlock(self, gid: str) -> None:
         """Give game ``gid``'s lock back (a lock whose connection was lost is gone already)."""
-        if not self.active or self._lock_conn is None or self._lock_gate is None:
+        if not self.active or self._lock_conn is None or self._lock_loop is not asyncio.get_running_loop():
             return
-        async with self._lock_gate:
+        async with self._gate():
             try:
                 await self._lock_conn.execute(
                     "SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, game_lock_key(gid)), prepare=True
