@@ -7,9 +7,9 @@ guest (``POST /api/auth/guest``) with a loopback address of its own (127.1.x.y: 
 limits treat them as different people) and its own cookies; a pair meets by invitation (one makes an online
 game, the other joins it with the token: the lobby's quick pairing, issue 15's other part, is not used
 here), both open the game's live channel (``WS /api/games/{id}/live``) and play the match to its end (long
-nardy to 1 point by default: a random legal play on each roll, after ``--think`` seconds), then they
-start another one. Only ``--games`` pairs play at once; the other players wait, logged in, for a game
-(players over 2 x games are the waiting room).
+nardy to 1 point by default, some 90 actions: a random legal play on each roll after ``--think`` seconds, 2 on
+average by default), then they start another one. Only ``--games`` pairs play at once; the other players wait,
+logged in, for a game (players over 2 x games are the waiting room).
 
 Measured, from the load generator's side:
 
@@ -31,7 +31,8 @@ itself they cannot: the CPU figures say why). ``--kill-at S`` SIGKILLs one worke
 
     python bench/online_load.py --players 100 --seconds 30                      # a small run
     python bench/online_load.py --players 1000 --games 500 --workers 2 --seconds 60   # the target run
-    python bench/online_load.py --players 200 --workers 1,2 --seconds 30 --think 0    # scaling
+    python bench/online_load.py --players 200 --workers 1,2 --seconds 30 --think 0.3  # scaling
+    python bench/online_load.py --players 20 --seconds 60 --think 0                   # games to their end
     python bench/online_load.py --players 100 --workers 2 --seconds 30 --kill-at 10   # a worker dies
 
 Targets (printed beside the figures, nothing asserted): 1,000 connected players and 500 games in progress
@@ -627,7 +628,12 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=None, help="pairs playing at once (default: players / 2)")
     ap.add_argument("--workers", default="1", help="server processes, or a list: 1,2 (runs one after the other)")
     ap.add_argument("--seconds", type=float, default=30)
-    ap.add_argument("--think", type=float, default=0.3, help="mean seconds a player thinks before acting")
+    ap.add_argument(
+        "--think",
+        type=float,
+        default=2.0,
+        help="mean seconds a player thinks before acting (uniform 0.5-1.5 times it; 2 s: a quick player)",
+    )
     ap.add_argument("--game", default="long", choices=["long", "short", "backgammon"])
     ap.add_argument("--database", default=DEFAULT_DB, help="PostgreSQL URL (loopback); a schema of its own is made")
     ap.add_argument("--kill-at", type=float, default=None, help="SIGKILL one worker this many seconds into a run")

@@ -34,7 +34,7 @@ from starlette.concurrency import run_in_threadpool
 
 log = logging.getLogger("nardy.web")
 
-__all__ = ["Hub", "Conn", "ClockKeeper", "MAX_PER_GAME", "MAX_CONNECTIONS"]
+__all__ = ["Hub", "Conn", "ClockKeeper", "announce", "MAX_PER_GAME", "MAX_CONNECTIONS"]
 
 MAX_PER_GAME = 64
 MAX_CONNECTIONS = 4096
@@ -113,6 +113,14 @@ class Hub:
                 log.exception("live: no view of game %s for a connection", gid)
                 continue
             await self.send(conn, game.saved.revision, view)
+
+
+async def announce(app, kind: str, key: str) -> None:
+    """Tell the other server processes that ``key`` of ``kind`` changed (a game's change is announced by its
+    save already): their handlers registered with ``app.state.cluster.on(kind, handler)`` run with ``key``
+    (:mod:`nardy.web.cluster`; nothing with SQLite, one process). The caller pushes to this process's own
+    connections itself."""
+    await run_in_threadpool(app.state.storage.notify, kind, key)
 
 
 def _when(t: float) -> _dt.datetime:
