@@ -71,6 +71,8 @@ TARGET_GAMES = 500
 LOST_AFTER = 10.0
 #: Bounds besides the deadline.
 MAX_ACTIONS_PER_GAME = 2000
+#: Seconds the first games may take to be set up before the measured window opens anyway.
+SETUP_LIMIT = 120.0
 REQUEST_TIMEOUT = 30.0
 
 
@@ -225,6 +227,13 @@ class Figures:
     in_progress_peak: int = 0
     connected: int = 0
     connected_peak: int = 0
+
+    def reset(self) -> None:
+        """Start the measured window: the counts of what was done before it are dropped (not the gauges)."""
+        self.latencies.clear()
+        self.actions = self.games_finished = self.games_started = self.reconnects = 0
+        self.errors.clear()
+        self.connected_peak, self.in_progress_peak = self.connected, self.in_progress
 
     def error(self, what) -> None:
         self.errors[str(what)] = self.errors.get(str(what), 0) + 1
@@ -485,6 +494,10 @@ class Run:
 
 # ----- one run -----------------------------------------------------------------------------------------------
 async def drive(args, server: ServerProc) -> dict:
+    from nardy.position import Position
+
+    # the engine's kernels are loaded (numba) before any player waits on them
+    Position.start(args.game).legal_plays((3, 1))
     run = Run(args, server.url)
     players = [Player(i, server.url, run) for i in range(args.players)]
     t0 = time.monotonic()
@@ -496,6 +509,22 @@ async def drive(args, server: ServerProc) -> dict:
 
     await asyncio.gather(*(login(p) for p in players))
     login_s = time.monotonic() - t0
+    # every pair starts its first game (invitation, join, both live channels); the measured window opens once
+    # all have (or after SETUP_LIMIT seconds), so that setting up does not count as play
+    games = min(args.games, args.players // 2)
+    waiting = players[2 * games :]
+    pairs = [(players[2 * k], players[2 * k + 1]) for k in range(games)]
+    run.deadline = time.monotonic() + SETUP_LIMIT + args.seconds
+    t1 = time.monotonic()
+    tasks = []
+    for k, (a, b) in enumerate(pairs):
+        tasks.append(asyncio.get_running_loop().create_task(run.pair(a, b, args.seed * 100003 + k)))
+        if k % 20 == 19:
+            await asyncio.sleep(0.05)  # a gentle ramp
+    while run.fig.games_started < games and time.monotonic() - t1 < SETUP_LIMIT:
+        await asyncio.sleep(0.2)
+    setup_s = time.monotonic() - t1
+    run.fig.reset()
     run.started = time.monotonic()
     run.deadline = run.started + args.seconds
     pids = server.pids()
@@ -504,15 +533,6 @@ async def drive(args, server: ServerProc) -> dict:
     rss_peak = dict.fromkeys(pids, 0.0)
     cpu_last = dict(cpu0)  # a worker killed meanwhile keeps its last figure
     killed = None
-
-    games = min(args.games, args.players // 2)
-    waiting = players[2 * games :]
-    pairs = [(players[2 * k], players[2 * k + 1]) for k in range(games)]
-    tasks = []
-    for k, (a, b) in enumerate(pairs):
-        tasks.append(asyncio.get_running_loop().create_task(run.pair(a, b, args.seed * 100003 + k)))
-        if k % 20 == 19:
-            await asyncio.sleep(0.05)  # a gentle ramp
     lag_max = 0.0
     while time.monotonic() < run.deadline:
         t = time.monotonic()
@@ -549,6 +569,7 @@ async def drive(args, server: ServerProc) -> dict:
         "waiting_players": len(waiting),
         "seconds": round(elapsed, 1),
         "login_s": round(login_s, 1),
+        "setup_s": round(setup_s, 1),
         "games_started": f.games_started,
         "games_finished": f.games_finished,
         "games_per_s": round(f.games_finished / elapsed, 3),
@@ -597,7 +618,7 @@ def show(r: dict) -> None:
     ok = lat["p99"] is not None and lat["p99"] < 1000 * TARGET_P99
     print(
         f"\n== {r['workers']} worker(s), {r['players']} players, {r['games_at_once']} games at once, "
-        f"{r['seconds']} s (logins {r['login_s']} s) =="
+        f"{r['seconds']} s (before it: logins {r['login_s']} s, first games set up {r['setup_s']} s) =="
     )
     print(
         f"  games finished {r['games_finished']} ({r['games_per_s']}/s), started {r['games_started']}; "
@@ -639,6 +660,7 @@ def main(argv=None) -> int:
     ap.add_argument("--kill-at", type=float, default=None, help="SIGKILL one worker this many seconds into a run")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default=None, help="write the figures here")
+    ap.add_argument("--log-dir", default=None, help="keep the servers' logs here (default: a temporary folder)")
     args = ap.parse_args(argv)
     if not 2 <= args.players <= 5000 or not 1 <= args.seconds <= 600:
         ap.error("--players 2..5000, --seconds 1..600")
@@ -651,6 +673,9 @@ def main(argv=None) -> int:
     raise_file_limit(4 * args.players + 256)
     results = []
     with tempfile.TemporaryDirectory(prefix="nardy-online-load-") as tmp:
+        if args.log_dir:
+            tmp = args.log_dir
+            Path(tmp).mkdir(parents=True, exist_ok=True)
         for w in workers:
             args.workers_now = w
             schema = Schema(args.database)
