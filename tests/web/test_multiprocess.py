@@ -32,9 +32,8 @@ PG_URL = os.environ.get("NARDY_TEST_POSTGRES_URL")
 PROMPT = 3.0
 
 
-@pytest.fixture
-def pg_db():
-    """The URL of a schema of the test's own in the PostgreSQL test database, dropped at the end."""
+def _schema():
+    """A schema of its own in the PostgreSQL test database: ``(url, drop)``."""
     if not PG_URL:
         pytest.skip("NARDY_TEST_POSTGRES_URL is not set (a PostgreSQL database for the tests)")
     pytest.importorskip("psycopg")
@@ -47,15 +46,29 @@ def pg_db():
     with admin.begin() as c:
         c.execute(sa.text(f"CREATE SCHEMA {schema}"))
     sep = "&" if "?" in PG_URL else "?"
-    yield f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
-    with admin.begin() as c:
-        c.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-    admin.dispose()
+
+    def drop():
+        with admin.begin() as c:
+            c.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+    return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}", drop
 
 
 @pytest.fixture
-def two_servers(pg_db):
-    servers = [Server(pg_db, extra=("--no-warm-up",)) for _ in range(2)]
+def pg_db():
+    """The URL of a schema of the test's own in the PostgreSQL test database, dropped at the end."""
+    url, drop = _schema()
+    yield url
+    drop()
+
+
+@pytest.fixture(scope="module")
+def two_servers():
+    """Two ``nardy serve`` processes on one PostgreSQL schema, shared by this module's tests (the test that
+    kills one runs last)."""
+    url, drop = _schema()
+    servers = [Server(url, extra=("--no-warm-up",)) for _ in range(2)]
     try:
         # the first one makes the schema; then both run at once
         servers[0].start()
@@ -64,6 +77,7 @@ def two_servers(pg_db):
     finally:
         for s in servers:
             s.stop()
+        drop()
 
 
 class Live:
@@ -166,6 +180,32 @@ def test_players_on_two_processes_play_a_whole_game_each_seeing_the_others_moves
     assert statistics.median(latencies) < 1.0, statistics.median(latencies)
 
 
+def test_exactly_one_process_ends_a_game_whose_clock_ran_out_and_both_players_hear_it(two_servers):
+    s1, s2 = two_servers
+    a, b = _guests(s1.url)
+    b.url = s2.url
+    g = a.post(
+        "/api/games",
+        {"game": "long", "opponent": "online", "length": 3, "client_seed": "ann", "clock": {"initial": 2}},
+        status=201,
+    )
+    gid = g["id"]
+    v = b.post(f"/api/games/{gid}/join", {"invite": g["invite"], "client_seed": "bob"})
+    live = [Live(s1.url, a, gid), Live(s2.url, b, gid)]
+    loser = v["to_act"]
+    # nobody acts: within the 2 s and a keeper's round (1 s) the match is over on time, on both processes
+    ends = [w.wait_for(v["seq"] + 1, timeout=2 + 1 + PROMPT)[1] for w in live]
+    for e in ends:
+        assert e["match_over"] and e["online"]["ended"] == {"reason": "time", "winner": 1 - loser, "loser": loser}
+    time.sleep(2.5)  # both keepers have had rounds since: neither changes the game again
+    after = a.get(f"/api/games/{gid}")
+    record = a.get(f"/api/games/{gid}/record")
+    assert after["seq"] == ends[0]["seq"] == ends[1]["seq"], (after["seq"], ends[0]["seq"])
+    assert [e["type"] for e in record["log"]].count("time") == 1, record["log"][-3:]
+    for w in live:
+        w.close()
+
+
 def test_a_process_killed_mid_game_loses_nothing_and_its_players_finish_on_the_other(two_servers):
     s1, s2 = two_servers
     a, b = _guests(s1.url)
@@ -197,32 +237,6 @@ def test_a_process_killed_mid_game_loses_nothing_and_its_players_finish_on_the_o
     assert record["status"] == "over" and len(record["log"]) > 10
     live_a.close()
     live_b.close()
-
-
-def test_exactly_one_process_ends_a_game_whose_clock_ran_out_and_both_players_hear_it(two_servers):
-    s1, s2 = two_servers
-    a, b = _guests(s1.url)
-    b.url = s2.url
-    g = a.post(
-        "/api/games",
-        {"game": "long", "opponent": "online", "length": 3, "client_seed": "ann", "clock": {"initial": 2}},
-        status=201,
-    )
-    gid = g["id"]
-    v = b.post(f"/api/games/{gid}/join", {"invite": g["invite"], "client_seed": "bob"})
-    live = [Live(s1.url, a, gid), Live(s2.url, b, gid)]
-    loser = v["to_act"]
-    # nobody acts: within the 2 s and a keeper's round (1 s) the match is over on time, on both processes
-    ends = [w.wait_for(v["seq"] + 1, timeout=2 + 1 + PROMPT)[1] for w in live]
-    for e in ends:
-        assert e["match_over"] and e["online"]["ended"] == {"reason": "time", "winner": 1 - loser, "loser": loser}
-    time.sleep(2.5)  # both keepers have had rounds since: neither changes the game again
-    after = a.get(f"/api/games/{gid}")
-    record = a.get(f"/api/games/{gid}/record")
-    assert after["seq"] == ends[0]["seq"] == ends[1]["seq"], (after["seq"], ends[0]["seq"])
-    assert [e["type"] for e in record["log"]].count("time") == 1, record["log"][-3:]
-    for w in live:
-        w.close()
 
 
 def test_game_locks_are_one_writer_across_processes(pg_db):
