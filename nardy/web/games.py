@@ -475,7 +475,7 @@ async def act(
 
         out = await lane(finish)
     if s.online:
-        await publish(request.app, gid)
+        await publish(request.app, gid, game)
     return out
 
 
