@@ -129,7 +129,7 @@ server = Table(
 )
 
 #: The newest schema revision (:mod:`nardy.web.migrations`); a database is brought to it when opened.
-SCHEMA_HEAD = "0002"
+SCHEMA_HEAD = "0003"
 #: The revision that matches a database made before Alembic (only ``nardy_games``, no ``alembic_version``).
 _BEFORE_ALEMBIC = "0001"
 #: PostgreSQL advisory lock held while migrating (servers starting at once migrate one after the other).
@@ -475,11 +475,12 @@ class Storage:
         )
 
     @_guarded
-    def save(self, saved: SavedGame) -> SavedGame:
+    def save(self, saved: SavedGame, also=None) -> SavedGame:
         """Write back ``saved.data``/``status``/``title``/``summary``; bumps the revision and the update time.
 
         The write happens only if the stored revision is still ``saved.revision`` (optimistic locking:
-        two servers, or two requests, acting on one game cannot both win).
+        two servers, or two requests, acting on one game cannot both win). ``also(connection)``: more writes
+        in the same transaction (the ratings of a rated match that ends: both are stored, or neither).
 
         Raises:
             KeyError: the game was deleted; StaleRevision: it was saved by someone else since it was read.
@@ -503,6 +504,8 @@ class Storage:
                 if c.execute(select(games.c.revision).where(games.c.id == saved.id)).first() is None:
                     raise KeyError(saved.id)
                 raise StaleRevision(f"game {saved.id} changed since revision {saved.revision}")
+            if also is not None:
+                also(c)
         saved.updated = now
         saved.revision += 1
         return saved
@@ -773,3 +776,7 @@ class Storage:
 
     def close(self):
         self.engine.dispose()
+
+
+# the lobby's, ratings' and fair play's tables (revision 0003) are defined there, on this module's metadata
+from . import community as _community  # noqa: E402, F401
