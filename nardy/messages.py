@@ -167,6 +167,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_clock": ("the clock settings are not valid", "неверные настройки часов"),
     "person_to_act": ("a person must act now", "сейчас ход человека"),
     "not_over": ("the match is not over yet", "матч ещё не окончен"),
+    # ----- the lobby, ratings, fair play ---------------------------------------------------------------
+    "no_challenge": (
+        "no such open challenge: withdrawn, taken or lapsed",
+        "такого вызова нет: отменён, принят или истёк",
+    ),
+    "challenge_taken": ("someone else accepted this challenge first", "этот вызов уже принял другой игрок"),
+    "own_challenge": ("this is your own challenge", "это ваш собственный вызов"),
+    "blocked": ("you cannot play this player", "с этим игроком играть нельзя"),
+    "out_of_range": (
+        "your rating ({rating}) is outside the challenge's range",
+        "ваш рейтинг ({rating}) вне диапазона этого вызова",
+    ),
+    "too_many_open": (
+        "you have {most} open challenges; withdraw one first",
+        "у вас уже {most} открытых вызова; сначала отмените один",
+    ),
+    "too_many_challenges": (
+        "too many challenges; try again in {minutes} min",
+        "слишком много вызовов; попробуйте через {minutes} мин.",
+    ),
+    "guest_unrated": (
+        "guests play unrated games; register to play rated ones",
+        "гости играют без рейтинга; зарегистрируйтесь, чтобы играть на рейтинг",
+    ),
+    "rated_needs_clock": ("a rated match has a clock", "рейтинговый матч играется с часами"),
+    "no_player": ("no such player", "такого игрока нет"),
+    "self_block": ("you cannot block yourself", "нельзя заблокировать самого себя"),
+    "not_rated": ("only a rated match can be claimed", "засчитать победу можно только в рейтинговом матче"),
+    "opponent_present": (
+        "your opponent has not been away long enough; try again in {seconds} s",
+        "соперник отсутствует недостаточно долго; попробуйте через {seconds} с",
+    ),
     # ----- players: guests, accounts, log-in -----------------------------------------------------------
     "login_needed": ("log in or choose a guest name first", "сначала войдите или выберите гостевое имя"),
     "bad_login": ("wrong name or password", "неверное имя или пароль"),

@@ -34,7 +34,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from . import auth, dicetest, engine, games, online
+from . import auth, dicetest, engine, games, lobby, online
 from .botwork import BotWork
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
@@ -111,6 +111,7 @@ def create_app(
     app.state.clock_keeper = ClockKeeper(app, online.expire, online.shift)
     app.state.secure_cookies = secure_cookies
     app.state.auth_limits = auth.AuthLimits()
+    app.state.presence_keeper = lobby.PresenceKeeper(app)
     app.add_middleware(
         Guard, allowed_hosts=allowed_hosts, body_limit=BODY_LIMIT, route_limits={"/api/mat": engine.MAT_LIMIT}
     )
@@ -122,6 +123,7 @@ def create_app(
     app.include_router(online.router)
     app.include_router(auth.router)
     app.include_router(dicetest.router)
+    app.include_router(lobby.router)
     return app
 
 
@@ -135,6 +137,8 @@ async def _lifespan(app):
     except Exception:  # the database may be down at start: the keeper's rounds try again
         logging.getLogger("nardy.web").warning("could not resume the clocks", exc_info=True)
     keeper.start()
+    app.state.presence_keeper.start()
     yield
+    await app.state.presence_keeper.stop()
     await keeper.stop()
     app.state.bot_work.close()

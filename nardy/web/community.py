@@ -394,9 +394,7 @@ class Community:
         )
         with self.engine.connect() as c:
             rows = c.execute(q).all()
-        return [
-            {"rank": offset + i + 1, "id": r.user_id, "name": r.name, **_rating_row(r)} for i, r in enumerate(rows)
-        ]
+        return [{"rank": offset + i + 1, "id": r.user_id, "name": r.name, **_rating_row(r)} for i, r in enumerate(rows)]
 
     @_guarded
     def history(self, user_id: str, limit: int = 50, offset: int = 0) -> list[dict]:
@@ -522,7 +520,11 @@ class Community:
         open_n = c.execute(
             select(func.count())
             .select_from(challenges)
-            .where(challenges.c.owner == owner, challenges.c.status == "open", challenges.c.created > now - CHALLENGE_TTL)
+            .where(
+                challenges.c.owner == owner,
+                challenges.c.status == "open",
+                challenges.c.created > now - CHALLENGE_TTL,
+            )
         ).scalar()
         if open_n >= MAX_OPEN:
             raise ChallengeLimit("too_many_open")
@@ -697,9 +699,7 @@ class Community:
                 if keep is None and ch.same_terms(terms):
                     keep = ch
                 else:
-                    c.execute(
-                        update(challenges).where(challenges.c.id == ch.id).values(status="cancelled", closed=now)
-                    )
+                    c.execute(update(challenges).where(challenges.c.id == ch.id).values(status="cancelled", closed=now))
             fresh = (
                 select(presence.c.user_id)
                 .where(presence.c.user_id == challenges.c.owner, presence.c.seen >= now - PRESENCE_FRESH)
@@ -770,9 +770,9 @@ class Community:
             .where(
                 games.c.status == "over",
                 or_(games.c.seat0 == user_id, games.c.seat1 == user_id),
-                games.c.visibility == "public" if public_only else or_(
-                    games.c.visibility == "public", games.c.seat0 != games.c.seat1
-                ),
+                games.c.visibility == "public"
+                if public_only
+                else or_(games.c.visibility == "public", games.c.seat0 != games.c.seat1),
             )
             .order_by(games.c.updated.desc())
             .limit(limit)

@@ -20,6 +20,7 @@ another writer raises :class:`StaleRevision` (the server answers 409).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import functools
 import hashlib
@@ -428,13 +429,16 @@ class Storage:
         title: str = "",
         summary: dict | None = None,
         columns: dict | None = None,
+        conn=None,
     ) -> SavedGame:
-        """Store a new game; ``columns``: its :meth:`SavedGame.columns` (owner, seats, visibility, clock due)."""
+        """Store a new game; ``columns``: its :meth:`SavedGame.columns` (owner, seats, visibility, clock due);
+        ``conn``: a connection whose transaction the insert joins (a challenge taken and its game made
+        together), else a transaction of its own."""
         gid = secrets.token_hex(8)
         now = _now()
         summary = summary or {}
         saved = SavedGame(gid, now, now, game, status, title[:200], 0, data, summary, **(columns or {}))
-        with self.engine.begin() as c:
+        with contextlib.nullcontext(conn) if conn is not None else self.engine.begin() as c:
             c.execute(
                 games.insert().values(
                     id=gid,

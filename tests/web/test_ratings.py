@@ -12,7 +12,8 @@ from nardy.web.ratings import START, Rating, clock_class, idle, match_update, up
 
 def test_glickman_worked_example_1500_200_against_three_opponents():
     # the paper's example: tau 0.5; won against 1400/30, lost against 1550/100 and 1700/300
-    r = update(Rating(1500, 200, 0.06), [(Rating(1400, 30), 1, 1), (Rating(1550, 100), 0, 1), (Rating(1700, 300), 0, 1)])
+    games = [(Rating(1400, 30), 1, 1), (Rating(1550, 100), 0, 1), (Rating(1700, 300), 0, 1)]
+    r = update(Rating(1500, 200, 0.06), games)
     # (the paper rounds its intermediate values: 1464.06 there, 1464.0507 exactly)
     assert r.rating == pytest.approx(1464.06, abs=0.01)
     assert r.rd == pytest.approx(151.52, abs=0.01)
@@ -30,10 +31,10 @@ def test_a_period_without_games_only_widens_the_deviation():
 
 
 def test_a_one_point_match_is_one_glicko2_game():
-    w, l = match_update(Rating(1550, 80), Rating(1450, 120), 1)
+    w, lo = match_update(Rating(1550, 80), Rating(1450, 120), 1)
     assert w == update(Rating(1550, 80), [(Rating(1450, 120), 1.0, 1.0)])
-    assert l == update(Rating(1450, 120), [(Rating(1550, 80), 0.0, 1.0)])
-    assert w.rating > 1550 and l.rating < 1450
+    assert lo == update(Rating(1450, 120), [(Rating(1550, 80), 0.0, 1.0)])
+    assert w.rating > 1550 and lo.rating < 1450
 
 
 def test_match_length_scales_the_change_by_about_sqrt_n_as_fibs():
@@ -44,8 +45,8 @@ def test_match_length_scales_the_change_by_about_sqrt_n_as_fibs():
     # and the deviation shrinks more after the longer match
     assert match_update(START, START, 9)[0].rd < match_update(START, START, 1)[0].rd
     # an equal match between new players: symmetric, zero sum
-    w, l = match_update(START, START, 5)
-    assert w.rating - 1500 == pytest.approx(1500 - l.rating) and w.rd == l.rd
+    w, lo = match_update(START, START, 5)
+    assert w.rating - 1500 == pytest.approx(1500 - lo.rating) and w.rd == lo.rd
 
 
 def test_beating_a_stronger_player_gains_more_than_beating_a_weaker_one():
