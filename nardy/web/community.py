@@ -308,8 +308,8 @@ class Community:
         are not withdrawn (they are hidden and refused)."""
         with self.engine.begin() as c:
             stmt = _insert(c, blocks).values(blocker=blocker, blocked=blocked, created=now or _now())
-            res = c.execute(stmt.on_conflict_do_nothing(index_elements=["blocker", "blocked"]))
-        return res.rowcount == 1
+            stmt = stmt.on_conflict_do_nothing(index_elements=["blocker", "blocked"]).returning(blocks.c.blocker)
+            return c.execute(stmt).first() is not None
 
     @_guarded
     def unblock(self, blocker: str, blocked: str) -> bool:
@@ -686,8 +686,13 @@ class Community:
         Raises :class:`ChallengeLimit` (a new seek over the limits)."""
         now = now or _now()
         with self._pairing, self.engine.begin() as c:
+            # one pairing at a time across processes: PostgreSQL's advisory lock; SQLite's write lock, taken
+            # at once by a write that changes nothing (a pairing that only read first would miss a seek
+            # stored meanwhile by another process)
             if c.dialect.name == "postgresql":
                 c.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PAIRING_LOCK})
+            else:
+                c.execute(update(challenges).where(challenges.c.id == "").values(status="open"))
             mine = c.execute(
                 select(challenges).where(
                     challenges.c.owner == user_id, challenges.c.kind == "quick", challenges.c.status == "open"
