@@ -148,11 +148,12 @@ def test_quick_pairing_respects_terms_ranges_and_blocks(store):
     now = dt.datetime.now(dt.UTC)
     com.touch([(a, LOBBY), (b, LOBBY), (c, LOBBY)], now)
     made: list = []
-    first, paired = com.quick_pair(a, {**TERMS, "rating_min": 1450, "rating_max": 1550}, 1500.0, builder(store, made))
+    ranged = {**TERMS, "rating_min": 1450, "rating_max": 1550}
+    first, paired = com.quick_pair(a, ranged, 1500.0, builder(store, made))
     assert not paired
     # other terms: no pairing; the same seek kept when asked again, replaced when asked on other terms
     assert not com.quick_pair(b, {**TERMS, "length": 5}, 1500.0, builder(store, made))[1]
-    assert com.quick_pair(a, {**TERMS, "rating_min": 1450, "rating_max": 1550}, 1500.0, builder(store, made))[0].id == first.id
+    assert com.quick_pair(a, ranged, 1500.0, builder(store, made))[0].id == first.id
     # out of Ann's range: Cat is 1600
     assert not com.quick_pair(c, TERMS, 1600.0, builder(store, made))[1]
     assert made == []
@@ -208,7 +209,7 @@ def test_rated_matches_finishing_at_once_for_one_player_are_both_counted(empty_d
         t.start()
     for t in threads:
         t.join()
-    row = [r for r in Community(store).ratings_of(a)][0]
+    row = Community(store).ratings_of(a)[0]
     assert row["matches"] == 2 and row["wins"] == 2 and row["rating"] > match_update(START, START, 1)[0].rating
     other.close()
 
