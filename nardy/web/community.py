@@ -674,6 +674,25 @@ class Community:
         return None if row is None else Challenge.of(row)
 
     @_guarded
+    def taken(self, user_id: str, now: _dt.datetime | None = None) -> Challenge | None:
+        """``user_id``'s open challenge accepted within the last few minutes (its page opens the game)."""
+        now = now or _now()
+        q = (
+            select(challenges)
+            .where(
+                challenges.c.owner == user_id,
+                challenges.c.kind == "open",
+                challenges.c.status == "accepted",
+                challenges.c.closed > now - PAIRED_SHOWN,
+            )
+            .order_by(challenges.c.closed.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as c:
+            row = c.execute(q).first()
+        return None if row is None else Challenge.of(row)
+
+    @_guarded
     def quick_pair(
         self, user_id: str, terms: dict, rating: float, build, now: _dt.datetime | None = None
     ) -> tuple[Challenge, bool]:

@@ -245,13 +245,16 @@ def _snapshot(com: Community) -> dict:
 
 def _personal(com: Community, snap: dict, uid: str | None, avoid: set[str]) -> dict:
     """The snapshot as player ``uid`` sees it: without the challenges of players they block or are blocked
-    by, with their own seek."""
+    by, with their own quick-pairing seek (``seek``) and their challenge taken in the last minutes (``taken``:
+    its ``game_id`` is the game to open)."""
     seek = com.seek(uid) if uid else None
+    taken = com.taken(uid) if uid else None
     return {
         "challenges": [c for c in snap["challenges"] if c["owner"]["id"] not in avoid],
         "online": [u for u in snap["online"] if u["id"] not in avoid],
         "live": snap["live"],
         "seek": seek.public() if seek else None,
+        "taken": taken.public() if taken else None,
         "me": uid,
     }
 

@@ -123,6 +123,8 @@ def test_an_open_challenge_is_listed_accepted_once_and_the_match_begins(ann, bob
     assert ch["id"] not in {c["id"] for c in seen["challenges"]}
     assert v["id"] in {g["id"] for g in seen["live"]}
     assert ann.get(f"/api/games/{v['id']}").json()["you"] == [0]
+    # the owner's lobby says which game their taken challenge became (their page opens it)
+    assert lobby(ann)["taken"]["game_id"] == v["id"] and lobby(bob)["taken"] is None
     # withdrawing a taken challenge changes nothing
     r = ann.delete(f"/api/lobby/challenges/{ch['id']}")
     assert r.status_code == 200 and r.json()["challenge"]["status"] == "accepted"
