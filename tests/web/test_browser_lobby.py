@@ -155,6 +155,6 @@ def test_two_players_pair_quickly_play_a_rated_game_and_see_their_new_ratings(se
     loser.wait_for_selector("#lobby-player:not([hidden])")
     box = loser.inner_text("#lobby-player")
     assert "lost" in box and winner_name in box and f"1500 → {round(want_l.rating)}" in box
-    href = loser.get_attribute('#lobby-player a[download]', "href")
+    href = loser.get_attribute("#lobby-player a[download]", "href")
     assert href.startswith("/api/games/") and href.endswith("/mat")
     shot(loser, shots, "04-loser-history")
