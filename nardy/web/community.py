@@ -674,6 +674,46 @@ class Community:
         return None if row is None else Challenge.of(row)
 
     @_guarded
+    def mine(self, user_ids: list[str], now: _dt.datetime | None = None) -> dict[str, dict]:
+        """For many players at once (the lobby's connections): ``{id: {"seek": Challenge | None, "taken":
+        Challenge | None}}``, as :meth:`seek` and :meth:`taken` give them, in one query."""
+        now = now or _now()
+        out: dict[str, dict] = {u: {"seek": None, "taken": None} for u in user_ids}
+        if not user_ids:
+            return out
+        q = (
+            select(challenges)
+            .where(
+                challenges.c.owner.in_(user_ids),
+                or_(
+                    and_(challenges.c.kind == "quick", challenges.c.status == "open"),
+                    and_(challenges.c.status == "accepted", challenges.c.closed > now - PAIRED_SHOWN),
+                ),
+            )
+            .order_by(challenges.c.created)
+        )
+        with self.engine.connect() as c:
+            for row in c.execute(q).all():
+                ch = Challenge.of(row)
+                key = "seek" if ch.kind == "quick" else "taken"
+                out[ch.owner][key] = ch  # the newest wins (ordered by creation)
+        return out
+
+    @_guarded
+    def ratings_for(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], _r.Rating]:
+        """The ratings of many ``(player id, game, clock class)`` at once (a new player's: the start)."""
+        out = dict.fromkeys(keys, _r.START)
+        ids = sorted({k[0] for k in keys})
+        if not ids:
+            return out
+        with self.engine.connect() as c:
+            for r in c.execute(select(ratings).where(ratings.c.user_id.in_(ids))).all():
+                k = (r.user_id, r.game, r.clock_class)
+                if k in out:
+                    out[k] = _r.Rating(r.rating, r.rd, r.vol)
+        return out
+
+    @_guarded
     def taken(self, user_id: str, now: _dt.datetime | None = None) -> Challenge | None:
         """``user_id``'s open challenge accepted within the last few minutes (its page opens the game)."""
         now = now or _now()

@@ -235,20 +235,20 @@ def _snapshot(com: Community) -> dict:
     chs = com.open_challenges()
     online = com.online()
     names = {u["id"]: u for u in online}
+    rated = com.ratings_for([(ch.owner, ch.game, ch.clock_class) for ch in chs if ch.rated])
     out = []
     for ch in chs:
         who = names.get(ch.owner, {"id": ch.owner, "name": "?", "guest": False})
-        r = com.rating(ch.owner, ch.game, ch.clock_class) if ch.rated else None
+        r = rated.get((ch.owner, ch.game, ch.clock_class)) if ch.rated else None
         out.append({**ch.public(), "owner": who, "owner_rating": round(r.rating) if r else None})
     return {"challenges": out, "online": online, "live": com.live_games()}
 
 
-def _personal(com: Community, snap: dict, uid: str | None, avoid: set[str]) -> dict:
+def _personal(snap: dict, uid: str | None, avoid: set[str], mine: dict) -> dict:
     """The snapshot as player ``uid`` sees it: without the challenges of players they block or are blocked
     by, with their own quick-pairing seek (``seek``) and their challenge taken in the last minutes (``taken``:
-    its ``game_id`` is the game to open)."""
-    seek = com.seek(uid) if uid else None
-    taken = com.taken(uid) if uid else None
+    its ``game_id`` is the game to open); ``mine``: their entry of :meth:`Community.mine`."""
+    seek, taken = mine.get("seek"), mine.get("taken")
     return {
         "challenges": [c for c in snap["challenges"] if c["owner"]["id"] not in avoid],
         "online": [u for u in snap["online"] if u["id"] not in avoid],
@@ -261,8 +261,9 @@ def _personal(com: Community, snap: dict, uid: str | None, avoid: set[str]) -> d
 
 def lobby_view(com: Community, uid: str | None) -> dict:
     snap = _snapshot(com)
-    avoid = com.avoided([uid])[uid] if uid else set()
-    return _personal(com, snap, uid, avoid)
+    if uid is None:
+        return _personal(snap, None, set(), {})
+    return _personal(snap, uid, com.avoided([uid])[uid], com.mine([uid])[uid])
 
 
 async def publish_lobby(app) -> None:
@@ -278,8 +279,8 @@ async def publish_lobby(app) -> None:
     def render() -> list[tuple[Conn, dict]]:
         snap = _snapshot(com)
         uids = sorted({c.user for c in conns if c.user})
-        avoid = com.avoided(uids)
-        return [(c, _personal(com, snap, c.user, avoid.get(c.user, set()) if c.user else set())) for c in conns]
+        avoid, mine = com.avoided(uids), com.mine(uids)
+        return [(c, _personal(snap, c.user, avoid.get(c.user or "", set()), mine.get(c.user or "", {}))) for c in conns]
 
     try:
         views = await run_in_threadpool(render)

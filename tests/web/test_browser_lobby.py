@@ -120,6 +120,12 @@ def test_two_players_pair_quickly_play_a_rated_game_and_see_their_new_ratings(se
     # the player to act resigns a single game (a 1-point match: the match is over); the other accepts
     side = va["to_act"]
     loser, winner = (ann, bob) if side in va["you"] else (bob, ann)
+    # the page says the match is rated; a claim while the opponent is there is refused, worded
+    winner.wait_for_selector("#rated-box:not([hidden])")
+    assert "Rated match (Blitz)" in winner.inner_text("#rated-box")
+    winner.click("#btn-claim")
+    winner.wait_for_function("document.querySelector('#claim-msg').textContent.length > 0")
+    assert "not been away long enough" in winner.inner_text("#claim-msg")
     loser.select_option("#resign-level", "0")
     click_and_wait(loser, "#btn-resign")
     settle(winner, view(loser)["seq"])

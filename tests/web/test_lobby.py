@@ -341,15 +341,19 @@ def test_running_out_of_time_in_a_rated_match_is_a_rated_loss(ann, bob):
 
 
 # ----- the live lobby -----------------------------------------------------------------------------------------
-def test_the_lobby_channel_sends_the_lobby_and_each_change(ann, bob):
-    with bob.websocket_connect("/api/lobby/live") as ws:
+def test_the_lobby_channel_sends_the_lobby_and_each_change(app, ann, bob):
+    anon = client(app)  # nobody signed in may watch the lobby too
+    with bob.websocket_connect("/api/lobby/live") as ws, anon.websocket_connect("/api/lobby/live") as ws2:
         first = ws.receive_json()
         assert first["type"] == "lobby" and first["lobby"]["me"] == bob.me["id"]
+        assert ws2.receive_json()["lobby"]["me"] is None
         ch = challenge(ann)
-        while True:  # the next message with Ann's challenge (another may come first: someone came online)
-            msg = ws.receive_json()
-            if ch["id"] in {c["id"] for c in msg["lobby"]["challenges"]}:
-                break
+        for w in (ws, ws2):
+            while True:  # the next message with Ann's challenge (another may come first: someone came online)
+                msg = w.receive_json()
+                if ch["id"] in {c["id"] for c in msg["lobby"]["challenges"]}:
+                    break
+        assert msg["lobby"]["seek"] is None and msg["lobby"]["me"] is None
         ws.send_text("ping")
         assert ws.receive_text() == "pong"
         # Ann's quick seek and Bob's pairing: Bob is told through the channel too (his seek is paired)
@@ -359,6 +363,7 @@ def test_the_lobby_channel_sends_the_lobby_and_each_change(ann, bob):
             msg = ws.receive_json()
             if msg["lobby"]["seek"] is None and gid in {g["id"] for g in msg["lobby"]["live"]}:
                 break
+    anon.__exit__(None, None, None)
     from starlette.websockets import WebSocketDisconnect
 
     with pytest.raises(WebSocketDisconnect):

@@ -44,6 +44,7 @@ const LOBBY_TEXTS = {
     lobby_sign_in: "Choose a name or log in first.",
     lobby_to: "to {n}",
     lobby_claim: "Claim the match (the opponent left)",
+    lobby_rated_game: "Rated match ({clock})",
     clock_blitz: "Blitz", clock_rapid: "Rapid", clock_classic: "Classic", clock_untimed: "No clock",
   },
   ru: {
@@ -85,6 +86,7 @@ const LOBBY_TEXTS = {
     lobby_sign_in: "Сначала выберите имя или войдите.",
     lobby_to: "до {n}",
     lobby_claim: "Засчитать победу (соперник ушёл)",
+    lobby_rated_game: "Рейтинговый матч ({clock})",
     clock_blitz: "Блиц", clock_rapid: "Рапид", clock_classic: "Классика", clock_untimed: "Без часов",
   },
 };
@@ -431,5 +433,35 @@ async function blockPlayer(uid) {
   loadBlocks();
 }
 
+// ----- a rated game's page: its label, and the claim when the opponent has left -------------------------
+function syncRated() {
+  const v = S.view;
+  const want = !!(v && v.online && v.online.rated && !$("#play").hidden && v.id === S.id);
+  let box = $("#rated-box");
+  if (!box) {
+    if (!want) return;
+    box = lel("div", { id: "rated-box" }, lel("span", { id: "rated-label" }), document.createTextNode(" "),
+      lel("button", { id: "btn-claim", type: "button", class: "secondary", on: { click: claimMatch } }),
+      lel("span", { id: "claim-msg", class: "error-text" }));
+    $("#online-panel").appendChild(box);
+  }
+  box.hidden = !want;
+  if (!want) return;
+  $("#rated-label").textContent = t("lobby_rated_game", { clock: t("clock_" + v.online.rating_class) });
+  $("#btn-claim").textContent = t("lobby_claim");
+  $("#btn-claim").hidden = v.match_over || v.you.length !== 1;
+}
+
+async function claimMatch() {
+  $("#claim-msg").textContent = "";
+  try {
+    setView(await api("POST", `/api/games/${S.id}/claim`));
+  } catch (e) {
+    $("#claim-msg").textContent = e.message;
+  }
+  S.updates++;
+}
+
 buildLobby();
+setInterval(syncRated, 1000);
 $("#lang").addEventListener("change", relabelLobby);
