@@ -648,6 +648,16 @@ class Community:
             raise ChallengeRefused("challenge_taken")
         gid = build(ch, c)
         c.execute(update(challenges).where(challenges.c.id == ch.id).values(game_id=gid))
+        # the two players are playing now: their other seeks are withdrawn (no second pairing meanwhile)
+        c.execute(
+            update(challenges)
+            .where(
+                challenges.c.owner.in_((ch.owner, taker)),
+                challenges.c.kind == "quick",
+                challenges.c.status == "open",
+            )
+            .values(status="cancelled", closed=now)
+        )
         ch.status, ch.taken_by, ch.closed, ch.game_id = "accepted", taker, now, gid
         return ch
 

@@ -99,6 +99,7 @@ def finish_by_resignation(loser, winner, gid):
 # ----- open challenges ---------------------------------------------------------------------------------------
 def test_an_open_challenge_is_listed_accepted_once_and_the_match_begins(ann, bob, cat):
     ch = challenge(ann, colour="white")
+    assert bob.post("/api/lobby/quick", json={**BLITZ, "length": 3}).json()["status"] == "waiting"
     assert ch["status"] == "open" and ch["clock_class"] == "blitz" and ch["game"] == "long"
     assert "client_seed" not in ch  # the owner's dice seed is never shown
     seen = lobby(bob)
@@ -125,6 +126,8 @@ def test_an_open_challenge_is_listed_accepted_once_and_the_match_begins(ann, bob
     assert ann.get(f"/api/games/{v['id']}").json()["you"] == [0]
     # the owner's lobby says which game their taken challenge became (their page opens it)
     assert lobby(ann)["taken"]["game_id"] == v["id"] and lobby(bob)["taken"] is None
+    # Bob plays now: his quick-pairing seek was withdrawn (nobody is paired with him meanwhile)
+    assert bob.get("/api/lobby/quick").json()["status"] == "none"
     # withdrawing a taken challenge changes nothing
     r = ann.delete(f"/api/lobby/challenges/{ch['id']}")
     assert r.status_code == 200 and r.json()["challenge"]["status"] == "accepted"
