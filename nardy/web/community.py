@@ -816,9 +816,9 @@ class Community:
             if keep is not None:
                 return keep, False
             self._check_limits(c, user_id, now)
-            row = self._new_row(user_id, "quick", terms, now)
-            c.execute(challenges.insert().values(**row))
-            return Challenge.of(c.execute(select(challenges).where(challenges.c.id == row["id"])).one()), False
+            new = self._new_row(user_id, "quick", terms, now)
+            c.execute(challenges.insert().values(**new))
+            return Challenge.of(c.execute(select(challenges).where(challenges.c.id == new["id"])).one()), False
 
     # ----- games -------------------------------------------------------------------------------------
     @_guarded

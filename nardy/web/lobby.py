@@ -437,10 +437,11 @@ async def accept_challenge(request: Request, body: AcceptBody, cid: GameId):
                     403, "out_of_range", "your rating is outside the challenge's range", "Forbidden", rating=round(mine)
                 )
     taken, new = await _take(request, user, body.client_seed, lambda build: com.take_challenge(cid, user.id, build))
+    gid = taken.game_id or ""
     if new:
-        await publish(request.app, taken.game_id)
+        await publish(request.app, gid)
         await publish_lobby(request.app)
-    return await _game_view(request, taken.game_id, user.id)
+    return await _game_view(request, gid, user.id)
 
 
 @router.post(
@@ -463,7 +464,7 @@ async def quick(request: Request, body: QuickBody):
         )
     except ChallengeLimit as e:
         raise _limit_refused(e) from None
-    if paired:
+    if paired and seek.game_id:
         await publish(request.app, seek.game_id)
     await publish_lobby(request.app)
     status = "paired" if paired else "waiting"
