@@ -379,3 +379,15 @@ def test_presence_is_kept_in_the_database(app, ann):
     assert com.seen(ann.me["id"], LOBBY) is None
     lobby(ann)
     assert com.seen(ann.me["id"], LOBBY) is not None
+
+
+def test_a_players_finished_games_others_see_only_those_open_to_watchers(ann, bob, cat):
+    # a private online match (an invitation without watchers), finished; and a game against the computer
+    g = ann.post("/api/games", json={"game": "long", "opponent": "online", "length": 1}).json()
+    assert bob.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).status_code == 200
+    finish_by_resignation(ann, bob, g["id"])
+    assert ann.post("/api/games", json={"game": "long", "opponent": "bot", "level": "beginner"}).status_code == 201
+    mine = ann.get(f"/api/players/{ann.me['id']}/games").json()["games"]
+    assert [x["id"] for x in mine] == [g["id"]] and mine[0]["rated"] is False
+    assert cat.get(f"/api/players/{ann.me['id']}/games").json()["games"] == []
+    assert cat.get(mine[0]["record"]).status_code == 403  # and its record stays the players'
