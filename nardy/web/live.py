@@ -2,7 +2,10 @@
 keeper that ends a match when the side to act runs out of time.
 
 * :class:`Hub`: the open ``WS /api/games/{id}/live`` connections of this process, by game (and the lobby's,
-  ``WS /api/lobby/live``, under the key ``":lobby"``, which no game id can be). After a change is
+  ``WS /api/lobby/live``, under the key ``":lobby"``, which no game id can be: :func:`nardy.web.lobby.
+  publish_lobby` makes each of its connections' messages from the database, so a notification of the lobby
+  from another process needs to carry only that key; without one, every process sends its lobby pages the
+  lobby again every :data:`nardy.web.lobby.PRESENCE_EVERY` seconds). After a change is
   stored, :meth:`Hub.publish` sends every connection of that game its own view (its side, numbering and
   language): ``{"type": "view", "view": {...}}``. A page that loses its connection reconnects and gets the
   current view first, so nothing is missed; the view's ``seq`` tells it whether anything changed.
