@@ -277,6 +277,16 @@ class Community:
             c.execute(stmt.on_conflict_do_update(index_elements=["user_id", "channel"], set_={"seen": now}))
 
     @_guarded
+    def prune(self, now: _dt.datetime | None = None) -> int:
+        """Forget presence older than a day and challenges closed or lapsed more than a day ago (the hour's rate
+        limit and the lobby never read them); returns the rows deleted."""
+        day = (now or _now()) - _dt.timedelta(days=1)
+        with self.engine.begin() as c:
+            n = c.execute(delete(presence).where(presence.c.seen < day)).rowcount
+            n += c.execute(delete(challenges).where(challenges.c.created < day - CHALLENGE_TTL)).rowcount
+        return max(0, n)
+
+    @_guarded
     def seen(self, user_id: str, channel: str) -> _dt.datetime | None:
         """When ``user_id`` was last connected to ``channel``."""
         with self.engine.connect() as c:

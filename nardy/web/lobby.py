@@ -299,9 +299,13 @@ class PresenceKeeper:
         self.app = app
         self.period = period
         self.task: asyncio.Task | None = None
+        self.rounds = 0
 
     async def tick(self) -> None:
         hub = self.app.state.hub
+        self.rounds += 1
+        if self.rounds % 40 == 1:  # now and then (every 10 minutes): old presence and challenges go
+            await run_in_threadpool(community(self.app).prune)
         seen = [(c.user, key) for key, conns in list(hub.games.items()) for c in list(conns) if c.user]
         if seen:
             await run_in_threadpool(community(self.app).touch, seen)

@@ -391,3 +391,16 @@ def test_a_players_finished_games_others_see_only_those_open_to_watchers(ann, bo
     assert [x["id"] for x in mine] == [g["id"]] and mine[0]["rated"] is False
     assert cat.get(f"/api/players/{ann.me['id']}/games").json()["games"] == []
     assert cat.get(mine[0]["record"]).status_code == 403  # and its record stays the players'
+
+
+def test_the_presence_round_writes_who_is_connected_to_a_game(app, ann, bob):
+    import asyncio
+
+    ann.post("/api/lobby/quick", json=BLITZ)
+    gid = bob.post("/api/lobby/quick", json=BLITZ).json()["game"]
+    com = Community(app.state.storage)
+    assert com.seen(bob.me["id"], gid) is None
+    with bob.websocket_connect(f"/api/games/{gid}/live") as ws:
+        ws.receive_json()
+        asyncio.run(app.state.presence_keeper.tick())
+    assert com.seen(bob.me["id"], gid) is not None and com.seen(ann.me["id"], gid) is None
