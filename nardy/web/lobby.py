@@ -52,7 +52,7 @@ from .community import (
 )
 from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_game
 from .errors import Refused
-from .live import Conn
+from .live import MAX_CONNECTIONS, Conn
 from .online import publish, shown
 from .sessions import new_session
 from .storage import User
@@ -506,7 +506,8 @@ async def lobby_live(ws: WebSocket):
     user = await current_user(ws)
     uid = user.id if user else None
     hub = app.state.hub
-    if len(hub.games.get(LOBBY, ())) >= MAX_LOBBY or not hub.room(LOBBY):
+    # the lobby's own bound (a game's 64 connections do not apply to it), and the hub's bound in all
+    if len(hub.games.get(LOBBY, ())) >= MAX_LOBBY or hub.count >= MAX_CONNECTIONS:
         await ws.close(code=4429)
         return
     conn = Conn(ws, uid, [], None, "own", language(ws))

@@ -404,3 +404,21 @@ def test_the_presence_round_writes_who_is_connected_to_a_game(app, ann, bob):
         ws.receive_json()
         asyncio.run(app.state.presence_keeper.tick())
     assert com.seen(bob.me["id"], gid) is not None and com.seen(ann.me["id"], gid) is None
+
+
+def test_the_lobby_channel_takes_more_connections_than_a_game(app, ann, monkeypatch):
+    from starlette.websockets import WebSocketDisconnect
+
+    from nardy.web import lobby as lobby_module
+    from nardy.web.live import MAX_PER_GAME, Conn
+
+    hub = app.state.hub
+    # more than a game may have (connections whose sockets are gone: sending to them does nothing)
+    hub.games[LOBBY] = {Conn(None, None, [], None, "own", "en") for _ in range(MAX_PER_GAME + 1)}
+    with ann.websocket_connect("/api/lobby/live") as ws:
+        assert ws.receive_json()["type"] == "lobby"
+    monkeypatch.setattr(lobby_module, "MAX_LOBBY", MAX_PER_GAME + 1)
+    with pytest.raises(WebSocketDisconnect):
+        with ann.websocket_connect("/api/lobby/live") as ws:
+            ws.receive_json()
+    del hub.games[LOBBY]
