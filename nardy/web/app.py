@@ -9,7 +9,8 @@ for an action on a state that has moved on (``seq``), 413 for a body over its li
 requests from other sites (:mod:`nardy.web.auth`); see :mod:`nardy.web.errors`.
 
 The routes live in routers: :mod:`nardy.web.engine` (the engine and .mat records),
-:mod:`nardy.web.games` (saved games) and :mod:`nardy.web.auth` (guests, accounts, log-in sessions); they
+:mod:`nardy.web.games` (saved games), :mod:`nardy.web.auth` (guests, accounts, log-in sessions) and
+:mod:`nardy.web.lobby` (the lobby, ratings, blocks, fair play); they
 reach the app's state (``app.state``: the storage, the computer's work, the games' locks, whether seeds
 are allowed, whether cookies are Secure, the log-in limits) through the dependencies of
 :mod:`nardy.web.deps` and :mod:`nardy.web.auth` (who asks: ``CurrentUser``, ``SignedIn``). Every route
