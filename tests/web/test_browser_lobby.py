@@ -155,6 +155,12 @@ def test_two_players_pair_quickly_play_a_rated_game_and_see_their_new_ratings(se
         text = p.inner_text("#leaderboard")
         assert f"{round(want_w.rating)}?" in text and f"{round(want_l.rating)}?" in text  # provisional: "?"
     shot(ann, shots, "03-leaderboard")
+    # in Russian: the lobby's own texts too
+    ann.select_option("#lang", "ru")
+    ann.wait_for_function("document.querySelector('#btn-lobby').textContent === 'Лобби'")
+    ann.wait_for_function("document.querySelector('#leaderboard').textContent.includes('Рейтинг')")
+    assert "Быстрый подбор" in ann.inner_text("#lobby") and "Блиц" in ann.inner_text("#lobby")
+    ann.select_option("#lang", "en")
 
     # the loser's page: their history shows the lost match and its record to download
     loser.click(f'#leaderboard tr[data-player] a:text-is("{loser_name}")')
