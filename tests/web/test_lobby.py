@@ -422,3 +422,18 @@ def test_the_lobby_channel_takes_more_connections_than_a_game(app, ann, monkeypa
         with ann.websocket_connect("/api/lobby/live") as ws:
             ws.receive_json()
     del hub.games[LOBBY]
+
+
+def test_a_rated_match_ended_by_the_clock_keeper_is_rated_too(app, ann, bob):
+    import asyncio
+
+    clock = {"initial": 1, "increment": 0, "delay": 0}
+    ann.post("/api/lobby/quick", json={**BLITZ, "clock": clock})
+    gid = bob.post("/api/lobby/quick", json={**BLITZ, "clock": clock}).json()["game"]
+    time.sleep(1.2)  # nobody acts: the keeper's round (in the app, every second; or this one) ends it on time
+    asyncio.run(app.state.clock_keeper.tick())
+    v = ann.get(f"/api/games/{gid}").json()
+    assert v["match_over"] and v["online"]["ended"]["reason"] == "time"
+    loser = ann if v["match_winner"] not in v["you"] else bob
+    h = loser.get(f"/api/players/{loser.me['id']}/history").json()["history"]
+    assert [x["reason"] for x in h] == ["time"] and h[0]["won"] is False
