@@ -35,7 +35,11 @@ from .clock import Clock
 from .errors import GameStateError, IllegalPlayError, InvalidOptionError
 from .match import Match
 
-__all__ = ["Table", "Seat", "SeatKind", "ACTIONS", "BOT_MOVE_BUDGET"]
+__all__ = ["Table", "Seat", "SeatKind", "ACTIONS", "BOT_MOVE_BUDGET", "ENDED_REASONS"]
+
+#: How a match may end other than by points: on time (:meth:`Table.check_time`) or abandoned
+#: (:meth:`Table.forfeit`).
+ENDED_REASONS = ("time", "abandoned")
 
 #: Actions a person may take at the table.
 ACTIONS = (
@@ -136,7 +140,8 @@ class Table:
             person sends ``next``.
         seed: seed of the computer's choices (reproducible play); ``None``: fresh randomness.
         log: the saved event log (a list of dicts), when resuming.
-        ended: how the match ended other than by points (``{"reason": "time", "winner", "loser", "t"}``).
+        ended: how the match ended other than by points (``{"reason": "time"|"abandoned", "winner", "loser",
+            "t"}``).
     """
 
     def __init__(
@@ -274,6 +279,21 @@ class Table:
         self.ended = {"reason": "time", "winner": 1 - side, "loser": side, "t": round(at, 3)}
         self.note(at, "time", side=side)
         return side
+
+    def forfeit(self, side: int, reason: str = "abandoned", now: float | None = None) -> None:
+        """End the match now, lost by ``side`` (``reason``: ``abandoned``, a player who left a rated match past
+        its grace period, docs/online.md); the game in progress is left unfinished and scores nothing, as on
+        time. Raises GameStateError ``match_over``: the match is decided already; InvalidOptionError: a bad
+        side or reason."""
+        now = time.time() if now is None else now
+        if side not in (0, 1) or isinstance(side, bool) or reason not in ENDED_REASONS:
+            raise InvalidOptionError(f"forfeit by {side!r:.10} ({reason!r:.20}): expected side 0 or 1 and a reason")
+        if self.is_over:
+            raise GameStateError("the match is over", code="match_over", params={"action": "forfeit"})
+        if self.clock is not None:
+            self.clock.switch(None, now)
+        self.ended = {"reason": reason, "winner": 1 - side, "loser": side, "t": round(now, 3)}
+        self.note(now, reason, side=side)
 
     # ----- the computer -------------------------------------------------------------------------
     def bot(self, side: int, level: str | None = None):
@@ -521,7 +541,7 @@ class Table:
             ended = d["ended"]
             if ended is not None and (
                 not isinstance(ended, dict)
-                or ended.get("reason") != "time"
+                or ended.get("reason") not in ENDED_REASONS
                 or ended.get("loser") not in (0, 1)
                 or ended.get("winner") != 1 - ended["loser"]
             ):

@@ -9,7 +9,8 @@ for an action on a state that has moved on (``seq``), 413 for a body over its li
 requests from other sites (:mod:`nardy.web.auth`); see :mod:`nardy.web.errors`.
 
 The routes live in routers: :mod:`nardy.web.engine` (the engine and .mat records),
-:mod:`nardy.web.games` (saved games) and :mod:`nardy.web.auth` (guests, accounts, log-in sessions); they
+:mod:`nardy.web.games` (saved games), :mod:`nardy.web.auth` (guests, accounts, log-in sessions) and
+:mod:`nardy.web.lobby` (the lobby, ratings, blocks, fair play); they
 reach the app's state (``app.state``: the storage, the computer's work, the games' locks, whether seeds
 are allowed, whether cookies are Secure, the log-in limits) through the dependencies of
 :mod:`nardy.web.deps` and :mod:`nardy.web.auth` (who asks: ``CurrentUser``, ``SignedIn``). Every route
@@ -35,7 +36,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from ..catalogue import page_catalogue
-from . import auth, dicetest, engine, games, online, params
+from . import auth, dicetest, engine, games, lobby, online, params
 from .botwork import BotWork
 from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
@@ -123,12 +124,15 @@ def create_app(
     # what other server processes store reaches this one's live connections (PostgreSQL LISTEN/NOTIFY)
     app.state.cluster.on("game", lambda gid: online.publish(app, gid))
     app.state.cluster.on_resync(lambda: online.publish_all(app))
+    app.state.cluster.on("lobby", lambda key: lobby.publish_lobby(app))  # the lobby changed through another process
+    app.state.cluster.on_resync(lambda: lobby.publish_lobby(app))
     app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds
     app.state.hub = Hub()
     app.state.clock_keeper = ClockKeeper(app, online.expire, online.shift)
     app.state.secure_cookies = secure_cookies
     app.state.auth_limits = auth.AuthLimits()
+    app.state.presence_keeper = lobby.PresenceKeeper(app)
     app.add_middleware(
         Guard, allowed_hosts=allowed_hosts, body_limit=BODY_LIMIT, route_limits={"/api/mat": engine.MAT_LIMIT}
     )
@@ -140,6 +144,7 @@ def create_app(
     app.include_router(online.router)
     app.include_router(auth.router)
     app.include_router(dicetest.router)
+    app.include_router(lobby.router)
     return app
 
 
@@ -155,7 +160,9 @@ async def _lifespan(app):
     except Exception:  # the database may be down at start: the keeper's rounds try again
         logging.getLogger("nardy.web").warning("could not resume the clocks", exc_info=True)
     keeper.start()
+    app.state.presence_keeper.start()
     yield
+    await app.state.presence_keeper.stop()
     await keeper.stop()
     await cluster.stop()
     app.state.bot_work.close()

@@ -168,9 +168,12 @@ def _numbering(s: Session, numbering: str) -> str:
 
 def store_session(store: Storage, game: Loaded) -> None:
     """Store the session over its saved row, with its listing columns (status, owner, seats, when its clock
-    runs out); 404 when the game was deleted meanwhile, 409 when another writer stored it first (the
-    revision check)."""
+    runs out), and the ratings of a rated match that ends with this save, in one transaction; 404 when the game
+    was deleted meanwhile, 409 when another writer stored it first (the revision check)."""
+    from .lobby import rating_step
+
     saved, s = game.saved, game.session
+    also = rating_step(store, game)  # a rated match that ends: its ratings are stored with it
     saved.data = s.to_dict()
     saved.status = s.status
     saved.title = s.title()
@@ -178,7 +181,7 @@ def store_session(store: Storage, game: Loaded) -> None:
     for k, v in columns(s).items():
         setattr(saved, k, v)
     try:
-        store.save(saved)
+        store.save(saved, also=also)
     except KeyError:
         raise HTTPException(404, f"no saved game {saved.id!r}: it was deleted") from None
     except StaleRevision:

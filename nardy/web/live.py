@@ -1,7 +1,11 @@
 """Live games: the WebSocket hub that pushes each stored change to the players and watchers, and the clock
 keeper that ends a match when the side to act runs out of time.
 
-* :class:`Hub`: the open ``WS /api/games/{id}/live`` connections of this process, by game. After a change is
+* :class:`Hub`: the open ``WS /api/games/{id}/live`` connections of this process, by game (and the lobby's,
+  ``WS /api/lobby/live``, under the key ``":lobby"``, which no game id can be: :func:`nardy.web.lobby.
+  publish_lobby` makes each of its connections' messages from the database, so a notification of the lobby
+  from another process needs to carry only that key; without one, every process sends its lobby pages the
+  lobby again every :data:`nardy.web.lobby.PRESENCE_EVERY` seconds). After a change is
   stored, :meth:`Hub.publish` sends every connection of that game its own view (its side, numbering and
   language): ``{"type": "view", "view": {...}}``. A page that loses its connection reconnects and gets the
   current view first, so nothing is missed; the view's ``seq`` tells it whether anything changed.
@@ -90,6 +94,17 @@ class Hub:
             conn.sent = seq
             with contextlib.suppress(Exception):
                 await conn.ws.send_json({"type": "view", "view": view})
+
+    async def deliver(self, conn: Conn, seq: int, message: dict[str, Any]) -> None:
+        """Send ``message`` (made at ``seq``, e.g. :func:`time.time_ns`) unless this connection has had a later
+        one: the lobby's channel (:mod:`nardy.web.lobby`), whose messages are made afresh from the database
+        for each notification."""
+        async with conn.lock:
+            if seq < conn.sent:
+                return
+            conn.sent = seq
+            with contextlib.suppress(Exception):
+                await conn.ws.send_json(message)
 
     async def publish(self, gid: str, store, shown, game=None) -> None:
         """Send every connection of ``gid`` its view of the stored game. ``shown(game, conn)`` makes one

@@ -317,6 +317,7 @@ class Session:
             "status": self.status,
             "winner": self.table.winner,
             "result": g.result.to_dict() if (g is not None and g.result) else None,
+            "rated": self.rated,
         }
 
     def title(self) -> str:
@@ -347,6 +348,11 @@ class Session:
     def may_watch(self, user: str | None) -> bool:
         """``user`` may see the game: they sit at it, own it, or it is an online game open to watchers."""
         return bool(self.sides_of(user)) or (user is not None and user == self.owner) or self.watchable
+
+    @property
+    def rated(self) -> bool:
+        """A rated online match (made in the lobby; its result changes both players' ratings)."""
+        return self.online and bool(self.settings.get("rated"))
 
     @property
     def watchable(self) -> bool:
@@ -740,6 +746,8 @@ class Session:
             ended={k: ended[k] for k in ("reason", "winner", "loser")} if ended else None,
             owner=owner,
             invite=self.settings.get("invite") if owner and self.table.waiting else None,
+            rated=self.rated,
+            rating_class=self.settings.get("rating_class") if self.rated else None,
         )
 
     def view(self, viewer: int | None = None, numbering: str = "own", sides=None, now: float | None = None) -> dict:

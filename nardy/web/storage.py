@@ -20,6 +20,7 @@ another writer raises :class:`StaleRevision` (the server answers 409).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import functools
 import hashlib
@@ -130,7 +131,7 @@ server = Table(
 )
 
 #: The newest schema revision (:mod:`nardy.web.migrations`); a database is brought to it when opened.
-SCHEMA_HEAD = "0002"
+SCHEMA_HEAD = "0003"
 #: The revision that matches a database made before Alembic (only ``nardy_games``, no ``alembic_version``).
 _BEFORE_ALEMBIC = "0001"
 #: PostgreSQL advisory lock held while migrating (servers starting at once migrate one after the other).
@@ -435,13 +436,16 @@ class Storage:
         title: str = "",
         summary: dict | None = None,
         columns: dict | None = None,
+        conn=None,
     ) -> SavedGame:
-        """Store a new game; ``columns``: its :meth:`SavedGame.columns` (owner, seats, visibility, clock due)."""
+        """Store a new game; ``columns``: its :meth:`SavedGame.columns` (owner, seats, visibility, clock due);
+        ``conn``: a connection whose transaction the insert joins (a challenge taken and its game made
+        together), else a transaction of its own."""
         gid = secrets.token_hex(8)
         now = _now()
         summary = summary or {}
         saved = SavedGame(gid, now, now, game, status, title[:200], 0, data, summary, **(columns or {}))
-        with self.engine.begin() as c:
+        with contextlib.nullcontext(conn) if conn is not None else self.engine.begin() as c:
             c.execute(
                 games.insert().values(
                     id=gid,
@@ -482,11 +486,12 @@ class Storage:
         )
 
     @_guarded
-    def save(self, saved: SavedGame) -> SavedGame:
+    def save(self, saved: SavedGame, also=None) -> SavedGame:
         """Write back ``saved.data``/``status``/``title``/``summary``; bumps the revision and the update time.
 
         The write happens only if the stored revision is still ``saved.revision`` (optimistic locking:
-        two servers, or two requests, acting on one game cannot both win).
+        two servers, or two requests, acting on one game cannot both win). ``also(connection)``: more writes
+        in the same transaction (the ratings of a rated match that ends: both are stored, or neither).
 
         With PostgreSQL, the same transaction sends ``NOTIFY`` (kind ``game``, :mod:`nardy.web.cluster`), so
         the other server processes hear of the change exactly when it is committed.
@@ -513,6 +518,8 @@ class Storage:
                 if c.execute(select(games.c.revision).where(games.c.id == saved.id)).first() is None:
                     raise KeyError(saved.id)
                 raise StaleRevision(f"game {saved.id} changed since revision {saved.revision}")
+            if also is not None:
+                also(c)
             self._notify(c, "game", saved.id)
         saved.updated = now
         saved.revision += 1
@@ -825,3 +832,7 @@ class Storage:
 
     def close(self):
         self.engine.dispose()
+
+
+# the lobby's, ratings' and fair play's tables (revision 0003) are defined there, on this module's metadata
+from . import community as _community  # noqa: E402, F401

@@ -208,11 +208,15 @@ class OnlineView(BaseModel):
     watchers: bool = Field(description="others may watch the game")
     commitment: str = Field(description="SHA-256 of the server's dice seed, published before the first roll")
     rematch: str | None = Field(None, description="the id of the rematch offered after this match, if any")
-    ended: dict | None = Field(None, description='the match ended other than by points: {"reason": "time", ...}')
+    ended: dict | None = Field(
+        None, description='the match ended other than by points: {"reason": "time" or "abandoned", "winner", "loser"}'
+    )
     owner: bool = Field(description="the viewer made this game (may cancel the invitation)")
     invite: str | None = Field(
         None, description="the invitation token, for the owner while the seat waits (the link: /join/{id}#{invite})"
     )
+    rated: bool = Field(False, description="a rated match (from the lobby): its result changes the players' ratings")
+    rating_class: str | None = Field(None, description="the rated match's clock class: blitz, rapid or classic")
 
 
 class GameView(BaseModel):

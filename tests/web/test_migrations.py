@@ -28,7 +28,13 @@ from nardy.web.storage import SCHEMA_HEAD, Storage, StorageError, metadata, migr
 
 ROOT = Path(__file__).resolve().parents[2]
 
-NEW_TABLES = {"nardy_users", "nardy_auth_sessions", "nardy_server"}
+NEW_TABLES = {"nardy_users", "nardy_auth_sessions", "nardy_server"} | {
+    "nardy_challenges",
+    "nardy_ratings",
+    "nardy_rating_history",
+    "nardy_blocks",
+    "nardy_presence",
+}
 NEW_GAME_COLUMNS = {"owner", "seat0", "seat1", "visibility", "invite_hash", "clock_due"}
 
 
@@ -71,7 +77,7 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     url = empty_db
     st = Storage(url)
     tables, cols, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0002"
+    assert rev == SCHEMA_HEAD == "0003"
     assert tables == {"alembic_version", "nardy_games"} | NEW_TABLES
     assert NEW_GAME_COLUMNS <= cols
     # what the revisions made is what nardy.web.storage's tables describe (names, types, indexes)

@@ -82,6 +82,8 @@ function gameQuery() {
 
 // ----- routing ------------------------------------------------------------------------------------------
 function route() {
+  hideLobby();   // lobby.js
+  if (location.hash.startsWith("#/lobby")) return showLobby();
   // an invitation link: /join/{id}#{token} (the token stays in the fragment, never sent to a server)
   const j = location.pathname.match(/^\/join\/([0-9a-zA-Z]+)\/?$/);
   if (j) return showJoin(j[1], decodeURIComponent(location.hash.slice(1)));

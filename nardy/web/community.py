@@ -1,0 +1,894 @@
+"""The lobby's, the ratings' and fair play's part of the database (schema revision 0003): challenges and
+quick-pairing seeks, Glicko-2 ratings and their history, blocks, presence.
+
+Everything here is in the database, nothing in a process's memory, so several server processes share one
+lobby: a challenge is taken by one conditional update (two players accepting at once: one wins, the other is
+told it is taken), a quick pairing runs under a lock of the database (PostgreSQL: an advisory transaction
+lock; SQLite has one writer), a rated result is written in the transaction that stores the finished match
+(:meth:`Community.rate_match`, given to :meth:`nardy.web.storage.Storage.save`) and at most once per match.
+
+:class:`Community` wraps a :class:`~nardy.web.storage.Storage` (its engine); every method is one short
+transaction and raises :class:`~nardy.web.storage.StorageUnavailable` when the database fails.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import secrets
+import threading
+from dataclasses import dataclass
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    and_,
+    delete,
+    func,
+    or_,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+
+from . import ratings as _r
+from .storage import Storage, _aware, _guarded, _now, games, metadata, users
+
+__all__ = [
+    "Community",
+    "Challenge",
+    "ChallengeLimit",
+    "ChallengeRefused",
+    "RatedMatch",
+    "MAX_OPEN",
+    "MAX_PER_HOUR",
+    "PRESENCE_FRESH",
+    "CHALLENGE_TTL",
+]
+
+#: Open challenges and seeks a player may have at once.
+MAX_OPEN = 3
+#: Challenges and seeks a player may make in an hour (the rate limit).
+MAX_PER_HOUR = 30
+#: A player is online while a channel of theirs was seen this recently (the server refreshes connected
+#: players every :data:`nardy.web.lobby.PRESENCE_EVERY` seconds).
+PRESENCE_FRESH = _dt.timedelta(seconds=45)
+#: An open challenge lapses after this long.
+CHALLENGE_TTL = _dt.timedelta(hours=1)
+#: A paired seek is shown to its owner this long (the page opens the game).
+PAIRED_SHOWN = _dt.timedelta(minutes=5)
+#: PostgreSQL advisory lock of quick pairing ("pair").
+_PAIRING_LOCK = 0x70616972
+
+challenges = Table(
+    "nardy_challenges",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("owner", String(32), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("game", String(16), nullable=False),
+    Column("length", Integer, nullable=False),
+    Column("clock", Text, nullable=True),
+    Column("clock_class", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("rating_min", Float, nullable=True),
+    Column("rating_max", Float, nullable=True),
+    Column("colour", String(8), nullable=False),
+    Column("client_seed", String(64), nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("closed", DateTime(timezone=True), nullable=True),
+    Column("game_id", String(32), nullable=True),
+    Column("taken_by", String(32), nullable=True),
+)
+Index("ix_nardy_challenges_owner", challenges.c.owner, challenges.c.created)
+Index("ix_nardy_challenges_open", challenges.c.status, challenges.c.kind, challenges.c.game)
+
+ratings = Table(
+    "nardy_ratings",
+    metadata,
+    Column("user_id", String(32), primary_key=True),
+    Column("game", String(16), primary_key=True),
+    Column("clock_class", String(16), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("vol", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+)
+Index("ix_nardy_ratings_board", ratings.c.game, ratings.c.clock_class, ratings.c.rating)
+
+history = Table(
+    "nardy_rating_history",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("user_id", String(32), primary_key=True),
+    Column("game", String(16), nullable=False),
+    Column("clock_class", String(16), nullable=False),
+    Column("opponent", String(32), nullable=False),
+    Column("length", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("reason", String(16), nullable=False),
+    Column("before", Float, nullable=False),
+    Column("after", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+Index("ix_nardy_rating_history_user", history.c.user_id, history.c.at)
+
+blocks = Table(
+    "nardy_blocks",
+    metadata,
+    Column("blocker", String(32), primary_key=True),
+    Column("blocked", String(32), primary_key=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+Index("ix_nardy_blocks_blocked", blocks.c.blocked)
+
+presence = Table(
+    "nardy_presence",
+    metadata,
+    Column("user_id", String(32), primary_key=True),
+    Column("channel", String(40), primary_key=True),
+    Column("seen", DateTime(timezone=True), nullable=False),
+)
+Index("ix_nardy_presence_seen", presence.c.seen)
+
+#: The lobby's presence channel (a game's is its id).
+LOBBY = ":lobby"
+
+
+class ChallengeLimit(Exception):
+    """Too many challenges: ``kind`` ``too_many_open`` (:data:`MAX_OPEN` open at once) or ``too_many_challenges``
+    (:data:`MAX_PER_HOUR` an hour: ``retry_after`` seconds)."""
+
+    def __init__(self, kind: str, retry_after: int = 0):
+        super().__init__(kind)
+        self.kind = kind
+        self.retry_after = retry_after
+
+
+class ChallengeRefused(Exception):
+    """A challenge that cannot be taken: ``code`` ``no_challenge``, ``challenge_taken``, ``own_challenge``,
+    ``blocked``, ``out_of_range``."""
+
+    def __init__(self, code: str):
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass
+class Challenge:
+    """One row of ``nardy_challenges`` (``clock``: the clock as the game takes it, ``None`` untimed)."""
+
+    id: str
+    owner: str
+    kind: str
+    game: str
+    length: int
+    clock: str | dict | None
+    clock_class: str
+    rated: bool
+    rating_min: float | None
+    rating_max: float | None
+    colour: str
+    client_seed: str | None
+    status: str
+    created: _dt.datetime
+    closed: _dt.datetime | None = None
+    game_id: str | None = None
+    taken_by: str | None = None
+
+    @classmethod
+    def of(cls, row) -> Challenge:
+        return cls(
+            row.id,
+            row.owner,
+            row.kind,
+            row.game,
+            row.length,
+            json.loads(row.clock) if row.clock else None,
+            row.clock_class,
+            bool(row.rated),
+            row.rating_min,
+            row.rating_max,
+            row.colour,
+            row.client_seed,
+            row.status,
+            _aware(row.created),
+            _aware(row.closed) if row.closed is not None else None,
+            row.game_id,
+            row.taken_by,
+        )
+
+    def public(self) -> dict:
+        """What the lobby shows (never the owner's dice seed)."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "owner": self.owner,
+            "game": self.game,
+            "length": self.length,
+            "clock": self.clock,
+            "clock_class": self.clock_class,
+            "rated": self.rated,
+            "rating_min": self.rating_min,
+            "rating_max": self.rating_max,
+            "colour": self.colour,
+            "status": self.status,
+            "created": self.created.isoformat(),
+            "game_id": self.game_id,
+        }
+
+    def same_terms(self, other: dict) -> bool:
+        return all(getattr(self, k) == other[k] for k in ("game", "length", "clock", "rated"))
+
+
+@dataclass
+class RatedMatch:
+    """A rated match that has ended: its id, game, clock class, length, the winner's and loser's player ids,
+    and how it ended (``points``, ``time``, ``abandoned``)."""
+
+    game_id: str
+    game: str
+    clock_class: str
+    length: int
+    winner: str
+    loser: str
+    reason: str
+
+
+def _insert(c, table):
+    """An INSERT of the connection's dialect (for ON CONFLICT)."""
+    return (postgresql.insert if c.dialect.name == "postgresql" else sqlite.insert)(table)
+
+
+class Community:
+    """The lobby's tables of one database (see the module docstring)."""
+
+    def __init__(self, storage: Storage):
+        self.storage = storage
+        self.engine = storage.engine
+        self._pairing = threading.Lock()
+
+    def _safe_url(self) -> str:  # for _guarded's log line
+        return self.storage.safe_url
+
+    # ----- presence ----------------------------------------------------------------------------------
+    @_guarded
+    def touch(self, seen: list[tuple[str, str]], now: _dt.datetime | None = None) -> None:
+        """Record that each ``(player id, channel)`` is connected at ``now`` (channel :data:`LOBBY` or a game's
+        id)."""
+        if not seen:
+            return
+        now = now or _now()
+        rows = [{"user_id": u, "channel": ch[:40], "seen": now} for u, ch in dict.fromkeys(seen)]
+        with self.engine.begin() as c:
+            stmt = _insert(c, presence).values(rows)
+            c.execute(stmt.on_conflict_do_update(index_elements=["user_id", "channel"], set_={"seen": now}))
+
+    @_guarded
+    def prune(self, now: _dt.datetime | None = None) -> int:
+        """Forget presence older than a day and challenges closed or lapsed more than a day ago (the hour's rate
+        limit and the lobby never read them); returns the rows deleted."""
+        day = (now or _now()) - _dt.timedelta(days=1)
+        with self.engine.begin() as c:
+            n = c.execute(delete(presence).where(presence.c.seen < day)).rowcount
+            n += c.execute(delete(challenges).where(challenges.c.created < day - CHALLENGE_TTL)).rowcount
+        return max(0, n)
+
+    @_guarded
+    def seen(self, user_id: str, channel: str) -> _dt.datetime | None:
+        """When ``user_id`` was last connected to ``channel``."""
+        with self.engine.connect() as c:
+            t = c.execute(
+                select(presence.c.seen).where(presence.c.user_id == user_id, presence.c.channel == channel)
+            ).scalar()
+        return _aware(t) if t is not None else None
+
+    @_guarded
+    def online(self, now: _dt.datetime | None = None, limit: int = 200) -> list[dict]:
+        """Players connected within :data:`PRESENCE_FRESH` of ``now``, most recently seen first:
+        ``{"id", "name", "guest"}``."""
+        since = (now or _now()) - PRESENCE_FRESH
+        q = (
+            select(users.c.id, users.c.name, users.c.kind, func.max(presence.c.seen).label("seen"))
+            .join(users, users.c.id == presence.c.user_id)
+            .where(presence.c.seen >= since)
+            .group_by(users.c.id, users.c.name, users.c.kind)
+            .order_by(func.max(presence.c.seen).desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return [{"id": r.id, "name": r.name, "guest": r.kind == "guest"} for r in c.execute(q).all()]
+
+    # ----- blocks ------------------------------------------------------------------------------------
+    @_guarded
+    def block(self, blocker: str, blocked: str, now: _dt.datetime | None = None) -> bool:
+        """``blocker`` blocks ``blocked``; False when it was so already. Their open challenges to each other
+        are not withdrawn (they are hidden and refused)."""
+        with self.engine.begin() as c:
+            stmt = _insert(c, blocks).values(blocker=blocker, blocked=blocked, created=now or _now())
+            stmt = stmt.on_conflict_do_nothing(index_elements=["blocker", "blocked"]).returning(blocks.c.blocker)
+            return c.execute(stmt).first() is not None
+
+    @_guarded
+    def unblock(self, blocker: str, blocked: str) -> bool:
+        with self.engine.begin() as c:
+            res = c.execute(delete(blocks).where(blocks.c.blocker == blocker, blocks.c.blocked == blocked))
+        return res.rowcount == 1
+
+    @_guarded
+    def blocked_by(self, blocker: str) -> list[dict]:
+        """Whom ``blocker`` blocks: ``{"id", "name", "guest"}``, most recent first."""
+        q = (
+            select(users.c.id, users.c.name, users.c.kind)
+            .join(blocks, blocks.c.blocked == users.c.id)
+            .where(blocks.c.blocker == blocker)
+            .order_by(blocks.c.created.desc())
+        )
+        with self.engine.connect() as c:
+            return [{"id": r.id, "name": r.name, "guest": r.kind == "guest"} for r in c.execute(q).all()]
+
+    @_guarded
+    def avoided(self, user_ids: list[str]) -> dict[str, set[str]]:
+        """For each player id: the players they block or are blocked by (neither sees nor takes the other's
+        challenges)."""
+        out: dict[str, set[str]] = {u: set() for u in user_ids}
+        if not user_ids:
+            return out
+        q = select(blocks.c.blocker, blocks.c.blocked).where(
+            or_(blocks.c.blocker.in_(user_ids), blocks.c.blocked.in_(user_ids))
+        )
+        with self.engine.connect() as c:
+            for r in c.execute(q).all():
+                if r.blocker in out:
+                    out[r.blocker].add(r.blocked)
+                if r.blocked in out:
+                    out[r.blocked].add(r.blocker)
+        return out
+
+    @staticmethod
+    def _avoid(c, a: str, b: str) -> bool:
+        q = select(blocks.c.blocker).where(
+            or_(and_(blocks.c.blocker == a, blocks.c.blocked == b), and_(blocks.c.blocker == b, blocks.c.blocked == a))
+        )
+        return c.execute(q.limit(1)).first() is not None
+
+    # ----- ratings -----------------------------------------------------------------------------------
+    @staticmethod
+    def _rating_in(c, user_id: str, game: str, klass: str) -> tuple[_r.Rating, int, _dt.datetime | None]:
+        row = c.execute(
+            select(ratings).where(ratings.c.user_id == user_id, ratings.c.game == game, ratings.c.clock_class == klass)
+        ).first()
+        if row is None:
+            return _r.START, 0, None
+        return _r.Rating(row.rating, row.rd, row.vol), row.matches, _aware(row.updated)
+
+    @_guarded
+    def rating(self, user_id: str, game: str, klass: str) -> _r.Rating:
+        """``user_id``'s rating in ``game`` at clock class ``klass`` (a new player: 1500/350/0.06)."""
+        with self.engine.connect() as c:
+            return self._rating_in(c, user_id, game, klass)[0]
+
+    @_guarded
+    def ratings_of(self, user_id: str) -> list[dict]:
+        """Every rating of ``user_id``: ``{"game", "clock_class", "rating", "rd", "provisional", "matches",
+        "wins"}``."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(ratings).where(ratings.c.user_id == user_id).order_by(ratings.c.game, ratings.c.clock_class)
+            ).all()
+        return [_rating_row(r) for r in rows]
+
+    @_guarded
+    def leaderboard(self, game: str, klass: str, limit: int = 50, offset: int = 0) -> list[dict]:
+        """The ratings of ``game`` at ``klass``, highest first: ``{"rank", "id", "name", "rating", "rd",
+        "provisional", "matches", "wins"}`` (players with at least one rated match)."""
+        q = (
+            select(ratings, users.c.name)
+            .join(users, users.c.id == ratings.c.user_id)
+            .where(ratings.c.game == game, ratings.c.clock_class == klass)
+            .order_by(ratings.c.rating.desc(), ratings.c.user_id)
+            .limit(limit)
+            .offset(offset)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(q).all()
+        return [{"rank": offset + i + 1, "id": r.user_id, "name": r.name, **_rating_row(r)} for i, r in enumerate(rows)]
+
+    @_guarded
+    def history(self, user_id: str, limit: int = 50, offset: int = 0) -> list[dict]:
+        """``user_id``'s rated matches, most recent first: the game id, game, clock class, opponent (id and
+        name), length, won, how it ended, the rating before and after and the deviation after."""
+        q = (
+            select(history, users.c.name.label("opponent_name"))
+            .join(users, users.c.id == history.c.opponent, isouter=True)
+            .where(history.c.user_id == user_id)
+            .order_by(history.c.at.desc(), history.c.game_id)
+            .limit(limit)
+            .offset(offset)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(q).all()
+        return [
+            {
+                "game_id": r.game_id,
+                "game": r.game,
+                "clock_class": r.clock_class,
+                "opponent": {"id": r.opponent, "name": r.opponent_name},
+                "length": r.length,
+                "won": bool(r.won),
+                "reason": r.reason,
+                "before": round(r.before, 2),
+                "after": round(r.after, 2),
+                "rd": round(r.rd, 2),
+                "at": _aware(r.at).isoformat(),
+            }
+            for r in rows
+        ]
+
+    @_guarded
+    def fair_play(self, user_id: str) -> dict:
+        """``user_id``'s rated matches lost by leaving (``abandoned``) and on time (``time``), and all rated."""
+        q = (
+            select(history.c.reason, func.count().label("n"))
+            .where(history.c.user_id == user_id, history.c.won.is_(False))
+            .group_by(history.c.reason)
+        )
+        with self.engine.connect() as c:
+            lost = {r.reason: int(r.n) for r in c.execute(q).all()}
+            total = c.execute(select(func.count()).select_from(history).where(history.c.user_id == user_id)).scalar()
+        return {"rated": int(total or 0), "abandoned": lost.get("abandoned", 0), "time": lost.get("time", 0)}
+
+    def rate_match(self, m: RatedMatch, now: _dt.datetime | None = None):
+        """A step for :meth:`Storage.save` (``also=``): on the save's connection, update both players' ratings
+        for the finished match ``m`` and write their history rows (nothing when ``m`` was rated already)."""
+
+        def run(c) -> None:
+            self._rate_in(c, m, now or _now())
+
+        return run
+
+    def _rate_in(self, c, m: RatedMatch, now: _dt.datetime) -> None:
+        if c.execute(select(history.c.game_id).where(history.c.game_id == m.game_id).limit(1)).first() is not None:
+            return
+        ids = sorted({m.winner, m.loser})
+        for uid in ids:  # a first rated match: the starting rating (another writer may insert it first)
+            stmt = _insert(c, ratings).values(
+                user_id=uid,
+                game=m.game,
+                clock_class=m.clock_class,
+                rating=_r.START.rating,
+                rd=_r.START.rd,
+                vol=_r.START.vol,
+                matches=0,
+                wins=0,
+                updated=now,
+            )
+            c.execute(stmt.on_conflict_do_nothing(index_elements=["user_id", "game", "clock_class"]))
+        q = (
+            select(ratings)
+            .where(ratings.c.user_id.in_(ids), ratings.c.game == m.game, ratings.c.clock_class == m.clock_class)
+            .order_by(ratings.c.user_id)
+        )
+        if c.dialect.name == "postgresql":
+            q = q.with_for_update()  # the rows locked in the order of the ids: two matches never deadlock
+        rows = {r.user_id: r for r in c.execute(q).all()}
+
+        def before(uid: str) -> _r.Rating:
+            r = rows[uid]
+            days = (now - _aware(r.updated)).total_seconds() / 86400 if r.matches else 0.0
+            return _r.idle(_r.Rating(r.rating, r.rd, r.vol), days)
+
+        if m.winner == m.loser:  # playing oneself is never rated
+            return
+        w0, l0 = before(m.winner), before(m.loser)
+        w1, l1 = _r.match_update(w0, l0, m.length)
+        for uid, old, new, won, opp in ((m.winner, w0, w1, True, m.loser), (m.loser, l0, l1, False, m.winner)):
+            c.execute(
+                update(ratings)
+                .where(ratings.c.user_id == uid, ratings.c.game == m.game, ratings.c.clock_class == m.clock_class)
+                .values(
+                    rating=new.rating,
+                    rd=new.rd,
+                    vol=new.vol,
+                    matches=ratings.c.matches + 1,
+                    wins=ratings.c.wins + (1 if won else 0),
+                    updated=now,
+                )
+            )
+            c.execute(
+                history.insert().values(
+                    game_id=m.game_id,
+                    user_id=uid,
+                    game=m.game,
+                    clock_class=m.clock_class,
+                    opponent=opp,
+                    length=m.length,
+                    won=won,
+                    reason=m.reason[:16],
+                    before=old.rating,
+                    after=new.rating,
+                    rd=new.rd,
+                    at=now,
+                )
+            )
+
+    # ----- challenges --------------------------------------------------------------------------------
+    @staticmethod
+    def _check_limits(c, owner: str, now: _dt.datetime) -> None:
+        open_n = c.execute(
+            select(func.count())
+            .select_from(challenges)
+            .where(
+                challenges.c.owner == owner,
+                challenges.c.status == "open",
+                challenges.c.created > now - CHALLENGE_TTL,
+            )
+        ).scalar()
+        if open_n >= MAX_OPEN:
+            raise ChallengeLimit("too_many_open")
+        hour = now - _dt.timedelta(hours=1)
+        made = c.execute(
+            select(challenges.c.created)
+            .where(challenges.c.owner == owner, challenges.c.created > hour)
+            .order_by(challenges.c.created.desc())
+            .limit(MAX_PER_HOUR)
+        ).all()
+        if len(made) >= MAX_PER_HOUR:
+            oldest = _aware(made[-1].created)
+            raise ChallengeLimit("too_many_challenges", max(1, int((oldest - hour).total_seconds()) + 1))
+
+    @staticmethod
+    def _new_row(owner: str, kind: str, terms: dict, now: _dt.datetime) -> dict:
+        return {
+            "id": secrets.token_hex(8),
+            "owner": owner,
+            "kind": kind,
+            "game": terms["game"],
+            "length": terms["length"],
+            "clock": json.dumps(terms["clock"]) if terms["clock"] is not None else None,
+            "clock_class": terms["clock_class"],
+            "rated": bool(terms["rated"]),
+            "rating_min": terms.get("rating_min"),
+            "rating_max": terms.get("rating_max"),
+            "colour": terms.get("colour", "random"),
+            "client_seed": terms.get("client_seed"),
+            "status": "open",
+            "created": now,
+        }
+
+    @_guarded
+    def create_challenge(self, owner: str, terms: dict, now: _dt.datetime | None = None) -> Challenge:
+        """An open challenge of ``owner`` on ``terms`` (game, length, clock, clock_class, rated, rating_min,
+        rating_max, colour, client_seed). Raises :class:`ChallengeLimit`."""
+        now = now or _now()
+        with self.engine.begin() as c:
+            self._check_limits(c, owner, now)
+            row = self._new_row(owner, "open", terms, now)
+            c.execute(challenges.insert().values(**row))
+            return Challenge.of(c.execute(select(challenges).where(challenges.c.id == row["id"])).one())
+
+    @_guarded
+    def challenge(self, cid: str) -> Challenge | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(challenges).where(challenges.c.id == cid)).first()
+        return None if row is None else Challenge.of(row)
+
+    @_guarded
+    def open_challenges(self, now: _dt.datetime | None = None, limit: int = 200) -> list[Challenge]:
+        """Open challenges (not seeks) whose owner is online and which have not lapsed, oldest first."""
+        now = now or _now()
+        fresh = (
+            select(presence.c.user_id)
+            .where(presence.c.user_id == challenges.c.owner, presence.c.seen >= now - PRESENCE_FRESH)
+            .exists()
+        )
+        q = (
+            select(challenges)
+            .where(
+                challenges.c.status == "open",
+                challenges.c.kind == "open",
+                challenges.c.created > now - CHALLENGE_TTL,
+                fresh,
+            )
+            .order_by(challenges.c.created)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return [Challenge.of(r) for r in c.execute(q).all()]
+
+    @_guarded
+    def cancel_challenge(self, cid: str, owner: str, now: _dt.datetime | None = None) -> Challenge | None:
+        """Withdraw ``owner``'s challenge or seek ``cid`` (nothing when it is not open any more); returns it,
+        ``None`` when ``owner`` has no such challenge."""
+        with self.engine.begin() as c:
+            c.execute(
+                update(challenges)
+                .where(challenges.c.id == cid, challenges.c.owner == owner, challenges.c.status == "open")
+                .values(status="cancelled", closed=now or _now())
+            )
+            row = c.execute(select(challenges).where(challenges.c.id == cid, challenges.c.owner == owner)).first()
+        return None if row is None else Challenge.of(row)
+
+    @_guarded
+    def take_challenge(self, cid: str, taker: str, build, now: _dt.datetime | None = None) -> tuple[Challenge, bool]:
+        """``taker`` takes the open challenge ``cid``: ``build(challenge, conn) -> game id`` makes the game on
+        the same connection, and the challenge is marked taken, in one transaction. Returns the challenge and
+        whether it was taken now (False: ``taker`` had taken it already, its game is ``game_id``: a repeat).
+
+        Raises :class:`ChallengeRefused`: ``no_challenge`` (unknown, withdrawn or lapsed), ``own_challenge``,
+        ``challenge_taken`` (by someone else), ``blocked``."""
+        now = now or _now()
+        with self.engine.begin() as c:
+            row = c.execute(select(challenges).where(challenges.c.id == cid)).first()
+            if row is None:
+                raise ChallengeRefused("no_challenge")
+            ch = Challenge.of(row)
+            if ch.status == "accepted":
+                if ch.taken_by == taker:
+                    return ch, False
+                raise ChallengeRefused("challenge_taken")
+            if ch.status != "open" or ch.created <= now - CHALLENGE_TTL:
+                raise ChallengeRefused("no_challenge")
+            if ch.owner == taker:
+                raise ChallengeRefused("own_challenge")
+            if self._avoid(c, ch.owner, taker):
+                raise ChallengeRefused("blocked")
+            return self._take_in(c, ch, taker, build, now), True
+
+    @staticmethod
+    def _take_in(c, ch: Challenge, taker: str, build, now: _dt.datetime) -> Challenge:
+        res = c.execute(
+            update(challenges)
+            .where(challenges.c.id == ch.id, challenges.c.status == "open")
+            .values(status="accepted", taken_by=taker, closed=now)
+        )
+        if res.rowcount != 1:  # taken by another process between the read and here
+            raise ChallengeRefused("challenge_taken")
+        gid = build(ch, c)
+        c.execute(update(challenges).where(challenges.c.id == ch.id).values(game_id=gid))
+        # the two players are playing now: their other seeks are withdrawn (no second pairing meanwhile)
+        c.execute(
+            update(challenges)
+            .where(
+                challenges.c.owner.in_((ch.owner, taker)),
+                challenges.c.kind == "quick",
+                challenges.c.status == "open",
+            )
+            .values(status="cancelled", closed=now)
+        )
+        ch.status, ch.taken_by, ch.closed, ch.game_id = "accepted", taker, now, gid
+        return ch
+
+    # ----- quick pairing -----------------------------------------------------------------------------
+    @_guarded
+    def seek(self, user_id: str, now: _dt.datetime | None = None) -> Challenge | None:
+        """``user_id``'s quick-pairing seek: the open one, or the one paired within the last few minutes."""
+        now = now or _now()
+        q = (
+            select(challenges)
+            .where(
+                challenges.c.owner == user_id,
+                challenges.c.kind == "quick",
+                or_(
+                    challenges.c.status == "open",
+                    and_(challenges.c.status == "accepted", challenges.c.closed > now - PAIRED_SHOWN),
+                ),
+            )
+            .order_by(challenges.c.created.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as c:
+            row = c.execute(q).first()
+        return None if row is None else Challenge.of(row)
+
+    @_guarded
+    def mine(self, user_ids: list[str], now: _dt.datetime | None = None) -> dict[str, dict]:
+        """For many players at once (the lobby's connections): ``{id: {"seek": Challenge | None, "taken":
+        Challenge | None}}``, as :meth:`seek` and :meth:`taken` give them, in one query."""
+        now = now or _now()
+        out: dict[str, dict] = {u: {"seek": None, "taken": None} for u in user_ids}
+        if not user_ids:
+            return out
+        q = (
+            select(challenges)
+            .where(
+                challenges.c.owner.in_(user_ids),
+                or_(
+                    and_(challenges.c.kind == "quick", challenges.c.status == "open"),
+                    and_(challenges.c.status == "accepted", challenges.c.closed > now - PAIRED_SHOWN),
+                ),
+            )
+            .order_by(challenges.c.created)
+        )
+        with self.engine.connect() as c:
+            for row in c.execute(q).all():
+                ch = Challenge.of(row)
+                key = "seek" if ch.kind == "quick" else "taken"
+                out[ch.owner][key] = ch  # the newest wins (ordered by creation)
+        return out
+
+    @_guarded
+    def ratings_for(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], _r.Rating]:
+        """The ratings of many ``(player id, game, clock class)`` at once (a new player's: the start)."""
+        out = dict.fromkeys(keys, _r.START)
+        ids = sorted({k[0] for k in keys})
+        if not ids:
+            return out
+        with self.engine.connect() as c:
+            for r in c.execute(select(ratings).where(ratings.c.user_id.in_(ids))).all():
+                k = (r.user_id, r.game, r.clock_class)
+                if k in out:
+                    out[k] = _r.Rating(r.rating, r.rd, r.vol)
+        return out
+
+    @_guarded
+    def taken(self, user_id: str, now: _dt.datetime | None = None) -> Challenge | None:
+        """``user_id``'s open challenge accepted within the last few minutes (its page opens the game)."""
+        now = now or _now()
+        q = (
+            select(challenges)
+            .where(
+                challenges.c.owner == user_id,
+                challenges.c.kind == "open",
+                challenges.c.status == "accepted",
+                challenges.c.closed > now - PAIRED_SHOWN,
+            )
+            .order_by(challenges.c.closed.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as c:
+            row = c.execute(q).first()
+        return None if row is None else Challenge.of(row)
+
+    @_guarded
+    def quick_pair(
+        self, user_id: str, terms: dict, rating: float, build, now: _dt.datetime | None = None
+    ) -> tuple[Challenge, bool]:
+        """Quick pairing: pair ``user_id`` (rating ``rating`` at these terms) with the longest-waiting seek of
+        another online player on the same terms (game, length, clock, rated) whose range takes ``rating`` and
+        whose rating ``terms``' range takes, neither blocking the other; ``build(seek, conn)`` makes the game.
+        Without one, ``user_id``'s own seek is stored (an earlier one on the same terms is kept, one on other
+        terms withdrawn). Returns (the seek, paired now).
+
+        Raises :class:`ChallengeLimit` (a new seek over the limits)."""
+        now = now or _now()
+        with self._pairing, self.engine.begin() as c:
+            # one pairing at a time across processes: PostgreSQL's advisory lock; SQLite's write lock, taken
+            # at once by a write that changes nothing (a pairing that only read first would miss a seek
+            # stored meanwhile by another process)
+            if c.dialect.name == "postgresql":
+                c.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PAIRING_LOCK})
+            else:
+                c.execute(update(challenges).where(challenges.c.id == "").values(status="open"))
+            mine = c.execute(
+                select(challenges).where(
+                    challenges.c.owner == user_id, challenges.c.kind == "quick", challenges.c.status == "open"
+                )
+            ).all()
+            keep = None
+            for row in mine:
+                ch = Challenge.of(row)
+                if keep is None and ch.same_terms(terms):
+                    keep = ch
+                else:
+                    c.execute(update(challenges).where(challenges.c.id == ch.id).values(status="cancelled", closed=now))
+            fresh = (
+                select(presence.c.user_id)
+                .where(presence.c.user_id == challenges.c.owner, presence.c.seen >= now - PRESENCE_FRESH)
+                .exists()
+            )
+            clock = json.dumps(terms["clock"]) if terms["clock"] is not None else None
+            q = (
+                select(challenges)
+                .where(
+                    challenges.c.kind == "quick",
+                    challenges.c.status == "open",
+                    challenges.c.owner != user_id,
+                    challenges.c.game == terms["game"],
+                    challenges.c.length == terms["length"],
+                    (challenges.c.clock == clock) if clock is not None else challenges.c.clock.is_(None),
+                    challenges.c.rated == bool(terms["rated"]),
+                    challenges.c.created > now - CHALLENGE_TTL,
+                    fresh,
+                )
+                .order_by(challenges.c.created)
+                .limit(50)
+            )
+            lo, hi = terms.get("rating_min"), terms.get("rating_max")
+            for row in c.execute(q).all():
+                other = Challenge.of(row)
+                if other.rating_min is not None and rating < other.rating_min:
+                    continue
+                if other.rating_max is not None and rating > other.rating_max:
+                    continue
+                theirs = self._rating_in(c, other.owner, other.game, other.clock_class)[0].rating
+                if (lo is not None and theirs < lo) or (hi is not None and theirs > hi):
+                    continue
+                if self._avoid(c, other.owner, user_id):
+                    continue
+                if keep is not None:
+                    c.execute(
+                        update(challenges).where(challenges.c.id == keep.id).values(status="cancelled", closed=now)
+                    )
+                return self._take_in(c, other, user_id, build, now), True
+            if keep is not None:
+                return keep, False
+            self._check_limits(c, user_id, now)
+            new = self._new_row(user_id, "quick", terms, now)
+            c.execute(challenges.insert().values(**new))
+            return Challenge.of(c.execute(select(challenges).where(challenges.c.id == new["id"])).one()), False
+
+    # ----- games -------------------------------------------------------------------------------------
+    @_guarded
+    def live_games(self, limit: int = 50) -> list[dict]:
+        """Online games open to watchers and being played, most recently played first: ``{"id", "game",
+        "title", "players", "length", "score", "rated"}``."""
+        q = (
+            select(games.c.id, games.c.game, games.c.title, games.c.summary)
+            .where(games.c.visibility == "public", games.c.status.in_(("playing", "game-over")))
+            .order_by(games.c.updated.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(q).all()
+        return [_game_row(r) for r in rows]
+
+    @_guarded
+    def finished_games(self, user_id: str, public_only: bool, limit: int = 50, offset: int = 0) -> list[dict]:
+        """Finished online games ``user_id`` sat at, most recent first (``public_only``: those open to
+        watchers, what others may see)."""
+        q = (
+            select(games.c.id, games.c.game, games.c.title, games.c.summary, games.c.updated)
+            .where(
+                games.c.status == "over",
+                or_(games.c.seat0 == user_id, games.c.seat1 == user_id),
+                games.c.visibility == "public"
+                if public_only
+                else or_(games.c.visibility == "public", games.c.seat0 != games.c.seat1),
+            )
+            .order_by(games.c.updated.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        with self.engine.connect() as c:
+            rows = c.execute(q).all()
+        return [{**_game_row(r), "ended": _aware(r.updated).isoformat()} for r in rows]
+
+
+def _rating_row(r) -> dict:
+    return {
+        "game": r.game,
+        "clock_class": r.clock_class,
+        "rating": round(r.rating, 2),
+        "rd": round(r.rd, 2),
+        "provisional": r.rd > _r.PROVISIONAL_RD,
+        "matches": r.matches,
+        "wins": r.wins,
+    }
+
+
+def _game_row(r) -> dict:
+    s = json.loads(r.summary or "{}")
+    return {
+        "id": r.id,
+        "game": r.game,
+        "title": r.title,
+        "players": s.get("players"),
+        "length": s.get("length"),
+        "score": s.get("score"),
+        "status": s.get("status"),
+        "winner": s.get("winner"),
+        "rated": bool(s.get("rated")),
+    }

@@ -1,0 +1,687 @@
+"""The lobby: open challenges, quick pairing, who is online, games to watch, ratings, blocks, fair play.
+
+Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
+
+* ``GET /api/lobby``: the lobby as its asker sees it (challenges of players they neither block nor are
+  blocked by, who is online, games being played that anyone may watch, their own quick-pairing seek).
+  ``WS /api/lobby/live``: the same, ``{"type": "lobby", "lobby": {...}}`` now and after every change.
+* ``POST /api/lobby/challenges`` (game, length, clock, rated, rating range, colour): an open challenge anyone
+  may accept (``POST /api/lobby/challenges/{id}/accept``: the game is made and begins, both seated);
+  ``DELETE /api/lobby/challenges/{id}`` withdraws it.
+* ``POST /api/lobby/quick``: quick pairing by game, length, clock and rating; ``GET``/``DELETE`` the seek.
+* ``GET /api/ratings`` (the leaderboard), ``GET /api/players/{id}`` (ratings, fair play),
+  ``/api/players/{id}/history`` (rated matches), ``/api/players/{id}/games`` (finished games with their
+  records' links).
+* ``GET/POST /api/blocks``, ``DELETE /api/blocks/{id}``.
+* ``POST /api/games/{id}/claim``: the opponent left a rated match past its grace period: they lose it.
+
+Every action is authorised (a log-in session; a rated match needs an account on both sides), idempotent
+(a repeated accept answers the same game, a repeated withdrawal or block changes nothing), and stored before
+it is answered; the lobby's state is the database's (:mod:`nardy.web.community`), so several server
+processes share it. Changes reach the pages through the live channel's hub (:class:`nardy.web.live.Hub`,
+channel :data:`LOBBY`): a notification names only the channel, and each connection's message is made
+afresh from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from typing import Literal
+
+from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.concurrency import run_in_threadpool
+
+from ..clock import clock_spec
+from ..errors import GameStateError
+from ..rules import get_rules
+from . import ratings as _r
+from .auth import current_user, require_user
+from .community import (
+    LOBBY,
+    Challenge,
+    ChallengeLimit,
+    ChallengeRefused,
+    Community,
+    RatedMatch,
+)
+from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_game
+from .errors import Refused
+from .live import MAX_CONNECTIONS, Conn, announce
+from .online import publish, shown
+from .sessions import new_session
+from .storage import User
+from .view import SavedGameView
+
+__all__ = [
+    "router",
+    "publish_lobby",
+    "lobby_changed",
+    "rating_step",
+    "PresenceKeeper",
+    "ABANDON_GRACE",
+    "PRESENCE_EVERY",
+]
+
+log = logging.getLogger("nardy.web")
+
+router = APIRouter()
+
+#: Seconds a player may be away from a rated match (no live connection to it) before the opponent may claim
+#: it (``POST /api/games/{id}/claim``); ``app.state.abandon_grace`` overrides it.
+ABANDON_GRACE = 120.0
+#: Seconds between two presence rounds (the connected players' ``seen`` written, the lobby sent again).
+PRESENCE_EVERY = 15.0
+#: Lobby connections at most (in this process).
+MAX_LOBBY = 2048
+
+UserId = GameId  # the same shape: [0-9A-Za-z_-], at most 32
+
+
+# ----- helpers -------------------------------------------------------------------------------------------
+def community(app) -> Community:
+    c = getattr(app.state, "community", None)
+    if c is None:
+        c = app.state.community = Community(app.state.storage)
+    return c
+
+
+def _refused(status: int, code: str, detail: str, kind: str, **params) -> Refused:
+    return Refused(status, detail, code=code, kind=kind, params=params)
+
+
+_REFUSALS = {
+    "no_challenge": (404, "no such open challenge (withdrawn, taken or lapsed)", "NotFound"),
+    "challenge_taken": (409, "someone else accepted this challenge first", "Conflict"),
+    "own_challenge": (409, "this is your own challenge", "Conflict"),
+    "blocked": (403, "you cannot play this player", "Forbidden"),
+}
+
+
+def _challenge_refused(e: ChallengeRefused) -> Refused:
+    status, detail, kind = _REFUSALS[e.code]
+    return _refused(status, e.code, detail, kind)
+
+
+def _limit_refused(e: ChallengeLimit) -> Refused:
+    if e.kind == "too_many_open":
+        return _refused(
+            409, "too_many_open", "you have too many open challenges; withdraw one first", "Conflict", most=3
+        )
+    wait = e.retry_after
+    return Refused(
+        429,
+        f"too many challenges; try again in {wait} s",
+        code="too_many_challenges",
+        kind="TooManyRequests",
+        params={"retry_after": wait, "minutes": max(1, -(-wait // 60))},
+        headers={"Retry-After": str(wait)},
+    )
+
+
+async def _signed_in(conn) -> User:
+    return await require_user(await current_user(conn))
+
+
+# ----- request bodies --------------------------------------------------------------------------------------
+class ClockTimes(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    initial: float = Field(..., ge=1, le=86400)
+    increment: float = Field(0, ge=0, le=600)
+    delay: float = Field(0, ge=0, le=600)
+
+
+class Terms(BaseModel):
+    """What a challenge or a quick-pairing seek asks for."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field("backgammon", max_length=40, description="backgammon, short or long (aliases accepted)")
+    length: int = Field(1, ge=1, le=25, description="match length in points")
+    clock: Literal["none", "blitz", "rapid", "classic"] | ClockTimes | None = Field(
+        "blitz", description="a preset or times in seconds; a rated match has a clock"
+    )
+    rated: bool = Field(True, description="the result changes both players' ratings (accounts only)")
+    client_seed: str | None = Field(None, max_length=64, description="your browser's seed for the fair dice")
+
+
+class ChallengeBody(Terms):
+    colour: Literal["white", "black", "random"] = "random"
+    rating_min: float | None = Field(None, ge=0, le=4000, description="the lowest rating that may accept")
+    rating_max: float | None = Field(None, ge=0, le=4000, description="the highest rating that may accept")
+
+    @model_validator(mode="after")
+    def _range(self):
+        if self.rating_min is not None and self.rating_max is not None and self.rating_min > self.rating_max:
+            raise ValueError("rating_min is above rating_max")
+        return self
+
+
+class QuickBody(Terms):
+    rating_range: float | None = Field(
+        None, ge=0, le=4000, description="pair only with players rated within this many points of you (default: any)"
+    )
+
+
+class AcceptBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    client_seed: str | None = Field(None, max_length=64, description="your browser's seed for the fair dice")
+
+
+class BlockBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    user: UserId = Field(..., description="the player id to block")
+
+
+def _terms(body: Terms, user: User) -> dict:
+    """The stored terms of ``body`` (the game's own name, the clock and its class); 403 ``guest_unrated``, 422
+    ``rated_needs_clock`` for a rated match without one."""
+    game = get_rules(body.game).name
+    clock = body.clock.model_dump() if isinstance(body.clock, ClockTimes) else body.clock
+    if clock == "none":
+        clock = None
+    spec = clock_spec(clock)
+    if body.rated and user.guest:
+        raise _refused(403, "guest_unrated", "guests play unrated games; register to play rated ones", "Forbidden")
+    if body.rated and spec is None:
+        raise _refused(422, "rated_needs_clock", "a rated match has a clock", "InvalidOptionError")
+    klass = _r.clock_class(spec.initial, spec.increment, spec.delay) if spec is not None else "untimed"
+    if body.client_seed is not None:
+        from ..fairdice import check_client_seed
+
+        check_client_seed(body.client_seed)
+    return {
+        "game": game,
+        "length": body.length,
+        "clock": clock,
+        "clock_class": klass,
+        "rated": body.rated,
+        "client_seed": body.client_seed,
+    }
+
+
+def _builder(store, taker: User, client_seed: str | None):
+    """``build(challenge, conn) -> game id`` for :meth:`Community.take_challenge`: the challenge's owner at
+    their colour, ``taker`` in the other seat, the match begun, the game stored on ``conn``."""
+    from sqlalchemy import select
+
+    from .games import columns
+    from .storage import users
+
+    def build(ch: Challenge, conn) -> str:
+        colour = ch.colour if ch.colour != "random" else secrets.choice(("white", "black"))
+        owner_name = conn.execute(select(users.c.name).where(users.c.id == ch.owner)).scalar() or "?"
+        names = [owner_name, "?"] if colour == "white" else ["?", owner_name]
+        s = new_session(
+            ch.game,
+            length=ch.length,
+            opponent="online",
+            colour=colour,
+            players=names,
+            owner=ch.owner,
+            client_seed=ch.client_seed,
+            clock=ch.clock,
+            watchers=True,
+        )
+        s.settings.update(rated=ch.rated, rating_class=ch.clock_class, challenge=ch.id)
+        s.join(taker.id, taker.name, client_seed, time.time())
+        s.run_bots()
+        saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s), conn=conn)
+        return saved.id
+
+    return build
+
+
+# ----- the lobby's view ------------------------------------------------------------------------------------
+def _snapshot(com: Community) -> dict:
+    """What every lobby connection shares: open challenges (with their owners' names and ratings), who is
+    online, games to watch."""
+    chs = com.open_challenges()
+    online = com.online()
+    names = {u["id"]: u for u in online}
+    rated = com.ratings_for([(ch.owner, ch.game, ch.clock_class) for ch in chs if ch.rated])
+    out = []
+    for ch in chs:
+        who = names.get(ch.owner, {"id": ch.owner, "name": "?", "guest": False})
+        r = rated.get((ch.owner, ch.game, ch.clock_class)) if ch.rated else None
+        out.append({**ch.public(), "owner": who, "owner_rating": round(r.rating) if r else None})
+    return {"challenges": out, "online": online, "live": com.live_games()}
+
+
+def _personal(snap: dict, uid: str | None, avoid: set[str], mine: dict) -> dict:
+    """The snapshot as player ``uid`` sees it: without the challenges of players they block or are blocked
+    by, with their own quick-pairing seek (``seek``) and their challenge taken in the last minutes (``taken``:
+    its ``game_id`` is the game to open); ``mine``: their entry of :meth:`Community.mine`."""
+    seek, taken = mine.get("seek"), mine.get("taken")
+    return {
+        "challenges": [c for c in snap["challenges"] if c["owner"]["id"] not in avoid],
+        "online": [u for u in snap["online"] if u["id"] not in avoid],
+        "live": snap["live"],
+        "seek": seek.public() if seek else None,
+        "taken": taken.public() if taken else None,
+        "me": uid,
+    }
+
+
+def lobby_view(com: Community, uid: str | None) -> dict:
+    snap = _snapshot(com)
+    if uid is None:
+        return _personal(snap, None, set(), {})
+    return _personal(snap, uid, com.avoided([uid])[uid], com.mine([uid])[uid])
+
+
+async def publish_lobby(app) -> None:
+    """Send every lobby connection of this process the lobby as it sees it now (read from the database: a
+    notification from another process needs only the channel's name, :data:`LOBBY`)."""
+    hub = app.state.hub
+    conns = list(hub.games.get(LOBBY, ()))
+    if not conns:
+        return
+    com = community(app)
+    seq = time.time_ns()
+
+    def render() -> list[tuple[Conn, dict]]:
+        snap = _snapshot(com)
+        uids = sorted({c.user for c in conns if c.user})
+        avoid, mine = com.avoided(uids), com.mine(uids)
+        return [(c, _personal(snap, c.user, avoid.get(c.user or "", set()), mine.get(c.user or "", {}))) for c in conns]
+
+    try:
+        views = await run_in_threadpool(render)
+    except Exception:  # the database is down a moment: the next change or round sends it again
+        log.info("lobby: could not be read for its connections")
+        return
+    for conn, view in views:
+        await hub.deliver(conn, seq, {"type": "lobby", "lobby": view})
+
+
+async def lobby_changed(app) -> None:
+    """The lobby changed through this process: tell the other server processes (``NOTIFY``, kind ``lobby``:
+    they send their own connections the lobby again, :func:`publish_lobby`) and send it to this process's."""
+    try:
+        await announce(app, "lobby", LOBBY)
+    except Exception:  # the notification is lost: the other processes' presence rounds send it within 15 s
+        log.info("lobby: could not tell the other processes")
+    await publish_lobby(app)
+
+
+class PresenceKeeper:
+    """Every :data:`PRESENCE_EVERY` seconds: write that the players connected to this process (the lobby, live
+    games) are there, and send the lobby again (who is online changes by itself, challenges lapse)."""
+
+    def __init__(self, app, period: float = PRESENCE_EVERY):
+        self.app = app
+        self.period = period
+        self.task: asyncio.Task | None = None
+        self.rounds = 0
+
+    async def tick(self) -> None:
+        hub = self.app.state.hub
+        self.rounds += 1
+        if self.rounds % 40 == 1:  # now and then (every 10 minutes): old presence and challenges go
+            await run_in_threadpool(community(self.app).prune)
+        seen = [(c.user, key) for key, conns in list(hub.games.items()) for c in list(conns) if c.user]
+        if seen:
+            await run_in_threadpool(community(self.app).touch, seen)
+        await publish_lobby(self.app)
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(self.period)
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("presence: a round failed", exc_info=True)
+
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+
+
+# ----- ratings of a finished match (called by games.store_session) ----------------------------------------
+def rating_step(store, game):
+    """For :meth:`Storage.save`: the ratings' update of a rated match that has just ended (``None`` when there
+    is nothing to rate). Marks the session rated (``settings["rating_done"]``) before it is stored, so a match
+    is rated once; the rows themselves are unique per match and player too."""
+    s = game.session
+    if not s.rated or not s.table.is_over or s.settings.get("rating_done"):
+        return None
+    winner = s.table.winner
+    if winner is None:
+        return None
+    seats = s.table.seats
+    ended = s.table.ended
+    m = RatedMatch(
+        game_id=game.id,
+        game=s.match.rules.name,
+        clock_class=s.settings.get("rating_class") or "untimed",
+        length=max(1, s.match.length),
+        winner=seats[winner].player or "",
+        loser=seats[1 - winner].player or "",
+        reason=ended["reason"] if ended else "points",
+    )
+    s.settings["rating_done"] = True
+    return Community(store).rate_match(m)
+
+
+# ----- routes: the lobby -----------------------------------------------------------------------------------
+@router.get("/api/lobby", tags=["lobby"], summary="The lobby: open challenges, who is online, games to watch")
+async def get_lobby(request: Request):
+    user = await current_user(request)
+    com = community(request.app)
+    if user is not None:
+        await run_in_threadpool(com.touch, [(user.id, LOBBY)])
+    return await run_in_threadpool(lobby_view, com, user.id if user else None)
+
+
+@router.post(
+    "/api/lobby/challenges", tags=["lobby"], status_code=201, summary="Make an open challenge anyone may accept"
+)
+async def make_challenge(request: Request, body: ChallengeBody):
+    user = await _signed_in(request)
+    terms = _terms(body, user)
+    terms.update(colour=body.colour, rating_min=body.rating_min, rating_max=body.rating_max)
+    com = community(request.app)
+    await run_in_threadpool(com.touch, [(user.id, LOBBY)])
+    try:
+        ch = await run_in_threadpool(com.create_challenge, user.id, terms)
+    except ChallengeLimit as e:
+        raise _limit_refused(e) from None
+    await lobby_changed(request.app)
+    return {"challenge": ch.public()}
+
+
+@router.delete("/api/lobby/challenges/{cid}", tags=["lobby"], summary="Withdraw your challenge (again: nothing)")
+async def withdraw_challenge(request: Request, cid: GameId):
+    user = await _signed_in(request)
+    com = community(request.app)
+    ch = await run_in_threadpool(com.cancel_challenge, cid, user.id)
+    if ch is None:
+        raise _refused(404, "no_challenge", "you have no such challenge", "NotFound")
+    await lobby_changed(request.app)
+    return {"challenge": ch.public()}
+
+
+async def _take(request: Request, user: User, seed: str | None, take) -> tuple[Challenge, bool]:
+    store = request.app.state.storage
+    lane = request.app.state.action_lane
+    try:
+        return await lane(take, _builder(store, user, seed))
+    except ChallengeRefused as e:
+        raise _challenge_refused(e) from None
+    except GameStateError as e:
+        raise _refused(409, e.code or "conflict", str(e), "Conflict") from None
+
+
+async def _game_view(request: Request, gid: str, uid: str) -> dict:
+    game = await run_in_threadpool(read_game, request.app.state.storage, gid)
+    return shown(game, uid, None, "own").model_dump(mode="json", by_alias=True)
+
+
+@router.post(
+    "/api/lobby/challenges/{cid}/accept",
+    tags=["lobby"],
+    response_model=SavedGameView,
+    summary="Accept an open challenge: the game is made and begins (again: the same game)",
+)
+async def accept_challenge(request: Request, body: AcceptBody, cid: GameId):
+    user = await _signed_in(request)
+    com = community(request.app)
+    ch = await run_in_threadpool(com.challenge, cid)
+    if ch is None:
+        raise _refused(404, "no_challenge", "no such open challenge", "NotFound")
+    if body.client_seed is not None:
+        from ..fairdice import check_client_seed
+
+        check_client_seed(body.client_seed)
+    if ch.status == "open" and ch.owner != user.id:
+        if ch.rated and user.guest:
+            raise _refused(403, "guest_unrated", "guests play unrated games; register to play rated ones", "Forbidden")
+        if ch.rating_min is not None or ch.rating_max is not None:
+            mine = (await run_in_threadpool(com.rating, user.id, ch.game, ch.clock_class)).rating
+            if (ch.rating_min is not None and mine < ch.rating_min) or (
+                ch.rating_max is not None and mine > ch.rating_max
+            ):
+                raise _refused(
+                    403, "out_of_range", "your rating is outside the challenge's range", "Forbidden", rating=round(mine)
+                )
+    taken, new = await _take(request, user, body.client_seed, lambda build: com.take_challenge(cid, user.id, build))
+    gid = taken.game_id or ""
+    if new:
+        await publish(request.app, gid)
+        await lobby_changed(request.app)
+    return await _game_view(request, gid, user.id)
+
+
+@router.post(
+    "/api/lobby/quick",
+    tags=["lobby"],
+    summary="Quick pairing: play the longest-waiting player on the same terms, or wait for one (again: the same)",
+)
+async def quick(request: Request, body: QuickBody):
+    user = await _signed_in(request)
+    terms = _terms(body, user)
+    terms["colour"] = "random"
+    com = community(request.app)
+    await run_in_threadpool(com.touch, [(user.id, LOBBY)])
+    mine = (await run_in_threadpool(com.rating, user.id, terms["game"], terms["clock_class"])).rating
+    if body.rating_range is not None:
+        terms.update(rating_min=mine - body.rating_range, rating_max=mine + body.rating_range)
+    try:
+        seek, paired = await _take(
+            request, user, body.client_seed, lambda build: com.quick_pair(user.id, terms, mine, build)
+        )
+    except ChallengeLimit as e:
+        raise _limit_refused(e) from None
+    if paired and seek.game_id:
+        await publish(request.app, seek.game_id)
+    await lobby_changed(request.app)
+    status = "paired" if paired else "waiting"
+    return {"status": status, "game": seek.game_id if paired else None, "seek": seek.public()}
+
+
+@router.get("/api/lobby/quick", tags=["lobby"], summary="Your quick-pairing seek (paired: its game)")
+async def my_seek(request: Request):
+    user = await _signed_in(request)
+    com = community(request.app)
+    await run_in_threadpool(com.touch, [(user.id, LOBBY)])
+    seek = await run_in_threadpool(com.seek, user.id)
+    if seek is None:
+        return {"status": "none", "game": None, "seek": None}
+    status = "paired" if seek.status == "accepted" else "waiting"
+    return {"status": status, "game": seek.game_id, "seek": seek.public()}
+
+
+@router.delete("/api/lobby/quick", tags=["lobby"], summary="Stop waiting for quick pairing (again: nothing)")
+async def leave_quick(request: Request):
+    user = await _signed_in(request)
+    com = community(request.app)
+    seek = await run_in_threadpool(com.seek, user.id)
+    if seek is not None and seek.status == "open":
+        seek = await run_in_threadpool(com.cancel_challenge, seek.id, user.id)
+        await lobby_changed(request.app)
+    return {"seek": seek.public() if seek else None}
+
+
+@router.websocket("/api/lobby/live")
+async def lobby_live(ws: WebSocket):
+    """The lobby's live channel: ``{"type": "lobby", "lobby": {...}}`` now and after every change; ``"ping"``
+    is answered ``"pong"`` (the handshake's Origin is checked by :func:`nardy.web.auth.check_request`)."""
+    app = ws.app
+    user = await current_user(ws)
+    uid = user.id if user else None
+    hub = app.state.hub
+    # the lobby's own bound (a game's 64 connections do not apply to it), and the hub's bound in all
+    if len(hub.games.get(LOBBY, ())) >= MAX_LOBBY or hub.count >= MAX_CONNECTIONS:
+        await ws.close(code=4429)
+        return
+    conn = Conn(ws, uid, [], None, "own", language(ws))
+    await ws.accept()
+    hub.add(LOBBY, conn)
+    com = community(app)
+    try:
+        if uid is not None:
+            await run_in_threadpool(com.touch, [(uid, LOBBY)])
+            await lobby_changed(app)  # someone came online: everyone sees them (this one its first lobby)
+        else:
+            view = await run_in_threadpool(lobby_view, com, None)
+            await hub.deliver(conn, time.time_ns(), {"type": "lobby", "lobby": view})
+        while True:
+            msg = await ws.receive_text()
+            if msg[:256] == "ping":
+                await ws.send_text("pong")
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        hub.remove(LOBBY, conn)
+
+
+# ----- routes: ratings and players -------------------------------------------------------------------------
+_GAMES = Literal["backgammon", "short", "long"]
+_CLASSES = Literal["blitz", "rapid", "classic"]
+
+
+@router.get("/api/ratings", tags=["ratings"], summary="The leaderboard of a game at a clock class")
+async def leaderboard(
+    request: Request,
+    game: _GAMES = Query("backgammon"),
+    clock: _CLASSES = Query("blitz"),
+    limit: int = Query(50, ge=1, le=200),
+    offset: int = Query(0, ge=0, le=100_000),
+):
+    rows = await run_in_threadpool(community(request.app).leaderboard, game, clock, limit, offset)
+    return {"game": game, "clock_class": clock, "players": rows}
+
+
+async def _player(request: Request, uid: str) -> User:
+    u = await run_in_threadpool(request.app.state.storage.user, uid)
+    if u is None:
+        raise _refused(404, "no_player", "no such player", "NotFound")
+    return u
+
+
+@router.get("/api/players/{uid}", tags=["ratings"], summary="A player: their ratings and fair-play record")
+async def player(request: Request, uid: UserId):
+    u = await _player(request, uid)
+    com = community(request.app)
+    return {
+        **u.public(),
+        "ratings": await run_in_threadpool(com.ratings_of, uid),
+        "fair_play": await run_in_threadpool(com.fair_play, uid),
+    }
+
+
+@router.get("/api/players/{uid}/history", tags=["ratings"], summary="A player's rated matches, newest first")
+async def player_history(
+    request: Request, uid: UserId, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=100_000)
+):
+    await _player(request, uid)
+    return {"history": await run_in_threadpool(community(request.app).history, uid, limit, offset)}
+
+
+@router.get(
+    "/api/players/{uid}/games",
+    tags=["ratings"],
+    summary="A player's finished online games with their records (others see the games open to watchers)",
+)
+async def player_games(
+    request: Request, uid: UserId, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=100_000)
+):
+    await _player(request, uid)
+    me = await current_user(request)
+    rows = await run_in_threadpool(
+        community(request.app).finished_games, uid, me is None or me.id != uid, limit, offset
+    )
+    for r in rows:
+        r.update(record=f"/api/games/{r['id']}/record", mat=f"/api/games/{r['id']}/mat")
+    return {"games": rows}
+
+
+# ----- routes: blocks --------------------------------------------------------------------------------------
+@router.get("/api/blocks", tags=["lobby"], summary="The players you block")
+async def my_blocks(request: Request):
+    user = await _signed_in(request)
+    return {"blocks": await run_in_threadpool(community(request.app).blocked_by, user.id)}
+
+
+@router.post("/api/blocks", tags=["lobby"], summary="Block a player: neither sees nor takes the other's challenges")
+async def block(request: Request, body: BlockBody):
+    user = await _signed_in(request)
+    if body.user == user.id:
+        raise _refused(422, "self_block", "you cannot block yourself", "InvalidOptionError")
+    other = await _player(request, body.user)
+    new = await run_in_threadpool(community(request.app).block, user.id, other.id)
+    await lobby_changed(request.app)
+    return {"blocked": other.public(), "new": new}
+
+
+@router.delete("/api/blocks/{uid}", tags=["lobby"], status_code=204, summary="Unblock a player (again: nothing)")
+async def unblock(request: Request, uid: UserId):
+    user = await _signed_in(request)
+    await run_in_threadpool(community(request.app).unblock, user.id, uid)
+    await lobby_changed(request.app)
+    return Response(status_code=204)
+
+
+# ----- routes: fair play -----------------------------------------------------------------------------------
+@router.post(
+    "/api/games/{gid}/claim",
+    tags=["lobby"],
+    response_model=SavedGameView,
+    summary="Claim a rated match your opponent left past the grace period: they lose it",
+)
+async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
+    from .games import store_session
+
+    user = await _signed_in(request)
+    app = request.app
+    grace = float(getattr(app.state, "abandon_grace", ABANDON_GRACE))
+    async with lock:
+        game = await lane(read_game, store, gid)
+        s = game.session
+        sides = s.sides_of(user.id)
+        if not s.online or not sides:
+            raise _refused(403, "not_seated", "you do not sit at this game", "Forbidden")
+        if not s.rated:
+            raise _refused(409, "not_rated", "only a rated match can be claimed", "Conflict")
+        if s.table.is_over:
+            raise _refused(409, "match_over", "the match is over", "Conflict")
+        if s.table.waiting or len(sides) != 1:
+            raise _refused(409, "seat_empty", "the other player has not joined yet", "Conflict")
+        other = 1 - sides[0]
+        opponent = s.table.seats[other].player or ""
+        seen = await run_in_threadpool(community(app).seen, opponent, gid)
+        started = next((e["t"] for e in s.table.log if e.get("type") == "game"), time.time())
+        since = max(seen.timestamp() if seen else 0.0, float(started))
+        now = time.time()
+        if now - since < grace:
+            wait = max(1, int(grace - (now - since)) + 1)
+            raise _refused(
+                409,
+                "opponent_present",
+                f"your opponent was here {int(now - since)} s ago; a claim is possible after {int(grace)} s away",
+                "Conflict",
+                seconds=wait,
+            )
+
+        def run():
+            s.table.forfeit(other, "abandoned", now)
+            store_session(store, game)
+            return shown(game, user.id, None, "own")
+
+        out = await lane(run)
+    await publish(app, gid)
+    return out

@@ -1,0 +1,379 @@
+// The lobby (#/lobby): quick pairing, open challenges, who is online, games to watch, the leaderboard, a
+// player's ratings, history and finished games, blocks. Live over WS /api/lobby/live (docs/online.md,
+// "Lobby"). app.js's route() calls showLobby()/hideLobby(); this file builds its own part of the page and
+// takes its texts from the one message catalogue (nardy/data/catalogue.toml, section page: lobby_*).
+"use strict";
+
+const LOBBY = {
+  ws: null,          // the lobby's live channel
+  wanted: false,     // the lobby is shown: keep the channel open
+  retry: 0,
+  timer: null,
+  ping: null,
+  state: null,       // the last lobby message
+  seeds: {},         // seek/challenge id -> the dice seed this browser gave it
+  opened: null,      // the paired game already opened
+  updates: 0,        // counts lobby messages drawn (tests wait on it)
+  board: null,       // the leaderboard shown
+};
+window.nardyLobby = LOBBY;
+
+function lel(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "text") e.textContent = v;
+    else if (k === "on") for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
+    else e.setAttribute(k, v);
+  }
+  for (const k of kids) if (k) e.appendChild(k);
+  return e;
+}
+
+function lobbyOption(value, label) { return lel("option", { value, text: label }); }
+
+// ----- the part of the page ----------------------------------------------------------------------------
+function buildLobby() {
+  const nav = document.querySelector("header nav");
+  const btn = lel("button", { id: "btn-lobby", type: "button", text: t("lobby") });
+  btn.addEventListener("click", () => { location.hash = "#/lobby"; });
+  nav.insertBefore(btn, nav.firstChild);
+  const sel = (id, values, label) => {
+    const s = lel("select", { id });
+    for (const v of values) s.appendChild(lobbyOption(v, label(v)));
+    return s;
+  };
+  const sec = lel("section", { id: "lobby", hidden: "" },
+    lel("h2", { "data-lobby": "lobby_quick" }),
+    lel("div", { class: "lobby-form" },
+      sel("lq-game", ["backgammon", "short", "long"], (g) => t("game_" + g)),
+      lel("label", {}, lel("span", { "data-lobby": "lobby_length" }),
+        lel("input", { id: "lq-length", type: "number", min: "1", max: "25", value: "1" })),
+      lel("label", {}, lel("span", { "data-lobby": "lobby_clock" }),
+        sel("lq-clock", ["blitz", "rapid", "classic", "none"], (c) => t(c === "none" ? "lobby_clock_untimed" : "lobby_clock_" + c))),
+      lel("label", {}, lel("input", { id: "lq-rated", type: "checkbox", checked: "" }), lel("span", { "data-lobby": "lobby_rated" })),
+      lel("button", { id: "btn-quick", type: "button", class: "primary", "data-lobby": "lobby_play_now", on: { click: quickPair } }),
+      lel("button", { id: "btn-challenge", type: "button", class: "secondary", "data-lobby": "lobby_post", on: { click: postChallenge } })),
+    lel("p", { id: "lq-status", hidden: "" }, lel("span", { "data-lobby": "lobby_looking" }), document.createTextNode(" "),
+      lel("button", { id: "btn-quick-stop", type: "button", class: "secondary", "data-lobby": "lobby_stop", on: { click: stopQuick } })),
+    lel("p", { id: "lobby-error", class: "error-text" }),
+    lel("div", { class: "lobby-cols" },
+      lel("div", {},
+        lel("h3", { "data-lobby": "lobby_challenges" }), lel("ul", { id: "lobby-challenges" }),
+        lel("h3", { "data-lobby": "lobby_live" }), lel("ul", { id: "lobby-live" })),
+      lel("div", {},
+        lel("h3", { "data-lobby": "lobby_online" }), lel("ul", { id: "lobby-online" }),
+        lel("h3", { "data-lobby": "lobby_blocked" }), lel("ul", { id: "lobby-blocks" }))),
+    lel("h2", { "data-lobby": "lobby_board" }),
+    lel("div", { class: "lobby-form" },
+      sel("lb-game", ["backgammon", "short", "long"], (g) => t("game_" + g)),
+      sel("lb-clock", ["blitz", "rapid", "classic"], (c) => t("lobby_clock_" + c))),
+    lel("table", { id: "leaderboard" }),
+    lel("div", { id: "lobby-player", hidden: "" }));
+  document.querySelector("main").appendChild(sec);
+  $("#lb-game").addEventListener("change", loadBoard);
+  $("#lb-clock").addEventListener("change", loadBoard);
+  $("#lq-game").value = "long";
+}
+
+function wordLobby() {
+  $("#btn-lobby").textContent = t("lobby");
+  document.querySelectorAll("[data-lobby]").forEach((e) => { e.textContent = t(e.dataset.lobby); });
+  for (const id of ["#lq-game", "#lb-game"]) for (const o of $(id).options) o.textContent = t("game_" + o.value);
+  for (const id of ["#lq-clock", "#lb-clock"]) {
+    for (const o of $(id).options) o.textContent = t(o.value === "none" ? "lobby_clock_untimed" : "lobby_clock_" + o.value);
+  }
+}
+
+// The page's language changed (app.js sets it first): word the lobby again.
+function relabelLobby() {
+  setTimeout(() => {
+    wordLobby();
+    if ($("#lobby").hidden) return;
+    if (LOBBY.state) renderLobby(LOBBY.state);
+    loadBoard();
+  }, 0);
+}
+
+function showLobby() {
+  if (typeof leaveGame === "function") leaveGame();
+  S.id = null; S.view = null; S.join = null;
+  for (const id of ["#home", "#play", "#join"]) $(id).hidden = true;
+  $("#lobby").hidden = false;
+  document.body.dataset.screen = "lobby";
+  wordLobby();
+  $("#lobby-error").textContent = "";
+  LOBBY.wanted = true;
+  openLobbyLive();
+  loadBoard();
+  loadBlocks();
+}
+
+function hideLobby() {
+  const sec = $("#lobby");
+  if (sec) sec.hidden = true;
+  LOBBY.wanted = false;
+  closeLobbyLive();
+}
+
+// ----- the live channel --------------------------------------------------------------------------------
+function openLobbyLive() {
+  if (LOBBY.ws) return;
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/api/lobby/live`);
+  LOBBY.ws = ws;
+  ws.onopen = () => {
+    LOBBY.retry = 0;
+    LOBBY.ping = setInterval(() => { if (ws.readyState === 1) ws.send("ping"); }, 20000);
+  };
+  ws.onmessage = (ev) => {
+    if (ev.data === "pong") return;
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg.type === "lobby") renderLobby(msg.lobby);
+  };
+  ws.onclose = () => {
+    clearInterval(LOBBY.ping);
+    if (LOBBY.ws === ws) LOBBY.ws = null;
+    if (!LOBBY.wanted) return;
+    LOBBY.retry = Math.min(LOBBY.retry + 1, 6);
+    LOBBY.timer = setTimeout(openLobbyLive, 500 * 2 ** LOBBY.retry);
+  };
+}
+
+function closeLobbyLive() {
+  clearTimeout(LOBBY.timer);
+  clearInterval(LOBBY.ping);
+  const ws = LOBBY.ws;
+  LOBBY.ws = null;
+  if (ws) ws.close();
+}
+
+// ----- drawing -----------------------------------------------------------------------------------------
+function termsText(c) {
+  const clock = t("lobby_clock_" + (c.clock_class || "untimed"));
+  return `${t("game_" + c.game)}, ${t("lobby_to", { n: c.length })}, ${clock}${c.rated ? "" : ", " + t("lobby_unrated")}`;
+}
+
+function renderLobby(lobby) {
+  LOBBY.state = lobby;
+  const me = S.me ? S.me.id : null;
+  const list = $("#lobby-challenges");
+  list.textContent = "";
+  if (!lobby.challenges.length) list.appendChild(lel("li", { class: "empty", text: t("lobby_no_challenges") }));
+  for (const c of lobby.challenges) {
+    const who = c.owner.name + (c.owner_rating ? ` (${c.owner_rating})` : "");
+    const li = lel("li", { "data-challenge": c.id }, lel("span", { text: `${who}: ${termsText(c)} ` }));
+    if (c.owner.id === me) {
+      li.appendChild(lel("button", { type: "button", class: "secondary withdraw", text: t("lobby_withdraw"),
+        on: { click: () => lobbyCall("DELETE", `/api/lobby/challenges/${c.id}`) } }));
+    } else {
+      li.appendChild(lel("button", { type: "button", class: "primary accept", text: t("lobby_accept"),
+        on: { click: () => acceptChallenge(c.id) } }));
+    }
+    list.appendChild(li);
+  }
+  const online = $("#lobby-online");
+  online.textContent = "";
+  for (const u of lobby.online) {
+    const li = lel("li", { "data-user": u.id }, lel("span", { text: u.name + " " }));
+    if (me && u.id !== me) {
+      li.appendChild(lel("button", { type: "button", class: "secondary block", text: t("lobby_block"),
+        on: { click: () => blockPlayer(u.id) } }));
+    }
+    online.appendChild(li);
+  }
+  const live = $("#lobby-live");
+  live.textContent = "";
+  if (!lobby.live.length) live.appendChild(lel("li", { class: "empty", text: t("lobby_no_live") }));
+  for (const g of lobby.live) {
+    const score = g.score ? ` ${g.score[0]}-${g.score[1]}` : "";
+    live.appendChild(lel("li", {}, lel("a", { href: `#/game/${g.id}`, text: `${(g.players || []).join(" - ")}${score}` }),
+      lel("span", { text: ` ${t("game_" + g.game)}${g.rated ? "" : ", " + t("lobby_unrated")}` })));
+  }
+  const seek = lobby.seek;
+  $("#lq-status").hidden = !(seek && seek.status === "open");
+  // a seek paired or a challenge taken while this page waited: open the game (once)
+  for (const c of [seek, lobby.taken]) {
+    if (c && c.status === "accepted" && c.game_id && !opened(c.game_id)) openPaired(c.id, c.game_id);
+  }
+  LOBBY.updates++;
+}
+
+function opened(gid) {
+  if (LOBBY.opened === gid) return true;
+  return typeof recall === "function" && recall("opened", gid) !== null;
+}
+
+function openPaired(seekId, gid) {
+  LOBBY.opened = gid;
+  if (typeof remember === "function") remember("opened", gid, "1");
+  const seed = LOBBY.seeds[seekId];
+  if (seed && typeof remember === "function") remember("seed", gid, seed);
+  location.hash = "#/game/" + gid;
+}
+
+async function loadBoard() {
+  const game = $("#lb-game").value, clock = $("#lb-clock").value;
+  const table = $("#leaderboard");
+  try {
+    const r = await api("GET", `/api/ratings?game=${game}&clock=${clock}`);
+    LOBBY.board = r;
+    table.textContent = "";
+    const head = lel("tr", {});
+    for (const k of ["lobby_rank", "lobby_player", "lobby_rating", "lobby_rd", "lobby_matches"]) head.appendChild(lel("th", { text: t(k) }));
+    table.appendChild(head);
+    if (!r.players.length) table.appendChild(lel("tr", {}, lel("td", { colspan: "5", class: "empty", text: t("lobby_no_ratings") })));
+    for (const p of r.players) {
+      const name = lel("a", { href: "#/lobby", text: p.name, on: { click: (e) => { e.preventDefault(); showPlayer(p.id); } } });
+      const row = lel("tr", { "data-player": p.id },
+        lel("td", { text: String(p.rank) }), lel("td", {}, name),
+        lel("td", { class: "rating", text: (Math.round(p.rating) + (p.provisional ? "?" : "")) }),
+        lel("td", { text: String(Math.round(p.rd)) }), lel("td", { text: String(p.matches) }));
+      table.appendChild(row);
+    }
+  } catch (e) { $("#lobby-error").textContent = e.message; }
+  LOBBY.updates++;
+}
+
+async function showPlayer(uid) {
+  const box = $("#lobby-player");
+  try {
+    const [p, h, g] = await Promise.all([
+      api("GET", `/api/players/${uid}`), api("GET", `/api/players/${uid}/history`), api("GET", `/api/players/${uid}/games`)]);
+    box.textContent = "";
+    box.appendChild(lel("h3", { text: p.name }));
+    box.appendChild(lel("p", { text: p.ratings.map((r) => `${t("game_" + r.game)} ${t("lobby_clock_" + r.clock_class)}: ${Math.round(r.rating)}`).join("; ") }));
+    box.appendChild(lel("p", { class: "fair", text: t("lobby_fair", p.fair_play) }));
+    box.appendChild(lel("h4", { text: t("lobby_history") }));
+    const ul = lel("ul", {});
+    for (const x of h.history) {
+      const d = Math.round(x.after - x.before);
+      ul.appendChild(lel("li", { text: `${x.won ? t("lobby_won") : t("lobby_lost")} ${t("lobby_vs", { name: x.opponent.name || "?" })}, ${t("game_" + x.game)} ${t("lobby_to", { n: x.length })}: ${Math.round(x.before)} → ${Math.round(x.after)} (${d >= 0 ? "+" : ""}${d})` }));
+    }
+    box.appendChild(ul);
+    box.appendChild(lel("h4", { text: t("lobby_games") }));
+    const gl = lel("ul", {});
+    for (const x of g.games) {
+      gl.appendChild(lel("li", {}, lel("a", { href: `#/game/${x.id}`, text: `${(x.players || []).join(" - ")} ${(x.score || []).join("-")}` }),
+        document.createTextNode(" "), lel("a", { href: x.mat, download: `nardy-${x.id}.mat`, text: ".mat" })));
+    }
+    box.appendChild(gl);
+    box.hidden = false;
+  } catch (e) { $("#lobby-error").textContent = e.message; }
+}
+
+async function loadBlocks() {
+  const ul = $("#lobby-blocks");
+  ul.textContent = "";
+  if (!S.me) return;
+  try {
+    const r = await api("GET", "/api/blocks");
+    for (const u of r.blocks) {
+      ul.appendChild(lel("li", { "data-user": u.id }, lel("span", { text: u.name + " " }),
+        lel("button", { type: "button", class: "secondary unblock", text: t("lobby_unblock"),
+          on: { click: async () => { await lobbyCall("DELETE", `/api/blocks/${u.id}`); loadBlocks(); } } })));
+    }
+  } catch (e) { /* signed out meanwhile */ }
+}
+
+// ----- actions -----------------------------------------------------------------------------------------
+function lobbyTerms() {
+  const clock = $("#lq-clock").value;
+  return {
+    game: $("#lq-game").value,
+    length: Number($("#lq-length").value || 1),
+    clock: clock === "none" ? null : clock,
+    rated: $("#lq-rated").checked,
+  };
+}
+
+function readyToPlay(terms) {
+  const err = $("#lobby-error");
+  err.textContent = "";
+  if (!S.me) { err.textContent = t("lobby_sign_in"); return false; }
+  if (terms.rated && S.me.guest) { err.textContent = t("lobby_guest_rated"); return false; }
+  return true;
+}
+
+async function lobbyCall(method, path, body) {
+  try {
+    return await api(method, path, body);
+  } catch (e) {
+    $("#lobby-error").textContent = e.message;
+    return null;
+  } finally { LOBBY.updates++; }
+}
+
+async function quickPair() {
+  const terms = lobbyTerms();
+  if (!readyToPlay(terms)) return;
+  const seed = randomSeed();
+  const r = await lobbyCall("POST", "/api/lobby/quick", { ...terms, client_seed: seed });
+  if (!r) return;
+  LOBBY.seeds[r.seek.id] = seed;
+  if (r.status === "paired") {
+    openPaired(r.seek.id, r.game);
+  } else {
+    $("#lq-status").hidden = false;
+  }
+}
+
+async function stopQuick() {
+  await lobbyCall("DELETE", "/api/lobby/quick");
+  $("#lq-status").hidden = true;
+}
+
+async function postChallenge() {
+  const terms = lobbyTerms();
+  if (!readyToPlay(terms)) return;
+  const seed = randomSeed();
+  const r = await lobbyCall("POST", "/api/lobby/challenges", { ...terms, client_seed: seed });
+  if (r) LOBBY.seeds[r.challenge.id] = seed;
+}
+
+async function acceptChallenge(cid) {
+  if (!S.me) { $("#lobby-error").textContent = t("lobby_sign_in"); return; }
+  const seed = randomSeed();
+  const v = await lobbyCall("POST", `/api/lobby/challenges/${cid}/accept`, { client_seed: seed });
+  if (!v) return;
+  LOBBY.seeds[cid] = seed;
+  openPaired(cid, v.id);
+}
+
+async function blockPlayer(uid) {
+  await lobbyCall("POST", "/api/blocks", { user: uid });
+  loadBlocks();
+}
+
+// ----- a rated game's page: its label, and the claim when the opponent has left -------------------------
+function syncRated() {
+  const v = S.view;
+  const want = !!(v && v.online && v.online.rated && !$("#play").hidden && v.id === S.id);
+  let box = $("#rated-box");
+  if (!box) {
+    if (!want) return;
+    box = lel("div", { id: "rated-box" }, lel("span", { id: "rated-label" }), document.createTextNode(" "),
+      lel("button", { id: "btn-claim", type: "button", class: "secondary", on: { click: claimMatch } }),
+      lel("span", { id: "claim-msg", class: "error-text" }));
+    $("#online-panel").appendChild(box);
+  }
+  box.hidden = !want;
+  if (!want) return;
+  $("#rated-label").textContent = t("lobby_rated_game", { clock: t("lobby_clock_" + v.online.rating_class) });
+  $("#btn-claim").textContent = t("lobby_claim");
+  $("#btn-claim").hidden = v.match_over || v.you.length !== 1;
+}
+
+async function claimMatch() {
+  $("#claim-msg").textContent = "";
+  try {
+    setView(await api("POST", `/api/games/${S.id}/claim`));
+  } catch (e) {
+    $("#claim-msg").textContent = e.message;
+  }
+  S.updates++;
+}
+
+buildLobby();
+setInterval(syncRated, 1000);
+$("#lang").addEventListener("change", relabelLobby);

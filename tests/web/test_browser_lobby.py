@@ -1,0 +1,174 @@
+"""The lobby in real browsers (Playwright, Debian's chromium, against ``nardy serve``): two players register,
+open the lobby, find each other by quick pairing (long nardy, 1 point, blitz, rated), play a rated game (the
+player to act resigns a single game: the match; a rated result like any other), and both see their new
+ratings on the leaderboard: the Glicko-2 ratings of docs/online.md for a 1-point match between two new
+players. Skipped when chromium or the playwright package is missing, like tests/web/test_browser.py."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from nardy.web.ratings import START, match_update
+
+from . import test_browser as tb
+from .helpers import Server
+from .test_browser_online import PUSH_WAIT, click_and_wait, settle, shot, view
+
+pytestmark = tb.pytestmark
+browser = tb.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    db = tmp_path_factory.mktemp("lobby-web") / "lobby.db"
+    s = Server(f"sqlite:///{db}")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def people(browser):
+    made = []
+
+    def make(n: int):
+        out = []
+        for _ in range(n):
+            ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-GB")
+            pg = ctx.new_page()
+            pg.errors = []
+            pg.on("pageerror", lambda e, pg=pg: pg.errors.append(str(e)))
+            made.append(ctx)
+            out.append(pg)
+        return out
+
+    yield make
+    errors = [e for ctx in made for pg in ctx.pages for e in pg.errors]
+    for ctx in made:
+        ctx.close()
+    assert not errors, f"JavaScript errors on the pages: {errors}"
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lobby-screenshots")
+    print(f"\nscreenshots of the lobby browser tests: {folder}")
+    return folder
+
+
+def register(page, server, name: str):
+    page.goto(server.url + "/")
+    page.wait_for_selector("#home:not([hidden])")
+    page.click("#btn-account")
+    page.fill("#acc-name", name)
+    page.fill("#acc-password", "a long password")
+    page.click("#acc-register")
+    page.wait_for_function("(n) => window.nardy.me && window.nardy.me.name === n && !window.nardy.me.guest", arg=name)
+
+
+def open_lobby(page):
+    before = page.evaluate("window.nardyLobby.updates")
+    page.click("#btn-lobby")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.wait_for_function("(n) => window.nardyLobby.updates > n && window.nardyLobby.state", arg=before)
+
+
+def quick_terms(page):
+    page.select_option("#lq-game", "long")
+    page.fill("#lq-length", "1")
+    page.select_option("#lq-clock", "blitz")
+    page.set_checked("#lq-rated", True)
+
+
+def board_rows(page) -> dict[str, dict]:
+    return page.evaluate(
+        "() => Object.fromEntries((window.nardyLobby.board ? window.nardyLobby.board.players : [])"
+        ".map((p) => [p.name, p]))"
+    )
+
+
+def test_two_players_pair_quickly_play_a_rated_game_and_see_their_new_ratings(server, people, shots):
+    stamp = int(time.time() * 1000) % 100000
+    ann_name, bob_name = f"Ann{stamp}", f"Bob{stamp}"
+    ann, bob = people(2)
+    register(ann, server, ann_name)
+    register(bob, server, bob_name)
+    open_lobby(ann)
+    open_lobby(bob)
+    # each sees the other online
+    ann.wait_for_function("(n) => window.nardyLobby.state.online.some((u) => u.name === n)", arg=bob_name)
+    assert ann.is_visible("#leaderboard")
+
+    # Ann asks for a game and waits; Bob asks on the same terms: they are paired, both pages open the game
+    quick_terms(ann)
+    ann.click("#btn-quick")
+    ann.wait_for_selector("#lq-status:not([hidden])")
+    shot(ann, shots, "01-ann-looking")
+    quick_terms(bob)
+    bob.click("#btn-quick")
+    for p in (ann, bob):
+        p.wait_for_function("window.nardy.view && window.nardy.view.status === 'playing'", timeout=PUSH_WAIT * 1000)
+        settle(p)
+    va, vb = view(ann), view(bob)
+    assert va["id"] == vb["id"] and va["online"]["rated"] and va["online"]["rating_class"] == "blitz"
+    assert sorted(va["you"] + vb["you"]) == [0, 1] and va["clock"] is not None
+    assert ann.is_hidden("#lobby") and bob.is_hidden("#lobby")
+    shot(bob, shots, "02-bob-paired")
+
+    # the player to act resigns a single game (a 1-point match: the match is over); the other accepts
+    side = va["to_act"]
+    loser, winner = (ann, bob) if side in va["you"] else (bob, ann)
+    # the page says the match is rated; a claim while the opponent is there is refused, worded
+    winner.wait_for_selector("#rated-box:not([hidden])")
+    assert "Rated match (Blitz)" in winner.inner_text("#rated-box")
+    winner.click("#btn-claim")
+    winner.wait_for_function("document.querySelector('#claim-msg').textContent.length > 0")
+    assert "not been away long enough" in winner.inner_text("#claim-msg")
+    loser.select_option("#resign-level", "0")
+    loser.click("#btn-resign")  # the page first says what resigning loses
+    loser.wait_for_selector("#resign-dialog[open]")
+    click_and_wait(loser, "#resign-ok")
+    settle(winner, view(loser)["seq"])
+    click_and_wait(winner, "#btn-accept")
+    for p in (ann, bob):
+        p.wait_for_function("window.nardy.view && window.nardy.view.match_over", timeout=PUSH_WAIT * 1000)
+    winner_name = view(winner)["players"][view(winner)["match_winner"]]
+    loser_name = bob_name if winner_name == ann_name else ann_name
+    assert winner_name == (ann_name if winner is ann else bob_name)
+
+    # both open the lobby and see the new ratings on the leaderboard of long nardy blitz
+    want_w, want_l = match_update(START, START, 1)
+    for p in (ann, bob):
+        open_lobby(p)
+        p.select_option("#lb-game", "long")
+        p.select_option("#lb-clock", "blitz")
+        p.wait_for_function(
+            "(names) => window.nardyLobby.board && names.every((n) => window.nardyLobby.board.players"
+            ".some((p) => p.name === n))",
+            arg=[ann_name, bob_name],
+            timeout=PUSH_WAIT * 1000,
+        )
+        rows = board_rows(p)
+        assert rows[winner_name]["rating"] == pytest.approx(want_w.rating, abs=0.01)
+        assert rows[loser_name]["rating"] == pytest.approx(want_l.rating, abs=0.01)
+        assert rows[winner_name]["rank"] < rows[loser_name]["rank"]
+        text = p.inner_text("#leaderboard")
+        assert f"{round(want_w.rating)}?" in text and f"{round(want_l.rating)}?" in text  # provisional: "?"
+    shot(ann, shots, "03-leaderboard")
+    # in Russian: the lobby's own texts too
+    ann.select_option("#lang", "ru")
+    ann.wait_for_function("document.querySelector('#btn-lobby').textContent === 'Лобби'")
+    ann.wait_for_function("document.querySelector('#leaderboard').textContent.includes('Рейтинг')")
+    assert "Быстрый подбор" in ann.inner_text("#lobby") and "Блиц" in ann.inner_text("#lobby")
+    ann.select_option("#lang", "en")
+
+    # the loser's page: their history shows the lost match and its record to download
+    loser.click(f'#leaderboard tr[data-player] a:text-is("{loser_name}")')
+    loser.wait_for_selector("#lobby-player:not([hidden])")
+    box = loser.inner_text("#lobby-player")
+    assert "lost" in box and winner_name in box and f"1500 → {round(want_l.rating)}" in box
+    href = loser.get_attribute("#lobby-player a[download]", "href")
+    assert href.startswith("/api/games/") and href.endswith("/mat")
+    shot(loser, shots, "04-loser-history")
