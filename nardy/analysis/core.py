@@ -236,7 +236,8 @@ class PlayerSummary:
     ``cube_error_rate`` the same per kind; ``errors``: counts by mark over both kinds; ``cube_errors``:
     counts by cube error kind; ``luck``: total luck in points (money) or match winning chance (match);
     ``luck_emg``: total luck in normalised equity; ``luck_rate`` mp per roll; ``result``: points won
-    (money) or 1/0 for the match (match play); ``luck_adjusted_result``: result - luck."""
+    (money) or 1/0 for the match (match play); ``luck_adjusted_result``: result - (own luck - the
+    opponent's luck), as GNU Backgammon (it may pass 100% in match play)."""
 
     name: str
     decisions: int = 0
@@ -254,6 +255,7 @@ class PlayerSummary:
     rolls: int = 0
     luck_marks: dict = field(default_factory=lambda: {"very lucky": 0, "lucky": 0, "unlucky": 0, "very unlucky": 0})
     result: float = 0.0
+    net_luck: float = 0.0
 
     @property
     def error_rate(self) -> float:
@@ -284,7 +286,7 @@ class PlayerSummary:
             "luck_rate": round(1000.0 * self.luck_emg / self.rolls, 3) if self.rolls else 0.0,
             "luck_marks": dict(self.luck_marks),
             "result": round(self.result, 6),
-            "luck_adjusted_result": round(self.result - self.luck, 6),
+            "luck_adjusted_result": round(self.result - self.net_luck, 6),
         }
 
 
@@ -460,11 +462,10 @@ class Analyser:
             v = ctx.value_after_play(probs, p.result, player)
             return {"plays": [(p, v, probs, 0)], "loss": 0.0, "native_loss": 0.0, "forced": True, "scale": scale}
         results = np.stack([p.result.array for p in plays]).astype(np.int8)
+        # as Bot.hints: the first ``n`` plays of the 0-ply (then 1-ply) ranking are all searched to the full
+        # depth, so the candidates compare like with like (the play-choosing filters would leave some shallower)
         keep = max(self.n, 1)
-        filters = None
-        if self.ply >= 1:
-            base = self.searcher.filters
-            filters = ((max(base[0][0], keep), base[0][1]),) + tuple((max(n, keep), w) for n, w in base[1:])
+        filters = ((max(8, keep), float("inf")), (keep, float("inf")))
         cands = self.searcher.rank(position, dice, ply=self.ply, filters=filters, results=results)
         deep = {c.index: c for c in cands if c.ply == self.ply}
         if played is not None:
@@ -553,7 +554,7 @@ class Analyser:
             gd = self._game(match, i, g, score, post, players, done, total, progress)
             decisions += gd["decisions"]
             games.append(gd["summary"])
-        # results
+        # results; the luck-adjusted result takes each side's luck net of the other's
         if match.length:
             w = match.winner
             if w is not None:
@@ -562,6 +563,8 @@ class Analyser:
             s = match.score
             players[0].result = float(s[0] - s[1])
             players[1].result = float(s[1] - s[0])
+        for k in (0, 1):
+            players[k].net_luck = players[k].luck - players[1 - k].luck
         engine = {
             "program": "nardy",
             "net": _net_name(self.rules.name),

@@ -58,6 +58,8 @@ def match_from_dict(d, where: str = "the data"):
     from nardy.game import Game
     from nardy.match import Match
 
+    if isinstance(d, dict) and d.get("format") == "nardy-analysis":
+        raise AnalysisError(f"{where}: this is an analysis (nardy analyse --json), not a record")
     if isinstance(d, dict) and isinstance(d.get("match"), dict):
         d = d["match"]
     if not isinstance(d, dict):
