@@ -23,7 +23,7 @@ from .core import (
     mark_of,
     rating_of,
 )
-from .load import analyse_file, load_match
+from .load import analyse_file, load_match, match_of_game
 
 __all__ = [
     "ANALYSIS_LEVELS",
@@ -38,6 +38,7 @@ __all__ = [
     "analyse_match",
     "analyse_file",
     "load_match",
+    "match_of_game",
     "mark_of",
     "rating_of",
 ]

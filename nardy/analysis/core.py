@@ -54,7 +54,7 @@ from nardy.bots import Bot
 from nardy.bots.cubeful import cube_efficiency, decide, match_cube_decision, money_cube_decision
 from nardy.bots.evaluator import flip_probs
 from nardy.bots.met import get_met
-from nardy.bots.search import ROLL_WEIGHTS, ROLLS21, mirror_boards
+from nardy.bots.search import Candidate, mirror_boards
 from nardy.dice import FixedDice
 from nardy.errors import NardyError
 from nardy.events import (
@@ -444,6 +444,7 @@ class Analyser:
         self.n = max(1, int(candidates))
         self.searcher = self.bot.searcher
         self._current_game = 0
+        self._cache: dict = {}
 
     # ----- building blocks, usable on their own (the tutor, tests) -----------------------------
     def checker(self, position: Position, dice, ctx: _Ctx, player: int, played=None) -> dict:
@@ -456,11 +457,14 @@ class Analyser:
         scale = ctx.scale(player)
         if forced:
             p = plays[0]
-            probs = self.searcher.result_values(
-                p.result.array.reshape(1, 28), np.array([position.first_turn[1]], np.bool_)
-            )[0]
-            v = ctx.value_after_play(probs, p.result, player)
-            return {"plays": [(p, v, probs, 0)], "loss": 0.0, "native_loss": 0.0, "forced": True, "scale": scale}
+            results = p.result.array.reshape(1, 28).astype(np.int8)
+            c = Candidate(0, np.zeros(0, np.float32), 0.0, 0)
+            self._deepen(position, results, c)
+            if results[0, 0] >= 15:
+                c.probs = self.searcher.result_values(results, np.array([position.first_turn[1]], np.bool_))[0]
+            v = ctx.value_after_play(c.probs, p.result, player)
+            rows = [(p, v, c.probs, self.ply)]
+            return {"plays": rows, "loss": 0.0, "native_loss": 0.0, "forced": True, "scale": scale}
         results = np.stack([p.result.array for p in plays]).astype(np.int8)
         # as Bot.hints: the first ``n`` plays of the 0-ply (then 1-ply) ranking are all searched to the full
         # depth, so the candidates compare like with like (the play-choosing filters would leave some shallower)
@@ -501,33 +505,23 @@ class Analyser:
         cand.equity = float(self.searcher.equity(vals)[0])
         cand.ply = self.ply
 
-    def roll_values(self, position: Position, ctx: _Ctx, player: int, opening: bool = False) -> dict:
-        """0-ply cubeful value (native) of the best play for each of the 21 rolls: ``{(d1, d2): value}``
-        and the average ``"mean"`` (over 36 rolls, or the 30 non-doubles for an ``opening`` roll)."""
-        rolls = [tuple(int(x) for x in r) for r in ROLLS21]
-        blocks = [position.legal_results(r) for r in rolls]
-        allres = np.concatenate(blocks).astype(np.int8)
-        fo = np.full(allres.shape[0], position.first_turn[1], np.bool_)
-        probs = self.searcher.result_values(allres, fo)
-        eq = self.searcher.equity(probs)
-        vals = {}
-        start = 0
-        for r, b in zip(rolls, blocks):
-            k = b.shape[0]
-            j = start + int(np.argmax(eq[start : start + k]))
-            res = Position(allres[j].tobytes(), self.rules, (False, position.first_turn[1]))
-            vals[r] = ctx.value_after_play(probs[j], res, player)
-            start += k
-        w = ROLL_WEIGHTS.copy()
-        if opening:
-            w = np.array([0.0 if a == b else 1.0 / 15 for a, b in ROLLS21])
-        vals["mean"] = float(sum(wi * vals[r] for wi, r in zip(w, rolls)))
-        return vals
+    def probabilities(self, position: Position):
+        """Cubeless probabilities of ``position`` (side on roll, before the roll) at the level's depth (the
+        average over the 36 rolls of the best reply's figures one ply shallower; the net itself at 0-ply),
+        cached per position: the cube decisions and the luck of the turn share them."""
+        key = (position.id(), position.first_turn)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self.bot.evaluate(position, ply=self.ply)
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[key] = hit
+        return hit
 
     def cube(self, position: Position, ctx: _Ctx, player: int) -> dict:
         """Cube equities (native units, ``player`` on roll) at the level's depth, with ``double`` and ``take``
         (the right actions) and the probabilities used."""
-        probs = self.bot.evaluate(position, ply=self.ply)
+        probs = self.probabilities(position)
         eqs = ctx.cube_eqs(probs, position, player)
         double, take = decide(eqs)
         return {"equities": eqs, "double": double, "take": take, "probabilities": probs}
@@ -617,7 +611,24 @@ class Analyser:
         pending_double = None  # (decision info) while a double waits
         for k, ev in enumerate(hist):
             if isinstance(ev, SetupEvent):
-                raise AnalysisError("games set up from a position are not analysed (no record of their start)")
+                # a game set up at a position (analysis, puzzles): the cube as the game had it then
+                try:
+                    start = Position.from_id(ev.position, rules)
+                except ValueError as e:
+                    raise AnalysisError(f"game {index + 1}: set-up position {ev.position!r}: {e}") from None
+                ng = Game.from_position(
+                    start,
+                    ev.turn,
+                    dice=FixedDice(),
+                    cube=g.cube_enabled,
+                    crawford=g.crawford,
+                    jacoby=g.jacoby,
+                    beavers=g.cube.beavers,
+                    cube_limit=g.cube.limit,
+                    players=match.players,
+                )
+                cell[0] = ev.turn
+                continue
             if isinstance(ev, OpeningEvent):
                 ng.start(starter=ev.starter, dice=ev.dice if ev.dice else None)
                 cell[0] = ev.starter
@@ -643,6 +654,11 @@ class Analyser:
             if isinstance(ev, RollEvent):
                 p = ev.player
                 ctx = _Ctx(rules, match.length, score, ng, post)
+                if first_value is None:
+                    opt = self.cube(ng.position, ctx, p)
+                    e = opt["equities"]
+                    best_v = min(e["double/take"], e["double/pass"]) if ng.may_double(p) and opt["double"] else None
+                    first_value = _to_p0(e["no double"] if best_v is None else best_v, p, ctx)
                 if ng.may_double(p) and ctx.can_double(p) and pending_double is None:
                     # the player could have doubled and rolled instead: a "no double" decision
                     self._cube_decision(ng, ctx, p, False, None, out, players, move_no)
@@ -676,6 +692,8 @@ class Analyser:
                 p = ev.player
                 ctx = _Ctx(rules, match.length, score, ng, post)
                 pending_double = self._cube_decision(ng, ctx, p, True, None, out, players, move_no)
+                if first_value is None:
+                    first_value = pending_double["decision"].value_before
                 ng.double(player=p)
                 advance()
                 continue
@@ -738,13 +756,18 @@ class Analyser:
         return met.mwc_after(me - a, opp - b, me, opp)
 
     def _turn(self, pos, ctx, p, dice, hist, k, out, players, move_no, opening, first_value):
-        """A checker decision of ``p`` in ``pos`` (its view) with ``dice``: the roll's luck and the play made."""
-        rv = self.roll_values(pos, ctx, p, opening=opening)
-        mean = rv["mean"]
+        """A checker decision of ``p`` in ``pos`` (its view) with ``dice``: the roll's luck and the play made.
+
+        The luck is the value of the best play for the roll thrown minus the value of the position before the
+        roll with the cube as it now is (no double), both at the analysis level: the value before the roll
+        is what the level gives the position (the average over the 36 rolls of the best reply one ply
+        shallower), the same figure the opponent's last play was judged by, so that over a game the luck
+        and the errors add up to the swing (up to resignations)."""
+        del opening
+        eqs = ctx.cube_eqs(self.probabilities(pos), pos, p)
+        before = eqs["no double"]
         scale = ctx.scale(p)
-        luck_native = rv[tuple(sorted(dice))] - mean
-        luck = luck_native * scale
-        v0 = _to_p0(mean, p, ctx)
+        v0 = _to_p0(before, p, ctx)
         if first_value is None:
             first_value = v0
         # the play made
@@ -757,6 +780,8 @@ class Analyser:
         judged = self.checker(pos, dice, ctx, p, played=played)
         rows = judged["plays"]
         best = rows[0][0]
+        luck_native = rows[0][1] - before
+        luck = luck_native * scale
         forced = judged["forced"]
         loss = judged["loss"]
         counted = not forced
@@ -804,7 +829,7 @@ class Analyser:
             luck=luck,
             luck_native=luck_native,
             luck_mark=luck_mark_of(luck),
-            equity_before=mean * scale if not ctx.length else _emg(mean, p, ctx),
+            equity_before=before * scale if not ctx.length else _emg(before, p, ctx),
             value_before=v0,
             candidates=cands,
             cube={"value": ctx.cube_value, "owner": ctx.owner},

@@ -10,7 +10,7 @@ from nardy.errors import NardyError
 
 from .core import DEFAULT_ANALYSIS_LEVEL, AnalysisError, MatchAnalysis, analyse_match
 
-__all__ = ["load_match", "analyse_file"]
+__all__ = ["load_match", "analyse_file", "match_of_game", "match_from_dict"]
 
 #: Largest file read (bytes): a record of thousands of games is far smaller.
 MAX_FILE = 20 * 1024 * 1024
@@ -70,8 +70,15 @@ def match_from_dict(d, where: str = "the data"):
         g = Game.from_dict(d)
     except NardyError as e:
         raise AnalysisError(f"{where}: {e}") from None
-    m = Match(g.rules, length=0, cube=g.cube_enabled, players=g.players)
-    m.games.append(g)
+    return match_of_game(g)
+
+
+def match_of_game(game):
+    """A money session holding one :class:`~nardy.game.Game` (finished or not), to analyse a single game."""
+    from nardy.match import Match
+
+    m = Match(game.rules, length=0, cube=game.cube_enabled, players=game.players)
+    m.games.append(game)
     m._crawford_flags.append(False)
     return m
 
