@@ -216,6 +216,25 @@ _T = {
     "yes_words": ("y yes", "д да y yes"),
     # ----- human turn -------------------------------------------------------------------------------
     "only_play": ("Only one legal play: {play}.", "Единственный возможный ход: {play}."),
+    # ----- the tutor and the analysis after a game (nardy play --tutor) -------------------------------
+    "tutor_warning": (
+        "Tutor: {play} is {mark} (it gives up {mp} millipoints); better: {best}.",
+        "Подсказчик: ход {play} — {mark} (теряет {mp} милли-очков); лучше: {best}.",
+    ),
+    "tutor_ask": ("Play it anyway?", "Всё равно сыграть так?"),
+    "mark_doubtful": ("doubtful", "сомнительный ход"),
+    "mark_error": ("an error", "ошибка"),
+    "mark_blunder": ("a blunder", "грубая ошибка"),
+    "analysis_title": (
+        "Analysis of the match so far (nardy {level}, {ply}-ply):",
+        "Анализ матча на сей момент (nardy {level}, {ply}-ply):",
+    ),
+    "analysis_player": (
+        "  {name}: error rate {er} mp per decision, PR {pr} ({rating}); doubtful {doubtful}, errors {errors}, "
+        "blunders {blunders}; luck {luck}",
+        "  {name}: ошибки {er} милли-очков за решение, PR {pr} ({rating}); сомнительных {doubtful}, ошибок {errors}, "
+        "грубых {blunders}; везение {luck}",
+    ),
     "play_is_complete": (
         "That makes the play {play}: press Enter to confirm or 'undo' to take back.",
         "Получился ход {play}: Enter — подтвердить, «отмена» — вернуть шашку.",
