@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import subprocess
@@ -117,7 +118,9 @@ def parse_gnubg_text(files: list[Path]) -> dict:
                 if star is not None and star["diff"] is not None:
                     loss = -float(star["diff"])
                 dice = tuple(sorted(int(c) for c in rolled["dice"])) if rolled else None
-                forced = star is None  # gnubg lists no candidates for a forced play
+                ri = next((i for i, ln in enumerate(after) if _ROLLED.match(ln)), len(after))
+                n_cands = sum(1 for ln in after[ri + 1 :] if re.match(r"^\*?\s+\d+\.\s", ln))
+                forced = n_cands <= 1  # one legal play (or none: a dance)
                 dec.append(
                     {
                         "kind": "checker",
@@ -236,71 +239,40 @@ def sample_records(n: int, seed: int) -> list[Path]:
     return ok[:n]
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--matches", type=int, default=10)
-    ap.add_argument("--level", default="grandmaster")
-    ap.add_argument("--gnubg-plies", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--max-games", type=int, default=12, help="skip records with more games (bounded run)")
-    ap.add_argument("--results", default=None, help="write the paired decisions here (JSON lines)")
-    ap.add_argument("files", nargs="*", help="records to use instead of the sample")
-    args = ap.parse_args(argv)
-    from nardy.analysis import analyse_match
-    from nardy.records.mat import replay
+def _proper(eqs) -> str:
+    if eqs["nd"] >= min(eqs["dt"], eqs["dp"]):
+        return "no double"
+    return "double, take" if eqs["dt"] <= eqs["dp"] else "double, pass"
 
-    files = [Path(f) for f in args.files] or sample_records(args.matches * 3, args.seed)
-    pairs_all: list[dict] = []
-    per_player = []
-    t_ours = t_gnubg = 0.0
-    used = 0
-    pool = ThreadPoolExecutor(max_workers=1)
-    for f in files:
-        if used >= args.matches:
-            break
-        try:
-            match = replay(f)
-        except ValueError as e:
-            print(f"skip {f.name}: {e}", file=sys.stderr)
-            continue
-        if len(match.games) > args.max_games:
-            continue
-        used += 1
-        with tempfile.TemporaryDirectory() as tmp:
-            t0 = time.perf_counter()
-            fut = pool.submit(gnubg_analyse, f, args.gnubg_plies, Path(tmp))
-            ours = analyse_match(match, level=args.level, source=f.name).to_dict()
-            t1 = time.perf_counter()
-            gfiles = fut.result()
-            t2 = time.perf_counter()
-            theirs = parse_gnubg_text(gfiles)
-        t_ours += t1 - t0
-        t_gnubg += t2 - t0
-        pairs = pair(ours, theirs, match.players)
-        for p in pairs:
-            p["source"] = f.name
-        pairs_all += pairs
-        if theirs["overall"]:
-            g_names = theirs["names"] or match.players
-            gi = [0, 1]
-            if g_names and _norm(g_names[0]) == _norm(match.players[1]):
-                gi = [1, 0]
-            for k in (0, 1):
-                per_player.append(
-                    {
-                        "source": f.name,
-                        "player": ours["players"][k]["name"],
-                        "nardy": ours["players"][k]["error_rate"],
-                        "gnubg": theirs["overall"][gi[k]],
-                    }
-                )
-        n_dec = sum(len(g) for g in theirs["games"])
-        print(
-            f"{f.name}: {len(match.games)} games, gnubg {n_dec} decisions, paired {len(pairs)}; "
-            f"nardy {t1 - t0:.0f} s, gnubg {t2 - t0:.0f} s",
-            file=sys.stderr,
-        )
-    pool.shutdown()
+
+def as_judge(theirs: dict, names) -> dict:
+    """gnubg's decisions in the shape of nardy's analysis (to compare two gnubg depths the same way)."""
+    decs = []
+    for gi, game in enumerate(theirs["games"]):
+        for t in game:
+            kind = "checker" if t["kind"] == "checker" else "cube"
+            action = {"checker": "play", "double": "double", "take": "take"}[t["kind"]]
+            loss = t["loss"]
+            decs.append(
+                {
+                    "game": gi + 1,
+                    "kind": kind,
+                    "action": action,
+                    "position": t["position"],
+                    "dice": list(t["dice"]) if t.get("dice") else None,
+                    "equity_loss": loss,
+                    "forced": t.get("forced", False),
+                    "luck": t.get("luck"),
+                    "played": t.get("played", ""),
+                    "best": _proper(t["eqs"]) if t["kind"] == "double" else "",
+                }
+            )
+    ov = theirs["overall"] or (0.0, 0.0)
+    return {"decisions": decs, "players": [{"name": n, "error_rate": ov[k]} for k, n in enumerate(names)]}
+
+
+def metrics(pairs_all: list, per_player: list) -> dict:
+    """The comparison figures of one judge against gnubg (see the module docstring)."""
     chk = [
         p for p in pairs_all if p["ours"]["kind"] == "checker" and not p["ours"]["forced"] and not p["gnubg"]["forced"]
     ]
@@ -312,37 +284,23 @@ def main(argv=None) -> int:
         if p["ours"]["kind"] == "checker" and p["ours"]["luck"] is not None and p["gnubg"].get("luck") is not None
     ]
     cube = [p for p in pairs_all if p["ours"]["kind"] == "cube" and p["gnubg"]["kind"] == "double"]
-
-    def proper(eqs):
-        if eqs["nd"] >= min(eqs["dt"], eqs["dp"]):
-            return "no double"
-        return "double, take" if eqs["dt"] <= eqs["dp"] else "double, pass"
-
-    cube_agree = sum(
-        1
-        for p in cube
-        if proper(p["gnubg"]["eqs"]) == p["ours"]["best"]
-        or (proper(p["gnubg"]["eqs"]) == "no double" and p["ours"]["best"] == "no double")
-    )
-    rates_n = [x["nardy"] for x in per_player]
+    cube_agree = sum(1 for p in cube if _proper(p["gnubg"]["eqs"]) == p["ours"]["best"])
+    rates_n = [x["judge"] for x in per_player]
     rates_g = [x["gnubg"] for x in per_player]
-    same_better = 0
-    nm = 0
+    same_better = nm = 0
     for i in range(0, len(per_player) - 1, 2):
         x, y = per_player[i], per_player[i + 1]
-        if x["source"] != y["source"]:
+        if x["source"] != y["source"] or x["gnubg"] == y["gnubg"]:
             continue
         nm += 1
-        same_better += (x["nardy"] < y["nardy"]) == (x["gnubg"] < y["gnubg"])
-    out = {
-        "matches": used,
-        "level": args.level,
-        "gnubg_plies": args.gnubg_plies,
+        same_better += (x["judge"] < y["judge"]) == (x["gnubg"] < y["gnubg"])
+    big = len(chk) > 2
+    return {
         "paired_decisions": len(pairs_all),
         "checker_pairs": len(chk),
-        "checker_loss_pearson": round(float(np.corrcoef(a, b)[0, 1]), 3) if len(chk) > 2 else None,
-        "checker_loss_spearman": round(_spearman(a, b), 3) if len(chk) > 2 else None,
-        "mean_checker_loss_mp": {"nardy": round(1000 * float(a.mean()), 2), "gnubg": round(1000 * float(b.mean()), 2)}
+        "checker_loss_pearson": round(float(np.corrcoef(a, b)[0, 1]), 3) if big else None,
+        "checker_loss_spearman": round(_spearman(a, b), 3) if big else None,
+        "mean_checker_loss_mp": {"judge": round(1000 * float(a.mean()), 2), "gnubg": round(1000 * float(b.mean()), 2)}
         if len(chk)
         else None,
         "blunders": _agreement(chk, 0.12),
@@ -364,26 +322,106 @@ def main(argv=None) -> int:
         if len(per_player) > 2
         else None,
         "matches_same_player_better": f"{same_better}/{nm}",
-        "seconds": {"nardy": round(t_ours, 1), "gnubg": round(t_gnubg, 1)},
     }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--matches", type=int, default=10)
+    ap.add_argument("--level", default="grandmaster")
+    ap.add_argument("--gnubg-plies", type=int, default=2)
+    ap.add_argument(
+        "--reference-plies",
+        type=int,
+        default=None,
+        help="also judge gnubg at this depth against gnubg at --gnubg-plies (what a strength gap alone gives)",
+    )
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--max-games", type=int, default=12, help="skip records with more games (bounded run)")
+    ap.add_argument("--results", default=None, help="write the paired decisions here (JSON lines)")
+    ap.add_argument("files", nargs="*", help="records to use instead of the sample")
+    args = ap.parse_args(argv)
+    from nardy.analysis import analyse_match
+    from nardy.records.mat import replay
+
+    files = [Path(f) for f in args.files] or sample_records(args.matches * 3, args.seed)
+    judges = ["nardy"] + ([f"gnubg {args.reference_plies}-ply"] if args.reference_plies is not None else [])
+    pairs_all: dict[str, list] = {j: [] for j in judges}
+    per_player: dict[str, list] = {j: [] for j in judges}
+    t_ours = t_gnubg = 0.0
+    used = 0
+    pool = ThreadPoolExecutor(max_workers=1)
+    for f in files:
+        if used >= args.matches:
+            break
+        try:
+            match = replay(f)
+        except ValueError as e:
+            print(f"skip {f.name}: {e}", file=sys.stderr)
+            continue
+        if len(match.games) > args.max_games:
+            continue
+        used += 1
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as tmp2:
+            t0 = time.perf_counter()
+            fut = pool.submit(gnubg_analyse, f, args.gnubg_plies, Path(tmp))
+            ours = analyse_match(match, level=args.level, source=f.name).to_dict()
+            t1 = time.perf_counter()
+            gfiles = fut.result()
+            t2 = time.perf_counter()
+            theirs = parse_gnubg_text(gfiles)
+            ref = None
+            if args.reference_plies is not None:
+                ref = as_judge(parse_gnubg_text(gnubg_analyse(f, args.reference_plies, Path(tmp2))), match.players)
+        t_ours += t1 - t0
+        t_gnubg += t2 - t0
+        g_names = theirs["names"] or match.players
+        gi = [1, 0] if g_names and _norm(g_names[0]) == _norm(match.players[1]) else [0, 1]
+        for j, data in zip(judges, [ours, ref]):
+            pairs = pair(data, theirs, match.players)
+            for p in pairs:
+                p["source"] = f.name
+            pairs_all[j] += pairs
+            if theirs["overall"]:
+                for k in (0, 1):
+                    per_player[j].append(
+                        {
+                            "source": f.name,
+                            "player": ours["players"][k]["name"],
+                            "judge": data["players"][gi[k] if j != "nardy" else k]["error_rate"],
+                            "gnubg": theirs["overall"][gi[k]],
+                        }
+                    )
+        n_dec = sum(len(g) for g in theirs["games"])
+        print(
+            f"{f.name}: {len(match.games)} games, gnubg {n_dec} decisions, paired {len(pairs_all['nardy'])} so far; "
+            f"nardy {t1 - t0:.0f} s, gnubg {t2 - t0:.0f} s",
+            file=sys.stderr,
+        )
+    pool.shutdown()
+    out = {
+        "matches": used,
+        "level": args.level,
+        "gnubg_plies": args.gnubg_plies,
+        "seconds": {"nardy": round(t_ours, 1), "gnubg": round(t_gnubg, 1)},
+        "load_average": round(os.getloadavg()[0], 1),
+    }
+    for j in judges:
+        out[f"{j} vs gnubg {args.gnubg_plies}-ply"] = metrics(pairs_all[j], per_player[j])
     print(json.dumps(out, indent=1))
     if args.results:
         with open(args.results, "w") as fh:
-            for p in pairs_all:
-                fh.write(
-                    json.dumps(
-                        {
-                            "source": p["source"],
-                            "game": p["game"],
-                            "position": p["ours"]["position"],
-                            "kind": p["ours"]["kind"],
-                            "nardy": p["ours"]["equity_loss"],
-                            "gnubg": p["gnubg"]["loss"],
-                            "nardy_mark": p["ours"]["mark"],
-                        }
-                    )
-                    + "\n"
-                )
+            for p in pairs_all["nardy"]:
+                row = {
+                    "source": p["source"],
+                    "game": p["game"],
+                    "position": p["ours"]["position"],
+                    "kind": p["ours"]["kind"],
+                    "nardy": p["ours"]["equity_loss"],
+                    "gnubg": p["gnubg"]["loss"],
+                    "nardy_mark": p["ours"]["mark"],
+                }
+                fh.write(json.dumps(row) + "\n")
     return 0
 
 
