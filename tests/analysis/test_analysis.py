@@ -126,6 +126,10 @@ def test_luck_and_errors_add_up_to_the_swing_of_a_game(game):
     err = sum(d["equity_loss"] * (1 if d["player"] == 0 else -1) for d in data["decisions"])
     assert summ["swing"] == pytest.approx(luck - err, abs=1e-4)
     assert summ["unexplained"] == pytest.approx(0.0, abs=1e-4)
+    # the value after each play is the value the next turn starts from (the graph has no jumps)
+    ch = _checker(data)
+    for a, b in zip(ch, ch[1:]):
+        assert a["value_after"] == pytest.approx(b["value_before"], abs=1e-5)
     # the weaker side (beginner: 0-ply with noise) errs more
     assert data["players"][1]["error_rate"] > data["players"][0]["error_rate"]
 
