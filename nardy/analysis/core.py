@@ -682,9 +682,9 @@ class Analyser:
                 if first_value is None:
                     opt = self.cube(ng.position, ctx, p)
                     e = opt["equities"]
-                    best_v = min(e["double/take"], e["double/pass"]) if ng.may_double(p) and opt["double"] else None
+                    best_v = min(e["double/take"], e["double/pass"]) if _may_double(ng, p) and opt["double"] else None
                     first_value = _to_p0(e["no double"] if best_v is None else best_v, p, ctx)
-                if ng.may_double(p) and ctx.can_double(p) and pending_double is None:
+                if _may_double(ng, p) and ctx.can_double(p) and pending_double is None:
                     # the player could have doubled and rolled instead: a "no double" decision
                     self._cube_decision(ng, ctx, p, False, None, out, players, move_no)
                 before = ng.position
@@ -979,6 +979,11 @@ class Analyser:
         if kind:
             ps.cube_errors[kind] += 1
         del scale
+
+
+def _may_double(g: Game, player: int) -> bool:
+    """The player on turn may double now (the game's own rule, read as ``why_not_double``)."""
+    return g.phase == "roll" and g.why_not_double(player) is None
 
 
 def _native_loss(d: Decision) -> float:
