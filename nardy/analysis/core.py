@@ -52,7 +52,7 @@ import numpy as np
 
 from nardy.bots import Bot
 from nardy.bots.cubeful import cube_efficiency, decide, match_cube_decision, money_cube_decision
-from nardy.bots.evaluator import flip_probs
+from nardy.bots.evaluator import Probabilities, flip_probs
 from nardy.bots.met import get_met
 from nardy.bots.search import Candidate, mirror_boards
 from nardy.dice import FixedDice
@@ -807,7 +807,16 @@ class Analyser:
         best = rows[0][0]
         luck_native = rows[0][1] - before
         luck = luck_native * scale
-        v_played = next((r[1] for r in rows if r[0] == played), rows[0][1]) if played is not None else rows[0][1]
+        row = next((r for r in rows if r[0] == played), rows[0]) if played is not None else rows[0]
+        v_played = row[1]
+        # the probabilities of the play made are those of the opponent's next position at the same depth:
+        # keep them for its turn (its cube decision and luck), the same figures without searching again
+        after = row[0].result
+        if not after.is_game_over() and row[3] == self.ply:
+            nxt = after.mirror()
+            self._cache[(nxt.id(), nxt.first_turn)] = Probabilities(
+                self.rules.name, flip_probs(row[2], self.rules.name)
+            )
         forced = judged["forced"]
         loss = judged["loss"]
         counted = not forced
