@@ -18,9 +18,11 @@ decision was worth:
   (``ND`` or ``min(DT, DP)``) minus the value of what was done (``ND`` for no double, ``min(DT, DP)`` for
   a double); the taker's loss is (from the doubler's view) the value of the answer given minus
   ``min(DT, DP)``.
-* **luck**: the value, at 0-ply (as GNU Backgammon's default luck analysis), of the best play for the
-  roll thrown minus the average of that over all 36 rolls (the 30 non-doubles for a backgammon opening
-  roll that cannot be a double); a dance in a bad position has negative luck.
+* **luck**: the value of the best play for the roll thrown minus the value of the position before the roll,
+  both at the analysis level (the position's value being the average over the 36 rolls of the best reply,
+  one ply shallower: the roll's equity against the average of all 36). GNU Backgammon uses 0-ply for
+  luck; at the analysis level the luck and the errors of both sides add up exactly to each game's swing.
+  A dance in a bad position has negative luck.
 
 Units. Losses and luck are in **normalised equity** (GNU Backgammon's EMG, "equity in money game
 units"): money equity per unit of the cube in money play; in match play, match winning chance converted
@@ -592,7 +594,8 @@ class Analyser:
             "filters": [list(f) for f in self.searcher.filters],
             "cube": "Janowski cubeful money equity; match play through "
             + (get_met(self.rules.name).name + " match equity table" if match.length else "no table (money)"),
-            "luck": "0-ply cubeful, best play per roll against the mean of all 36 rolls",
+            "luck": "cubeful, at the analysis level: the best play for the roll thrown against the position's "
+            "value before the roll (the average of all 36 rolls)",
             "thresholds": "gnubg defaults: doubtful 0.03, error 0.06, blunder 0.12 (normalised equity)",
         }
         return MatchAnalysis(
