@@ -253,6 +253,7 @@ _LAZY = {
     "serve": ("nardy.web.server", "serve"),
     "bearoff": ("nardy.bots.bearoff", "bearoff"),
     "rollout": ("nardy.bots.rollout", "rollout_command"),
+    "analyse": ("nardy.analysis.cli", "analyse_command"),
 }
 
 

@@ -150,6 +150,9 @@ class Session:
         hint_level: bot level used for ``hint`` and ``eval``.
         log: the table's event log of a resumed game.
         read: the input function (``input`` by default).
+        tutor: warn before a person's play that is an error, with the better play, and show the analysis
+            of the match after each game (:mod:`nardy.analysis.tutor`, at the hint level when it is an
+            analysis level, else grandmaster).
     """
 
     def __init__(
@@ -168,6 +171,7 @@ class Session:
         hint_level: str | None = None,
         log: list | None = None,
         read=None,
+        tutor: bool = False,
     ):
         from .bots.bot import STRONGEST_LEVEL
 
@@ -196,6 +200,15 @@ class Session:
         self.last_bot = None  # (side, position, dice, play) of the last computer play
         self.announced = None  # the turn key whose forced/no-play note was printed
         self._quitting = False
+        #: the tutor (nardy.analysis.tutor) warns before a person's error and sums up each game; None when off
+        self.tutor = None
+        self._summarised: set[int] = set()
+        if tutor:
+            from .analysis import ANALYSIS_LEVELS
+            from .analysis.tutor import Tutor
+
+            level = self.hint_level if self.hint_level in ANALYSIS_LEVELS else None
+            self.tutor = Tutor(match.rules, level or "grandmaster")
         self.again = False  # at the end the person asked for another game (match): nardy play starts it
 
     # ----- helpers ------------------------------------------------------------------------------
@@ -268,6 +281,7 @@ class Session:
         while True:
             g = m.current
             if g is None or g.is_over:
+                self._tutor_summary()
                 if self.finished():
                     self.render.print_match_result()
                     if self.humans and not self.out.quiet:  # the record is written on the way out of run()
@@ -378,9 +392,11 @@ class Session:
         key = "prompt_take_beaver" if g.cube.beavers else "prompt_take"
         cmd = self.ask_command(self.t(key, who=self.render.who(side)), first=(Kind.TAKE, Kind.PASS, Kind.BEAVER))
         if cmd.kind is Kind.TAKE:
-            self.table.act(side, "take")
+            if self._tutor_allows_cube("take"):
+                self.table.act(side, "take")
         elif cmd.kind is Kind.PASS:
-            self.table.act(side, "drop")
+            if self._tutor_allows_cube("pass"):
+                self.table.act(side, "drop")
         elif cmd.kind is Kind.BEAVER:
             try:
                 self.table.act(side, "beaver")
@@ -434,9 +450,78 @@ class Session:
         elif cmd.kind is Kind.EMPTY and not complete:
             self.render.say("type_a_play", example=self.explain.example(side))
         elif cmd.kind in (Kind.EMPTY, Kind.CONFIRM):
-            self.table.act(side, "confirm")
+            if self._tutor_allows(g, side, self._steps_play(g)):
+                self.table.act(side, "confirm")
         else:
             self.command(g, side, cmd)
+
+    # ----- the tutor ------------------------------------------------------------------------------
+    def _steps_play(self, g):
+        """The whole play the steps taken so far make (one of the legal plays), or None."""
+        part = g.partial_position.array
+        return next((p for p in g.legal_plays() if (p.result.array[:28] == part[:28]).all()), None)
+
+    def _tutor_allows(self, g, side: int, play) -> bool:
+        """With the tutor on: warn when ``play`` is an error (with the better play) and ask; True to go on."""
+        if self.tutor is None or play is None or self.out.quiet:
+            return True
+        advice = self.tutor.check_play(self.match, play)
+        if advice is None:
+            return True
+        self.render.say(
+            "tutor_warning",
+            style="yellow",
+            play=self.render.play_text(play.steps, side),
+            mark=self.t("mark_" + (advice.mark or "doubtful")),
+            mp=f"{1000 * advice.loss:.0f}",
+            best=self.render.play_text(advice.best.steps, side),
+        )
+        return self.yes_no(self.t("tutor_ask"))
+
+    def _tutor_allows_cube(self, action: str) -> bool:
+        """With the tutor on: warn when the cube ``action`` (double, take, pass) is an error and ask."""
+        if self.tutor is None or self.out.quiet:
+            return True
+        advice = self.tutor.check_cube(self.match, action)
+        if advice is None:
+            return True
+        self.render.say(
+            "tutor_cube_warning",
+            style="yellow",
+            action=self.t("cube_" + action),
+            mark=self.t("mark_" + (advice.mark or "doubtful")),
+            mp=f"{1000 * advice.loss:.0f}",
+            best=self.t("cube_" + advice.best.replace(" ", "_")),
+        )
+        return self.yes_no(self.t("tutor_cube_ask"))
+
+    def _tutor_summary(self):
+        """With the tutor on: the analysis of the match so far after each finished game (once)."""
+        g = self.match.current
+        if self.tutor is None or g is None or not g.is_over or self.out.quiet:
+            return
+        n = len(self.match.games)
+        if n in self._summarised:
+            return
+        self._summarised.add(n)
+        from .analysis.tutor import match_summary_data
+
+        data = match_summary_data(self.match, self.tutor.analyser.level)
+        eng = data["engine"]
+        self.render.say("analysis_title", style="bold", level=eng["level"], ply=eng["ply"])
+        for p in data["players"]:
+            luck = f"{100 * p['luck']:+.1f}%" if data["length"] else f"{p['luck']:+.2f}"
+            self.render.say(
+                "analysis_player",
+                name=p["name"],
+                er=f"{p['error_rate']:.1f}",
+                pr=f"{p['pr']:.1f}",
+                rating=p["rating"],
+                doubtful=p["errors"]["doubtful"],
+                errors=p["errors"]["error"],
+                blunders=p["errors"]["blunder"],
+                luck=luck,
+            )
 
     def _pick(self, g, side, n):
         if not self.listing or self.listing[0] != self._turn_key(g):
@@ -446,7 +531,8 @@ class Session:
         if not 1 <= n <= len(plays):
             self.render.say("bad_number", n=n)
             return
-        self.table.act(side, "play", play=plays[n - 1])
+        if self._tutor_allows(g, side, plays[n - 1]):
+            self.table.act(side, "play", play=plays[n - 1])
 
     def enter_play(self, g, side: int, line: str):
         """A play or single steps typed by the player (in the chosen numbering): the whole play when
@@ -464,7 +550,8 @@ class Session:
             except IllegalPlayError as e:  # NotationError included
                 whole_error = e
             else:
-                self.table.act(side, "play", play=chosen)
+                if self._tutor_allows(g, side, chosen):
+                    self.table.act(side, "play", play=chosen)
                 return
             if isinstance(whole_error, NotationError):
                 self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
@@ -584,6 +671,8 @@ class Session:
                 self.render.say("double_too_much", style="yellow", **fields)
                 if not self.yes_no(self.t("double_anyway")):
                     return
+        if not self._tutor_allows_cube("double"):
+            return
         self.table.act(side, "double")
 
     def cmd_moves(self, g, side, cmd: Command | None = None):
@@ -951,6 +1040,11 @@ def _check_saved_match(path, match, field: str = "match"):
 @click.option("--show-eval", is_flag=True, help="Show the computer's estimate of each of its plays.")
 @click.option("--hint-level", default=None, help="Bot level for hint and eval (default: the strongest).")
 @click.option(
+    "--tutor",
+    is_flag=True,
+    help="Warn before a play that is an error, with the better play, and show the analysis after each game.",
+)
+@click.option(
     "--color",
     "colour",
     type=click.Choice(["auto", "always", "never"]),
@@ -975,6 +1069,7 @@ def play(
     show_eval,
     hint_level,
     colour,
+    tutor=False,
 ):
     """Play backgammon, short nardy or long nardy in the terminal, against the computer or another
     person at the same keyboard. Type 'help' during the game for the commands."""
@@ -1048,6 +1143,7 @@ def play(
             show_eval=show_eval,
             hint_level=hint_level,
             log=log,
+            tutor=tutor,
         )
 
     session = sitting(match, record, seed, log)

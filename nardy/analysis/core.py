@@ -1,0 +1,1094 @@
+"""Analysis of a finished match or game: every decision of both players judged by a bot.
+
+For every turn of every game the analysis replays the record through the rules (a fresh
+:class:`~nardy.game.Game` per game) and, at each decision, asks the bots (:class:`nardy.bots.Bot`, its
+:class:`~nardy.bots.search.Searcher`, :mod:`nardy.bots.cubeful`, :mod:`nardy.bots.met`) what the
+decision was worth:
+
+* **checker plays**: the legal plays are ranked at the level's search depth with the bot's own move
+  filters (:meth:`Searcher.rank`); the play made is searched to the same depth when the filters dropped it.
+  Each candidate's probabilities (after the play, mover's view) are turned into the mover's *cubeful*
+  value with the opponent on roll: Janowski's money formula (:func:`~nardy.bots.cubeful.money_cube_decision`)
+  or match winning chances through the match equity table (:func:`~nardy.bots.cubeful.match_cube_decision`),
+  the opponent taking its best cube action (double when right, as GNU Backgammon's cubeful evaluation).
+  Candidates are ranked by that value (so gammons count as the score makes them count); the loss of the
+  play made is the best value minus its value.
+* **cube decisions**: wherever the player on roll may double, :meth:`Bot.cube_action` at the level's
+  depth gives no double / double-take / double-pass. The doubler's loss is the optimal value
+  (``ND`` or ``min(DT, DP)``) minus the value of what was done (``ND`` for no double, ``min(DT, DP)`` for
+  a double); the taker's loss is (from the doubler's view) the value of the answer given minus
+  ``min(DT, DP)``.
+* **luck**: the value of the best play for the roll thrown minus the value of the position before the roll,
+  both at the analysis level (the position's value being the average over the 36 rolls of the best reply,
+  one ply shallower: the roll's equity against the average of all 36). GNU Backgammon uses 0-ply for
+  luck; at the analysis level the luck and the errors of both sides add up exactly to each game's swing.
+  A dance in a bad position has negative luck.
+
+Units. Losses and luck are in **normalised equity** (GNU Backgammon's EMG, "equity in money game
+units"): money equity per unit of the cube in money play; in match play, match winning chance converted
+linearly so that winning the current cube's points is +1 and losing them -1 (gnubg's ``mwc2eq``). One
+millipoint (mp) is 0.001 of it. Match play decisions also carry the loss in match winning chance
+(``mwc_loss``, a fraction).
+
+Marks (GNU Backgammon's default analysis thresholds, ``show analysis`` in gnubg 1.07): a loss of at
+least 0.03 is *doubtful*, 0.06 an *error* (gnubg: "bad"), 0.12 a *blunder* (gnubg: "very bad"). Rolls:
+luck >= +0.6 "very lucky", >= +0.3 "lucky", <= -0.3 "unlucky", <= -0.6 "very unlucky".
+
+What counts (as GNU Backgammon): forced plays (a single legal play, a dance) are listed but never
+counted; a "no double" is counted only when it was close (no double within 0.16 of doubling, or
+doubling correct) or wrong; every double, take and pass counts.
+
+Per player: ``error_rate`` = 1000 x the mean loss per counted decision (mp per decision, gnubg's "error
+rate"); ``pr`` = 500 x the same mean, the scale of eXtreme Gammon's Performance Rating (XG's PR is "the
+average error per decision times 500" with its own engine and its own rules for which decisions count,
+so figures compare in scale, not to the decimal). Ratings words are gnubg's, from the error rate.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from nardy.bots import Bot
+from nardy.bots.cubeful import cube_efficiency, decide, match_cube_decision, money_cube_decision
+from nardy.bots.evaluator import Probabilities, flip_probs
+from nardy.bots.met import get_met
+from nardy.bots.search import Candidate, mirror_boards
+from nardy.dice import FixedDice
+from nardy.errors import NardyError
+from nardy.events import (
+    AcceptEvent,
+    BeaverEvent,
+    DeclineEvent,
+    DoubleEvent,
+    DropEvent,
+    OpeningEvent,
+    PassEvent,
+    PlayEvent,
+    ResignEvent,
+    RollEvent,
+    SetupEvent,
+    TakeEvent,
+)
+from nardy.game import Game
+from nardy.position import Position
+
+__all__ = [
+    "THRESHOLDS",
+    "LUCK_THRESHOLDS",
+    "ANALYSIS_LEVELS",
+    "DEFAULT_ANALYSIS_LEVEL",
+    "Decision",
+    "PlayerSummary",
+    "MatchAnalysis",
+    "Analyser",
+    "analyse_match",
+    "mark_of",
+    "rating_of",
+]
+
+#: Marks by normalised equity lost (GNU Backgammon's defaults): (mark, lowest loss), worst first.
+THRESHOLDS = (("blunder", 0.12), ("error", 0.06), ("doubtful", 0.03))
+#: Luck marks by normalised equity (GNU Backgammon's defaults).
+LUCK_THRESHOLDS = (("very lucky", 0.6), ("lucky", 0.3), ("unlucky", -0.3), ("very unlucky", -0.6))
+#: A "no double" counts as a decision when doubling is within this much of it (gnubg's close decision).
+CLOSE_CUBE = 0.16
+#: gnubg's ratings by error rate (mp per decision): below each bound, that word.
+RATINGS = (
+    (2.0, "Supernatural"),
+    (5.0, "World class"),
+    (8.0, "Expert"),
+    (12.0, "Advanced"),
+    (18.0, "Intermediate"),
+    (26.0, "Casual player"),
+    (35.0, "Beginner"),
+)
+#: Analysis levels (bot levels that search without noise), weakest first, and their search depth.
+ANALYSIS_LEVELS = {"advanced": 0, "expert": 1, "grandmaster": 2}
+#: The default level: the strongest that analyses a 7-point backgammon match in under a minute on the
+#: project's 2-core machine (``bench/analysis_speed.py``).
+DEFAULT_ANALYSIS_LEVEL = "grandmaster"
+#: Candidates kept per checker decision in the output.
+TOP_CANDIDATES = 5
+
+
+def mark_of(loss: float) -> str:
+    """The mark of a decision that lost ``loss`` normalised equity: ``"blunder"``, ``"error"``,
+    ``"doubtful"`` or ``""`` (:data:`THRESHOLDS`)."""
+    for name, lo in THRESHOLDS:
+        if loss >= lo - 1e-12:
+            return name
+    return ""
+
+
+def luck_mark_of(luck: float) -> str:
+    """``"very lucky"``, ``"lucky"``, ``"unlucky"``, ``"very unlucky"`` or ``""`` (:data:`LUCK_THRESHOLDS`)."""
+    if luck >= 0.6:
+        return "very lucky"
+    if luck >= 0.3:
+        return "lucky"
+    if luck <= -0.6:
+        return "very unlucky"
+    if luck <= -0.3:
+        return "unlucky"
+    return ""
+
+
+def rating_of(error_rate: float) -> str:
+    """GNU Backgammon's words for an error rate in mp per decision (``Supernatural`` below 2 ... ``Awful!``)."""
+    for bound, word in RATINGS:
+        if error_rate < bound:
+            return word
+    return "Awful!"
+
+
+@dataclass
+class Decision:
+    """One decision of one player.
+
+    Attributes:
+        game: game number (1-based); move: the line of the ``.mat`` record (as GNU Backgammon numbers
+            them); player: 0 (White, first name) or 1; kind: ``"checker"`` or ``"cube"``.
+        action: ``"play"`` (checker), ``"double"`` (the doubler's decision: doubled or not) or ``"take"``
+            (the answer: take or pass).
+        position: Position ID before the decision, from the deciding player's view (the doubler's for a
+            take); match_id: GNU Backgammon Match ID (backgammon, else ``""``); dice: the roll or ``None``.
+        played, best: the play made / the best play (notation, own numbering; ``""`` for a dance), or
+            ``"no double"``, ``"double"``, ``"take"``, ``"pass"``.
+        equity_loss: normalised equity lost (>= 0, mover's view); mwc_loss: the same in match winning
+            chance (match play, else ``None``); mark: :func:`mark_of`; forced: one legal play (not counted);
+            counted: counted in the player's statistics.
+        luck: the roll's luck (normalised, checker decisions; ``None`` for cube ones); luck_native: in
+            points (money, times the cube) or match winning chance; luck_mark: :func:`luck_mark_of`.
+        equity_before: the decider's normalised cubeful equity before the roll (the luck's base; for a cube
+            decision, with its best cube action); value_before: the same in points or MWC for player 0 (the
+            graph); equity_after / value_after: the same after the play made (checker decisions).
+        candidates: the best plays ``{"play", "equity", "loss", "ply", "probabilities", "mwc"}``
+            (mover's view after the play) or the cube's ``{"no double", "double/take", "double/pass"}``.
+        cube: the cube's value and owner at the decision; error_kind: for cube errors ``"missed double"``,
+            ``"wrong double"``, ``"wrong take"``, ``"wrong pass"``; ``""`` otherwise.
+    """
+
+    game: int
+    move: int
+    player: int
+    kind: str
+    action: str
+    position: str
+    match_id: str
+    dice: tuple | None
+    played: str
+    best: str
+    equity_loss: float
+    mwc_loss: float | None
+    mark: str
+    forced: bool
+    counted: bool
+    luck: float | None = None
+    luck_native: float | None = None
+    luck_mark: str = ""
+    equity_before: float | None = None
+    value_before: float | None = None
+    equity_after: float | None = None
+    value_after: float | None = None
+    candidates: Any = field(default_factory=list)
+    cube: dict = field(default_factory=dict)
+    error_kind: str = ""
+    probabilities: dict | None = None
+
+    def to_dict(self) -> dict:
+        d = {
+            "game": self.game,
+            "move": self.move,
+            "player": self.player,
+            "kind": self.kind,
+            "action": self.action,
+            "position": self.position,
+            "match_id": self.match_id,
+            "dice": list(self.dice) if self.dice else None,
+            "played": self.played,
+            "best": self.best,
+            "equity_loss": _r(self.equity_loss),
+            "mwc_loss": _r(self.mwc_loss),
+            "mark": self.mark,
+            "forced": self.forced,
+            "counted": self.counted,
+            "luck": _r(self.luck),
+            "luck_native": _r(self.luck_native),
+            "luck_mark": self.luck_mark,
+            "equity_before": _r(self.equity_before),
+            "value_before": _r(self.value_before),
+            "equity_after": _r(self.equity_after),
+            "value_after": _r(self.value_after),
+            "candidates": self.candidates,
+            "cube": self.cube,
+            "error_kind": self.error_kind,
+            "probabilities": self.probabilities,
+        }
+        return d
+
+
+def _r(x, nd: int = 6):
+    return None if x is None else round(float(x), nd)
+
+
+@dataclass
+class PlayerSummary:
+    """One player's statistics over the analysed decisions (see the module docstring for the formulas).
+
+    ``error_rate`` mp per counted decision; ``pr`` = error_rate / 2 (XG's scale); ``checker_error_rate`` /
+    ``cube_error_rate`` the same per kind; ``errors``: counts by mark over both kinds; ``cube_errors``:
+    counts by cube error kind; ``luck``: total luck in points (money) or match winning chance (match);
+    ``luck_emg``: total luck in normalised equity; ``luck_rate`` mp per roll; ``result``: points won
+    (money) or 1/0 for the match (match play); ``luck_adjusted_result``: result - (own luck - the
+    opponent's luck), as GNU Backgammon (it may pass 100% in match play)."""
+
+    name: str
+    decisions: int = 0
+    checker_decisions: int = 0
+    cube_decisions: int = 0
+    total_loss: float = 0.0
+    checker_loss: float = 0.0
+    cube_loss: float = 0.0
+    errors: dict = field(default_factory=lambda: {"doubtful": 0, "error": 0, "blunder": 0})
+    cube_errors: dict = field(
+        default_factory=lambda: {"missed double": 0, "wrong double": 0, "wrong take": 0, "wrong pass": 0}
+    )
+    luck: float = 0.0
+    luck_emg: float = 0.0
+    rolls: int = 0
+    luck_marks: dict = field(default_factory=lambda: {"very lucky": 0, "lucky": 0, "unlucky": 0, "very unlucky": 0})
+    result: float = 0.0
+    net_luck: float = 0.0
+
+    @property
+    def error_rate(self) -> float:
+        return 1000.0 * self.total_loss / self.decisions if self.decisions else 0.0
+
+    @property
+    def pr(self) -> float:
+        return self.error_rate / 2.0
+
+    def to_dict(self) -> dict:
+        cer = 1000.0 * self.checker_loss / self.checker_decisions if self.checker_decisions else 0.0
+        uer = 1000.0 * self.cube_loss / self.cube_decisions if self.cube_decisions else 0.0
+        return {
+            "name": self.name,
+            "error_rate": round(self.error_rate, 3),
+            "pr": round(self.pr, 3),
+            "rating": rating_of(self.error_rate),
+            "decisions": self.decisions,
+            "checker_decisions": self.checker_decisions,
+            "cube_decisions": self.cube_decisions,
+            "checker_error_rate": round(cer, 3),
+            "cube_error_rate": round(uer, 3),
+            "total_loss": round(self.total_loss, 6),
+            "errors": dict(self.errors),
+            "cube_errors": dict(self.cube_errors),
+            "luck": round(self.luck, 6),
+            "luck_emg": round(self.luck_emg, 6),
+            "luck_rate": round(1000.0 * self.luck_emg / self.rolls, 3) if self.rolls else 0.0,
+            "luck_marks": dict(self.luck_marks),
+            "result": round(self.result, 6),
+            "luck_adjusted_result": round(self.result - self.net_luck, 6),
+        }
+
+
+@dataclass
+class MatchAnalysis:
+    """The analysis of a match: ``players`` (two :class:`PlayerSummary`), ``decisions`` (every
+    :class:`Decision` in order), ``games`` (per game: number, score before, result, the equity swing and
+    its explanation), and what made it (``engine``). :meth:`to_dict` is the JSON of ``nardy analyse``."""
+
+    game: str
+    length: int
+    players: list
+    decisions: list
+    games: list
+    engine: dict
+    seconds: float = 0.0
+    source: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "format": "nardy-analysis",
+            "version": 1,
+            "source": self.source,
+            "game": self.game,
+            "length": self.length,
+            "match_play": bool(self.length),
+            "units": {
+                "equity_loss": "normalised equity (EMG: per unit of the cube; match play through the MET)",
+                "error_rate": "millipoints of normalised equity per counted decision",
+                "pr": "error_rate / 2 (eXtreme Gammon's PR scale)",
+                "luck": "points (money) or match winning chance (match play)",
+            },
+            "thresholds": dict(THRESHOLDS),
+            "engine": self.engine,
+            "seconds": round(self.seconds, 3),
+            "players": [p.to_dict() for p in self.players],
+            "games": self.games,
+            "decisions": [d.to_dict() for d in self.decisions],
+        }
+
+
+class _Ctx:
+    """The cube and score around a decision, and the conversions to cubeful values."""
+
+    def __init__(self, rules, length, score, game: Game, post_crawford: bool):
+        self.rules = rules
+        self.values = tuple(rules.scoring)
+        self.length = length
+        self.score = score
+        self.cube_value = game.cube_value
+        self.owner = game.cube_owner
+        self.enabled = game.cube_enabled
+        self.crawford = game.crawford
+        self.post = post_crawford
+        self.jacoby = game.jacoby
+        self.limit = game.cube.limit
+        self.met = get_met(rules.name) if length else None
+
+    def aways(self, player):
+        return self.length - self.score[player], self.length - self.score[1 - player]
+
+    def can_double(self, player) -> bool:
+        if not self.enabled or self.crawford or self.owner not in (None, player):
+            return False
+        if self.limit is not None and self.cube_value * 2 > self.limit:
+            return False
+        if self.length:
+            me, _ = self.aways(player)
+            if me <= self.cube_value:  # a win already takes the match: the cube is dead for this side
+                return False
+        return True
+
+    def owner_rel(self, player) -> str:
+        if self.owner is None:
+            return "centre"
+        return "me" if self.owner == player else "opponent"
+
+    def win_lose(self, player):
+        """MWC of ``player`` after winning / losing the current cube's value (match play)."""
+        me, opp = self.aways(player)
+        c = self.cube_value
+        return self.met.mwc_after(me - c, opp, me, opp), self.met.mwc_after(me, opp - c, me, opp)
+
+    def scale(self, player) -> float:
+        """Normalised equity per native unit for ``player``: 2 / (W - L) in match play, 1 / cube in money."""
+        if not self.length:
+            return 1.0 / self.cube_value
+        w, lo = self.win_lose(player)
+        return 2.0 / (w - lo) if w - lo > 1e-9 else 0.0
+
+    def cube_eqs(self, probs, position, player) -> dict:
+        """ND/DT/DP for ``player`` on roll in ``position`` with cubeless ``probs`` (on-roll view), native
+        units (money: points times the cube; match: MWC)."""
+        x = cube_efficiency(position) if (self.enabled and not self.crawford) else 0.0
+        rel = self.owner_rel(player) if self.enabled else "centre"
+        if self.length:
+            me, opp = self.aways(player)
+            return match_cube_decision(probs, self.values, x, rel, me, opp, self.cube_value, self.met)
+        jac = self.jacoby and self.enabled
+        e = money_cube_decision(probs, self.values, x, rel, jacoby=jac, cube_value=self.cube_value)
+        return {k: v * self.cube_value for k, v in e.items()}
+
+    def value_on_roll(self, probs, position, player) -> float:
+        """``player``'s cubeful value on roll (native units), taking its best cube action."""
+        eqs = self.cube_eqs(probs, position, player)
+        if self.can_double(player):
+            double, _ = decide(eqs)
+            if double:
+                return min(eqs["double/take"], eqs["double/pass"])
+        return eqs["no double"]
+
+    def value_after_play(self, probs_mover, result: Position, player) -> float:
+        """The mover's (``player``'s) cubeful value after its play (``probs_mover``: mover's view of the
+        result board), the opponent on roll with its best cube action."""
+        opp = 1 - player
+        if result.mover[0] >= 15 or result.is_game_over():
+            return self._terminal(probs_mover, player)
+        v = self.value_on_roll(flip_probs(np.asarray(probs_mover), self.rules.name), result.mirror(), opp)
+        return (1.0 - v) if self.length else -v
+
+    def _terminal(self, probs_mover, player) -> float:
+        a = np.asarray(probs_mover, np.float64)
+        L = len(self.values)
+        # the level won: the highest cumulative output that is 1
+        level = 0
+        for i in range(1, L):
+            if a[i] > 0.5:
+                level = i
+        pts = self.values[level] * self.cube_value
+        if self.jacoby and self.enabled and not self.length and self.owner is None and self.cube_value == 1:
+            pts = self.values[0]
+        if self.length:
+            me, opp = self.aways(player)
+            return self.met.mwc_after(me - pts, opp, me, opp)
+        return float(pts)
+
+
+class Analyser:
+    """Analyses matches at one level (the bots are made once and reused).
+
+    Args:
+        game: the game (name or :class:`~nardy.rules.Rules`); level: one of :data:`ANALYSIS_LEVELS`.
+        candidates: how many of the best plays each checker decision lists at most (default 5).
+        filters: ``"bot"`` (default): the candidates the bot's own move filters keep are searched to the
+            full depth (plus the best and the play made); ``"wide"``: the first ``candidates`` plays all are
+            (slower, about 1.5x at 2-ply; the same losses in most decisions).
+    Raises:
+        ValueError: an unknown level.
+    """
+
+    def __init__(
+        self,
+        game,
+        level: str = DEFAULT_ANALYSIS_LEVEL,
+        candidates: int = TOP_CANDIDATES,
+        seed: int = 0,
+        filters: str = "bot",
+    ):
+        if level not in ANALYSIS_LEVELS:
+            raise ValueError(f"unknown analysis level {level!r}: expected one of {', '.join(ANALYSIS_LEVELS)}")
+        self.bot = Bot(game, level=level, seed=seed)
+        self.rules = self.bot.rules
+        self.level = level
+        self.ply = ANALYSIS_LEVELS[level]
+        self.n = max(1, int(candidates))
+        if filters not in ("bot", "wide"):
+            raise ValueError(f"filters {filters!r}: expected 'bot' or 'wide'")
+        self.filters = filters
+        self.searcher = self.bot.searcher
+        self._current_game = 0
+        self._cache: dict = {}
+
+    # ----- building blocks, usable on their own (the tutor, tests) -----------------------------
+    def checker(self, position: Position, dice, ctx: _Ctx, player: int, played=None) -> dict:
+        """Judge a checker decision: the ranked candidates (cubeful, native units and normalised), the best,
+        and (when ``played`` is given, a :class:`~nardy.position.Play` of ``position.legal_plays(dice)``) its
+        loss. Returns a dict with ``plays`` (list of (Play, native value, probs, ply), best first), ``best``,
+        ``loss`` (normalised), ``native_loss`` and ``forced``."""
+        plays = position.legal_plays(dice)
+        forced = len(plays) <= 1
+        scale = ctx.scale(player)
+        if forced:
+            p = plays[0]
+            results = p.result.array.reshape(1, 28).astype(np.int8)
+            c = Candidate(0, np.zeros(0, np.float32), 0.0, 0)
+            self._deepen(position, results, c)
+            if results[0, 0] >= 15:
+                c.probs = self.searcher.result_values(results, np.array([position.first_turn[1]], np.bool_))[0]
+            v = ctx.value_after_play(c.probs, p.result, player)
+            rows = [(p, v, c.probs, self.ply)]
+            return {"plays": rows, "loss": 0.0, "native_loss": 0.0, "forced": True, "scale": scale}
+        results = np.stack([p.result.array for p in plays]).astype(np.int8)
+        # "wide": as Bot.hints, the first ``n`` plays of the 0-ply (then 1-ply) ranking are all searched to the
+        # full depth; "bot": the bot's own move filters (candidates within a window of the best), the best and
+        # the play made then searched to the full depth if the filters stopped short of it. Only plays searched
+        # to the full depth are compared, so losses compare like with like.
+        if self.filters == "wide":
+            keep = max(self.n, 1)
+            filters = ((max(8, keep), float("inf")), (keep, float("inf")))
+        else:
+            filters = self.searcher.filters
+        cands = self.searcher.rank(position, dice, ply=self.ply, filters=filters, results=results)
+        deep = {c.index: c for c in cands if c.ply == self.ply}
+        need = [cands[0]]
+        if played is not None:
+            idx = next(i for i, p in enumerate(plays) if p == played)
+            need.append(next(c for c in cands if c.index == idx))
+        for c in need:
+            if c.index not in deep:
+                self._deepen(position, results, c)
+                deep[c.index] = c
+        rows = []
+        for c in cands:
+            if c.index in deep:
+                p = plays[c.index]
+                rows.append((p, ctx.value_after_play(c.probs, p.result, player), np.asarray(c.probs), c.ply))
+        rows.sort(key=lambda r: -r[1])
+        out = {"plays": rows, "forced": False, "scale": scale, "loss": 0.0, "native_loss": 0.0}
+        if played is not None:
+            vp = next(r[1] for r in rows if r[0] == played)
+            nl = max(0.0, rows[0][1] - vp)
+            out["native_loss"] = nl
+            out["loss"] = nl * scale
+        return out
+
+    def _deepen(self, position, results, cand):
+        res = results[cand.index]
+        if res[0] >= 15:
+            cand.ply = self.ply
+            return
+        child = mirror_boards(res.reshape(1, 28), self.rules.hitting)
+        cf = np.zeros((1, 2), np.bool_)
+        cf[0, 0] = position.first_turn[1]
+        vals = flip_probs(self.searcher.evaluate_positions(child, cf, self.ply), self.rules.name)
+        cand.probs = vals[0]
+        cand.equity = float(self.searcher.equity(vals)[0])
+        cand.ply = self.ply
+
+    def probabilities(self, position: Position):
+        """Cubeless probabilities of ``position`` (side on roll, before the roll) at the level's depth (the
+        average over the 36 rolls of the best reply's figures one ply shallower; the net itself at 0-ply),
+        cached per position: the cube decisions and the luck of the turn share them."""
+        key = (position.id(), position.first_turn)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self.bot.evaluate(position, ply=self.ply)
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[key] = hit
+        return hit
+
+    def cube(self, position: Position, ctx: _Ctx, player: int) -> dict:
+        """Cube equities (native units, ``player`` on roll) at the level's depth, with ``double`` and ``take``
+        (the right actions) and the probabilities used."""
+        probs = self.probabilities(position)
+        eqs = ctx.cube_eqs(probs, position, player)
+        double, take = decide(eqs)
+        return {"equities": eqs, "double": double, "take": take, "probabilities": probs}
+
+    # ----- a whole match ------------------------------------------------------------------------
+    def analyse(self, match, progress=None, source: str = "") -> MatchAnalysis:
+        """Analyse every game of a :class:`~nardy.match.Match` (replayed or played; the last game may be
+        unfinished). ``progress(done, total)`` is called after each decision (``total`` = the turns).
+
+        Raises:
+            AnalysisError: the match is of another game or its history cannot be replayed.
+        """
+        t0 = time.perf_counter()
+        if match.rules.name != self.rules.name:
+            raise AnalysisError(f"this analyser is for {self.rules.name}, the match is {match.rules.name}")
+        players = [PlayerSummary(str(match.players[0])), PlayerSummary(str(match.players[1]))]
+        decisions: list[Decision] = []
+        games = []
+        total = sum(sum(1 for e in g.history if isinstance(e, (PlayEvent, PassEvent))) for g in match.games)
+        done = [0]
+        for i, g in enumerate(match.games):
+            score = match.score_before(i)
+            post = bool(match.length) and any(h.crawford for h in match.games[:i]) and not g.crawford
+            gd = self._game(match, i, g, score, post, players, done, total, progress)
+            decisions += gd["decisions"]
+            games.append(gd["summary"])
+        # results; the luck-adjusted result takes each side's luck net of the other's
+        if match.length:
+            w = match.winner
+            if w is not None:
+                players[w].result = 1.0
+        else:
+            s = match.score
+            players[0].result = float(s[0] - s[1])
+            players[1].result = float(s[1] - s[0])
+        for k in (0, 1):
+            players[k].net_luck = players[k].luck - players[1 - k].luck
+        engine = {
+            "program": "nardy",
+            "net": _net_name(self.rules.name),
+            "level": self.level,
+            "ply": self.ply,
+            "filters": [list(f) for f in self.searcher.filters],
+            "cube": "Janowski cubeful money equity; match play through "
+            + (get_met(self.rules.name).name + " match equity table" if match.length else "no table (money)"),
+            "luck": "cubeful, at the analysis level: the best play for the roll thrown against the position's "
+            "value before the roll (the average of all 36 rolls)",
+            "thresholds": "gnubg defaults: doubtful 0.03, error 0.06, blunder 0.12 (normalised equity)",
+        }
+        return MatchAnalysis(
+            self.rules.name,
+            match.length,
+            players,
+            decisions,
+            games,
+            engine,
+            time.perf_counter() - t0,
+            source,
+        )
+
+    def _game(self, match, index, g, score, post, players, done, total, progress):
+        rules = match.rules
+        self._current_game = index + 1
+        ng = Game(
+            rules,
+            dice=FixedDice(),
+            cube=g.cube_enabled,
+            crawford=g.crawford,
+            jacoby=g.jacoby,
+            beavers=g.cube.beavers,
+            cube_limit=g.cube.limit,
+            players=match.players,
+        )
+        out: list[Decision] = []
+        cell = [0]
+        first_value = None
+
+        def move_no(player):
+            if cell[0] % 2 != player:
+                cell[0] += 1
+            n = cell[0] // 2 + 1
+            return n
+
+        def advance():
+            cell[0] += 1
+
+        hist = list(g.history)
+        pending_double = None  # (decision info) while a double waits
+        for k, ev in enumerate(hist):
+            if isinstance(ev, SetupEvent):
+                # a game set up at a position (analysis, puzzles): the cube as the game had it then
+                try:
+                    start = Position.from_id(ev.position, rules)
+                except ValueError as e:
+                    raise AnalysisError(f"game {index + 1}: set-up position {ev.position!r}: {e}") from None
+                ng = Game.from_position(
+                    start,
+                    ev.turn,
+                    dice=FixedDice(),
+                    cube=g.cube_enabled,
+                    crawford=g.crawford,
+                    jacoby=g.jacoby,
+                    beavers=g.cube.beavers,
+                    cube_limit=g.cube.limit,
+                    players=match.players,
+                )
+                cell[0] = ev.turn
+                continue
+            if isinstance(ev, OpeningEvent):
+                ng.start(starter=ev.starter, dice=ev.dice if ev.dice else None)
+                cell[0] = ev.starter
+                if ev.dice:  # the starter plays the opening dice
+                    ctx = _Ctx(rules, match.length, score, ng, post)
+                    first_value = self._turn(
+                        ng.position,
+                        ctx,
+                        ev.starter,
+                        tuple(ev.dice),
+                        hist,
+                        k,
+                        out,
+                        players,
+                        move_no,
+                        opening=True,
+                        first_value=first_value,
+                    )
+                    done[0] += 1
+                    if progress:
+                        progress(done[0], total)
+                continue
+            if isinstance(ev, RollEvent) and getattr(ng, "in_last_roll", False):
+                # long nardy's last roll (option last-roll): listed, not judged (the bots do not search it)
+                p = ev.player
+                before = ng.position
+                ng.roll(ev.dice)
+                nxt = next((e for e in hist[k + 1 :] if isinstance(e, (PlayEvent, PassEvent))), None)
+                text = nxt.play if isinstance(nxt, PlayEvent) else ""
+                out.append(
+                    Decision(
+                        game=self._current_game,
+                        move=move_no(p),
+                        player=p,
+                        kind="checker",
+                        action="play",
+                        position=before.id(),
+                        match_id="",
+                        dice=tuple(ev.dice),
+                        played=text,
+                        best=text,
+                        equity_loss=0.0,
+                        mwc_loss=None,
+                        mark="",
+                        forced=True,
+                        counted=False,
+                        error_kind="last roll: not judged",
+                    )
+                )
+                done[0] += 1
+                if progress:
+                    progress(done[0], total)
+                continue
+            if isinstance(ev, RollEvent):
+                p = ev.player
+                ctx = _Ctx(rules, match.length, score, ng, post)
+                if first_value is None:
+                    opt = self.cube(ng.position, ctx, p)
+                    e = opt["equities"]
+                    best_v = min(e["double/take"], e["double/pass"]) if _may_double(ng, p) and opt["double"] else None
+                    first_value = _to_p0(e["no double"] if best_v is None else best_v, p, ctx)
+                if _may_double(ng, p) and ctx.can_double(p) and pending_double is None:
+                    # the player could have doubled and rolled instead: a "no double" decision
+                    self._cube_decision(ng, ctx, p, False, None, out, players, move_no)
+                before = ng.position
+                ng.roll(ev.dice)
+                first_value = self._turn(
+                    before,
+                    ctx,
+                    p,
+                    tuple(ev.dice),
+                    hist,
+                    k,
+                    out,
+                    players,
+                    move_no,
+                    opening=False,
+                    first_value=first_value,
+                )
+                done[0] += 1
+                if progress:
+                    progress(done[0], total)
+                continue
+            if isinstance(ev, PlayEvent):
+                ng.play(ev.play, player=ev.player)
+                advance()
+                continue
+            if isinstance(ev, PassEvent):  # Game.roll passed the turn already
+                advance()
+                continue
+            if isinstance(ev, DoubleEvent):
+                p = ev.player
+                ctx = _Ctx(rules, match.length, score, ng, post)
+                pending_double = self._cube_decision(ng, ctx, p, True, None, out, players, move_no)
+                if first_value is None:
+                    first_value = pending_double["decision"].value_before
+                ng.double(player=p)
+                advance()
+                continue
+            if isinstance(ev, (TakeEvent, DropEvent, BeaverEvent)):
+                p = ev.player
+                info = pending_double
+                pending_double = None
+                took = not isinstance(ev, DropEvent)
+                if info is not None:
+                    self._take_decision(info, p, took, out, players, move_no)
+                if isinstance(ev, TakeEvent):
+                    ng.take(player=p)
+                elif isinstance(ev, BeaverEvent):
+                    ng.beaver(player=p)
+                else:
+                    ng.drop(player=p)
+                advance()
+                continue
+            if isinstance(ev, ResignEvent):
+                ng.resign(ev.level, player=ev.player)
+            elif isinstance(ev, AcceptEvent):
+                ng.accept_resignation(player=ev.player)
+            elif isinstance(ev, DeclineEvent):
+                ng.decline_resignation(player=ev.player)
+        # the game's swing and what explains it
+        res = g.result
+        summ: dict = {
+            "game": index + 1,
+            "score": list(score),
+            "crawford": g.crawford,
+            "result": res.to_dict() if res else None,
+        }
+        if first_value is not None and res is not None:
+            final = self._final_value(match, score, res, post)
+            luck0 = sum(d.luck_native or 0.0 for d in out if d.player == 0 and d.kind == "checker") - sum(
+                d.luck_native or 0.0 for d in out if d.player == 1 and d.kind == "checker"
+            )
+            err0 = sum(_native_loss(d) for d in out if d.player == 0) - sum(
+                _native_loss(d) for d in out if d.player == 1
+            )
+            summ.update(
+                {
+                    "value_start": round(first_value, 6),
+                    "value_end": round(final, 6),
+                    "swing": round(final - first_value, 6),
+                    "luck": round(luck0, 6),
+                    "error": round(err0, 6),
+                    "unexplained": round(final - first_value - luck0 + err0, 6),
+                }
+            )
+        return {"decisions": out, "summary": summ}
+
+    def _final_value(self, match, score, res, post) -> float:
+        """Player 0's value at the end of a game (points won, or MWC after it)."""
+        a, b = res.score()
+        if not match.length:
+            return float(a - b)
+        met = get_met(self.rules.name)
+        me, opp = match.length - score[0], match.length - score[1]
+        return met.mwc_after(me - a, opp - b, me, opp)
+
+    def _turn(self, pos, ctx, p, dice, hist, k, out, players, move_no, opening, first_value):
+        """A checker decision of ``p`` in ``pos`` (its view) with ``dice``: the roll's luck and the play made.
+
+        The luck is the value of the best play for the roll thrown minus the value of the position before the
+        roll with the cube as it now is (no double), both at the analysis level: the value before the roll
+        is what the level gives the position (the average over the 36 rolls of the best reply one ply
+        shallower), the same figure the opponent's last play was judged by, so that over a game the luck
+        and the errors add up to the swing (up to resignations)."""
+        del opening
+        eqs = ctx.cube_eqs(self.probabilities(pos), pos, p)
+        before = eqs["no double"]
+        scale = ctx.scale(p)
+        v0 = _to_p0(before, p, ctx)
+        if first_value is None:
+            first_value = v0
+        # the play made
+        nxt = next((e for e in hist[k + 1 :] if isinstance(e, (PlayEvent, PassEvent))), None)
+        played = None
+        text = ""
+        if isinstance(nxt, PlayEvent):
+            played = pos.parse_play(nxt.play, dice)
+            text = str(played)
+        judged = self.checker(pos, dice, ctx, p, played=played)
+        rows = judged["plays"]
+        best = rows[0][0]
+        luck_native = rows[0][1] - before
+        luck = luck_native * scale
+        row = next((r for r in rows if r[0] == played), rows[0]) if played is not None else rows[0]
+        v_played = row[1]
+        # the probabilities of the play made are those of the opponent's next position at the same depth:
+        # keep them for its turn (its cube decision and luck), the same figures without searching again
+        after = row[0].result
+        if not after.is_game_over() and row[3] == self.ply:
+            nxt = after.mirror()
+            self._cache[(nxt.id(), nxt.first_turn)] = Probabilities(
+                self.rules.name, flip_probs(row[2], self.rules.name)
+            )
+        forced = judged["forced"]
+        loss = judged["loss"]
+        counted = not forced
+        mark = mark_of(loss) if counted else ""
+        cands = []
+        for pl, v, probs, ply in rows[: self.n]:
+            c = {
+                "play": str(pl),
+                "equity": round(v * scale if not ctx.length else _emg(v, p, ctx), 6),
+                "loss": round((rows[0][1] - v) * scale, 6),
+                "ply": ply,
+                "probabilities": _probs_dict(self.rules.name, probs),
+            }
+            if ctx.length:
+                c["mwc"] = round(v, 6)
+            cands.append(c)
+        if played is not None and all(str(played) != c["play"] for c in cands):
+            r = next(r for r in rows if r[0] == played)
+            cands.append(
+                {
+                    "play": str(played),
+                    "equity": round(r[1] * scale if not ctx.length else _emg(r[1], p, ctx), 6),
+                    "loss": round(loss, 6),
+                    "ply": r[3],
+                    "probabilities": _probs_dict(self.rules.name, r[2]),
+                    **({"mwc": round(r[1], 6)} if ctx.length else {}),
+                }
+            )
+        d = Decision(
+            game=self._current_game,
+            move=move_no(p),
+            player=p,
+            kind="checker",
+            action="play",
+            position=pos.id(),
+            match_id="",
+            dice=tuple(dice),
+            played=text,
+            best=str(best) if not forced else text,
+            equity_loss=loss,
+            mwc_loss=judged["native_loss"] if ctx.length else None,
+            mark=mark,
+            forced=forced,
+            counted=counted,
+            luck=luck,
+            luck_native=luck_native,
+            luck_mark=luck_mark_of(luck),
+            equity_before=before * scale if not ctx.length else _emg(before, p, ctx),
+            value_before=v0,
+            equity_after=(v_played * scale if not ctx.length else _emg(v_played, p, ctx)),
+            value_after=_to_p0(v_played, p, ctx),
+            candidates=cands,
+            cube={"value": ctx.cube_value, "owner": ctx.owner},
+        )
+        out.append(d)
+        ps = players[p]
+        ps.rolls += 1
+        ps.luck_emg += luck
+        ps.luck += luck_native
+        if d.luck_mark:
+            ps.luck_marks[d.luck_mark] += 1
+        if counted:
+            ps.decisions += 1
+            ps.checker_decisions += 1
+            ps.total_loss += loss
+            ps.checker_loss += loss
+            if mark:
+                ps.errors[mark] += 1
+        return first_value
+
+    def _cube_decision(self, ng, ctx, p, doubled, _unused, out, players, move_no):
+        pos = ng.position
+        cd = self.cube(pos, ctx, p)
+        eqs = cd["equities"]
+        scale = ctx.scale(p)
+        dbl_value = min(eqs["double/take"], eqs["double/pass"])
+        optimal = dbl_value if cd["double"] else eqs["no double"]
+        chosen = dbl_value if doubled else eqs["no double"]
+        native_loss = max(0.0, optimal - chosen)
+        loss = native_loss * scale
+        close = (eqs["no double"] - dbl_value) < CLOSE_CUBE / scale if scale > 0 else True
+        counted = doubled or close or loss > 1e-9
+        kind = ""
+        if loss > 1e-9:
+            kind = "wrong double" if doubled else "missed double"
+        mark = mark_of(loss) if counted else ""
+        best = "double" if cd["double"] else "no double"
+        if cd["double"]:
+            best += ", take" if cd["take"] else ", pass"
+        d = Decision(
+            game=self._current_game,
+            move=move_no(p),
+            player=p,
+            kind="cube",
+            action="double",
+            position=pos.id(),
+            match_id="",
+            dice=None,
+            played="double" if doubled else "no double",
+            best=best,
+            equity_loss=loss,
+            mwc_loss=native_loss if ctx.length else None,
+            mark=mark,
+            forced=False,
+            counted=counted,
+            equity_before=(optimal * scale) if not ctx.length else _emg(optimal, p, ctx),
+            value_before=_to_p0(optimal, p, ctx),
+            candidates={k: round(v * scale if not ctx.length else _emg(v, p, ctx), 6) for k, v in eqs.items()},
+            cube={"value": ctx.cube_value, "owner": ctx.owner},
+            error_kind=kind,
+            probabilities=_probs_dict(self.rules.name, cd["probabilities"].array),
+        )
+        if ctx.length:
+            d.cube["mwc"] = {k: round(v, 6) for k, v in eqs.items()}
+        out.append(d)
+        ps = players[p]
+        if counted:
+            ps.decisions += 1
+            ps.cube_decisions += 1
+            ps.total_loss += loss
+            ps.cube_loss += loss
+            if mark:
+                ps.errors[mark] += 1
+            if kind:
+                ps.cube_errors[kind] += 1
+        return {"decision": d, "eqs": eqs, "scale": scale, "ctx": ctx, "take": cd["take"], "doubler": p}
+
+    def _take_decision(self, info, p, took, out, players, move_no):
+        eqs, scale, ctx = info["eqs"], info["scale"], info["ctx"]
+        dd = info["decision"]
+        best_for_taker = min(eqs["double/take"], eqs["double/pass"])
+        chosen = eqs["double/take"] if took else eqs["double/pass"]
+        native_loss = max(0.0, chosen - best_for_taker)  # doubler's units: the taker's loss
+        tscale = ctx.scale(p)
+        loss = native_loss * tscale
+        kind = ("wrong take" if took else "wrong pass") if loss > 1e-9 else ""
+        mark = mark_of(loss)
+        d = Decision(
+            game=dd.game,
+            move=move_no(p),
+            player=p,
+            kind="cube",
+            action="take",
+            position=dd.position,
+            match_id="",
+            dice=None,
+            played="take" if took else "pass",
+            best="take" if info["take"] else "pass",
+            equity_loss=loss,
+            mwc_loss=native_loss if ctx.length else None,
+            mark=mark,
+            forced=False,
+            counted=True,
+            equity_before=dd.equity_before,
+            value_before=dd.value_before,
+            candidates=dd.candidates,
+            cube=dict(dd.cube),
+            error_kind=kind,
+            probabilities=dd.probabilities,
+        )
+        out.append(d)
+        ps = players[p]
+        ps.decisions += 1
+        ps.cube_decisions += 1
+        ps.total_loss += loss
+        ps.cube_loss += loss
+        if mark:
+            ps.errors[mark] += 1
+        if kind:
+            ps.cube_errors[kind] += 1
+        del scale
+
+
+def _may_double(g: Game, player: int) -> bool:
+    """The player on turn may double now (the game's own rule, read as ``why_not_double``)."""
+    return g.phase == "roll" and g.why_not_double(player) is None
+
+
+def _native_loss(d: Decision) -> float:
+    """A decision's loss in native units (points, or MWC) for the swing bookkeeping."""
+    if d.mwc_loss is not None:
+        return d.mwc_loss if d.counted or d.forced else 0.0
+    cube = d.cube.get("value", 1) if isinstance(d.cube, dict) else 1
+    return d.equity_loss * cube
+
+
+def _to_p0(v, p, ctx) -> float:
+    """A native value for player ``p`` as player 0's."""
+    if p == 0:
+        return float(v)
+    return float(1.0 - v) if ctx.length else float(-v)
+
+
+def _emg(mwc, p, ctx) -> float:
+    """Player ``p``'s MWC as normalised equity at the current cube (gnubg's mwc2eq)."""
+    w, lo = ctx.win_lose(p)
+    if w - lo <= 1e-9:
+        return 0.0
+    return 2.0 * (mwc - lo) / (w - lo) - 1.0
+
+
+def _probs_dict(game, probs) -> dict:
+    from nardy.bots.evaluator import OUTPUT_NAMES
+
+    return {n: round(float(v), 4) for n, v in zip(OUTPUT_NAMES[game], np.asarray(probs))}
+
+
+def _net_name(game: str) -> str:
+    from nardy.bots.net import shipped_path
+
+    try:
+        import hashlib
+
+        path = shipped_path(game)
+        h = hashlib.sha256(open(path, "rb").read()).hexdigest()[:12]
+        return f"{path.name} (sha256 {h})"
+    except (OSError, ValueError):
+        return "shipped net"
+
+
+class AnalysisError(NardyError):
+    """A match that cannot be analysed (another game, a history that cannot be replayed, a file that is
+    not a record); worded as a record that cannot be read."""
+
+    default_code = "bad_record"
+
+
+def analyse_match(
+    match, level: str = DEFAULT_ANALYSIS_LEVEL, progress=None, source: str = "", candidates: int = TOP_CANDIDATES
+) -> MatchAnalysis:
+    """Analyse a :class:`~nardy.match.Match` (from :func:`nardy.records.mat.replay`, a saved game, the
+    server) at ``level`` (:data:`ANALYSIS_LEVELS`; default :data:`DEFAULT_ANALYSIS_LEVEL`).
+
+    Returns a :class:`MatchAnalysis` (``.to_dict()`` for JSON). Deterministic: the same record and level
+    give the same figures (no randomness is used at these levels).
+
+    Raises:
+        ValueError: unknown level; AnalysisError: a history that cannot be replayed.
+    """
+    an = Analyser(match.rules, level, candidates=candidates)
+    return an.analyse(match, progress=progress, source=source)
