@@ -1,7 +1,10 @@
-"""``nardy replay FILE.mat [--json]``: replay a Jellyfish .mat record through the rules.
+"""``nardy replay FILE.mat [--json] [--strict] [--lang ru]``: replay a Jellyfish .mat record through the rules.
 
 Prints each game's plays and result and the final score; on the first rule violation prints the
-error (game, move number, player, reason) and exits with status 1.
+error (game, move number, player, reason) and exits with status 1. What the record holds that is not the
+standard format but GNU Backgammon imports (docs/records.md) is read as gnubg reads it, with a warning on
+standard error for each kind (the first one worded, then how many more and their lines); ``--strict``
+refuses it instead.
 """
 
 from __future__ import annotations
@@ -12,6 +15,10 @@ import sys
 import click
 
 from .errors import RecordError
+from .messages import LANGS, describe
+
+#: Lines of a warning's later occurrences listed after its first one.
+_MORE_LINES = 8
 
 
 def _who(match, p):
@@ -60,25 +67,70 @@ def _text_report(match) -> list[str]:
     return lines
 
 
+def _warnings(warnings, lang: str, names) -> list[str]:
+    """The record's warnings worded in ``lang``: one line per kind (code), the first occurrence worded,
+    then how many more there are and their lines."""
+    by_code: dict = {}
+    for w in warnings:
+        by_code.setdefault(w.code, []).append(w)
+    out = []
+    for same in by_code.values():
+        w = same[0]
+        text = describe(w.code, w.params, lang, names=names)
+        if len(same) > 1:
+            lines = ", ".join(str(x.line) for x in same[1 : 1 + _MORE_LINES] if x.line) or "?"
+            if len(same) - 1 > _MORE_LINES:
+                lines += ", ..."
+            text += f" ({describe('record_warning_more', {'count': len(same) - 1, 'lines': lines}, lang)})"
+        out.append(describe("record_warning", {"line": w.line or "?", "text": text}, lang))
+    return out
+
+
 @click.command("replay")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the games, plays and results as JSON.")
-def replay(file, as_json):
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Accept only the standard format: refuse what GNU Backgammon reads past (Galaxy's 'Losses' lines, "
+    "'Cannot Move', a roll then a resignation, capped 'Wins' lines, a resumed match, ...).",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LANGS),
+    default=None,
+    help="Language of the warnings (default: Russian when the system locale is Russian).",
+)
+def replay(file, as_json, strict, lang):
     """Replay a .mat match record through the rules: print each game's plays and results and the
-    final score; exit 1 on the first rule violation (game, move, player, reason)."""
+    final score; exit 1 on the first rule violation (game, move, player, reason). Warnings name what the
+    record holds that is not the standard format (read as GNU Backgammon reads it; --strict refuses it)."""
+    from .i18n import detect_lang
     from .records.mat import match_summary, read_mat
     from .records.mat import replay as do_replay
 
+    lang = lang or detect_lang()
     try:
-        match = do_replay(read_mat(file))  # FILE is a path: read_mat only ever reads a file
+        # FILE is a path: read_mat only ever reads a file
+        match = do_replay(read_mat(file, strict=strict), strict=strict)
     except RecordError as e:
         if as_json:
             click.echo(
                 json.dumps({"error": str(e), "game": e.game, "move": e.move, "player": e.player, "reason": e.reason})
             )
+        partial = getattr(e.partial, "warnings", None) or []
+        for line in _warnings(partial, lang, getattr(e.partial, "players", None)):
+            click.echo(line, err=True)
         click.echo(f"error: {file}: {e}", err=True)
         sys.exit(1)
+    for line in _warnings(match.warnings, lang, match.players):
+        click.echo(line, err=True)
     if as_json:
-        click.echo(json.dumps(match_summary(match), indent=1))
+        out = match_summary(match)
+        out["warnings"] = [
+            {**w.to_dict(match.players), "message": describe(w.code, w.params, lang, names=match.players)}
+            for w in match.warnings
+        ]
+        click.echo(json.dumps(out, indent=1))
     else:
         click.echo("\n".join(_text_report(match)))

@@ -188,6 +188,83 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the request was refused for safety: reload the page and try again",
         "запрос отклонён из соображений безопасности: обновите страницу и попробуйте снова",
     ),
+    # ----- what a record's import read that is not the standard format (nardy.records.mat.WARNINGS) ----
+    "record_warning": ("warning: line {line}: {text}", "предупреждение: строка {line}: {text}"),
+    "record_warning_more": (
+        "{count} more like it, lines {lines}",
+        "ещё таких: {count}, строки {lines}",
+    ),
+    "byte_order_mark": (
+        "the file starts with a byte-order mark (ignored)",
+        "файл начинается с метки порядка байтов (пропущена)",
+    ),
+    "galaxy_losses": (
+        "'Losses {points} point' (Backgammon Galaxy's line for the loser, {player}) ignored: the winner's "
+        "'Wins' line scores the game",
+        "«Losses {points} point» (строка Backgammon Galaxy о проигравшем, {player}) пропущена: партию "
+        "засчитывает строка «Wins» победителя",
+    ),
+    "losses_resign": (
+        "'Losses {points} point' with no 'Wins' line after it: read as {player} resigning, worth {points}",
+        "«Losses {points} point» без строки «Wins» после неё: прочитано как сдача игрока {player} на {points}",
+    ),
+    "missing_line_break": (
+        "a second move number '{move})' inside the line: read as the start of a new line",
+        "второй номер хода «{move})» внутри строки: прочитан как начало новой строки",
+    ),
+    "cannot_move": (
+        "'Cannot Move' after the roll {dice}: read as a dance (no play)",
+        "«Cannot Move» после броска {dice}: прочитано как пропуск хода (ходить нечем)",
+    ),
+    "resigns_line": (
+        "'Resigns' ({player}): the 'Wins' line after it scores the resignation",
+        "«Resigns» ({player}): сдачу засчитывает строка «Wins» после неё",
+    ),
+    "roll_then_resign": (
+        "{player} rolled {dice} and resigned without playing (an empty play, then 'Wins')",
+        "{player}: бросок {dice} и сдача без хода (пустой ход, затем «Wins»)",
+    ),
+    "unknown_play_resign": (
+        "'{text}' after the roll {dice} (the play is unknown): read as {player} resigning after the roll, as "
+        "XG writes it",
+        "«{text}» после броска {dice} (ход неизвестен): прочитано как сдача игрока {player} после броска, как пишет XG",
+    ),
+    "forced_play_blank": (
+        "no play written for {dice}: the only legal play {play} is made",
+        "для {dice} ход не записан: сыгран единственный возможный ход {play}",
+    ),
+    "wins_capped": (
+        "'Wins {stated}' is capped at the points the winner needed or the match length; the game is worth "
+        "{points} ({level}, cube {cube}), which counts",
+        "«Wins {stated}» урезано до недостающих победителю очков или длины матча; партия стоит {points} "
+        "({level}, куб {cube}), это и засчитано",
+    ),
+    "wins_differs": (
+        "'Wins {stated}' but the game is worth {points} ({level}, cube {cube}), which counts",
+        "«Wins {stated}», но партия стоит {points} ({level}, куб {cube}), это и засчитано",
+    ),
+    "resign_value": (
+        "'Wins {stated}' before the game is over: no resignation is worth exactly that; read as a "
+        "resignation of a {level}, worth {points} with the cube at {cube}",
+        "«Wins {stated}» до конца партии: ни одна сдача не стоит ровно столько; прочитано как сдача "
+        "({level}) на {points} при кубе {cube}",
+    ),
+    "resumed_match": (
+        "the first game starts at {score0}-{score1}: a resumed match, scored from there",
+        "первая партия начинается при счёте {score0}:{score1}: продолженный матч, счёт ведётся от него",
+    ),
+    "resumed_post_crawford": (
+        "the resumed match doubles in its first game: the Crawford game was before it",
+        "в первой партии продолженного матча есть удвоение: партия Кроуфорда была раньше",
+    ),
+    "unplayed_last_roll": (
+        "the record ends with {player}'s roll {dice}, not played: the game is unfinished",
+        "запись кончается броском {dice} игрока {player} без хода: партия не окончена",
+    ),
+    "empty_name": (
+        "player {column} has no name: called '{name}'",
+        "у игрока {column} нет имени: назван «{name}»",
+    ),
     # ----- words used in the messages -----------------------------------------------------------------
     "phase_opening": ("the game has not started", "партия ещё не началась"),
     "phase_roll": ("the dice must be rolled first", "сначала нужно бросить зары"),

@@ -103,8 +103,8 @@ WARNINGS = {
     ),
     "forced_play_blank": "no play written for {dice}: the only legal play {play} is made",
     "wins_capped": (
-        "'Wins {stated}' is capped (at the {cap} points {why}); the game is worth {points} ({level}, cube "
-        "{cube}), which counts"
+        "'Wins {stated}' is capped at the points the winner needed or the match length; the game is worth "
+        "{points} ({level}, cube {cube}), which counts"
     ),
     "wins_differs": "'Wins {stated}' but the game is worth {points} ({level}, cube {cube}), which counts",
     "resign_value": (
@@ -156,6 +156,7 @@ class RecordWarning:
             "move": self.move,
             "message": self.message(players),
         }
+
 
 #: ``Variation`` header value written for each game.
 VARIATIONS = {"backgammon": "Backgammon", "short": "Short Nardy", "long": "Long Nardy"}
@@ -573,8 +574,10 @@ def parse_mat(text: str, *, strict: bool = False) -> MatchRecord:
             names_found = True
             names_line = lineno
 
-    def move_line(line: str) -> bool:
-        """Read a numbered line's cells into ``pending``; False when ``line`` is not one."""
+    def move_line(line: str, inner: bool = False) -> bool:
+        """Read a numbered line's cells into ``pending``; False when ``line`` is not one. The cells of an
+        ``inner`` line (run on after a play) take their column from where they stand, and do not count
+        where the columns are (their columns are not the record's)."""
         nonlocal move
         m = _MOVE_LINE.match(line)
         if not m:
@@ -589,17 +592,17 @@ def parse_mat(text: str, *, strict: bool = False) -> MatchRecord:
             )
         move = n
         rest = m.group("rest")
-        inner = None if strict else _INNER_MOVE.search(rest)
-        if inner:  # Galaxy's result line run on after a play: the rest is a line of its own
-            warn("missing_line_break", move=int(inner.group("n")))
-            rest, after = rest[: inner.start()], rest[inner.start() + 1 :]
+        run_on = None if strict or inner else _INNER_MOVE.search(rest)
+        if run_on:  # Galaxy's result line run on after a play: the rest is a line of its own
+            warn("missing_line_break", move=int(run_on.group("n")))
+            rest, after = rest[: run_on.start()], rest[run_on.start() + 1 :]
         cells = _items(rest, len(m.group("pre")), lineno, move, strict, warn)
         for k, (col, act) in enumerate(cells):
-            pending.append((col, act, True, k, len(cells)))
-        if inner:
+            pending.append((col, act, True, k, -len(cells) if inner else len(cells)))
+        if run_on:
             # aligned as a line of its own: its ')' under this line's ')'
-            width = len(inner.group("n")) + 1
-            move_line(" " * max(0, len(m.group("pre")) - width) + after)
+            width = len(run_on.group("n")) + 1
+            move_line(" " * max(0, len(m.group("pre")) - width) + after, inner=True)
         return True
 
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -818,9 +821,7 @@ def replay(record, *, strict: bool | None = None):
     if not strict and first is not None and first.score is not None and any(first.score):
         if all(isinstance(v, int) for v in first.score) and (not record.length or max(first.score) < record.length):
             start = tuple(first.score)
-            warnings.append(
-                RecordWarning("resumed_match", {"score0": start[0], "score1": start[1]}, first.line + 1, 1)
-            )
+            warnings.append(RecordWarning("resumed_match", {"score0": start[0], "score1": start[1]}, first.line + 1, 1))
             # at match point the Crawford game may be behind: it is, when the first game has a double
             if record.length and record.length - 1 in start and crawford:
                 post_crawford = any(a.kind in ("double", "beaver") for a in first.actions)
@@ -1016,8 +1017,7 @@ def _replay_game(match, record: MatchRecord, mg: MatGame, strict: bool, warnings
                         worth = {"points": r.points, "level": r.level_name, "cube": r.cube, "stated": act.value}
                         needed = match.length - match.score_before(index)[r.winner] if match.length else None
                         if match.length and act.value < r.points and act.value in (needed, match.length):
-                            why = "needed" if act.value == needed else "of the match"
-                            note("wins_capped", act, cap=act.value, why=why, **worth)
+                            note("wins_capped", act, **worth)
                         else:
                             note("wins_differs", act, **worth)
                 else:
@@ -1182,7 +1182,7 @@ def write_mat(match, headers: dict | None = None) -> str:
         h.update(headers)
     out = [f'; [{k} "{v}"]' for k, v in h.items()]
     out += ["", f" {length} point match", ""]
-    score = [0, 0]
+    score = list(getattr(match, "start_score", (0, 0)))  # a resumed match goes on from its score
     for i, g in enumerate(games):
         _write_game(out, g, i + 1, score, players)
         if g.result is not None:
@@ -1214,7 +1214,7 @@ _SUMMARY_EVENTS = (
 def match_summary(match) -> dict:
     """Each game's plays and result and the final score, as JSON-able data."""
     games = []
-    score = [0, 0]
+    score = list(match.start_score)
     for i, g in enumerate(match.games):
         events = [e.to_dict() for e in g.history if isinstance(e, _SUMMARY_EVENTS)]
         games.append(
