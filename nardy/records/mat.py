@@ -352,8 +352,6 @@ _UNKNOWN_PLAY = re.compile(r"^\?{3,4}$")
 _CANNOT_MOVE = re.compile(r"^cannot\s+move$", re.IGNORECASE)
 #: A move number inside a line (Backgammon Galaxy leaves out a line break before its result line).
 _INNER_MOVE = re.compile(r"\s(?P<n>[0-9]{1,4})\)(?=\s)")
-#: A score line whose second name is empty (``lasse : 0      : 0``).
-_SCORE_NO_NAME = re.compile(rf"^\s*(?P<a>.*?)\s*:\s*(?P<s0>{_NUM})\s+:\s*(?P<s1>{_NUM})\s*$")
 
 
 def _q(text) -> str:
@@ -412,6 +410,27 @@ def _score_line(line: str):
     if mid is None:
         return None
     return (line[: mid.start()].strip(), mid.group("n"), line[mid.end() : last].strip(), end.group("n"))
+
+
+_NUM_ONLY = re.compile(_NUM)
+
+
+def _score_line_no_second_name(line: str):
+    """``name : score      : score`` (the second name empty) split as :func:`_score_line` splits a score
+    line, or ``None``; in time linear in the line's length."""
+    last = line.rfind(":")
+    if last < 0:
+        return None
+    end = _NUM_END.fullmatch(line, last + 1)
+    if end is None:
+        return None
+    head = line[:last].rsplit(None, 1)
+    if len(head) != 2 or not _NUM_ONLY.fullmatch(head[1]):
+        return None
+    name = head[0].rstrip()
+    if not name.endswith(":"):
+        return None
+    return (name[:-1].strip(), head[1], "", end.group("n"))
 
 
 def _header(line: str):
@@ -651,8 +670,7 @@ def parse_mat(text: str, *, strict: bool = False) -> MatchRecord:
             first = not game.actions and not pending and game.score is None
             sc = _score_line(line) if first else None
             if first and sc is None and not strict:
-                blank = _SCORE_NO_NAME.match(line)  # the second name is empty
-                sc = (blank.group("a"), blank.group("s0"), "", blank.group("s1")) if blank else None
+                sc = _score_line_no_second_name(line)
             if sc:
                 n0, s0, n1, s1 = sc
                 game.score = (_number(s0, "score", 0, MAX_SCORE, lineno), _number(s1, "score", 0, MAX_SCORE, lineno))
