@@ -290,7 +290,10 @@ def _search(
                     was_empty = t > 0 and b[t] == 0
                     b[s] -= 1
                     tm = 0
-                    if moved[s] > 0:
+                    # the checker that steps is one that has moved this turn where there is one (the
+                    # others keep the right to bear off by a larger die), except a strict bear-off by a
+                    # die larger than the point: that must be a checker that has not moved (rule 26)
+                    if moved[s] > 0 and not (strict and t == 0 and s < d):
                         moved[s] -= 1
                         tm = 1
                     h = 0

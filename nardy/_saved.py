@@ -1129,7 +1129,17 @@ def check_match_dict(d, c: Checker | None = None) -> dict:
     if d["dice_source"] is not None:
         check_dice_source(c, d["dice_source"], "dice_source")
     games = c.list(d["games"], "games")
+    start = [0, 0]
+    if "start_score" in d:  # a resumed match (Match(start_score=...)); absent when 0-0
+        c.list(d["start_score"], "start_score")
+        if len(d["start_score"]) != 2:
+            c.fail("start_score", d["start_score"], "expected two scores")
+        top = length - 1 if length else 0x7FFF
+        start = [c.int(v, f"start_score[{i}]", 0, top) for i, v in enumerate(d["start_score"])]
+    post = c.bool(d["start_post_crawford"], "start_post_crawford") if "start_post_crawford" in d else False
     return {
+        "start_score": tuple(start),
+        "start_post_crawford": post,
         "rules": rules,
         "length": length,
         "jacoby": jacoby,

@@ -1,12 +1,14 @@
-"""``nardy replay FILE [--json]``: replay a match record (Jellyfish ``.mat`` or GNU Backgammon's ``.sgf``)
-through the rules; ``nardy convert IN OUT``: the same record in the other format.
+"""``nardy replay FILE [--json] [--strict] [--lang ru]``: replay a match record (Jellyfish ``.mat`` or GNU
+Backgammon's ``.sgf``) through the rules; ``nardy convert IN OUT``: the same record in the other format.
 
 ``replay`` prints each game's plays and result and the final score; on the first rule violation prints the
-error (game, move number, player, reason) and exits with status 1. ``nardy replay --sample NAME`` replays
-one of the records shipped with nardy (``nardy samples`` lists them with their paths): matches between
-nardy's own computer players in each game, so the examples work in a clone or an install on its own.
-``convert`` replays IN (every play checked) and writes OUT in the format its extension names
-(``.mat``/``.txt`` or ``.sgf``).
+error (game, move number, player, reason) and exits with status 1. What a ``.mat`` record holds that is not
+the standard format but GNU Backgammon imports (docs/records.md) is read as gnubg reads it, with a warning on
+standard error for each kind (the first one worded, then how many more and their lines); ``--strict``
+refuses it instead. ``nardy replay --sample NAME`` replays one of the records shipped with nardy (``nardy
+samples`` lists them with their paths): matches between nardy's own computer players in each game, so the
+examples work in a clone or an install on its own. ``convert`` replays IN (every play checked) and writes
+OUT in the format its extension names (``.mat``/``.txt`` or ``.sgf``).
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from pathlib import Path
 import click
 
 from .errors import RecordError
+from .messages import LANGS, describe
+
+#: Lines of a warning's later occurrences listed after its first one.
+_MORE_LINES = 8
 
 
 def _who(match, p):
@@ -96,16 +102,49 @@ def samples(only):
         click.echo(f"{name:<22} {path}")
 
 
+def _warnings(warnings, lang: str, names) -> list[str]:
+    """The record's warnings worded in ``lang``: one line per kind (code), the first occurrence worded,
+    then how many more there are and their lines."""
+    by_code: dict = {}
+    for w in warnings:
+        by_code.setdefault(w.code, []).append(w)
+    out = []
+    for same in by_code.values():
+        w = same[0]
+        text = describe(w.code, w.params, lang, names=names)
+        if len(same) > 1:
+            lines = ", ".join(str(x.line) for x in same[1 : 1 + _MORE_LINES] if x.line) or "?"
+            if len(same) - 1 > _MORE_LINES:
+                lines += ", ..."
+            text += f" ({describe('record_warning_more', {'count': len(same) - 1, 'lines': lines}, lang)})"
+        out.append(describe("record_warning", {"line": w.line or "?", "text": text}, lang))
+    return out
+
+
 @click.command("replay")
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
 @click.option(
     "--sample", default=None, metavar="NAME", help="Replay a sample record shipped with nardy (nardy samples)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the games, plays and results as JSON.")
-def replay(file, sample, as_json):
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Accept only the standard format: refuse what GNU Backgammon reads past (Galaxy's 'Losses' lines, "
+    "'Cannot Move', a roll then a resignation, capped 'Wins' lines, a resumed match, ...).",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(LANGS),
+    default=None,
+    help="Language of the warnings (default: Russian when the system locale is Russian).",
+)
+def replay(file, sample, as_json, strict, lang):
     """Replay a match record (FILE: .mat, or GNU Backgammon's .sgf; or --sample NAME) through the rules:
     print each game's plays and results and the final score; exit 1 on the first rule violation (game,
-    move, player, reason)."""
+    move, player, reason). Warnings name what the record holds that is not the standard format (read as
+    GNU Backgammon reads it; --strict refuses it)."""
+    from .i18n import detect_lang
     from .records.files import read_record
     from .records.mat import match_summary
     from .records.mat import replay as do_replay
@@ -114,18 +153,30 @@ def replay(file, sample, as_json):
         raise click.UsageError("give a record FILE or --sample NAME (nardy samples lists them)")
     if sample is not None:
         file = str(sample_path(sample))
+    lang = lang or detect_lang()
 
     try:
-        match = do_replay(read_record(file))  # FILE is a path: read_record only ever reads a file
+        # FILE is a path: read_record only ever reads a file
+        match = do_replay(read_record(file, strict=strict), strict=strict)
     except RecordError as e:
         if as_json:
             click.echo(
                 json.dumps({"error": str(e), "game": e.game, "move": e.move, "player": e.player, "reason": e.reason})
             )
+        partial = getattr(e.partial, "warnings", None) or []
+        for line in _warnings(partial, lang, getattr(e.partial, "players", None)):
+            click.echo(line, err=True)
         click.echo(f"error: {file}: {e}", err=True)
         sys.exit(1)
+    for line in _warnings(match.warnings, lang, match.players):
+        click.echo(line, err=True)
     if as_json:
-        click.echo(json.dumps(match_summary(match), indent=1))
+        out = match_summary(match)
+        out["warnings"] = [
+            {**w.to_dict(match.players), "message": describe(w.code, w.params, lang, names=match.players)}
+            for w in match.warnings
+        ]
+        click.echo(json.dumps(out, indent=1))
     else:
         click.echo("\n".join(_text_report(match)))
 

@@ -280,7 +280,10 @@ class _Turn:
         b = b.copy()
         moved = moved.copy()
         b[step.frm] -= 1
-        if moved[step.frm] > 0:
+        # a checker that moved this turn steps on where there is one, but a strict bear-off by a die larger
+        # than the point takes one that has not moved (docs/rules.md, short nardy bear-off), as the core does
+        larger_off = step.to == 0 and step.frm < step.die and self.position.rules.strict_bear_off
+        if moved[step.frm] > 0 and not larger_off:
             moved[step.frm] -= 1
         if step.to == 0:
             b[0] += 1

@@ -42,9 +42,13 @@ class Match:
         crawford: apply the Crawford rule in a match (default on).
         cube: use the doubling cube; ``None`` takes the rules' ``cube`` option.
         players: the two players' names.
+        start_score: ``(player 0, player 1)`` points the match resumes at (a record of a match whose
+            first games are not in it); :attr:`score` counts from there. Each below ``length`` in a match.
+        start_post_crawford: the Crawford game was played before the match resumed (with a player at
+            ``length - 1`` in ``start_score``: the first game is then not the Crawford game).
         **options: rules options (docs/rules.md names), applied to ``rules_or_name``.
     Raises:
-        InvalidOptionError: bad length, money options in a match, bad rules options.
+        InvalidOptionError: bad length, money options in a match, bad rules options, a bad start score.
     """
 
     def __init__(
@@ -59,6 +63,8 @@ class Match:
         crawford: bool = True,
         cube: bool | None = None,
         players=("White", "Black"),
+        start_score=(0, 0),
+        start_post_crawford: bool = False,
         **options,
     ):
         self.rules: Rules = get_rules(rules_or_name, **options)
@@ -76,8 +82,13 @@ class Match:
         self.players = tuple(players)
         if len(self.players) != 2:
             raise InvalidOptionError(f"players {players!r}: expected two names")
+        self.start_score: tuple = _check_start_score(start_score, length)
+        self.start_post_crawford = bool(start_post_crawford) and bool(length) and (length - 1) in self.start_score
         self.games: list[Game] = []
         self._crawford_flags: list[bool] = []
+        #: what a record's import read that is not the standard format (nardy.records.mat.RecordWarning),
+        #: set by nardy.records.mat.replay; empty otherwise (not saved by to_dict).
+        self.warnings: list = []
 
     # ----- score --------------------------------------------------------------------------------
     @property
@@ -90,8 +101,8 @@ class Match:
         return self.score_before(len(self.games))
 
     def score_before(self, index: int) -> tuple:
-        """The score before game ``index`` (0-based) was played."""
-        s0 = s1 = 0
+        """The score before game ``index`` (0-based) was played (from :attr:`start_score`)."""
+        s0, s1 = self.start_score
         for g in self.games[:index]:
             if g.result is not None:
                 a, b = g.result.score()
@@ -141,6 +152,7 @@ class Match:
         return (
             (self.length - 1) in score
             and max(score) < self.length
+            and not self.start_post_crawford
             and not any((self.length - 1) in self.score_before(i) for i in range(len(self.games)))
         )
 
@@ -253,6 +265,8 @@ class Match:
             "crawford": self.crawford_rule,
             "cube": self.cube,
             "players": list(self.players),
+            **({"start_score": list(self.start_score)} if any(self.start_score) else {}),
+            **({"start_post_crawford": True} if self.start_post_crawford else {}),
             "dice_source": self.dice_source.to_dict() if hasattr(self.dice_source, "to_dict") else None,
             "games": [g.to_dict() for g in self.games],
         }
@@ -286,9 +300,11 @@ class Match:
                 crawford=ok["crawford"],
                 cube=ok["cube"],
                 players=ok["players"],
+                start_score=ok["start_score"],
+                start_post_crawford=ok["start_post_crawford"],
             )
-            score = [0, 0]
-            earlier_at_match_point = False
+            score = list(m.start_score)
+            earlier_at_match_point = m.start_post_crawford
             for k, gd in enumerate(ok["games"]):
                 f = f"games[{k}]"
                 if k and not m.games[-1].is_over:
@@ -325,3 +341,14 @@ class Match:
     def __repr__(self):
         kind = f"{self.length}-point match" if self.length else "money session"
         return f"<Match {self.rules.name} {kind} score={self.score} games={len(self.games)}>"
+
+
+def _check_start_score(score, length: int) -> tuple:
+    """``score`` as a pair of whole numbers from 0, each below ``length`` in a match (0x7FFF at most, what a
+    Match ID holds). Raises InvalidOptionError otherwise."""
+    ok = isinstance(score, (tuple, list)) and len(score) == 2
+    ok = ok and all(not isinstance(v, bool) and isinstance(v, int) and 0 <= v <= 0x7FFF for v in score)
+    if not ok or (length and max(score) >= length):
+        limit = f"below the match length {length}" if length else "from 0"
+        raise InvalidOptionError(f"start score {score!r}: expected two whole numbers {limit}")
+    return (int(score[0]), int(score[1]))

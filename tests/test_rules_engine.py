@@ -11,6 +11,8 @@ from nardy import (
     UnknownGameError,
     get_rules,
 )
+from nardy.dice import FixedDice
+from nardy.game import Game
 from tests.helpers import plays, pos
 
 START_BG = "4HPwATDgc/ABMA"
@@ -247,6 +249,45 @@ def test_short_strict_bear_off_six_one():
 def test_short_strict_bear_off_game_ending_blot():
     p = pos("short", {6: 1}, {24: 1, 1: 14})
     assert plays(p, (6, 5)) == ["6/off"]
+
+
+def _left_and_steps(position, dice):
+    """Each legal play as (the mover's checkers left {point: count}, its steps (from, to, die))."""
+    out = []
+    for pl in position.legal_plays(dice):
+        left = {q: int(n) for q, n in enumerate(pl.result.mover) if 1 <= q <= 24 and n}
+        out.append((left, [(st.frm, st.to, st.die) for st in pl.steps]))
+    return sorted(out, key=repr)
+
+
+@pytest.mark.parametrize(
+    ("mine", "expected", "backgammon_left"),
+    [
+        # 5/1 joins the unmoved checker on 1: one 4 bears that one off; the checker that moved may not be
+        # borne off by the 4 (larger than its point 1), so the last two 4s are lost
+        ({5: 1, 1: 1}, [({1: 1}, [(5, 1, 4), (1, 0, 4)])], {}),
+        # two unmoved checkers on 1: two 4s bear them off, the moved one stays
+        ({5: 1, 1: 2}, [({1: 1}, [(5, 1, 4), (1, 0, 4), (1, 0, 4)])], {}),
+        # both checkers from 5 join one unmoved checker on 1: only that one is borne off
+        ({5: 2, 1: 1}, [({1: 2}, [(5, 1, 4), (5, 1, 4), (1, 0, 4)])], {1: 1}),
+    ],
+)
+def test_short_strict_bear_off_moved_checker_joining_unmoved_ones_is_not_borne_off_by_a_larger_die(
+    mine, expected, backgammon_left
+):
+    # docs/rules.md, short nardy bear-off: a checker that has already moved this turn may not be borne off
+    # by a die larger than the point it stands on, even where unmoved checkers share its point
+    p = pos("short", mine, {6: 5, 7: 5, 8: 5})
+    assert _left_and_steps(p, (4, 4)) == expected
+    # backgammon's standard rule (GNU Backgammon): any checker goes off, as many as the four 4s allow
+    bg = pos("backgammon", mine, {6: 5, 7: 5, 8: 5})
+    assert [left for left, _ in _left_and_steps(bg, (4, 4))] == [backgammon_left]
+    # entered step by step: after the steps of the legal play no step is left (the moved checker stays)
+    g = Game.from_position(p, dice=FixedDice([4, 4]))
+    g.roll()
+    for frm, to, _die in expected[0][1]:
+        g.step(frm, to)
+    assert g.legal_steps() == [] and g.can_confirm()
 
 
 def test_strict_bear_off_is_an_option():

@@ -23,9 +23,10 @@ def format_of(path, default: str | None = "mat") -> str | None:
     return FORMATS.get(PurePath(os.fspath(path)).suffix.lower(), default)
 
 
-def parse_record(text, fmt: str | None = None) -> MatchRecord:
+def parse_record(text, fmt: str | None = None, *, strict: bool = False) -> MatchRecord:
     """A record's text (``str``, or ``bytes`` for SGF) parsed as ``fmt`` (``"mat"``/``"sgf"``; ``None``: SGF
-    when the text starts with ``(``, else ``.mat``). Raises RecordError as the format's reader does."""
+    when the text starts with ``(``, else ``.mat``). ``strict``: a ``.mat`` text must be the standard format
+    (:func:`~nardy.records.mat.parse_mat`). Raises RecordError as the format's reader does."""
     if fmt is None:
         if isinstance(text, (bytes, bytearray)):
             fmt = "sgf" if bytes(text).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"(") else "mat"
@@ -35,11 +36,12 @@ def parse_record(text, fmt: str | None = None) -> MatchRecord:
         return parse_sgf(text)
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", errors="replace")
-    return parse_mat(text)
+    return parse_mat(text, strict=strict)
 
 
-def read_record(path) -> MatchRecord:
-    """Read a record file, ``.mat`` or SGF (the text decides, whatever the file's name).
+def read_record(path, *, strict: bool = False) -> MatchRecord:
+    """Read a record file, ``.mat`` or SGF (the text decides, whatever the file's name); ``strict`` as
+    :func:`parse_record`.
 
     Raises:
         RecordError: the file cannot be read (named, with the system's reason) or its reader refuses it.
@@ -53,7 +55,7 @@ def read_record(path) -> MatchRecord:
         raise RecordError(f"cannot read {name}: {e.strerror or 'cannot be read'}", reason=e.strerror) from None
     except (TypeError, ValueError):
         raise RecordError("cannot read the record: not a valid file name", reason="bad path") from None
-    return parse_record(raw)
+    return parse_record(raw, strict=strict)
 
 
 def record_text(match, fmt: str) -> str:

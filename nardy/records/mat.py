@@ -66,7 +66,97 @@ from ..events import (
 )
 from ..rules import Rules, game_name, get_rules
 
-__all__ = ["MatAction", "MatGame", "MatchRecord", "parse_mat", "read_mat", "replay", "write_mat", "VARIATIONS"]
+__all__ = [
+    "MatAction",
+    "MatGame",
+    "MatchRecord",
+    "RecordWarning",
+    "WARNINGS",
+    "parse_mat",
+    "read_mat",
+    "replay",
+    "write_mat",
+    "VARIATIONS",
+]
+
+#: The non-standard things a record may hold that :func:`parse_mat` and :func:`replay` read (unless
+#: ``strict``), each a :class:`RecordWarning` code with its English detail (``{params}`` filled in;
+#: ``{player}`` is 0 for the left column, 1 for the right one, worded as the player's name). Front ends word
+#: them from the code in the player's language (nardy.messages). What GNU Backgammon's import does with the
+#: same text is the reference: each reading gives the final score gnubg gives (docs/records.md).
+WARNINGS = {
+    "byte_order_mark": "the file starts with a byte-order mark (ignored)",
+    "galaxy_losses": (
+        "'Losses {points} point' (Backgammon Galaxy's line for the loser, {player}) ignored: the winner's "
+        "'Wins' line scores the game"
+    ),
+    "losses_resign": (
+        "'Losses {points} point' with no 'Wins' line after it: read as {player} resigning, worth {points}"
+    ),
+    "missing_line_break": "a second move number '{move})' inside the line: read as the start of a new line",
+    "cannot_move": "'Cannot Move' after the roll {dice}: read as a dance (no play)",
+    "resigns_line": "'Resigns' ({player}): the 'Wins' line after it scores the resignation",
+    "roll_then_resign": "{player} rolled {dice} and resigned without playing (an empty play, then 'Wins')",
+    "unknown_play_resign": (
+        "'{text}' after the roll {dice} (the play is unknown): read as {player} resigning after the roll, as "
+        "XG writes it"
+    ),
+    "forced_play_blank": "no play written for {dice}: the only legal play {play} is made",
+    "wins_capped": (
+        "'Wins {stated}' is capped at the points the winner needed or the match length; the game is worth "
+        "{points} ({level}, cube {cube}), which counts"
+    ),
+    "wins_differs": "'Wins {stated}' but the game is worth {points} ({level}, cube {cube}), which counts",
+    "resign_value": (
+        "'Wins {stated}' before the game is over: no resignation is worth exactly that; read as a "
+        "resignation of a {level}, worth {points} with the cube at {cube}"
+    ),
+    "resumed_match": "the first game starts at {score0}-{score1}: a resumed match, scored from there",
+    "resumed_post_crawford": "the resumed match doubles in its first game: the Crawford game was before it",
+    "unplayed_last_roll": "the record ends with {player}'s roll {dice}, not played: the game is unfinished",
+    "empty_name": "player {column} has no name: called '{name}'",
+}
+
+
+@dataclass(frozen=True)
+class RecordWarning:
+    """A non-standard thing a record holds, read the way GNU Backgammon's import reads it.
+
+    Attributes:
+        code: a key of :data:`WARNINGS` (worded in English and Russian by nardy.messages).
+        params: the values the code's text needs (JSON values; ``player`` 0/1 = the left/right column).
+        line: the line of the file (1-based) where it is, or ``None``.
+        game: the game number (1-based), or ``None``; move: the move number of the line, or ``None``.
+    """
+
+    code: str
+    params: dict = field(default_factory=dict)
+    line: int | None = None
+    game: int | None = None
+    move: int | None = None
+
+    def message(self, players=None) -> str:
+        """The English detail, with ``players`` (the two names) for ``{player}`` (default White/Black)."""
+        names = players or ("White", "Black")
+        params = dict(self.params)
+        if params.get("player") in (0, 1):
+            params["player"] = _who(names[params["player"]])
+        if isinstance(params.get("dice"), (list, tuple)):
+            params["dice"] = "".join(str(d) for d in params["dice"])
+        where = f"line {self.line}: " if self.line else (f"game {self.game}: " if self.game else "")
+        return where + WARNINGS[self.code].format(**params)
+
+    def to_dict(self, players=None) -> dict:
+        """``{"code", "params", "line", "game", "move", "message"}`` (the English detail)."""
+        return {
+            "code": self.code,
+            "params": dict(self.params),
+            "line": self.line,
+            "game": self.game,
+            "move": self.move,
+            "message": self.message(players),
+        }
+
 
 #: ``Variation`` header value written for each game.
 VARIATIONS = {"backgammon": "Backgammon", "short": "Short Nardy", "long": "Long Nardy"}
@@ -125,12 +215,17 @@ class MatchRecord:
         players: the two names (from the headers or the first score line).
         games: list of :class:`MatGame`.
         headers: ``; [Key "value"]`` headers, in order.
+        warnings: the :class:`RecordWarning` of each non-standard thing read (empty when ``strict``);
+            :func:`replay` adds those it meets.
+        strict: parsed with ``strict=True`` (only the standard format; :func:`replay` of the record is strict).
     """
 
     length: int = 0
     players: tuple = ("White", "Black")
     games: list = field(default_factory=list)
     headers: dict = field(default_factory=dict)
+    warnings: list = field(default_factory=list)
+    strict: bool = False
 
     def header(self, *names, default=None):
         """A header's value by any of ``names`` (case, spaces, ``-`` and ``_`` ignored)."""
@@ -231,17 +326,32 @@ _NUM_END = re.compile(rf"\s*(?P<n>{_NUM})\s*$")
 # the middle of a score line: the first ': score' followed by the second name
 _SCORE_MID = re.compile(rf":\s*(?P<n>{_NUM})\s+(?=\S)")
 _MOVE_LINE = re.compile(r"^(?P<pre>\s*(?P<n>[0-9]+)\))(?P<rest>.*)$")
-_ITEM = re.compile(
+_ITEM_STANDARD = (
     r"(?P<roll>\b(?P<d1>[1-6])(?P<d2>[1-6]):)"
     r"|(?P<double>\bDoubles?\b(?:\s*=>\s*(?P<dv>[0-9]+))?)"
     r"|(?P<beaver>\bBeavers?\b(?:\s*=>\s*(?P<bv>[0-9]+))?)"
     r"|(?P<take>\bTakes?\b|\bAccepts?\b)"
     r"|(?P<drop>\bDrops?\b|\bPass(?:es)?\b|\bRejects?\b)"
     r"|(?P<wins>\bWins\s+(?P<wv>[0-9]+(?:\.[0-9]+)?)\s+points?(?:\s+and\s+the\s+match)?)"
-    r"|(?P<draw>\bDraw\b(?:\s*(?:,\s*)?(?P<xv>[0-9]+(?:\.[0-9]+)?)\s+points?\s+each)?)",
+    r"|(?P<draw>\bDraw\b(?:\s*(?:,\s*)?(?P<xv>[0-9]+(?:\.[0-9]+)?)\s+points?\s+each)?)"
+)
+#: The cells of the standard format (``strict``).
+_ITEM_STRICT = re.compile(_ITEM_STANDARD, re.IGNORECASE)
+#: The cells read otherwise: the standard ones, Backgammon Galaxy's ``Losses N point`` (the loser's line)
+#: and ``Resigns`` (a .gam line GNU Backgammon ignores).
+_ITEM = re.compile(
+    _ITEM_STANDARD
+    + r"|(?P<losses>\bLoss(?:es)?\s+(?P<lv>[0-9]+(?:\.[0-9]+)?)\s+points?)"
+    + r"|(?P<resigns>\bResigns?\b)",
     re.IGNORECASE,
 )
 _PLAY_TEXT = re.compile(r"^[\s0-9/*()a-zA-Z]*$")
+#: XG's cell for a play it does not know (the player resigned after rolling), ``???`` or ``????``.
+_UNKNOWN_PLAY = re.compile(r"^\?{3,4}$")
+#: ``Cannot Move``: what some programs write for a dance instead of nothing.
+_CANNOT_MOVE = re.compile(r"^cannot\s+move$", re.IGNORECASE)
+#: A move number inside a line (Backgammon Galaxy leaves out a line break before its result line).
+_INNER_MOVE = re.compile(r"\s(?P<n>[0-9]{1,4})\)(?=\s)")
 
 
 def _q(text) -> str:
@@ -302,6 +412,27 @@ def _score_line(line: str):
     return (line[: mid.start()].strip(), mid.group("n"), line[mid.end() : last].strip(), end.group("n"))
 
 
+_NUM_ONLY = re.compile(_NUM)
+
+
+def _score_line_no_second_name(line: str):
+    """``name : score      : score`` (the second name empty) split as :func:`_score_line` splits a score
+    line, or ``None``; in time linear in the line's length."""
+    last = line.rfind(":")
+    if last < 0:
+        return None
+    end = _NUM_END.fullmatch(line, last + 1)
+    if end is None:
+        return None
+    head = line[:last].rsplit(None, 1)
+    if len(head) != 2 or not _NUM_ONLY.fullmatch(head[1]):
+        return None
+    name = head[0].rstrip()
+    if not name.endswith(":"):
+        return None
+    return (name[:-1].strip(), head[1], "", end.group("n"))
+
+
 def _header(line: str):
     """A ``; [Key "value"]`` header line split into ``(key, value)``, or ``None``."""
     s = line.strip()
@@ -320,10 +451,13 @@ def _header(line: str):
     return key.strip(), body[first + 1 : last]
 
 
-def _items(text: str, offset: int, lineno: int, move: int):
-    """The cells of one line: list of (start column, MatAction without player)."""
+def _items(text: str, offset: int, lineno: int, move: int, strict: bool = True, warn=None):
+    """The cells of one line: list of (start column, MatAction without player).
+
+    Unless ``strict``, also Backgammon Galaxy's ``Losses N point`` and ``Resigns`` cells, ``Cannot Move``
+    read as a dance and XG's ``????`` play kept as written; ``warn(code, **params)`` is told of each."""
     out = []
-    matches = list(_ITEM.finditer(text))
+    matches = list((_ITEM_STRICT if strict else _ITEM).finditer(text))
     pos = 0
 
     def unreadable(what: str, piece: str):
@@ -339,9 +473,14 @@ def _items(text: str, offset: int, lineno: int, move: int):
             unreadable("", gap)
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         col = offset + m.start()
-        if m.group("roll"):
+        groups = m.groupdict()
+        if groups["roll"]:
             play = text[m.end() : end].strip()
-            if play and not _PLAY_TEXT.match(play):
+            dice = (int(groups["d1"]), int(groups["d2"]))
+            if not strict and _CANNOT_MOVE.match(play):
+                warn("cannot_move", dice=list(dice))
+                play = ""
+            elif play and not _PLAY_TEXT.match(play) and (strict or not _UNKNOWN_PLAY.match(play)):
                 unreadable("play ", play)
             if len(play) > MAX_PLAY:
                 raise RecordError(
@@ -349,35 +488,39 @@ def _items(text: str, offset: int, lineno: int, move: int):
                     move=move,
                     reason="play too long",
                 )
-            act = MatAction(-1, "move", (int(m.group("d1")), int(m.group("d2"))), play, None, move, lineno)
+            act = MatAction(-1, "move", dice, play, None, move, lineno)
             pos = end
         else:
             tail = text[m.end() : end].strip()
             if tail:
                 unreadable("", tail)
             pos = end
-            if m.group("double"):
-                dv = m.group("dv")
+            if groups["double"]:
+                dv = groups["dv"]
                 act = MatAction(
                     -1,
                     "double",
                     value=_number(dv, "cube value", 1, MAX_CUBE, lineno, move, integer=True) if dv else None,
                 )
-            elif m.group("beaver"):
-                bv = m.group("bv")
+            elif groups["beaver"]:
+                bv = groups["bv"]
                 act = MatAction(
                     -1,
                     "beaver",
                     value=_number(bv, "cube value", 1, MAX_CUBE, lineno, move, integer=True) if bv else None,
                 )
-            elif m.group("take"):
+            elif groups["take"]:
                 act = MatAction(-1, "take")
-            elif m.group("drop"):
+            elif groups["drop"]:
                 act = MatAction(-1, "drop")
-            elif m.group("wins"):
-                act = MatAction(-1, "wins", value=_number(m.group("wv"), "points", 0, MAX_POINTS, lineno, move))
+            elif groups["wins"]:
+                act = MatAction(-1, "wins", value=_number(groups["wv"], "points", 0, MAX_POINTS, lineno, move))
+            elif groups.get("losses"):
+                act = MatAction(-1, "losses", value=_number(groups["lv"], "points", 0, MAX_POINTS, lineno, move))
+            elif groups.get("resigns"):
+                act = MatAction(-1, "resigns")
             else:
-                xv = m.group("xv")
+                xv = groups["xv"]
                 act = MatAction(-1, "draw", value=_number(xv, "points", 0, MAX_POINTS, lineno, move) if xv else None)
             act.move, act.line = move, lineno
         out.append((col, act))
@@ -387,19 +530,28 @@ def _items(text: str, offset: int, lineno: int, move: int):
     return out
 
 
-def parse_mat(text: str) -> MatchRecord:
+def parse_mat(text: str, *, strict: bool = False) -> MatchRecord:
     """Parse the text of a ``.mat`` record (syntax only; :func:`replay` checks it against the rules).
 
     The text is only ever parsed: a string is never taken for a file name (use :func:`read_mat` for
     a file). Every number is checked against the bounds above (``MAX_LENGTH``, ``MAX_SCORE``,
     ``MAX_CUBE``, ...) before it is used, and lines longer than ``MAX_LINE`` are refused.
 
+    Unless ``strict``, the non-standard things the playing sites and programs write are read as GNU
+    Backgammon's import reads them, each noted in ``.warnings`` (a :class:`RecordWarning`): a byte-order
+    mark; Backgammon Galaxy's ``Losses N point`` cells and its result line run on after a play without a
+    line break (``24)  Losses 2 point``); ``Cannot Move`` for a dance; ``Resigns``; XG's ``????`` play (the
+    player resigned after rolling; :func:`replay` checks that a ``Wins`` line follows); a player with no
+    name (called after the ``Player 1``/``Player 2`` header, else ``Player 1``/``Player 2``).
+
     Args:
         text: the record's text (``str``; a leading byte-order mark is ignored).
+        strict: read only the standard format (each of the things above is refused, a first player's empty
+            name is kept as it is, a byte-order mark is dropped without a warning).
     Returns:
         A :class:`MatchRecord`: ``length`` (0 = money session), ``players`` (left column first),
-        ``headers`` and ``games``, each with its stated score and its cells (``player`` 0 for the left
-        column, 1 for the right one; plays as written, from the mover's own view).
+        ``headers``, ``games``, each with its stated score and its cells (``player`` 0 for the left
+        column, 1 for the right one; plays as written, from the mover's own view), and ``warnings``.
     Raises:
         RecordError: ``text`` is not a ``str``, or a line cannot be read or states a number out of
             range (``.game``, ``.move`` and ``.reason`` set; ``.partial`` is the record read up to
@@ -410,14 +562,21 @@ def parse_mat(text: str) -> MatchRecord:
             f"parse_mat expects the text of a record (str), got {type(text).__name__}; read a file with read_mat",
             reason="not text",
         )
+    rec = MatchRecord(strict=bool(strict))
     if text.startswith("\ufeff"):
         text = text[1:]
-    rec = MatchRecord()
+        if not strict:
+            rec.warnings.append(RecordWarning("byte_order_mark", {}, 1))
     seen_length = False
     game: MatGame | None = None
     pending: list = []  # cells of the current game: (col, action, numbered, index on line)
     move = 0
+    lineno = 0
     names_found = False
+    names_line = None
+
+    def warn(code: str, **params):
+        rec.warnings.append(RecordWarning(code, params, lineno, game.number if game else None, move or None))
 
     def flush_game():
         nonlocal pending
@@ -427,11 +586,43 @@ def parse_mat(text: str) -> MatchRecord:
         pending = []
 
     def set_names(names):
-        nonlocal names_found
+        nonlocal names_found, names_line
         game.names = names
         if not names_found:
             rec.players = names
             names_found = True
+            names_line = lineno
+
+    def move_line(line: str, inner: bool = False) -> bool:
+        """Read a numbered line's cells into ``pending``; False when ``line`` is not one. The cells of an
+        ``inner`` line (run on after a play) take their column from where they stand, and do not count
+        where the columns are (their columns are not the record's)."""
+        nonlocal move
+        m = _MOVE_LINE.match(line)
+        if not m:
+            return False
+        n = _number(m.group("n"), "move number", 0, MAX_MOVE, lineno, integer=True)
+        if n < move or n > move + 1 and move:
+            raise RecordError(
+                f"line {lineno}: move {n} follows move {move}",
+                game=game.number,
+                move=n,
+                reason="move numbers out of order",
+            )
+        move = n
+        rest = m.group("rest")
+        run_on = None if strict or inner else _INNER_MOVE.search(rest)
+        if run_on:  # Galaxy's result line run on after a play: the rest is a line of its own
+            warn("missing_line_break", move=int(run_on.group("n")))
+            rest, after = rest[: run_on.start()], rest[run_on.start() + 1 :]
+        cells = _items(rest, len(m.group("pre")), lineno, move, strict, warn)
+        for k, (col, act) in enumerate(cells):
+            pending.append((col, act, True, k, -len(cells) if inner else len(cells)))
+        if run_on:
+            # aligned as a line of its own: its ')' under this line's ')'
+            width = len(run_on.group("n")) + 1
+            move_line(" " * max(0, len(m.group("pre")) - width) + after, inner=True)
+        return True
 
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for lineno, line in enumerate(lines, 1):
@@ -474,34 +665,24 @@ def parse_mat(text: str) -> MatchRecord:
                         f"line {lineno}: moves or scores before the first 'Game 1' line", reason="missing Game line"
                     )
                 raise RecordError(f"line {lineno}: cannot read {_q(s)}", reason=f"unreadable line {_q(s)}")
-            m = _MOVE_LINE.match(line)
-            if m:
-                n = _number(m.group("n"), "move number", 0, MAX_MOVE, lineno, integer=True)
-                if n < move or n > move + 1 and move:
-                    raise RecordError(
-                        f"line {lineno}: move {n} follows move {move}",
-                        game=game.number,
-                        move=n,
-                        reason="move numbers out of order",
-                    )
-                move = n
-                cells = _items(m.group("rest"), len(m.group("pre")), lineno, move)
-                for k, (col, act) in enumerate(cells):
-                    pending.append((col, act, True, k, len(cells)))
+            if move_line(line):
                 continue
-            sc = _score_line(line) if not game.actions and not pending and game.score is None else None
+            first = not game.actions and not pending and game.score is None
+            sc = _score_line(line) if first else None
+            if first and sc is None and not strict:
+                sc = _score_line_no_second_name(line)
             if sc:
                 n0, s0, n1, s1 = sc
                 game.score = (_number(s0, "score", 0, MAX_SCORE, lineno), _number(s1, "score", 0, MAX_SCORE, lineno))
                 set_names((_name(n0, lineno), _name(n1, lineno)))
                 continue
-            if game.score is None and not pending and not _ITEM.search(line):
+            if game.score is None and not pending and not (_ITEM_STRICT if strict else _ITEM).search(line):
                 # a score line without scores: just the two names
                 parts = line.split()
                 if len(parts) == 2:
                     set_names(tuple(_name(p, lineno) for p in parts))
                     continue
-            cells = _items(line, 0, lineno, move)
+            cells = _items(line, 0, lineno, move, strict, warn)
             if not cells:
                 raise RecordError(f"line {lineno}: cannot read {_q(s)}", reason=f"unreadable line {_q(s)}")
             for k, (col, act) in enumerate(cells):
@@ -525,18 +706,27 @@ def parse_mat(text: str) -> MatchRecord:
                     partial=rec,
                 )
         rec.players = (p1, p2)
+    if not strict and not all(rec.players):
+        named = list(rec.players)
+        for i, key in enumerate(("Player 1", "Player 2")):
+            if not named[i]:
+                header = (rec.header(key) or "").strip()
+                named[i] = header if header and len(header) <= MAX_NAME and header not in named else key
+                rec.warnings.append(RecordWarning("empty_name", {"column": i + 1, "name": named[i]}, names_line))
+        rec.players = tuple(named)
     return rec
 
 
-def read_mat(path) -> MatchRecord:
+def read_mat(path, *, strict: bool = False) -> MatchRecord:
     """Read a ``.mat`` file and parse it with :func:`parse_mat` (syntax only).
 
     Args:
         path: the file, as a ``str`` or :class:`os.PathLike` (always a path: text goes to
             :func:`parse_mat`). The bytes are decoded as UTF-8 (a byte-order mark is dropped, bad bytes
             replaced).
+        strict: passed to :func:`parse_mat` (only the standard format).
     Returns:
-        A :class:`MatchRecord`.
+        A :class:`MatchRecord` (its ``warnings`` name the non-standard things read).
     Raises:
         RecordError: ``path`` is not a path, the file cannot be read (the message names the path and
             the system's reason), or :func:`parse_mat` refuses the text.
@@ -556,7 +746,7 @@ def read_mat(path) -> MatchRecord:
         raise RecordError(f"cannot read {name}: {why}", reason=why) from None
     except (TypeError, ValueError):  # a bytes path, or a NUL character in the path
         raise RecordError(f"cannot read {_q(path)}: not a valid file name", reason="bad path") from None
-    return parse_mat(raw.decode("utf-8", errors="replace"))
+    return parse_mat(raw.decode("utf-8", errors="replace"), strict=strict)
 
 
 def _assign_players(pending, game: MatGame):
@@ -578,7 +768,7 @@ def _assign_players(pending, game: MatGame):
 
 
 # ----- replaying --------------------------------------------------------------------------------
-def replay(record):
+def replay(record, *, strict: bool | None = None):
     """Play a record through the rules and return the :class:`~nardy.match.Match`.
 
     Every play is parsed with :meth:`Position.parse_play` and must be legal; cube actions must be in
@@ -588,31 +778,52 @@ def replay(record):
     resignation worth N). Plays are read from the mover's own view (player 0 = White = the left
     column, player 1 = Black = the right one), as GNU Backgammon writes them.
 
+    Unless ``strict``, what GNU Backgammon's import accepts is read as it reads it (the final score is
+    gnubg's), each noted as a :class:`RecordWarning` (besides those of :func:`parse_mat`):
+
+    * a roll with no play (or XG's ``????``) when the roll can be played: the only legal play when there
+      is one (``forced_play_blank``), else, when the other player's ``Wins`` follows, the roller resigned
+      after rolling (``roll_then_resign``, ``unknown_play_resign``);
+    * ``Wins N`` after the game's end below its worth (capped at the match length or at the points the
+      winner needed, ``wins_capped``; else ``wins_differs``, e.g. Galaxy's single games scored as with
+      Jacoby's rule): the game's real worth counts (a ``Wins`` above it is refused);
+    * ``Wins N`` before the end that no resignation is worth exactly: the smallest resignation worth at
+      least N, else the highest (``resign_value``; GNU Backgammon's reading);
+    * Galaxy's ``Losses N`` (ignored; a resignation when no ``Wins`` line follows) and ``Resigns`` lines;
+    * a first game that starts at a score other than 0-0: the match resumes there (``resumed_match``).
+
+    A play that is not legal, a cube action out of turn, a ``Wins`` line naming the other winner, a later
+    game's score that does not follow from the games before: refused in both modes.
+
     Args:
         record: a :class:`MatchRecord`; a ``str``, which is always the record's text (parsed with
             :func:`parse_mat`, never opened as a file); or an :class:`os.PathLike` (a file, read with
             :func:`read_mat`).
+        strict: only the standard format (each thing above refused, as :func:`parse_mat` with
+            ``strict``); default: the record's own ``strict`` (``False`` for a text or a path).
     Returns:
-        The :class:`~nardy.match.Match`, its games replayed (the last one may be unfinished).
+        The :class:`~nardy.match.Match`, its games replayed (the last one may be unfinished); its
+        ``warnings`` list every :class:`RecordWarning` of the record and of the replay, in order.
     Raises:
         RecordError: anything else as ``record``, a text or file :func:`parse_mat`/:func:`read_mat`
             refuses, or the first violation of the rules, with ``.game``, ``.move``, ``.player`` (the
-            name), ``.reason`` and ``.partial`` (the :class:`~nardy.match.Match` of the valid part).
-            No other exception is raised for any text.
+            name), ``.reason`` and ``.partial`` (the :class:`~nardy.match.Match` of the valid part, with
+            the warnings met up to there). No other exception is raised for any text.
     """
     from ..dice import FixedDice
     from ..match import Match
 
     if isinstance(record, str):
-        record = parse_mat(record)
+        record = parse_mat(record, strict=bool(strict))
     elif isinstance(record, os.PathLike):
-        record = read_mat(record)
+        record = read_mat(record, strict=bool(strict))
     elif not isinstance(record, MatchRecord):
         raise RecordError(
             f"replay expects a MatchRecord, the text of a record (str) or a path (os.PathLike), "
             f"got {type(record).__name__}",
             reason="bad record",
         )
+    strict = record.strict if strict is None else bool(strict)
     rules = record.rules()
     crawford = _on(record.header("Crawford"), True)
     jacoby = _on(record.header("Jacoby"), False) if record.length == 0 else False
@@ -622,6 +833,18 @@ def replay(record):
     limit = int(limit) if re.fullmatch(r"[0-9]{1,5}", limit) else None
     if limit is not None and (limit < 1 or limit & (limit - 1) or limit > MAX_CUBE):
         limit = None
+    warnings = list(record.warnings)
+    start, post_crawford = (0, 0), False
+    first = record.games[0] if record.games else None
+    if not strict and first is not None and first.score is not None and any(first.score):
+        if all(isinstance(v, int) for v in first.score) and (not record.length or max(first.score) < record.length):
+            start = tuple(first.score)
+            warnings.append(RecordWarning("resumed_match", {"score0": start[0], "score1": start[1]}, first.line + 1, 1))
+            # at match point the Crawford game may be behind: it is, when the first game has a double
+            if record.length and record.length - 1 in start and crawford:
+                post_crawford = any(a.kind in ("double", "beaver") for a in first.actions)
+                if post_crawford:
+                    warnings.append(RecordWarning("resumed_post_crawford", {}, first.line + 1, 1))
     try:
         match = Match(
             rules,
@@ -632,11 +855,14 @@ def replay(record):
             cube_limit=limit,
             crawford=crawford,
             players=record.players,
+            start_score=start,
+            start_post_crawford=post_crawford,
         )
     except NardyError as e:
         raise RecordError(f"cannot start the match: {e}", reason=str(e), partial=record) from None
+    match.warnings = warnings
     for mg in record.games:
-        _replay_game(match, record, mg)
+        _replay_game(match, record, mg, strict, warnings)
     return match
 
 
@@ -644,15 +870,61 @@ def _fmt_score(s):
     return f"{s[0]}-{s[1]}"
 
 
-def _replay_game(match, record: MatchRecord, mg: MatGame):
+#: Cells that say who lost a game but play nothing (Galaxy's ``Losses``, ``Resigns``).
+_NOTES = ("losses", "resigns")
+
+
+def _resigned_after_roll(acts, i: int) -> bool:
+    """Whether what follows ``acts[i]`` (a roll with no play) is the other player's ``Wins``, perhaps after
+    notes (:data:`_NOTES`, whose column Galaxy does not always keep), or only a ``Losses`` note: the
+    roller resigned after rolling."""
+    roller = acts[i].player
+    for a in acts[i + 1 :]:
+        if a.kind not in _NOTES:
+            return a.kind == "wins" and a.player != roller
+    return any(a.kind == "losses" for a in acts[i + 1 :])
+
+
+def _replay_game(match, record: MatchRecord, mg: MatGame, strict: bool, warnings: list):
     names = tuple(_who(n) for n in record.players)  # as messages show them
     k = mg.number
+    index = len(match.games)  # the game's 0-based index in the match
 
     def fail(reason, act=None):
         who = record.players[act.player] if act is not None and act.player in (0, 1) else None
         mv = act.move if act is not None else None
         where = f"game {k}" + (f", move {mv}" if mv else "") + (f", {_who(who)}" if who else "")
         raise RecordError(f"{where}: {reason}", game=k, move=mv, player=who, reason=reason, partial=match)
+
+    def note(code: str, act, **params):
+        warnings.append(RecordWarning(code, params, act.line or None, k, act.move or None))
+
+    def resign_worth(winner: int, value, act):
+        """The loser resigns at the level worth ``value`` (lenient: GNU Backgammon's nearest level)."""
+        loser = 1 - winner
+        levels = [lv for lv in range(len(match.rules.scoring)) if g.points_for(lv) == value]
+        if not levels:
+            if strict:
+                fail(
+                    f"'Wins {value}' before the game is over: no resignation level is worth "
+                    f"that with the cube at {g.cube_value}",
+                    act,
+                )
+            n = len(match.rules.scoring)
+            lv = next((lv for lv in range(n) if g.points_for(lv) >= value), n - 1)
+            levels = [lv]
+            note(
+                "resign_value",
+                act,
+                stated=value,
+                level=match.rules.result_names[lv],
+                points=g.points_for(lv),
+                cube=g.cube_value,
+            )
+        if g.phase == "resign":
+            g.decline_resignation()
+        g.resign(levels[0], player=loser)
+        g.accept_resignation(player=winner)
 
     if match.games and not match.games[-1].is_over:
         fail(f"game {k - 1} did not end (no result line)")
@@ -665,12 +937,14 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
     if not acts:
         return
     first = acts[0]
+    if not strict:  # Galaxy's notes before any play: the game opens with what follows them
+        first = next((a for a in acts if a.kind not in _NOTES), acts[0])
     try:
-        if first.kind == "wins":
+        if first.kind in ("wins", "losses"):
             # A resignation before any play (the starter resigned on the opening roll): the record
             # cannot hold the opening dice, so the game is opened by the resigning side with a
             # placeholder roll and the resignation is applied to it.
-            loser = 1 - first.player
+            loser = 1 - first.player if first.kind == "wins" else first.player
             if rules_uses_opening_dice(match.rules):
                 g.start(starter=loser, dice=(2, 1))
             else:
@@ -685,8 +959,9 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
         raise
     except NardyError as e:
         fail(str(e), first)
+    opened = acts.index(first)
     for i, act in enumerate(acts):
-        if g.is_over and act.kind not in ("wins", "draw"):
+        if g.is_over and act.kind not in ("wins", "draw", *_NOTES):
             fail(f"{act.kind} after the end of the game ({g.result_text()})", act)
         try:
             if act.kind == "move":
@@ -704,12 +979,28 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                                 act,
                             )
                         continue
-                elif g.phase == "move" and i == 0:
+                elif g.phase == "move" and i == opened:
                     pass
                 else:
                     fail(f"a roll is not allowed now (phase {g.phase!r})", act)
                 if act.player != g.turn:
                     fail(f"{names[act.player]} plays but it is {names[g.turn]}'s turn", act)
+                text = act.text.strip()
+                if not strict and (not text or _UNKNOWN_PLAY.match(text)):
+                    legal = g.legal_plays()
+                    if len(legal) == 1:  # as GNU Backgammon: a forced play left blank is made
+                        note("forced_play_blank", act, dice=list(act.dice), play=str(legal[0]))
+                        g.play(legal[0])
+                        continue
+                    if _resigned_after_roll(acts, i):
+                        if text:
+                            note("unknown_play_resign", act, text=text, dice=list(act.dice), player=act.player)
+                        else:
+                            note("roll_then_resign", act, dice=list(act.dice), player=act.player)
+                        continue  # the roll stands unplayed; the Wins line is the resignation
+                    if i == len(acts) - 1 and mg is record.games[-1]:
+                        note("unplayed_last_roll", act, dice=list(act.dice), player=act.player)
+                        continue  # the record stops there: the game is unfinished
                 g.play(act.text)
             elif act.kind == "double":
                 if g.phase != "roll" or act.player != g.turn:
@@ -736,23 +1027,35 @@ def _replay_game(match, record: MatchRecord, mg: MatGame):
                     if r.winner != act.player:
                         fail(f"the record says {names[act.player]} wins, but {g.result_text()}", act)
                     if r.points != act.value:
-                        fail(
-                            f"'Wins {act.value}' but the game is worth {r.points} ({r.level_name}, cube {r.cube})", act
-                        )
+                        if strict or act.value > r.points:  # more than the game gave: a wrong line
+                            fail(
+                                f"'Wins {act.value}' but the game is worth {r.points} ({r.level_name}, cube {r.cube})",
+                                act,
+                            )
+                        worth = {"points": r.points, "level": r.level_name, "cube": r.cube, "stated": act.value}
+                        needed = match.length - match.score_before(index)[r.winner] if match.length else None
+                        if match.length and act.value < r.points and act.value in (needed, match.length):
+                            note("wins_capped", act, **worth)
+                        else:
+                            note("wins_differs", act, **worth)
                 else:
                     # a resignation by the other player, accepted at the level worth that much
-                    loser = 1 - act.player
-                    levels = [lv for lv in range(len(match.rules.scoring)) if g.points_for(lv) == act.value]
-                    if not levels:
-                        fail(
-                            f"'Wins {act.value}' before the game is over: no resignation level is worth "
-                            f"that with the cube at {g.cube_value}",
-                            act,
-                        )
-                    if g.phase == "resign":
-                        g.decline_resignation()
-                    g.resign(levels[0], player=loser)
-                    g.accept_resignation(player=act.player)
+                    resign_worth(act.player, act.value, act)
+            elif act.kind == "losses":
+                # the loser: the game's, else the other side of the Wins line after it (Galaxy writes
+                # some Losses lines in no column), else the column's player
+                later = next((a for a in acts[i + 1 :] if a.kind == "wins"), None)
+                if g.is_over and g.result.winner is not None:
+                    note("galaxy_losses", act, points=act.value, player=1 - g.result.winner)
+                elif later is not None:
+                    note("galaxy_losses", act, points=act.value, player=1 - later.player)
+                elif g.is_over:
+                    note("galaxy_losses", act, points=act.value, player=act.player)
+                else:  # no Wins line after it: the loser's line is the resignation
+                    note("losses_resign", act, points=act.value, player=act.player)
+                    resign_worth(1 - act.player, act.value, act)
+            elif act.kind == "resigns":
+                note("resigns_line", act, player=act.player)
             elif act.kind == "draw":
                 if not g.is_over or g.result.winner is not None:
                     fail("a draw line, but the game is not drawn", act)
@@ -897,7 +1200,7 @@ def write_mat(match, headers: dict | None = None) -> str:
         h.update(headers)
     out = [f'; [{k} "{v}"]' for k, v in h.items()]
     out += ["", f" {length} point match", ""]
-    score = [0, 0]
+    score = list(getattr(match, "start_score", (0, 0)))  # a resumed match goes on from its score
     for i, g in enumerate(games):
         _write_game(out, g, i + 1, score, players)
         if g.result is not None:
@@ -929,7 +1232,7 @@ _SUMMARY_EVENTS = (
 def match_summary(match) -> dict:
     """Each game's plays and result and the final score, as JSON-able data."""
     games = []
-    score = [0, 0]
+    score = list(match.start_score)
     for i, g in enumerate(match.games):
         events = [e.to_dict() for e in g.history if isinstance(e, _SUMMARY_EVENTS)]
         games.append(

@@ -411,7 +411,7 @@ def strict_db(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("NARDY_CACHE_DIR", str(cache))
         path = bo.default_path(strict=True)
-        assert path.name == f"bearoff1_strict_v{bo.FORMAT_VERSION}.npz" and not path.exists()
+        assert path.name == f"bearoff1_strict_r{bo.STRICT_REVISION}_v{bo.FORMAT_VERSION}.npz" and not path.exists()
         database = bo.load_database(strict=True)
         assert path.exists() and database.strict
         yield database
@@ -456,6 +456,17 @@ def test_strict_rule_changes_nothing_when_no_checker_moves_before_bearing_off(st
     # one checker on each of points 1..2, or a single checker on point 1 or 2: every roll is direct
     for c in [(1, 0, 0, 0, 0, 0), (0, 1, 0, 0, 0, 0), (1, 1, 0, 0, 0, 0), (2, 0, 0, 0, 0, 0)]:
         np.testing.assert_array_equal(strict_db.rolls_distribution(c), db.rolls_distribution(c))
+
+
+def test_strict_rule_moved_checker_joining_an_unmoved_one_is_not_borne_off_by_a_larger_die(strict_db, db):
+    """Checkers on 5 and 1: with 4-4 the 5 moves 5/1 and one 4 bears off the checker that was on 1, but the
+    one that moved may not use a 4 (larger than its point 1): the strict rule bears both off in one roll
+    with 20 of the 36 rolls (not 2-2, 3-3 or 4-4), the standard one with 23 (docs/rules.md "Short nardy
+    bear-off"). Before the fix 4-4 bore both off (22 rolls)."""
+    c = (1, 0, 0, 0, 1, 0)
+    assert db.rolls_distribution(c)[1] == pytest.approx(23 / 36)
+    assert strict_db.rolls_distribution(c)[1] == pytest.approx(20 / 36)
+    assert strict_db.mean_rolls(c) == pytest.approx(1 + 16 / 36)
 
 
 def test_strict_rule_six_one_from_the_6_point(strict_db):

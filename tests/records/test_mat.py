@@ -156,7 +156,12 @@ def test_wins_line_before_the_end_must_match_a_resignation_level():
     )
     assert text != _base()
     with pytest.raises(RecordError, match="no resignation level"):
+        replay(text, strict=True)
+    # read as GNU Backgammon reads it, the smallest resignation worth 3 or more (a gammon, 4 points):
+    # the next game's stated score 0-2 then disagrees
+    with pytest.raises(RecordError, match="states the score 0-2 but the games before give 0-4") as ei:
         replay(text)
+    assert [w.code for w in ei.value.partial.warnings] == ["resign_value"]
 
 
 def test_wrong_score_line_is_an_error():

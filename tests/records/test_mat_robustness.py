@@ -215,6 +215,11 @@ def test_overlong_line_is_refused():
         "Draw" + " " * 990 + "x",
         "Doubles" + " " * 990 + "x",
         "31: " * 249,
+        "a" + " " * 990 + ": 1",  # a score line with no second name (cubic with a first try)
+        ": 1  " * 199,
+        "Losses" + " " * 990 + "x",
+        "  1) 31: 8/5 6/5 " + " 2)" * 320,  # move numbers run on inside a line
+        "31: Cannot" + " " * 980 + "x",
     ],
 )
 def test_every_line_is_read_in_linear_time(line):

@@ -185,8 +185,12 @@ def test_results_drops_and_resignations_are_checked():
     res = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RE[B+2R];W[31hefe])"
     m = replay_sgf(res)
     assert m.score == (0, 2) and m.games[0].result.reason == "resign" and m.games[0].result.level == 1
+    # more points than any resignation is worth: read at the highest level, with a warning (as a .mat's
+    # capped 'Wins' line is read, docs/records.md); strict refuses it
+    m = replay_sgf(res.replace("B+2R", "B+5R"))
+    assert m.score == (0, 3) and [w.code for w in m.warnings] == ["resign_value"]
     with pytest.raises(RecordError, match="no resignation level"):
-        replay_sgf(res.replace("B+2R", "B+5R"))
+        replay(parse_sgf(res.replace("B+2R", "B+5R")), strict=True)
     # the score a game states must be the score the games before give
     two = base.format(re="RE[B+1]") + "(;FF[4]GM[6]MI[length:3][game:1][ws:1][bs:0]PW[a]PB[b];W[31hefe])"
     with pytest.raises(RecordError, match="states the score 1-0 but the games before give 0-1"):
