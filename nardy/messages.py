@@ -167,6 +167,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "bad_clock": ("the clock settings are not valid", "неверные настройки часов"),
     "person_to_act": ("a person must act now", "сейчас ход человека"),
     "not_over": ("the match is not over yet", "матч ещё не окончен"),
+    # ----- analysis and review (nardy.web.review) -------------------------------------------------------
+    "analysis_too_long": (
+        "the analysis would take more than {seconds} s; choose a lower level or a shorter record",
+        "анализ занял бы больше {seconds} с; выберите уровень пониже или запись покороче",
+    ),
+    "analysis_after_match": (
+        "a game against another person can be analysed once the match is over",
+        "партию с другим человеком можно проанализировать после окончания матча",
+    ),
+    "not_analysed": ("this game has not been analysed yet", "эта партия ещё не проанализирована"),
+    "tutor_no_play": (
+        "finish the play first: the tutor judges a complete play",
+        "сначала закончите ход: подсказчик оценивает только полный ход",
+    ),
     # ----- players: guests, accounts, log-in -----------------------------------------------------------
     "login_needed": ("log in or choose a guest name first", "сначала войдите или выберите гостевое имя"),
     "bad_login": ("wrong name or password", "неверное имя или пароль"),

@@ -34,7 +34,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from . import auth, dicetest, engine, games, online
+from . import auth, dicetest, engine, games, online, review
 from .botwork import BotWork
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
@@ -111,8 +111,12 @@ def create_app(
     app.state.clock_keeper = ClockKeeper(app, online.expire, online.shift)
     app.state.secure_cookies = secure_cookies
     app.state.auth_limits = auth.AuthLimits()
+    app.state.analysis_cache = review.AnalysisCache()
     app.add_middleware(
-        Guard, allowed_hosts=allowed_hosts, body_limit=BODY_LIMIT, route_limits={"/api/mat": engine.MAT_LIMIT}
+        Guard,
+        allowed_hosts=allowed_hosts,
+        body_limit=BODY_LIMIT,
+        route_limits={"/api/mat": engine.MAT_LIMIT, "/api/analyse": review.ANALYSE_BODY_LIMIT},
     )
     install_error_handlers(app)
     app.include_router(page)
@@ -122,6 +126,7 @@ def create_app(
     app.include_router(online.router)
     app.include_router(auth.router)
     app.include_router(dicetest.router)
+    app.include_router(review.router)
     return app
 
 
