@@ -304,6 +304,62 @@ const TEXTS = {
   },
 };
 
+// ----- review mode and the tutor (review.js, issue 16) -----
+Object.assign(TEXTS.en, {
+  rv_title: "Review", rv_analyse: "Analyse", rv_upload: "Analyse a record (.mat, .sgf)", rv_back: "Back",
+  rv_level: "Analysis level", rv_level_advanced: "Fast (0-ply)", rv_level_expert: "Strong (1-ply)",
+  rv_level_grandmaster: "Strongest (2-ply)",
+  rv_analysing: "Analysing ({level})…", rv_too_large: "The record is too large (at most {kb} KB).",
+  rv_first: "«", rv_first_title: "First play", rv_last: "»", rv_last_title: "Last play",
+  rv_prev: "◀", rv_prev_title: "Previous play (←)", rv_next: "▶", rv_next_title: "Next play (→)",
+  rv_prev_error: "◀ Mistake", rv_prev_error_title: "Previous mistake (Shift+←)",
+  rv_next_error: "Mistake ▶", rv_next_error_title: "Next mistake (Shift+→)",
+  rv_pos: "{i} / {n}", rv_nothing: "No decisions to review.", rv_game_move: "Game {game}, move {move}",
+  rv_played: "Played", rv_best: "Best", rv_loss: "Loses", rv_mwc: "match winning chance", rv_luck: "Luck",
+  rv_forced: "(forced)", rv_no_play: "(no play)",
+  rv_mark_doubtful: "doubtful", rv_mark_error: "error", rv_mark_blunder: "blunder",
+  rv_luck_very_lucky: "very lucky", rv_luck_lucky: "lucky", rv_luck_unlucky: "unlucky", rv_luck_very_unlucky: "very unlucky",
+  rv_cube_no_double: "No double", rv_cube_double: "Double", rv_cube_double_take: "Double, take",
+  rv_cube_double_pass: "Double, pass", rv_cube_take: "Take", rv_cube_pass: "Pass", rv_cube_drop: "Pass",
+  rv_cube_beaver: "Beaver", rv_cube_too_good: "Too good to double",
+  rv_col_rank: "#", rv_col_play: "Play", rv_col_equity: "Equity", rv_col_loss: "Loss",
+  rv_show_after: "Show the board after this play", rv_show_played: "Board after the play", rv_show_before: "Board before the play",
+  rv_summary: "Summary", rv_pr: "PR", rv_error_rate: "Error rate (mp/decision)", rv_rating: "Rating",
+  rv_decisions: "Decisions", rv_marks_doubtful: "Doubtful", rv_marks_error: "Errors", rv_marks_blunder: "Blunders",
+  rv_luck_total: "Luck", rv_engine: "{level}, {ply}-ply; {seconds} s",
+  rv_graph_mwc: "{name}'s match winning chance", rv_graph_equity: "{name}'s equity",
+  tutor: "Tutor: warn me before a mistake",
+  tutor_warn: "This play ({played}) loses {loss} ({mark}): best is {best}. Confirm anyway?",
+  tutor_back: "Take it back", tutor_confirm: "Confirm anyway",
+});
+Object.assign(TEXTS.ru, {
+  rv_title: "Разбор", rv_analyse: "Анализ", rv_upload: "Анализ записи (.mat, .sgf)", rv_back: "Назад",
+  rv_level: "Уровень анализа", rv_level_advanced: "Быстрый (0 ходов)", rv_level_expert: "Сильный (1 ход)",
+  rv_level_grandmaster: "Сильнейший (2 хода)",
+  rv_analysing: "Идёт анализ ({level})…", rv_too_large: "Запись слишком большая (не больше {kb} КБ).",
+  rv_first: "«", rv_first_title: "Первый ход", rv_last: "»", rv_last_title: "Последний ход",
+  rv_prev: "◀", rv_prev_title: "Предыдущий ход (←)", rv_next: "▶", rv_next_title: "Следующий ход (→)",
+  rv_prev_error: "◀ Ошибка", rv_prev_error_title: "Предыдущая ошибка (Shift+←)",
+  rv_next_error: "Ошибка ▶", rv_next_error_title: "Следующая ошибка (Shift+→)",
+  rv_pos: "{i} / {n}", rv_nothing: "Нет решений для разбора.", rv_game_move: "Партия {game}, ход {move}",
+  rv_played: "Сыграно", rv_best: "Лучше всего", rv_loss: "Потеря", rv_mwc: "шансы на матч", rv_luck: "Везение",
+  rv_forced: "(вынужденный)", rv_no_play: "(хода нет)",
+  rv_mark_doubtful: "сомнительно", rv_mark_error: "ошибка", rv_mark_blunder: "грубая ошибка",
+  rv_luck_very_lucky: "очень повезло", rv_luck_lucky: "повезло", rv_luck_unlucky: "не повезло", rv_luck_very_unlucky: "очень не повезло",
+  rv_cube_no_double: "Не удваивать", rv_cube_double: "Удвоить", rv_cube_double_take: "Удвоить, принять",
+  rv_cube_double_pass: "Удвоить, отказ", rv_cube_take: "Принять", rv_cube_pass: "Отказ", rv_cube_drop: "Отказ",
+  rv_cube_beaver: "Бобёр", rv_cube_too_good: "Слишком хорошо для удвоения",
+  rv_col_rank: "№", rv_col_play: "Ход", rv_col_equity: "Эквити", rv_col_loss: "Потеря",
+  rv_show_after: "Показать доску после этого хода", rv_show_played: "Доска после хода", rv_show_before: "Доска до хода",
+  rv_summary: "Итоги", rv_pr: "PR", rv_error_rate: "Ошибки (mp на решение)", rv_rating: "Оценка",
+  rv_decisions: "Решений", rv_marks_doubtful: "Сомнительных", rv_marks_error: "Ошибок", rv_marks_blunder: "Грубых ошибок",
+  rv_luck_total: "Везение", rv_engine: "{level}, глубина {ply}; {seconds} с",
+  rv_graph_mwc: "Шансы на матч: {name}", rv_graph_equity: "Эквити: {name}",
+  tutor: "Подсказчик: предупреждать об ошибке",
+  tutor_warn: "Этот ход ({played}) теряет {loss} ({mark}): лучше {best}. Всё равно сделать ход?",
+  tutor_back: "Вернуть ход", tutor_confirm: "Всё равно сделать",
+});
+
 let LANG = "en";
 
 function pickLanguage() {
