@@ -77,6 +77,7 @@ def parse_gnubg_text(files: list[Path]) -> dict:
     """gnubg's decisions per game and the players' overall error rates (from "Match statistics")."""
     games = []
     overall = None
+    checker = None
     names = None
     for f in files:
         text = f.read_text(errors="replace")
@@ -171,7 +172,11 @@ def parse_gnubg_text(files: list[Path]) -> dict:
             m = re.search(r"Error rate mEMG \(MWC\)\s+(-?\d+\.\d+).*?\s{2,}(-?\d+\.\d+)", ov)
             if m:
                 overall = (abs(float(m[1])), abs(float(m[2])))
-    return {"games": games, "overall": overall, "names": names}
+            cs = ms[ms.index("Chequerplay statistics") :] if "Chequerplay statistics" in ms else ""
+            m = re.search(r"Error rate mEMG \(MWC\)\s+(-?\d+\.\d+).*?\s{2,}(-?\d+\.\d+)", cs)
+            if m:
+                checker = (abs(float(m[1])), abs(float(m[2])))
+    return {"games": games, "overall": overall, "checker": checker, "names": names}
 
 
 def _norm(s: str) -> str:
@@ -268,7 +273,11 @@ def as_judge(theirs: dict, names) -> dict:
                 }
             )
     ov = theirs["overall"] or (0.0, 0.0)
-    return {"decisions": decs, "players": [{"name": n, "error_rate": ov[k]} for k, n in enumerate(names)]}
+    ch = theirs["checker"] or (0.0, 0.0)
+    return {
+        "decisions": decs,
+        "players": [{"name": n, "error_rate": ov[k], "checker_error_rate": ch[k]} for k, n in enumerate(names)],
+    }
 
 
 def metrics(pairs_all: list, per_player: list) -> dict:
@@ -322,6 +331,27 @@ def metrics(pairs_all: list, per_player: list) -> dict:
         if len(per_player) > 2
         else None,
         "matches_same_player_better": f"{same_better}/{nm}",
+        "player_checker_error_rate_spearman": round(
+            _spearman(
+                np.array([x["judge_checker"] for x in per_player]), np.array([x["gnubg_checker"] for x in per_player])
+            ),
+            3,
+        )
+        if len(per_player) > 2
+        else None,
+        "player_checker_error_rate_pearson": round(
+            float(
+                np.corrcoef([x["judge_checker"] for x in per_player], [x["gnubg_checker"] for x in per_player])[0, 1]
+            ),
+            3,
+        )
+        if len(per_player) > 2
+        else None,
+        "cube_loss_total": {
+            "judge": round(sum(p["ours"]["equity_loss"] for p in cube), 3),
+            "gnubg": round(sum(p["gnubg"]["loss"] for p in cube), 3),
+        },
+        "checker_loss_total": {"judge": round(float(a.sum()), 3), "gnubg": round(float(b.sum()), 3)},
     }
 
 
@@ -390,6 +420,8 @@ def main(argv=None) -> int:
                             "player": ours["players"][k]["name"],
                             "judge": data["players"][gi[k] if j != "nardy" else k]["error_rate"],
                             "gnubg": theirs["overall"][gi[k]],
+                            "judge_checker": data["players"][gi[k] if j != "nardy" else k]["checker_error_rate"],
+                            "gnubg_checker": (theirs["checker"] or (0.0, 0.0))[gi[k]],
                         }
                     )
         n_dec = sum(len(g) for g in theirs["games"])

@@ -161,8 +161,9 @@ class Decision:
             counted: counted in the player's statistics.
         luck: the roll's luck (normalised, checker decisions; ``None`` for cube ones); luck_native: in
             points (money, times the cube) or match winning chance; luck_mark: :func:`luck_mark_of`.
-        equity_before: the mover's normalised cubeful equity before the roll (0-ply, the luck's base);
-            value_before: the same in points or MWC for player 0 (the graph).
+        equity_before: the decider's normalised cubeful equity before the roll (the luck's base; for a cube
+            decision, with its best cube action); value_before: the same in points or MWC for player 0 (the
+            graph); equity_after / value_after: the same after the play made (checker decisions).
         candidates: the best plays ``{"play", "equity", "loss", "ply", "probabilities", "mwc"}``
             (mover's view after the play) or the cube's ``{"no double", "double/take", "double/pass"}``.
         cube: the cube's value and owner at the decision; error_kind: for cube errors ``"missed double"``,
@@ -189,6 +190,8 @@ class Decision:
     luck_mark: str = ""
     equity_before: float | None = None
     value_before: float | None = None
+    equity_after: float | None = None
+    value_after: float | None = None
     candidates: Any = field(default_factory=list)
     cube: dict = field(default_factory=dict)
     error_kind: str = ""
@@ -216,6 +219,8 @@ class Decision:
             "luck_mark": self.luck_mark,
             "equity_before": _r(self.equity_before),
             "value_before": _r(self.value_before),
+            "equity_after": _r(self.equity_after),
+            "value_after": _r(self.value_after),
             "candidates": self.candidates,
             "cube": self.cube,
             "error_kind": self.error_kind,
@@ -677,9 +682,9 @@ class Analyser:
                 if first_value is None:
                     opt = self.cube(ng.position, ctx, p)
                     e = opt["equities"]
-                    best_v = min(e["double/take"], e["double/pass"]) if ng.may_double(p) and opt["double"] else None
+                    best_v = min(e["double/take"], e["double/pass"]) if _may_double(ng, p) and opt["double"] else None
                     first_value = _to_p0(e["no double"] if best_v is None else best_v, p, ctx)
-                if ng.may_double(p) and ctx.can_double(p) and pending_double is None:
+                if _may_double(ng, p) and ctx.can_double(p) and pending_double is None:
                     # the player could have doubled and rolled instead: a "no double" decision
                     self._cube_decision(ng, ctx, p, False, None, out, players, move_no)
                 before = ng.position
@@ -802,6 +807,7 @@ class Analyser:
         best = rows[0][0]
         luck_native = rows[0][1] - before
         luck = luck_native * scale
+        v_played = next((r[1] for r in rows if r[0] == played), rows[0][1]) if played is not None else rows[0][1]
         forced = judged["forced"]
         loss = judged["loss"]
         counted = not forced
@@ -851,6 +857,8 @@ class Analyser:
             luck_mark=luck_mark_of(luck),
             equity_before=before * scale if not ctx.length else _emg(before, p, ctx),
             value_before=v0,
+            equity_after=(v_played * scale if not ctx.length else _emg(v_played, p, ctx)),
+            value_after=_to_p0(v_played, p, ctx),
             candidates=cands,
             cube={"value": ctx.cube_value, "owner": ctx.owner},
         )
@@ -971,6 +979,11 @@ class Analyser:
         if kind:
             ps.cube_errors[kind] += 1
         del scale
+
+
+def _may_double(g: Game, player: int) -> bool:
+    """The player on turn may double now (the game's own rule, read as ``why_not_double``)."""
+    return g.phase == "roll" and g.why_not_double(player) is None
 
 
 def _native_loss(d: Decision) -> float:

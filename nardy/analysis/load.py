@@ -19,7 +19,8 @@ MAX_FILE = 20 * 1024 * 1024
 def load_match(path):
     """The :class:`~nardy.match.Match` of a file: a Jellyfish ``.mat`` record (replayed through the rules,
     :func:`nardy.records.mat.replay`), a JSON save (``Match.to_dict``, ``Game.to_dict``, a saved table or
-    terminal session with a ``"match"``), or an SGF record when :mod:`nardy.records.sgf` is installed.
+    terminal session with a ``"match"``), or GNU Backgammon's SGF where this version reads it
+    (``nardy.records.files.read_record``, which tells the two record formats apart by the text).
 
     Raises:
         AnalysisError: unreadable, too large, or not a record; RecordError: a record the rules refuse.
@@ -32,25 +33,23 @@ def load_match(path):
     if size > MAX_FILE:
         raise AnalysisError(f"{p}: {size} bytes, more than the {MAX_FILE} a record may have")
     suffix = p.suffix.lower()
-    if suffix == ".sgf":
-        try:
-            from nardy.records import sgf  # type: ignore[attr-defined]
-        except ImportError:
-            raise AnalysisError(f"{p}: SGF records are not supported by this version") from None
-        reader = getattr(sgf, "read_sgf", None) or getattr(sgf, "load_sgf", None)
-        if reader is None:
-            raise AnalysisError(f"{p}: SGF records are not supported by this version")
-        m = reader(p)
-        return getattr(m, "match", m)
-    if suffix == ".json":
-        try:
-            d = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise AnalysisError(f"{p}: not JSON ({e})") from None
-        return match_from_dict(d, str(p))
-    from nardy.records.mat import replay
+    if suffix != ".json":
+        from nardy.records.mat import replay
 
-    return replay(p)
+        try:  # the records' reader that tells .mat from SGF by the text (where this version has it)
+            from nardy.records.files import read_record  # type: ignore[import-not-found]
+        except ImportError:
+            read_record = None
+        if read_record is not None:
+            return replay(read_record(p))
+        if suffix == ".sgf":
+            raise AnalysisError(f"{p}: SGF records are not supported by this version")
+        return replay(p)
+    try:
+        d = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise AnalysisError(f"{p}: not JSON ({e})") from None
+    return match_from_dict(d, str(p))
 
 
 def match_from_dict(d, where: str = "the data"):

@@ -126,6 +126,10 @@ def test_luck_and_errors_add_up_to_the_swing_of_a_game(game):
     err = sum(d["equity_loss"] * (1 if d["player"] == 0 else -1) for d in data["decisions"])
     assert summ["swing"] == pytest.approx(luck - err, abs=1e-4)
     assert summ["unexplained"] == pytest.approx(0.0, abs=1e-4)
+    # the value after each play is the value the next turn starts from (the graph has no jumps)
+    ch = _checker(data)
+    for a, b in zip(ch, ch[1:]):
+        assert a["value_after"] == pytest.approx(b["value_before"], abs=1e-5)
     # the weaker side (beginner: 0-ply with noise) errs more
     assert data["players"][1]["error_rate"] > data["players"][0]["error_rate"]
 
@@ -199,3 +203,25 @@ def test_nardy_analyse_refuses_what_is_not_a_record(tmp_path):
     bad.write_text("this is not a match\n 3 point match\n Game 1\n a : 0  b : 0\n  1) 99: 1/2\n")
     r = CliRunner().invoke(main, ["analyse", str(bad), "--level", "advanced", "-q"])
     assert r.exit_code == 2 and "cannot analyse" in r.output
+
+
+def test_the_default_level_searches_two_plies_and_adds_up_too():
+    # backgammon's opening blunder at grandmaster (2-ply, the default), then a long nardy race to its end
+    g = Game.from_position(Position.start("backgammon"), 0, dice=FixedDice(), cube=False)
+    g.roll((6, 5))
+    g.play("8/3 8/2")
+    (d,) = _checker(_analyse_game(g, level="grandmaster"))
+    assert d["mark"] == "blunder" and d["best"] == "24/13"
+    g = Game.from_position(_RACE_LONG, 0, dice=DiceSource(seed=2), cube=False)
+    while not g.is_over:
+        if g.phase == "roll":
+            g.roll()
+        else:
+            g.play(g.legal_plays()[-1])
+    data = analyse_match(match_of_game(g)).to_dict()
+    assert data["engine"]["level"] == "grandmaster" and data["engine"]["ply"] == 2
+    assert all(c["ply"] == 2 for x in _checker(data) for c in x["candidates"])
+    assert data["games"][0]["unexplained"] == pytest.approx(0.0, abs=1e-4)
+
+
+_RACE_LONG = Position.from_boards([11, 0, 1, 1, 1, 1] + [0] * 20, [11, 1, 1, 1, 1] + [0] * 21, game="long")
