@@ -141,6 +141,24 @@ def test_review_of_a_finished_game_steps_jumps_and_draws_the_graph(page, server)
     assert review(page)["n"] == r["n"]
 
 
+def test_an_uploaded_record_is_analysed_by_the_server_and_reviewed(page, server):
+    page.add_init_script(FAST)
+    page.goto(server.url)
+    page.wait_for_selector("#home:not([hidden])")
+    page.set_input_files("#analyse-upload", str(shared_path(*RECORD)))
+    page.wait_for_selector("#review:not([hidden])", timeout=90_000)
+    page.wait_for_function("nardyReview.data !== null && !nardyReview.busy")
+    assert page.evaluate("location.hash") == "#/review/record"
+    r = review(page)
+    assert r["n"] > 50 and page.evaluate("nardyReview.data.source") == "upload"
+    click_review(page, "#rv-last")
+    assert review(page)["index"] == r["n"] - 1
+    # in Russian: the panel's words change, the figures stay
+    page.select_option("#lang", "ru")
+    page.wait_for_function("document.querySelector('#rv-summary h3').textContent === 'Итоги'")
+    assert page.inner_text("#rv-next-error") == "Ошибка ▶"
+
+
 def test_tutor_warns_of_a_blunder_before_it_is_confirmed(page, server):
     page.add_init_script(FAST + "localStorage.setItem('nardy.tutor', '1');")
     new_game(page, server, "backgammon", "advanced", seed=5)

@@ -182,7 +182,12 @@ def test_an_online_game_is_analysed_only_after_its_match(ann, bob):
     for c in (ann, bob):
         r = c.post(f"/api/games/{g['id']}/analysis?level=advanced")
         assert r.status_code == 200, r.text
-        assert r.json()["game"] == "long"
+        d = r.json()
+        assert d["game"] == "long" and d["players"][1]["name"] == "Bob"
+        # long nardy: the opening play is there, each side's 15 checkers on the boards, White's head at 24
+        assert d["decisions"] and d["decisions"][0]["kind"] == "checker"
+        board = d["review"]["steps"][0]["board"]
+        assert sum(x for x in board["points"] if x > 0) == 15 and -sum(x for x in board["points"] if x < 0) == 15
 
 
 # ----- the tutor --------------------------------------------------------------------------------------------

@@ -514,5 +514,6 @@ function reviewLanguage() {
 document.addEventListener("DOMContentLoaded", () => {
   reviewHome();
   const lang = rq("#lang");
-  if (lang) lang.addEventListener("change", reviewLanguage);
+  // after app.js's own handler has set the language
+  if (lang) lang.addEventListener("change", () => setTimeout(reviewLanguage, 0));
 });
