@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -65,11 +66,13 @@ ANALYSE_BUDGET = 90.0
 #: Analyses running at once in this process (the other workers stay free for the computer's moves).
 ANALYSES_AT_ONCE = 1
 #: The server's default analysis level: 1-ply (``grandmaster``, 2-ply, may be asked for).
-DEFAULT_WEB_LEVEL = "expert"
+DEFAULT_WEB_LEVEL: Literal["expert"] = "expert"
 
-AnalysisLevel = Literal[tuple(ANALYSIS_LEVELS)]
+#: The analysis levels (those of :data:`nardy.analysis.ANALYSIS_LEVELS`; a test checks they agree).
+AnalysisLevel = Literal["advanced", "expert", "grandmaster"]
 
 router = APIRouter()
+log = logging.getLogger("nardy.web")
 
 
 class AnalysisTooLong(NardyError):
@@ -211,9 +214,16 @@ def analysis_answer(match, level: str, deadline=None, source: str = "") -> dict:
                 params={"seconds": int(ANALYSE_BUDGET), "done": done, "total": total},
             )
 
-    data = analyse_match(match, level=level, progress=progress, source=source).to_dict()
+    try:
+        data = analyse_match(match, level=level, progress=progress, source=source).to_dict()
+        steps = review_steps(match, data)
+    except (NardyError, _Stopped):
+        raise
+    except Exception:  # a record the rules replayed but the analysis cannot follow: a 422, never a 500
+        log.exception("analysis failed (%s)", source)
+        raise AnalysisError("the analysis could not follow this record") from None
     data["review"] = {
-        "steps": review_steps(match, data),
+        "steps": steps,
         "labels": _labels(match.rules.name),
         "players": list(match.players),
         "seconds": round(time.monotonic() - start, 3),

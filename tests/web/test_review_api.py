@@ -54,6 +54,14 @@ def analysed(ann, record_text):
     return r.json()
 
 
+def test_the_routes_offer_the_analysis_levels():
+    from typing import get_args
+
+    from nardy.analysis import ANALYSIS_LEVELS
+
+    assert list(get_args(review.AnalysisLevel)) == list(ANALYSIS_LEVELS)
+
+
 def refused(r, status: int, code: str) -> dict:
     assert r.status_code == status, r.text
     body = r.json()
