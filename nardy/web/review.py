@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
 from ..errors import NardyError
+from ..numbering import view_point
 from ..position import Position
 from .botwork import Busy
 from .deps import ComputeDep, GameId, Numbering, StorageDep, load_game
@@ -149,12 +150,16 @@ def _board(pos: Position, mover: int) -> dict:
 
 
 def _after(pos: Position, dice, text: str, mover: int) -> dict | None:
-    """The board after ``text`` (the mover's own numbering) is played; ``None`` when it cannot be read."""
+    """The board after ``text`` (the mover's own numbering) is played, with ``steps``: the play's
+    ``[from, to]`` in White's numbering (25 the mover's bar, 0 off); ``None`` when it cannot be read."""
     try:
         play = pos.parse_play(text, tuple(dice))
     except (NardyError, ValueError):
         return None
-    return _board(play.result, mover)
+    hitting = pos.rules.hitting
+    out = _board(play.result, mover)
+    out["steps"] = [[view_point(st.frm, mover, 0, hitting), view_point(st.to, mover, 0, hitting)] for st in play.steps]
+    return out
 
 
 def review_steps(match, data: dict) -> list[dict]:

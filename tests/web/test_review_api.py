@@ -95,6 +95,11 @@ def test_a_gnubg_record_is_analysed_with_the_documented_keys(analysed):
     assert first["kind"] == "checker" and first["dice"] == [3, 1] and first["played"] == "8/5 6/5"
     assert s0["board"]["points"][6] == 5 and s0["board"]["points"][24] == 2 and s0["board"]["points"][1] == -2
     assert s0["after"]["points"][5] == 2 and s0["after"]["points"][6] == 4 and s0["after"]["points"][8] == 2
+    assert sorted(s0["after"]["steps"]) == [[6, 5], [8, 5]]
+    # Black's reply, 31: 13/10 24/23 in Black's numbering, is White's 12/15 and 1/2
+    k = next(i for i, x in enumerate(d["decisions"]) if x["player"] == 1 and x["kind"] == "checker")
+    assert sorted(d["decisions"][k]["played"].split()) == ["13/10", "24/23"]
+    assert sorted(steps[k]["after"]["steps"]) == [[1, 2], [12, 15]]
     assert len(s0["candidates_after"]) == len(first["candidates"])
     # the graph: player 0's match winning chance before each decision
     assert all(0 <= x["value_before"] <= 1 for x in d["decisions"])

@@ -198,12 +198,14 @@ function stepView(i, shown) {
   if (shown === "played" && s.after) { board = s.after; dice = null; }
   else if (typeof shown === "number" && s.candidates_after && s.candidates_after[shown]) { board = s.candidates_after[shown]; dice = null; }
   const seen = d.action === "take" ? 1 - d.player : d.player;
+  // the board after a play marks where its checkers came from and went
+  const lastPlay = board !== s.board && board.steps ? { player: seen, steps: board.steps } : null;
   return {
     game: R.data.game, viewer: 0, turn: seen, to_act: d.player, human_to_act: false, moves: {},
     board, labels: R.data.review.labels, dice: dice || null, dice_left: dice ? [...dice] : [],
     cube: { enabled: R.data.review.cube, value: d.cube.value, owner: d.cube.owner,
             offered_by: d.action === "take" ? 1 - d.player : null },
-    last_play: null,
+    last_play: lastPlay,
   };
 }
 
