@@ -54,7 +54,23 @@ def _parse_dice(ctx, param, value):
         raise click.BadParameter(str(e)) from None
 
 
-@main.command()
+_DIE = frozenset("0123456789")
+
+
+class _DiceCommand(click.Command):
+    """A command whose ``--dice`` takes the roll as one word (``31``, ``3-1``, ``3,1``) or as two
+    (``--dice 3 1``): two one-digit words after the option are joined into one word before click parses."""
+
+    def parse_args(self, ctx, args):
+        args = list(args)
+        for i, a in enumerate(args[:-2]):
+            if a in ("--dice", "-d") and args[i + 1] in _DIE and args[i + 2] in _DIE:
+                args[i + 1 : i + 3] = [args[i + 1] + args[i + 2]]
+                break
+        return super().parse_args(ctx, args)
+
+
+@main.command(cls=_DiceCommand)
 @click.option(
     "--game",
     "-g",
@@ -67,40 +83,52 @@ def _parse_dice(ctx, param, value):
     "-p",
     "position_id",
     default=None,
-    help="GNU Backgammon Position ID (long nardy: optional :Fxy first-turn suffix). Default: the starting position.",
+    help="GNU Backgammon Position ID (long nardy: optional :Fxy first-turn suffix) or an XGID=... "
+    "(backgammon, short nardy). Default: the starting position.",
 )
-@click.option("--dice", "-d", nargs=2, type=int, required=True, callback=_parse_dice, help="The roll, e.g. --dice 3 1.")
+@click.option(
+    "--dice", "-d", required=True, callback=_parse_dice, help="The roll: --dice 3 1, --dice 31 or --dice 3-1."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option(
     "--numbering",
-    type=click.Choice(["own", "absolute"]),
+    type=click.Choice(["own", "absolute", "traditional"]),
     default="own",
     show_default=True,
-    help="Point numbers: the mover's own, or long nardy's absolute numbering.",
+    help="Point numbers: the mover's own, long nardy's absolute, or the traditional numbering "
+    "(short nardy, backgammon).",
 )
 @click.option(
     "--side",
     type=click.Choice(["white", "black"]),
     default="white",
     show_default=True,
-    help="With --numbering absolute: which side is on roll.",
+    help="With --numbering absolute or traditional: which side is on roll.",
 )
 def moves(game, position_id, dice, as_json, numbering, side):
     """Print every legal play for a position and roll, with the resulting Position ID.
 
     The resulting position is from the mover's view, sides not swapped (as GNU Backgammon reports).
+    With --json each play's steps are {"from", "to", "die", "hit", "from_label", "to_label"} in the
+    numbering asked for, the same shape as the HTTP API's (/api/plays).
     """
     from .errors import GameStateError, NotationError
-    from .numbering import NUMBERINGS
+    from .numbering import NUMBERINGS, games_with
     from .position import Position
     from .rules import get_rules
 
     rules = get_rules(game)
     if numbering not in NUMBERINGS[rules.name]:
-        raise NotationError(f"--numbering absolute is only defined for long nardy, not {rules.name}")
+        owners = " and ".join({"short": "short nardy", "long": "long nardy"}.get(g, g) for g in games_with(numbering))
+        raise NotationError(
+            f"--numbering {numbering} is for {owners} only; {rules.name} has {', '.join(NUMBERINGS[rules.name])}"
+        )
     if position_id is not None and not position_id.strip():
         raise click.BadParameter("empty Position ID", param_hint="--position")
-    pos = Position.from_id(position_id, rules) if position_id else Position.start(rules)
+    if position_id and position_id.strip().upper().startswith("XGID="):
+        pos = Position.from_xgid(position_id.strip(), rules)
+    else:
+        pos = Position.from_id(position_id, rules) if position_id else Position.start(rules)
     if pos.is_game_over():
         raise GameStateError(f"position {pos.id()} is finished: a side has borne off all 15 checkers")
     plays = pos.legal_plays(dice)
@@ -112,7 +140,7 @@ def moves(game, position_id, dice, as_json, numbering, side):
             "plays": [
                 {
                     "play": p.notation(numbering, side) if numbering != "own" else str(p),
-                    "steps": [list(s) for s in p.steps],
+                    "steps": p.step_dicts(numbering, side),
                     "position": p.result.id(),
                 }
                 for p in plays
@@ -217,6 +245,9 @@ def verify_dice(file, lang):
 
 _LAZY = {
     "replay": ("nardy.cli_replay", "replay"),
+    "convert": ("nardy.cli_replay", "convert"),
+    "external": ("nardy.external", "external"),
+    "samples": ("nardy.cli_replay", "samples"),
     "train": ("nardy.bots.train", "train"),
     "play": ("nardy.play", "play"),
     "serve": ("nardy.web.server", "serve"),

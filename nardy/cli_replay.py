@@ -1,13 +1,19 @@
-"""``nardy replay FILE.mat [--json]``: replay a Jellyfish .mat record through the rules.
+"""``nardy replay FILE [--json]``: replay a match record (Jellyfish ``.mat`` or GNU Backgammon's ``.sgf``)
+through the rules; ``nardy convert IN OUT``: the same record in the other format.
 
-Prints each game's plays and result and the final score; on the first rule violation prints the
-error (game, move number, player, reason) and exits with status 1.
+``replay`` prints each game's plays and result and the final score; on the first rule violation prints the
+error (game, move number, player, reason) and exits with status 1. ``nardy replay --sample NAME`` replays
+one of the records shipped with nardy (``nardy samples`` lists them with their paths): matches between
+nardy's own computer players in each game, so the examples work in a clone or an install on its own.
+``convert`` replays IN (every play checked) and writes OUT in the format its extension names
+(``.mat``/``.txt`` or ``.sgf``).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
@@ -31,10 +37,9 @@ def _text_report(match) -> list[str]:
         for e in g["events"]:
             who = _who(match, e["player"])
             t = e["type"]
-            if t == "play":
-                lines.append(f"  {who:>12}  {e['dice'][0]}{e['dice'][1]}: {e['play']}")
-            elif t == "pass":
-                lines.append(f"  {who:>12}  {e['dice'][0]}{e['dice'][1]}: (no play)")
+            if t in ("play", "pass"):  # the roll larger die first, as players write it
+                roll = "".join(map(str, sorted(e["dice"], reverse=True)))
+                lines.append(f"  {who:>12}  {roll}: {e['play'] if t == 'play' else '(no play)'}")
             elif t in ("double", "beaver"):
                 lines.append(f"  {who:>12}  {t}s => {e['value']}")
             elif t == "resign":
@@ -60,17 +65,58 @@ def _text_report(match) -> list[str]:
     return lines
 
 
+#: The folder of the sample records shipped with nardy (``nardy/data/samples``).
+SAMPLES_DIR = Path(__file__).resolve().parent / "data" / "samples"
+
+
+def sample_records() -> dict[str, Path]:
+    """The sample records shipped with nardy: name (the file name without ``.mat``) -> path, sorted."""
+    return {p.stem: p for p in sorted(SAMPLES_DIR.glob("*.mat"))}
+
+
+def sample_path(name: str) -> Path:
+    """The path of the sample record ``name`` (``.mat`` optional). Raises click.BadParameter naming the
+    samples there are."""
+    found = sample_records()
+    key = name.removesuffix(".mat")
+    if key not in found:
+        raise click.BadParameter(f"no sample {name!r:.60}: one of {', '.join(found)}", param_hint="--sample")
+    return found[key]
+
+
+@click.command("samples")
+@click.option("--path", "only", metavar="NAME", default=None, help="Print only the path of this sample.")
+def samples(only):
+    """List the sample match records shipped with nardy (games between its computer players), with their
+    paths: replay one with 'nardy replay --sample NAME', continue it with 'nardy play --resume PATH'."""
+    if only is not None:
+        click.echo(str(sample_path(only)))
+        return
+    for name, path in sample_records().items():
+        click.echo(f"{name:<22} {path}")
+
+
 @click.command("replay")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option(
+    "--sample", default=None, metavar="NAME", help="Replay a sample record shipped with nardy (nardy samples)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the games, plays and results as JSON.")
-def replay(file, as_json):
-    """Replay a .mat match record through the rules: print each game's plays and results and the
-    final score; exit 1 on the first rule violation (game, move, player, reason)."""
-    from .records.mat import match_summary, read_mat
+def replay(file, sample, as_json):
+    """Replay a match record (FILE: .mat, or GNU Backgammon's .sgf; or --sample NAME) through the rules:
+    print each game's plays and results and the final score; exit 1 on the first rule violation (game,
+    move, player, reason)."""
+    from .records.files import read_record
+    from .records.mat import match_summary
     from .records.mat import replay as do_replay
 
+    if (file is None) == (sample is None):
+        raise click.UsageError("give a record FILE or --sample NAME (nardy samples lists them)")
+    if sample is not None:
+        file = str(sample_path(sample))
+
     try:
-        match = do_replay(read_mat(file))  # FILE is a path: read_mat only ever reads a file
+        match = do_replay(read_record(file))  # FILE is a path: read_record only ever reads a file
     except RecordError as e:
         if as_json:
             click.echo(
@@ -82,3 +128,32 @@ def replay(file, as_json):
         click.echo(json.dumps(match_summary(match), indent=1))
     else:
         click.echo("\n".join(_text_report(match)))
+
+
+@click.command("convert")
+@click.argument("source", type=click.Path(exists=True, dir_okay=False))
+@click.argument("target", type=click.Path(dir_okay=False, writable=True))
+def convert(source, target):
+    """Convert a match record between Jellyfish .mat and GNU Backgammon's .sgf (the formats by the file
+    extensions: .mat or .txt, .sgf). SOURCE is replayed through the rules first: on a rule violation
+    nothing is written and the exit status is 1."""
+    from pathlib import Path
+
+    from .records.files import format_of, read_record, record_text
+    from .records.mat import replay as do_replay
+
+    fmt = format_of(target, None)
+    if fmt is None:
+        raise click.BadParameter(f"{target}: name it .mat, .txt or .sgf (the format)", param_hint="TARGET")
+    try:
+        match = do_replay(read_record(source))
+    except RecordError as e:
+        click.echo(f"error: {source}: {e}", err=True)
+        sys.exit(1)
+    try:
+        Path(target).write_text(record_text(match, fmt), encoding="utf-8")
+    except OSError as e:
+        click.echo(f"error: cannot write {target}: {e.strerror or e}", err=True)
+        sys.exit(1)
+    games = len(match.games)
+    click.echo(f"{target}: {games} game{'s' if games != 1 else ''}, score {match.score[0]}-{match.score[1]} ({fmt})")

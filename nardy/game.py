@@ -39,6 +39,7 @@ Example::
 from __future__ import annotations
 
 import logging
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -78,7 +79,17 @@ from .rules import Rules, get_rules
 
 log = logging.getLogger("nardy")
 
-__all__ = ["Game", "GameResult", "result_level", "PHASES", "Phase"]
+__all__ = [
+    "Game",
+    "GameResult",
+    "result_level",
+    "last_roll_position",
+    "last_roll_result",
+    "last_roll_plays",
+    "last_roll_odds",
+    "PHASES",
+    "Phase",
+]
 
 
 @dataclass(frozen=True)
@@ -155,6 +166,79 @@ class _LastRollPosition(Position):
 
     def is_game_over(self) -> bool:
         return bool(self.array[0] == 15)
+
+
+def last_roll_position(position: Position) -> Position:
+    """Long nardy's last roll (option ``last-roll``, docs/rules.md "Long nardy", scoring): ``position``
+    (mover's view) where the opponent, who moved first, has borne off all 15 checkers and the mover has
+    not, as a position whose legal plays are generated for the mover's one more roll (as a plain
+    :class:`Position` it is a finished game). Bearing off all the rest with that roll draws the game.
+
+    Raises:
+        GameStateError: not long nardy, or not such a position.
+    """
+    a = position.array
+    if position.rules.hitting or a[27] != 15 or a[0] == 15:
+        raise GameStateError(
+            f"position {position.id()}: a last roll is long nardy's, for the side on roll when the other side "
+            "has borne off all 15 checkers and it has not"
+        )
+    return _LastRollPosition(position._b, position.rules, position.first_turn)
+
+
+def last_roll_result(rules: Rules, play: Play) -> tuple[str, int, float]:
+    """The result of ``play``, a play of long nardy's last roll (:func:`last_roll_position`), for its mover:
+    ``("draw", 0, 0.0)`` when it bears off all the rest (both sides score the same: ½ or 1, option
+    ``last-roll``), else ``("lose", level, -points)``: oyn (level 0) when a checker is off, mars (1) when none
+    is (docs/rules.md long nardy scoring; points from ``rules.scoring``)."""
+    res = play.result
+    if res.array[0] == 15:
+        return "draw", 0, 0.0
+    level = result_level(rules, res.mover)
+    return "lose", level, -float(rules.scoring[level])
+
+
+def last_roll_plays(position: Position, dice, rules: Rules | None = None) -> list[tuple[Play, tuple[str, int, float]]]:
+    """The plays of long nardy's last roll with their exact results (:func:`last_roll_result`), best first
+    (a draw, then the smallest loss; the generator's order among equals).
+
+    Args:
+        position: the last-roll position, mover's view (a plain one is accepted: see
+            :func:`last_roll_position`).
+        dice: the roll.
+        rules: the rules whose scoring counts (default the position's).
+    Raises:
+        GameStateError: not a last-roll position; InvalidDiceError: bad dice.
+    """
+    lr = position if isinstance(position, _LastRollPosition) else last_roll_position(position)
+    rules = rules or position.rules
+    ranked = [(p, last_roll_result(rules, p)) for p in lr.legal_plays(dice)]
+    ranked.sort(key=lambda t: -t[1][2])
+    return ranked
+
+
+def last_roll_odds(position: Position, rules: Rules | None = None) -> dict:
+    """Exact odds of long nardy's last roll for the side on roll (its best play for each of the 36 rolls):
+    ``{"draw": P(draw), "lose": {level name: P(losing at exactly that level)}, "equity": expected points (a
+    draw counts 0: both sides score the same)}``.
+
+    Raises:
+        GameStateError: not a last-roll position.
+    """
+    rules = rules or position.rules
+    draw = 0.0
+    lose = dict.fromkeys(rules.result_names, 0.0)
+    equity = 0.0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            w = (1 if a == b else 2) / 36
+            kind, level, pts = last_roll_plays(position, (a, b), rules)[0][1]
+            if kind == "draw":
+                draw += w
+            else:
+                lose[rules.result_names[level]] += w
+            equity += w * pts
+    return {"draw": draw, "lose": lose, "equity": equity}
 
 
 def _diff_step(b, nb) -> tuple[int, int, bool]:
@@ -287,6 +371,39 @@ class _Turn:
         return min(found, key=key)
 
 
+class MayDouble:
+    """The value of :attr:`Game.may_double`: true or false like a bool (``if game.may_double:``), and,
+    for old code, callable as the method it was (``game.may_double(player)``, with a DeprecationWarning)."""
+
+    __slots__ = ("_game", "_value")
+
+    def __init__(self, game: Game, value: bool):
+        self._game = game
+        self._value = bool(value)
+
+    def __bool__(self) -> bool:
+        return self._value
+
+    def __eq__(self, other):
+        return self._value == other if isinstance(other, (bool, MayDouble)) else NotImplemented
+
+    def __hash__(self):
+        return hash(self._value)
+
+    def __repr__(self):
+        return repr(self._value)
+
+    def __call__(self, player: int | None = None) -> bool:
+        warnings.warn(
+            "Game.may_double is a property now, like Game.is_over: write 'game.may_double' "
+            "(another player: 'game.why_not_double(player) is None')",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        g = self._game
+        return g.phase == "roll" and g.why_not_double(player) is None
+
+
 def _event_steps(steps) -> tuple:
     return tuple((s.frm, s.to, s.die, bool(s.hit)) for s in steps)
 
@@ -402,6 +519,12 @@ class Game:
         return self.result is not None
 
     @property
+    def in_last_roll(self) -> bool:
+        """Long nardy's last roll is being played (option ``last-roll``): the starter has borne off all 15 and
+        the other side has one more roll (:func:`last_roll_plays` ranks its plays exactly)."""
+        return self._last_roll
+
+    @property
     def cube(self) -> Cube:
         """The :class:`~nardy.cube.Cube` (read it; change it only through the game's actions)."""
         return self._cube
@@ -503,6 +626,73 @@ class Game:
         if r.winner is None:
             return f"drawn, {r.points} point(s) each"
         return f"{self._who(r.winner)} won {r.points} point(s), {r.level_name}"
+
+    # ----- a computer player's turn ---------------------------------------------------------------
+    def play_turn(self, bot, match=None) -> list[tuple[str, object]]:
+        """Let ``bot`` (a :class:`~nardy.bots.Bot` of this game) act for the player who must act now until
+        the other player must act or the game is over: a bot-vs-bot game is a few lines
+        (``Bot.take_turn(game)`` is the same)::
+
+            >>> from nardy import Bot
+            >>> from nardy.dice import DiceSource
+            >>> game = Game("backgammon", dice=DiceSource(seed=3))
+            >>> bots = (Bot("backgammon", level="beginner", seed=1), Bot("backgammon", level="casual", seed=2))
+            >>> game.start()
+            >>> while not game.is_over:
+            ...     done = bots[game.to_act].take_turn(game)      # roll or double, play; or take / pass
+            >>> game.result_text(), game.cube_value
+            ('Black (player 1) won 8 point(s), single', 8)
+
+        Before the roll the bot doubles when its cube decision says so (the turn then waits for the answer:
+        the opponent's bot takes or passes), else it rolls and plays; it answers a double waiting for it,
+        and a resignation (accepting one worth at least its cubeless equity). Before the opening it plays the
+        opening (:meth:`start`) and stops.
+
+        Args:
+            bot: the player; anything with ``choose_play(position, dice)``, ``cube_action(state)`` and
+                ``evaluate(position)`` as :class:`~nardy.bots.Bot` has.
+            match: the :class:`~nardy.match.Match` this game belongs to, for cube decisions at its score
+                (default: money play).
+        Returns:
+            What was done, in order: ``("start", None)``, ``("double", value)``, ``("roll", dice)``,
+            ``("play", Play)``, ``("take", value)``, ``("drop", GameResult)``, ``("accept", GameResult)``,
+            ``("decline", None)``.
+        Raises:
+            GameStateError: the game is over.
+        """
+        if self.phase == Phase.OVER:
+            raise GameStateError("the game is over", code="game_over")
+        if self.phase == Phase.OPENING:
+            self.start()
+            return [("start", None)]
+        state = match if match is not None else self
+        side = self.to_act
+        done: list[tuple[str, object]] = []
+        if self.phase == Phase.DOUBLE:
+            if bot.cube_action(state).take:
+                done.append(("take", self.take()))
+            else:
+                done.append(("drop", self.drop()))
+            return done
+        if self.phase == Phase.RESIGN:
+            _, level = self._resign
+            probs = bot.evaluate(self.position)
+            if self.turn != side:
+                probs = probs.flipped()
+            if self.rules.scoring[level] >= probs.equity(self.rules.scoring) - 1e-9:
+                done.append(("accept", self.accept_resignation()))
+            else:
+                self.decline_resignation()
+                done.append(("decline", None))
+            return done
+        if self.phase == Phase.ROLL:
+            if self.may_double and bot.cube_action(state).double:
+                done.append(("double", self.double()))
+                return done
+            done.append(("roll", self.roll()))
+        if self.phase == Phase.MOVE and self.turn == side:
+            done.append(("play", self.play(bot.choose_play(self.position, self.dice))))
+        return done
 
     # ----- opening and rolls --------------------------------------------------------------------
     def start(self, starter: int | None = None, dice=None) -> None:
@@ -615,7 +805,7 @@ class Game:
             match = [p for p in self._plays if p == play]
             if not match:
                 raise IllegalPlayError(
-                    f"play {play} is not legal with roll {self.dice[0]}-{self.dice[1]} "
+                    f"play {play} is not legal with roll {max(self.dice)}-{min(self.dice)} "
                     f"in position {self.position.id()}",
                     text=str(play),
                     dice=self.dice,
@@ -812,9 +1002,12 @@ class Game:
             cube_limit=self._cube.limit,
         )
 
-    def may_double(self, player: int | None = None) -> bool:
-        """True if the player on turn (or ``player``) may double now."""
-        return self.phase == "roll" and self.why_not_double(player) is None
+    @property
+    def may_double(self) -> MayDouble:
+        """True if the player on turn may double now (a property, like :attr:`is_over`; for another player:
+        ``why_not_double(player) is None``). The old spelling ``may_double()`` / ``may_double(player)``
+        still works and warns (DeprecationWarning)."""
+        return MayDouble(self, self.phase == "roll" and self.why_not_double() is None)
 
     def double(self, player: int | None = None) -> int:
         """The player on turn offers a double (before rolling); returns the value offered.
@@ -1071,6 +1264,13 @@ class Game:
             log.warning("saved data passed the checks but failed to load: %r", e)
             raise GameStateError(f"{what}inconsistent data") from None
         return g
+
+    def __str__(self):
+        """The board from the side on roll, White ``O`` and Black ``X`` as in ``nardy play``
+        (:func:`nardy.render.board_text`), with the steps taken so far this turn."""
+        from .render import board_text
+
+        return board_text(self.partial_position, mover=0 if self.turn is None else self.turn)
 
     def __repr__(self):
         return (

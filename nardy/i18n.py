@@ -9,6 +9,7 @@ nardy), зары, голова, бар.
 from __future__ import annotations
 
 import os
+import re
 
 __all__ = ["LANGS", "detect_lang", "Texts", "GAME_TITLES", "RESULT_NAMES", "plural_points"]
 
@@ -120,6 +121,11 @@ _T = {
         "nardy: {game}. Type 'help' for the commands.",
         "nardy: {game}. Команда «помощь» (help) покажет все команды.",
     ),
+    "warming_up": (
+        "Preparing the computer player (compiled once after an install; up to a minute)...",
+        "Подготовка компьютерного игрока (компилируется один раз после установки; до минуты)...",
+    ),
+    "warmed_up": ("Ready ({seconds} s).", "Готово ({seconds} с)."),
     "one_game": ("one game", "одна партия"),
     "match_to": ("match to {n}", "матч до {n}"),
     "score": ("score {w} {ws} : {b} {bs}", "счёт: {w} {ws} : {b} {bs}"),
@@ -149,6 +155,7 @@ _T = {
     "bar_word": ("BAR", "БАР"),
     # ----- events ---------------------------------------------------------------------------------
     "new_game": ("Game {n}", "Партия {n}"),
+    "new_match": ("Match {n}", "Матч {n}"),
     "opening_tie": (
         "Opening roll: White {w}, Black {b}: a tie, roll again.",
         "Розыгрыш: белые {w}, чёрные {b} — поровну, бросают снова.",
@@ -164,6 +171,7 @@ _T = {
         "{who} не могут сыграть {dice}: ход переходит к сопернику.",
     ),
     "play_event": ("{who} plays {dice}: {play}", "{who} играют {dice}: {play}"),
+    "play_on_board": (" (board numbers: {play})", " (по нумерации доски: {play})"),
     "double_event": ("{who} doubles to {value}.", "{who} удваивают до {value}."),
     "take_event": (
         "{who} takes: the cube is at {value}, owned by {who}.",
@@ -212,6 +220,34 @@ _T = {
         "File name to save to (Enter: do not save)> ",
         "Имя файла для сохранения (Enter — не сохранять)> ",
     ),
+    "confirm_resign": (
+        "Resign ({level}): you lose {points}. Offer it?",
+        "Сдаться ({level}): вы теряете {points}. Предложить?",
+    ),
+    "confirm_resign_cube": (
+        "Resign ({level}) with the cube at {value}: you lose {points}. Offer it?",
+        "Сдаться ({level}) при кубе {value}: вы теряете {points}. Предложить?",
+    ),
+    "confirm_resign_match": (
+        "Resign ({level}): you lose {points} and the match. Offer it?",
+        "Сдаться ({level}): вы теряете {points} и матч. Предложить?",
+    ),
+    "confirm_resign_cube_match": (
+        "Resign ({level}) with the cube at {value}: you lose {points} and the match. Offer it?",
+        "Сдаться ({level}) при кубе {value}: вы теряете {points} и матч. Предложить?",
+    ),
+    "resign_ahead": (
+        "The computer rates your chances better than even: {win} to win.",
+        "По оценке компьютера ваши шансы лучше равных: выигрыш {win}.",
+    ),
+    "resign_kept": ("No resignation: play goes on.", "Сдачи нет, игра продолжается."),
+    "double_too_much": (
+        "The cube at {value} already wins you the match (you need {need}): a double to {new} can only help your opponent.",
+        "Куб {value} уже даёт вам матч (вам нужно {need}): удвоение до {new} поможет только сопернику.",
+    ),
+    "double_anyway": ("Double anyway?", "Всё равно удвоить?"),
+    "ask_again": ("Play another game?", "Сыграть ещё партию?"),
+    "ask_again_match": ("Play another match?", "Сыграть ещё матч?"),
     "ask_quit": ("Quit the game?", "Выйти из игры?"),
     "yes_words": ("y yes", "д да y yes"),
     # ----- human turn -------------------------------------------------------------------------------
@@ -318,6 +354,10 @@ _T = {
         "cannot read it as a play; write moves like {example} (bar, off; 'help' for more)",
         "не понимаю такую запись хода; пишите, например, {example} (bar — бар, off — выброс; «помощь»)",
     ),
+    "bad_notation_long": (
+        "cannot read it as a play; write moves like {example} (off for bearing off; 'help' for more)",
+        "не понимаю такую запись хода; пишите, например, {example} (off — выброс; «помощь»)",
+    ),
     "r_bad_point": ("point {point}: {expected}", "пункт {point}: {expected}"),
     "r_expected_traditional": (
         "traditional numbering uses 1-12 and 01-012 (or I-XII), bar, off",
@@ -368,39 +408,76 @@ _T = {
     "fair_not_json": ("{file} is not JSON: {why}", "{file} — не JSON: {why}"),
     "fair_not_record": ("{file} is not a fairness record: {why}", "{file} — не запись проверки заров: {why}"),
     # ----- help -------------------------------------------------------------------------------------
-    "help": (
-        """Commands:
-  24/18 13/11     a whole play in notation (bar, off, 8/4(2), 24/18/13); hits '*' are optional
-  13/7            single steps: they are taken one by one, then confirm with Enter
-  undo            take back the last step of this turn
-  moves           list the legal plays (then a number picks one)
-  hint            the computer's best plays with their equities (cube advice before a roll)
-  eval            the computer's estimate of the position and of its last play
-  roll            roll the dice (Enter does it too)
-  double          offer a double before rolling; take / pass (or beaver) to answer one
-  resign [LEVEL]  offer to resign: {levels} (default {default})
-  accept/decline  answer a resignation
-  board           draw the board again
-  save FILE       save the game (resume with nardy play --resume FILE)
-  help            this list
-  quit            leave (asks first and offers to save)""",
-        """Команды:
-  24/18 13/11     весь ход в записи (bar — бар, off — выброс, 8/4(2), 24/18/13); «*» можно не писать
-  13/7            ход по одной шашке; затем Enter — подтвердить
-  отмена (undo)   вернуть последнюю передвинутую в этом ходе шашку
-  ходы (moves)    список возможных ходов (затем номер выбирает ход)
-  подсказка (hint) лучшие ходы по мнению компьютера с эквити (перед броском — совет по кубу)
-  оценка (eval)   оценка позиции компьютером и его последнего хода
-  бросить (roll)  бросить зары (или просто Enter)
-  удвоить (double) предложить удвоение перед броском; принять (take) / отказ (pass) / бивер — ответ
-  сдаться [УРОВЕНЬ] (resign) предложить сдачу: {levels} (по умолчанию {default})
-  принять / отклонить  ответ на предложение сдачи
-  доска (board)   показать доску ещё раз
-  сохранить ФАЙЛ (save)  сохранить партию (продолжить: nardy play --resume ФАЙЛ)
-  помощь (help)   этот список
-  выход (quit)    выйти (с вопросом и предложением сохранить)""",
+    "help": ("Commands:", "Команды:"),
+    "help_play": (
+        "  {play:<15} a whole play in notation ({forms}); a dash works too: {dashed}",
+        "  {play:<15} весь ход в записи ({forms}); можно и через дефис: {dashed}",
+    ),
+    "help_forms_bar": ("bar, off, {count}, {chain}", "bar — бар, off — выброс, {count}, {chain}"),
+    "help_forms_long": ("off, {count}, {chain}", "off — выброс, {count}, {chain}"),
+    "help_hits": (
+        "                  hit marks '*' may be left out; a '*' where nothing is hit is refused",
+        "                  «*» (удар) можно не писать; «*» там, где никого не бьют, не принимается",
+    ),
+    "help_step": (
+        "  {step:<15} single steps: they are taken one by one, then confirm with Enter",
+        "  {step:<15} ход по одной шашке; затем Enter — подтвердить",
+    ),
+    "help_undo": (
+        "  undo            take back the last step of this turn",
+        "  отмена (undo)   вернуть последнюю передвинутую в этом ходе шашку",
+    ),
+    "help_moves": (
+        "  moves           list the legal plays (then a number picks one)",
+        "  ходы (moves)    список возможных ходов (затем номер выбирает ход)",
+    ),
+    "help_hint": (
+        "  hint            the computer's best plays with their equities",
+        "  подсказка (hint) лучшие ходы по мнению компьютера с эквити",
+    ),
+    "help_hint_cube": (
+        "  hint            the computer's best plays with their equities (cube advice before a roll)",
+        "  подсказка (hint) лучшие ходы по мнению компьютера с эквити (перед броском — совет по кубу)",
+    ),
+    "help_eval": (
+        "  eval            the computer's estimate of the position and of its last play",
+        "  оценка (eval)   оценка позиции компьютером и его последнего хода",
+    ),
+    "help_roll": (
+        "  roll            roll the dice (Enter does it too)",
+        "  бросить (roll)  бросить зары (или просто Enter)",
+    ),
+    "help_double": (
+        "  double          offer a double before rolling; take / pass{beaver} to answer one",
+        "  удвоить (double) предложить удвоение перед броском; принять (take) / отказ (pass){beaver} — ответ",
+    ),
+    "help_beaver": (" (or beaver)", " / бивер"),
+    "help_resign": (
+        "  resign [LEVEL]  offer to resign: {levels} (default {default}); asks to confirm",
+        "  сдаться [УРОВЕНЬ] (resign) предложить сдачу: {levels} (по умолчанию {default}); с подтверждением",
+    ),
+    "help_accept": ("  accept/decline  answer a resignation", "  принять / отклонить  ответ на предложение сдачи"),
+    "help_board": ("  board           draw the board again", "  доска (board)   показать доску ещё раз"),
+    "help_save": (
+        "  save FILE       save the game (resume with nardy play --resume FILE)",
+        "  сохранить ФАЙЛ (save)  сохранить партию (продолжить: nardy play --resume ФАЙЛ)",
+    ),
+    "help_help": ("  help            this list", "  помощь (help)   этот список"),
+    "help_quit": (
+        "  quit            leave (asks first and offers to save)",
+        "  выход (quit)    выйти (с вопросом и предложением сохранить)",
     ),
 }
+
+
+def _mid_sentence_who(text: str) -> str:
+    """``text`` with each ``{who}`` that does not begin a sentence written ``{who_lc}``."""
+
+    def sub(m):
+        before = text[: m.start()].rstrip()
+        return m.group(0) if not before or before[-1] in ".!?" else "{who_lc}"
+
+    return re.sub(r"\{who\}", sub, text)
 
 
 class Texts:
@@ -414,11 +491,22 @@ class Texts:
 
     def __call__(self, key: str, **fields) -> str:
         text = _T[key][self._i]
-        return text.format(**fields) if fields else text
+        if not fields:
+            return text
+        if self.lang == "ru" and fields.get("who") in COLOURS["ru"]:
+            # «Начинают чёрные»: a side's name is capitalised only where it begins a sentence
+            text = _mid_sentence_who(text)
+            fields["who_lc"] = fields["who"].lower()
+        return text.format(**fields)
 
     def colour(self, side: int) -> str:
         """``White``/``Black`` (``Белые``/``Чёрные``)."""
         return COLOURS[self.lang][side]
+
+    def colour_mid(self, side: int) -> str:
+        """The name inside a sentence or a label (Russian lower case ``белые``; English as :meth:`colour`)."""
+        name = COLOURS[self.lang][side]
+        return name.lower() if self.lang == "ru" else name
 
     def colour_gen(self, side: int) -> str:
         """The genitive form (Russian ``белых``/``чёрных``; English as :meth:`colour`)."""

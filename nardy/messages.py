@@ -11,7 +11,7 @@ Params the texts use: ``point``, ``from``, ``to`` (the mover's own point numbers
 end's numbering: 25 is the bar, 0 off), ``dice`` (a list, written ``6-5``), ``options`` (plays in
 notation), ``player``/``expected``/``owner`` (0 White, 1 Black: the players' names), ``phase`` (a
 :class:`~nardy.events.Phase` value), and plain numbers or short texts (``used``, ``most``, ``pips``,
-``outside``, ``token``, ``minutes``, ``least``) and a player's ``name``.
+``outside``, ``token``, ``minutes``, ``least``, ``parameters``) and a player's ``name``.
 """
 
 from __future__ import annotations
@@ -53,6 +53,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "you may bear off only when all your checkers are home ({outside} outside)",
         "выбрасывать можно только когда все шашки в доме (вне дома: {outside})",
     ),
+    "false_hit": (
+        "{from}/{to}* is marked as a hit, but there is no opposing blot to hit on {to}",
+        "{from}/{to}* отмечен как удар, но на пункте {to} нет одиночной шашки соперника",
+    ),
+    "no_hitting": ("{from}/{to}*: nobody is hit in long nardy", "{from}/{to}*: в длинных нардах шашки не бьют"),
     "closed_point": ("point {point} is closed", "пункт {point} закрыт"),
     "dice_fit": ("the moves do not fit the dice {dice}", "ходы не соответствуют зарам {dice}"),
     "fewer_dice": (
@@ -114,6 +119,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "no_beavers": ("beavers are not allowed in this game", "бивер в этой игре не разрешён"),
     # ----- the server ---------------------------------------------------------------------------------
     "invalid_request": ("the request is not valid", "неверный запрос"),
+    "unknown_parameter": (
+        "unknown request parameter: {parameters}",
+        "неизвестный параметр запроса: {parameters}",
+    ),
     "bad_request": ("the request is not valid", "неверный запрос"),
     "not_found": (
         "not found: there is no such saved game or page",
@@ -269,7 +278,7 @@ def describe(
         if isinstance(params.get(k), int):
             params[k] = point(params[k])
     if isinstance(params.get("dice"), (list, tuple)):
-        params["dice"] = "-".join(str(d) for d in params["dice"])
+        params["dice"] = "-".join(str(d) for d in sorted(params["dice"], reverse=True))  # larger die first
     if isinstance(params.get("options"), (list, tuple)):
         opts = [relabel(o) if relabel else o for o in params["options"]]
         params["options"] = f" {_text('or', lang)} ".join(opts)

@@ -86,6 +86,33 @@ def format_steps(steps: Sequence[Step], numbering=None) -> str:
     return " ".join(out)
 
 
+#: Dashes accepted between the points of a step (``24-18``, the way many Russian players write plays):
+#: hyphen-minus, the en and em dashes and the minus sign.
+DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+_DASH_STEP = re.compile(f"(?<=[0-9A-Za-z*])[{DASHES}](?=[0-9A-Za-z])")
+
+
+def dash_to_slash(text: str) -> str:
+    """``24-18 13-11`` written with slashes (``24/18 13/11``): a dash between two points of a step
+    (a digit, ``bar``/``off``, a hit mark before it) is read as ``/``; anything else is left alone, so a
+    lone ``-`` (no play) stays.
+
+    >>> dash_to_slash("24-18 13-11"), dash_to_slash("bar-22* 6–off"), dash_to_slash("-")
+    ('24/18 13/11', 'bar/22* 6/off', '-')
+    """
+    return _DASH_STEP.sub("/", text)
+
+
+def dice_text(dice) -> str:
+    """A roll as players write it, the larger die first: ``(1, 2)`` is ``2-1``.
+
+    >>> dice_text((1, 2)), dice_text([6, 6])
+    ('2-1', '6-6')
+    """
+    a, b = (int(d) for d in dice)
+    return f"{max(a, b)}-{min(a, b)}"
+
+
 class Hop(NamedTuple):
     """One written segment ``a/b`` of a play: from ``a`` to ``b`` (25 bar, 0 off), ``hit`` if marked ``*``."""
 
@@ -103,7 +130,8 @@ def tokenize(text: str, max_point: int = 25, unnumber=None) -> list[list[Hop]]:
 
     Args:
         text: e.g. ``"24/18 13/11"``, ``"bar/22*"``, ``"8/4(2)"``, ``"24/18/13"``; separators are spaces
-            or commas; ``bar``/``25`` and ``off``/``0`` are accepted; ``*`` marks are optional.
+            or commas; a dash may stand for the slash (``24-18 13-11``, :func:`dash_to_slash`);
+            ``bar``/``25`` and ``off``/``0`` are accepted; ``*`` marks are optional.
         max_point: highest number accepted (25 where a bar exists, 24 otherwise).
         unnumber: optional map from a written point number (1..24) to the mover's point.
     Returns:
@@ -120,7 +148,7 @@ def tokenize(text: str, max_point: int = 25, unnumber=None) -> list[list[Hop]]:
             params={"token": str(text)[:40]},
         )
     paths: list[list[Hop]] = []
-    norm = text.strip().replace(",", " ")
+    norm = dash_to_slash(text.strip().replace(",", " "))
     if norm in ("", "-", "pass", "none", "no play", "(no play)"):
         return []
     for tok in norm.split():

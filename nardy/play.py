@@ -43,12 +43,12 @@ import click
 
 from .errors import GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
 from .i18n import LANGS, Texts, detect_lang
-from .notation import tokenize
+from .notation import dash_to_slash, tokenize
 from .table import Seat, SeatKind, Table
 from .tui.commands import Command, Kind, parse
-from .tui.explain import Explainer
+from .tui.explain import FINAL_CODES, Explainer
 from .tui.numbering import NUMBERINGS, Numbering
-from .tui.render import Output, Renderer
+from .tui.render import Output, Renderer, pct
 
 __all__ = ["play", "PlayerSpec", "Session", "parse_player", "SAVE_FORMAT", "Output"]
 
@@ -209,6 +209,7 @@ class Session:
 
             level = self.hint_level if self.hint_level in ANALYSIS_LEVELS else None
             self.tutor = Tutor(match.rules, level or "grandmaster")
+        self.again = False  # at the end the person asked for another game (match): nardy play starts it
 
     # ----- helpers ------------------------------------------------------------------------------
     @property
@@ -283,6 +284,8 @@ class Session:
                 self._tutor_summary()
                 if self.finished():
                     self.render.print_match_result()
+                    if self.humans and not self.out.quiet:  # the record is written on the way out of run()
+                        self.again = self.yes_no(self.t("ask_again" if self.single else "ask_again_match"))
                     return
                 if g is not None:
                     self.write_record()
@@ -315,10 +318,10 @@ class Session:
     def write_record(self):
         if not self.record or not self.match.games:
             return
-        from .records.mat import write_mat
+        from .records.files import format_of, record_text
 
-        try:
-            Path(self.record).write_text(write_mat(self.match), encoding="utf-8")
+        try:  # the format by the name: .sgf is GNU Backgammon's SGF, anything else .mat
+            Path(self.record).write_text(record_text(self.match, format_of(self.record)), encoding="utf-8")
         except OSError as e:
             msg = self.t("record_failed", path=self.record, reason=e.strerror or str(e))
             if msg != self.record_error:  # once, not after every game
@@ -517,7 +520,7 @@ class Session:
         no step is taken yet and it reads as one, else step by step."""
         x = self.explain
         try:
-            own = self.num.to_own(line, side)
+            own = self.num.to_own(dash_to_slash(line), side)
         except NotationError as e:
             self.render.error(x.illegal(line, x.bad_point(e)))
             return
@@ -533,6 +536,9 @@ class Session:
                 return
             if isinstance(whole_error, NotationError):
                 self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
+                return
+            if whole_error.code in FINAL_CODES:  # a false hit mark: say so, do not take the steps unmarked
+                self.render.error(x.illegal(line, x.whole_play(whole_error, side)))
                 return
         try:
             paths = tokenize(own, 25 if g.rules.hitting else 24)
@@ -570,6 +576,12 @@ class Session:
                 self.render.error(x.illegal(line, reason))
                 return False
             taken += 1
+            if hop.hit and not g.steps_taken[-1].hit:  # a hit mark where the step hits nothing
+                code = "false_hit" if g.rules.hitting else "no_hitting"
+                for _ in range(taken):
+                    self.table.act(side, "undo")
+                self.render.error(x.illegal(line, x.refusal(code, {"from": hop.frm, "to": hop.to}, side)))
+                return False
         return True
 
     def _play_whole(self, g, side: int, own: str) -> bool:
@@ -632,6 +644,14 @@ class Session:
             reason = self.explain.refusal(code, {"owner": g.cube_owner, "limit": g.cube.limit}, side)
             self.render.say("cannot_double", reason=reason)
             return
+        m = self.match
+        if m.length and not self.single:
+            need = m.length - m.score_before(len(m.games) - 1)[side]
+            if g.cube_value >= need:  # the cube already wins this player the match: a double only helps the other
+                fields = {"value": g.cube_value, "need": self.t.points(need), "new": g.cube_value * 2}
+                self.render.say("double_too_much", style="yellow", **fields)
+                if not self.yes_no(self.t("double_anyway")):
+                    return
         self.table.act(side, "double")
 
     def cmd_moves(self, g, side, cmd: Command | None = None):
@@ -649,7 +669,7 @@ class Session:
             self.render.print_hints(hints, side)
         elif g.phase == "roll":
             self.cmd_eval(g, side, last=False)
-            if g.may_double():
+            if g.may_double:
                 dec = bot.cube_action(self.match)
                 e = dec.equities
                 key = "cube_hint_double" if dec.double else "cube_hint_no_double"
@@ -676,10 +696,37 @@ class Session:
         if cmd.level is None:
             self.render.say("bad_resign_level", level=cmd.arg, levels=self.render.levels_text(g.rules))
             return
+        if g.phase not in ("opening", "over", "resign") and not self._confirm_resign(g, side, cmd.level):
+            self.render.say("resign_kept")
+            return
         try:
             self.table.act(side, "resign", level=cmd.level)
         except GameStateError as e:
             self.render.error(self.explain.refusal(e.code, e.params, side))
+
+    def _confirm_resign(self, g, side: int, level: int) -> bool:
+        """Ask before a resignation, naming what it gives away: the level, the points with the cube (and
+        the match, when they win it for the opponent), and the computer's chances for ``side`` when it
+        rates them better than even."""
+        t = self.t
+        points = g.points_for(level)
+        fields = {"level": t.level_name(self.game_name, level), "points": t.points(points), "value": g.cube_value}
+        key = "confirm_resign_cube" if g.cube_enabled and g.cube_value > 1 else "confirm_resign"
+        m = self.match
+        if m.length and not self.single:
+            score = m.score_before(len(m.games) - 1)
+            if score[1 - side] + points >= m.length:
+                key += "_match"
+        try:
+            probs = self.hint_bot.evaluate(g.position)
+        except NardyError:  # pragma: no cover - a position the bot cannot judge
+            probs = None
+        if probs is not None:
+            if g.turn != side:
+                probs = probs.flipped()
+            if probs.win > 0.5:
+                self.render.say("resign_ahead", win=pct(probs.win), style="yellow")
+        return self.yes_no(t(key, **fields))
 
     def cmd_quit(self, g, side=None, cmd: Command | None = None):
         self._quitting = True
@@ -695,7 +742,7 @@ class Session:
 
     #: What each command does once :meth:`_not_now` lets it (a missing kind: an unknown command).
     _COMMANDS = {
-        Kind.HELP: lambda self, g, side, cmd: self.render.help(g.rules),
+        Kind.HELP: lambda self, g, side, cmd: self.render.help(g.rules, side, g.cube_enabled),
         Kind.QUIT: cmd_quit,
         Kind.SAVE: cmd_save,
         Kind.BOARD: lambda self, g, side, cmd: self.render.draw(g, force=True),
@@ -784,10 +831,11 @@ def load_session_data(path: str, seed=None):
         _check_saved_match(path, match)
         return match, data
     from .dice import DiceSource
-    from .records.mat import parse_mat, replay
+    from .records.files import parse_record
+    from .records.mat import replay
 
     try:
-        match = replay(parse_mat(raw))  # raw is the file's text
+        match = replay(parse_record(raw))  # raw is the file's text (.mat, or SGF when it starts with '(')
     except RecordError as e:
         raise click.UsageError(f"{path}: {e}") from None
     src = DiceSource(seed)
@@ -945,13 +993,13 @@ def _check_saved_match(path, match, field: str = "match"):
     "--record",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the match record (Jellyfish .mat) to this file.",
+    help="Write the match record to this file (Jellyfish .mat; GNU Backgammon's SGF when it ends in .sgf).",
 )
 @click.option(
     "--resume",
     type=click.Path(exists=True, dir_okay=False),
     default=None,
-    help="Continue a game saved with 'save FILE' (or a .mat record).",
+    help="Continue a game saved with 'save FILE' (or a .mat or .sgf record).",
 )
 @click.option(
     "--auto",
@@ -1059,32 +1107,72 @@ def play(
     if match is None:
         match = Match(rules, length=length or 0, dice=DiceSource(seed), cube=cube, players=names)
     out = Output(colour, quiet=auto)
-    session = Session(
-        match,
-        (white, black),
-        single=single,
-        lang=lang,
-        numbering=numbering,
-        out=out,
-        record=record,
-        delay=delay,
-        seed=seed,
-        show_eval=show_eval,
-        hint_level=hint_level,
-        log=log,
-        tutor=tutor,
-    )
+
+    def sitting(match, record, seed, log):
+        return Session(
+            match,
+            (white, black),
+            single=single,
+            lang=lang,
+            numbering=numbering,
+            out=out,
+            record=record,
+            delay=delay,
+            seed=seed,
+            show_eval=show_eval,
+            hint_level=hint_level,
+            log=log,
+            tutor=tutor,
+        )
+
+    session = sitting(match, record, seed, log)
     if not auto:
         t = session.t
         out.line(t("welcome", game=t.game_title(game_name)), "bold")
         if resume:
             session.render.say("resumed", path=resume)
+        from .tui.warmup import prepare
+
+        try:
+            prepare(game_name, [s.level for s in (white, black) if not s.human] + [session.hint_level], out, t)
+        except KeyboardInterrupt:
+            out.line("")
+            session.render.say("bye")
+            sys.exit(130)
     status = session.run()
+    n = 1
+    while session.again and status == 0:  # another game (or match) with the same settings
+        n += 1
+        nseed = None if seed is None else seed + n - 1
+        last = session.match
+        match = Match(
+            last.rules,
+            length=last.length,
+            dice=DiceSource(nseed),
+            cube=last.cube,
+            players=last.players,
+            jacoby=last.jacoby,
+            beavers=last.beavers,
+            cube_limit=last.cube_limit,
+            crawford=last.crawford_rule,
+        )
+        session = sitting(match, _numbered(record, n), nseed, None)
+        out.line("")
+        session.render.say("new_game" if single else "new_match", n=n, style="bold")
+        status = session.run()
     if auto:
         from .records.mat import write_mat
 
         click.echo(write_mat(match), nl=False)
     sys.exit(status)
+
+
+def _numbered(record: str | None, n: int) -> str | None:
+    """The record file of the ``n``-th game or match of a sitting: ``match.mat``, ``match-2.mat``, ..."""
+    if not record:
+        return None
+    p = Path(record)
+    return str(p.with_name(f"{p.stem}-{n}{p.suffix}"))
 
 
 def _players_from_names(names) -> list:

@@ -38,7 +38,7 @@ from .errors import (
     NotationError,
 )
 from .notation import Step, format_steps, tokenize
-from .numbering import BLACK, NUMBERINGS, absolute_point, head_mode, label_fn, opponent_point
+from .numbering import BLACK, NUMBERINGS, WHITE, absolute_point, head_mode, label_fn, opponent_point
 from .rules import Rules, get_rules
 
 __all__ = ["Position", "Play", "Step", "check_dice"]
@@ -571,7 +571,7 @@ class Position:
             paths = tokenize(text, 25 if self._rules.hitting else 24, unnumber)
         except NotationError as e:
             raise NotationError(
-                f"{e} (roll {d1}-{d2}, position {self.id()})",
+                f"{e} (roll {max(d1, d2)}-{min(d1, d2)}, position {self.id()})",
                 text=str(text),
                 dice=(d1, d2),
                 position_id=self.id(),
@@ -583,7 +583,8 @@ class Position:
 
         def fail(reason: str, code: str, cls=IllegalPlayError, **params):
             raise cls(
-                f"illegal play {text!r} with roll {d1}-{d2} in position {self.id()} ({self.game}): {reason}",
+                f"illegal play {text!r} with roll {max(d1, d2)}-{min(d1, d2)} in position {self.id()} "
+                f"({self.game}): {reason}",
                 text=text,
                 dice=(d1, d2),
                 position_id=self.id(),
@@ -622,6 +623,16 @@ class Position:
                 "six-block rule)",
                 "no_legal_play",
             )
+        marked_to = {hop.to for path in paths for hop in path if hop.hit}
+        fits = {rb: hs for rb, hs in matched.items() if marked_to <= _hit_points(by_result[rb])}
+        if not fits:  # a hit mark where the play hits nothing (notation marks are optional, never false)
+            wrong = _false_hit(paths, [by_result[rb] for rb in matched])
+            mark = f"{_pt(wrong.frm)}/{wrong.to}*"
+            where = {"from": wrong.frm, "to": wrong.to}
+            if not self._rules.hitting:
+                fail(f"{mark}: nobody is hit in long nardy", "no_hitting", **where)
+            fail(f"{mark} is marked as a hit, but there is no opposing blot to hit on {wrong.to}", "false_hit", **where)
+        matched = fits
         if len(matched) > 1:
             marked = [(i, j) for i, path in enumerate(paths) for j, hop in enumerate(path) if hop.hit]
             if marked:
@@ -759,7 +770,7 @@ def _explain(pos: Position, paths, dice_list) -> tuple[str, dict, str]:
             return "no_checker", {"point": hop.frm}, f"no checker of the mover on point {hop.frm}"
     if pos.rules.hitting and mover[25] and any(path[0].frm != 25 for path in paths):
         return "enter_first", {}, "a checker on the bar must enter first"
-    dice_txt = "-".join(str(d) for d in dice_list[:2])
+    dice_txt = "-".join(str(d) for d in sorted(dice_list[:2], reverse=True))
     sums = set()
     for n in range(1, len(dice_list) + 1):
         for seq in permutations(dice_list, n):
@@ -795,6 +806,18 @@ def _explain(pos: Position, paths, dice_list) -> tuple[str, dict, str]:
         {"dice": list(dice_list[:2])},
         f"the moves written do not fit the dice {dice_txt} (intermediate points closed, or dice used twice)",
     )
+
+
+def _hit_points(play) -> set[int]:
+    """The points (mover's numbering) where ``play`` hits a blot."""
+    return {s.to for s in play.steps if s.hit}
+
+
+def _false_hit(paths, plays):
+    """The first hop of ``paths`` marked ``*`` at a point that the first of ``plays`` (legal plays the text
+    can mean, none hitting every marked point) does not hit."""
+    hit = _hit_points(plays[0])
+    return next(hop for path in paths for hop in path if hop.hit and hop.to not in hit)
 
 
 def _pt(p: int) -> str:
@@ -837,16 +860,67 @@ class Play:
         return sum(1 for s in self.steps if s.hit)
 
     def notation(self, numbering: str = "own", side: str | None = None) -> str:
-        """The play in notation: ``own`` numbering (default, same as ``str(play)``) or, for long nardy,
-        ``absolute`` numbering as ``side`` (``"white"``: own = absolute; ``"black"``: own point p is
-        absolute ((p + 11) % 24) + 1, so Black's head is 12)."""
+        """The play in notation: ``own`` numbering (default, same as ``str(play)``) or a numbering the game
+        allows (:data:`nardy.numbering.NUMBERINGS`) as ``side`` (``"white"`` or ``"black"``): long nardy's
+        ``absolute`` (White: own = absolute; Black: own point p is absolute ((p + 11) % 24) + 1, so Black's
+        head is 12), backgammon's and short nardy's ``traditional`` (White's half 1-12, Black's half
+        01-012; docs/rules.md "Notation").
+
+        Raises:
+            NotationError: a numbering the game does not allow, or ``side`` not white/black.
+        """
         if numbering == "own":
             return format_steps(self.steps)
-        if numbering == "absolute" and numbering in NUMBERINGS[self._rules.name] and side in ("white", "black"):
-            if side == "white":
-                return format_steps(self.steps)
-            return format_steps(self.steps, numbering=label_fn("absolute", BLACK))
-        raise NotationError(f"numbering {numbering!r} with side {side!r} is not available for {self._rules.name}")
+        return format_steps(self.steps, numbering=label_fn(numbering, self._side_index(numbering, side)))
+
+    def _side_index(self, numbering: str, side: str | None) -> int:
+        if numbering not in NUMBERINGS[self._rules.name] or side not in ("white", "black"):
+            raise NotationError(
+                f"numbering {numbering!r} with side {side!r} is not available for {self._rules.name}: "
+                f"numberings {', '.join(NUMBERINGS[self._rules.name])}, side white or black"
+            )
+        return BLACK if side == "black" else WHITE
+
+    def step_dicts(self, numbering: str = "own", side: str | None = None) -> list[dict]:
+        """The steps as JSON-ready dicts, the one shape of ``nardy moves --json`` and the HTTP API:
+        ``{"from": int, "to": int, "die": int, "hit": bool, "from_label": str, "to_label": str}``.
+
+        ``from``/``to`` are points in ``numbering``: ``own`` gives the mover's own numbers; the fixed
+        numberings (``absolute``, ``traditional``) give White's own number of the point (the board's fixed
+        numbering: long nardy's absolute point; in ``traditional`` Black's half 01-012 is White's 24-13).
+        25 is the mover's bar and 0 off in every numbering. ``from_label``/``to_label`` write the point as
+        the numbering does (``"24"``, ``"01"``, ``"bar"``, ``"off"``), as in :meth:`notation`.
+
+        Raises:
+            NotationError: a numbering the game does not allow, or ``side`` not white/black.
+        """
+        from .numbering import label, view_point
+
+        if numbering == "own":
+            who = WHITE
+            fixed = False
+        else:
+            who = self._side_index(numbering, side)
+            fixed = True
+        hitting = self._rules.hitting
+
+        def num(p: int) -> int:
+            return view_point(p, who, WHITE, hitting) if fixed else p
+
+        def lab(p: int) -> str:
+            return label(numbering, who, p)
+
+        return [
+            {
+                "from": num(s.frm),
+                "to": num(s.to),
+                "die": int(s.die),
+                "hit": bool(s.hit),
+                "from_label": lab(s.frm),
+                "to_label": lab(s.to),
+            }
+            for s in self.steps
+        ]
 
     def __str__(self):
         return format_steps(self.steps)

@@ -294,7 +294,7 @@ class Table:
         if not self.seats[p].human:
             return True
         g = self.game
-        return g.phase == "roll" and self.auto_roll and not g.may_double(p)
+        return g.phase == "roll" and self.auto_roll and not g.may_double
 
     def advance(self, deadline=None, now: float | None = None) -> int:
         """Let the computer act (and roll for a person with ``auto_roll``) until a person must act or the game
@@ -337,7 +337,7 @@ class Table:
         else:
             bot = self.bot(p)
             if g.phase == "roll":
-                if g.may_double(p) and bot.cube_action(self.match).double:
+                if g.may_double and bot.cube_action(self.match).double:
                     g.double(player=p)
                     done["action"] = "double"
                 else:

@@ -85,7 +85,7 @@ def play_out(g, rng, double_rate=0.0, take_rate=0.7):
         g.start()
     while not g.is_over:
         if g.phase == "roll":
-            if double_rate and g.may_double() and rng.random() < double_rate:
+            if double_rate and g.may_double and rng.random() < double_rate:
                 g.double()
             else:
                 g.roll()

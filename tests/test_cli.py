@@ -26,7 +26,7 @@ def test_moves_json_for_short_and_long():
     r = run("moves", "--game", "long-nardy", "--dice", "3", "3", "--json")
     plays = json.loads(r.output)["plays"]
     assert [p["play"] for p in plays] == ["24/18(2)", "24/21 24/15"]
-    assert sorted(map(tuple, plays[0]["steps"])) == sorted(
+    assert sorted((s["from"], s["to"], s["die"], s["hit"]) for s in plays[0]["steps"]) == sorted(
         [(24, 21, 3, False), (24, 21, 3, False), (21, 18, 3, False), (21, 18, 3, False)]
     )
 
@@ -37,6 +37,15 @@ def test_moves_long_nardy_absolute_numbering_for_black():
         ["12/6(2)", "AACA/z8AAAb+Pw"],
         ["12/9", "12/3"],
     ]
+
+
+def test_moves_short_nardy_traditional_numbering_for_black():
+    """Seed 003's traditional numbering: Black travels 1...12, then 012...01 (docs/rules.md "Notation")."""
+    r = run("moves", "--game", "short", "--dice", "6", "5", "--numbering", "traditional", "--side", "black")
+    assert r.exit_code == 0
+    assert [line.split()[:-1] for line in r.output.strip().splitlines()][:2] == [["1/12"], ["1/7", "12/08"]]
+    r = run("moves", "--game", "long", "--dice", "6", "5", "--numbering", "traditional")
+    assert r.exit_code == 2 and "backgammon and short nardy" in r.output
 
 
 def test_moves_bad_input_exits_2_with_a_clear_message():

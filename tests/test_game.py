@@ -316,7 +316,7 @@ def test_long_last_roll_draw_when_other_player_bears_off_all(option, points):
     g.roll((2, 1))
     g.play("1/off")
     assert not g.is_over and g.turn == 1 and g.phase == "roll"
-    assert not g.may_double()
+    assert not g.may_double
     g.roll((3, 4))
     g.play("1/off(2)")
     assert g.result.winner is None and g.result.points == points
@@ -346,7 +346,7 @@ def test_cube_starts_centred_at_one_and_take_gives_ownership():
     g.start()
     assert (g.cube_value, g.cube_owner) == (1, None)
     g.play("8/5 6/5")
-    assert g.may_double()
+    assert g.may_double
     assert g.double(player=1) == 2
     assert g.phase == "double" and g.to_act == 0
     g.take(player=0)
@@ -361,7 +361,7 @@ def test_redouble_only_by_the_cube_owner():
     with pytest.raises(GameStateError, match="owns the cube"):
         g.double()  # White doubled; Black owns the cube now
     finish(g, (3, 1))
-    assert g.turn == 1 and g.may_double()
+    assert g.turn == 1 and g.may_double
     assert g.double() == 4
     g.take()
     assert (g.cube_value, g.cube_owner) == (4, 0)
@@ -372,7 +372,7 @@ def test_pass_scores_the_cube_value_before_the_double():
     g.double()
     g.take()
     finish(g, (3, 1))
-    assert g.may_double() and g.cube_owner == 1
+    assert g.may_double and g.cube_owner == 1
     assert g.double() == 4
     r = g.drop()
     assert (r.winner, r.points, r.reason, r.cube) == (1, 2, "drop", 2)
@@ -400,12 +400,12 @@ def test_cube_off_by_default_for_nardy_and_switchable():
     for game in ("short", "long"):
         g = Game(game, dice=FixedDice([5, 2]))
         g.start()
-        assert not g.cube_enabled and not g.may_double()
+        assert not g.cube_enabled and not g.may_double
         with pytest.raises(GameStateError, match="not in use"):
             g.double()
         g = Game(game, dice=FixedDice([5, 2]), cube=True)
         g.start()
-        assert g.may_double()
+        assert g.may_double
     g = Game("backgammon", cube=False, dice=FixedDice([5, 2, (3, 1)]))
     g.start()
     assert not g.cube_enabled
@@ -416,13 +416,13 @@ def test_cube_limit_stops_doubling():
     g.double()
     g.take()
     finish(g, (3, 1))
-    assert not g.may_double()
+    assert not g.may_double
     assert g.why_not_double() == "cube_limit"
 
 
 def test_crawford_game_nobody_may_double():
     g = setup("backgammon", board({6: 5, 5: 5, 4: 5}), board({6: 5, 5: 5, 4: 5}), crawford=True)
-    assert not g.may_double()
+    assert not g.may_double
     with pytest.raises(GameStateError, match="Crawford"):
         g.double()
 
@@ -586,7 +586,7 @@ def test_from_position_sets_up_the_cube_through_its_parameters():
     g = Game.from_position(start, turn=0, cube_value=4, cube_owner=1)
     assert (g.cube_value, g.cube_owner) == (4, 1) and g.why_not_double(0) == "cube_owned"
     g = Game.from_position(start, turn=0, cube_value=2, cube_owner=0)
-    assert g.may_double(0) and g.double() == 4
+    assert g.may_double and g.double() == 4
     g.undo_turn()  # the undo point of the set-up keeps the cube
     assert (g.cube_value, g.cube_owner, g.cube.offered_by) == (2, 0, None)
     for bad in (3, 0, -2, True, 2.0, "2"):
@@ -638,3 +638,16 @@ def test_why_not_double_says_the_cube_is_off_first():
     g = Game("long", dice=DiceSource(1))
     g.start()
     assert g.why_not_double() == "cube_disabled"
+
+
+def test_may_double_is_a_property_like_is_over_and_the_old_call_warns():
+    g = Game("backgammon", dice=FixedDice([(3, 1), (5, 2)]))
+    g.start(starter=0, dice=(3, 1))
+    assert not g.is_over and not g.may_double  # the opening roll is being played
+    g.play(g.legal_plays()[0])
+    assert g.may_double and g.may_double == True  # noqa: E712  (compares as a bool)
+    assert repr(g.may_double) == "True"
+    with pytest.warns(DeprecationWarning, match="property now"):
+        assert g.may_double() is True
+    with pytest.warns(DeprecationWarning):
+        assert g.may_double(0) is False  # not White's turn

@@ -44,7 +44,7 @@ def test_crawford_game_nobody_may_double_and_post_crawford_games_may():
     assert g.crawford and m.crawford
     g.start()
     if g.phase == "roll":
-        assert not g.may_double()
+        assert not g.may_double
         with pytest.raises(GameStateError, match="Crawford"):
             g.double()
     g.resign(0, player=0)
@@ -52,7 +52,7 @@ def test_crawford_game_nobody_may_double_and_post_crawford_games_may():
     g = m.new_game(start=True)
     assert not g.crawford and m.post_crawford
     if g.phase == "roll":
-        assert g.may_double()
+        assert g.may_double
 
 
 def test_crawford_rule_can_be_switched_off():

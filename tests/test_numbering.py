@@ -124,8 +124,13 @@ def test_refused_numberings_keep_their_messages():
         Position.start("short").parse_play("8/5 6/5", (3, 1), numbering="absolute", side="white")
     with pytest.raises(NotationError):
         play.notation("absolute", "white")
+    # a play is written in traditional numbering where the game allows it (short nardy), never elsewhere
+    assert str(play) == "24/23 24/21"
+    assert play.notation("traditional", "white") == "01/02 01/04" and play.notation("traditional", "black") == "1/2 1/4"
     with pytest.raises(NotationError):
-        play.notation("traditional", "white")
+        Position.start("long").legal_plays((3, 1))[0].notation("traditional", "white")
+    with pytest.raises(NotationError):
+        play.notation("traditional", "grey")
 
 
 def test_the_web_pages_numberings_are_the_core_table():

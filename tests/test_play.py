@@ -32,7 +32,7 @@ from .helpers import pos
 from .play.driver import LISTING, Driver, run_nardy
 
 RESULT_EN = re.compile(r"(White|Black) wins(?: by resignation)?: ([a-z ]+), (\d+) points?")
-RESULT_RU = re.compile(r"Победили (Белые|Чёрные)(?:, соперник сдался)?: ([а-я ]+), (\d+) очк")
+RESULT_RU = re.compile(r"Победили (белые|чёрные)(?:, соперник сдался)?: ([а-я ]+), (\d+) очк")
 
 
 def replayed(path):
@@ -174,7 +174,7 @@ def test_hitting_game_refusals_explained():
 
 def test_resignation_accepted_by_the_computer_ends_the_game():
     m = Match("short", dice=FixedDice([4, 2, (3, 1)]))
-    out, _ = session_output(m, ["resign koks"], players=(PlayerSpec("human"), PlayerSpec("bot", "beginner")))
+    out, _ = session_output(m, ["resign koks", "y"], players=(PlayerSpec("human"), PlayerSpec("bot", "beginner")))
     assert "White offers to resign: koks (8 points)." in out
     assert "Black accepts the resignation." in out
     assert m.current.result.points == 8 and m.current.result.reason == "resign"
@@ -361,11 +361,13 @@ def test_backgammon_commands_save_resume_and_resign_in_a_terminal(tmp_path):
     if step:
         assert f"Steps so far: {step}" in r.last
     assert r.kind == "play" and f"{on_turn} " in r.last.splitlines()[-1]
-    r.send("resign gammon")
+    assert r.send("resign gammon") == "resign_confirm" and "you lose 4 points" in r.last
+    r.send("y")
     assert r.kind == "resign" and f"{on_turn} offers to resign: gammon (4 points)." in r.last
-    assert r.send("accept") == "eof"
+    assert r.send("accept") == "again"
     winner = "Black" if on_turn == "White" else "White"
     assert f"{winner} wins by resignation: gammon, 4 points (cube 2)." in r.last
+    assert r.send("n") == "eof"
     summary = replayed(rec)
     res = summary["games"][0]["result"]
     assert res["points"] == 4 and res["reason"] == "resign" and res["cube"] == 2

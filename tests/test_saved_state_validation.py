@@ -35,7 +35,7 @@ def act(g: Game, rng: random.Random, bot: Bot | None = None) -> None:
     r = rng.random()
     try:
         if g.phase == "roll":
-            if r < 0.1 and g.may_double():
+            if r < 0.1 and g.may_double:
                 g.double()
             elif r < 0.13:
                 g.resign(rng.randrange(len(g.rules.result_names)))
@@ -156,7 +156,7 @@ def game_at(phase: str, game: str = "backgammon", **kw) -> Game:
                 return g
             if g.is_over:
                 break
-            if phase == "double" and g.phase == "roll" and g.may_double():
+            if phase == "double" and g.phase == "roll" and g.may_double:
                 g.double()
             elif g.phase == "roll":
                 g.roll()
@@ -608,7 +608,7 @@ def mutated(draw):
 def _views(g: Game) -> None:
     g.position.id()
     g.to_act, g.phase, g.turn, g.is_over, g.result, g.resignation, g.steps_taken, g.dice_left, repr(g)
-    g.may_double(), g.why_not_double(), g.can_confirm(), g.cube_value, g.cube_owner, repr(g.cube)
+    g.may_double, g.why_not_double(), g.can_confirm(), g.cube_value, g.cube_owner, repr(g.cube)
     g.partial_position.id(), g.position_for(0).id(), g.position_for(1).id()
     if g.result is not None:
         g.result.score()

@@ -118,7 +118,7 @@ def test_a_step_away_from_home_goes_backwards_in_the_players_path():
     assert own == "7/13"
     assert x.bad_notation("07/12", own, 1) == "07/12 goes backwards: Black moves 1…12, 012…01"
     ru = explainer("ru", "own", "long")
-    assert ru.bad_notation("7/13", "7/13", 0) == "7/13 — ход назад: Белые ходят 24…1"
+    assert ru.bad_notation("7/13", "7/13", 0) == "7/13 — ход назад: белые ходят 24…1"
     assert explainer("en", "absolute", "long").path(1) == "12…1, 24…13"
 
 

@@ -228,6 +228,13 @@ class Bot:
         out = self.searcher.evaluate_positions(position.array.reshape(1, 28), first, depth)[0]
         return Probabilities(self.game, out)
 
+    # ----- a whole turn ----------------------------------------------------------------------------
+    def take_turn(self, game, match=None) -> list:
+        """Act in ``game`` (a :class:`nardy.game.Game`) for the player who must act now until the other must
+        act or the game is over: double or roll and play, or answer a double or a resignation. The same as
+        ``game.play_turn(bot, match)`` (see there for the example, what is returned and the errors)."""
+        return game.play_turn(self, match)
+
     # ----- cube ---------------------------------------------------------------------------------
     def cube_action(
         self, state, score=None, match_length: int | None = None, ply: int | None = None, crawford: bool | None = None

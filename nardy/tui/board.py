@@ -14,10 +14,12 @@ end turns the styles into colour with ``rich`` when the terminal has colour.
 
 from __future__ import annotations
 
+from ..render import GLYPHS as _GLYPHS
+
 __all__ = ["GLYPHS", "STYLES", "board_lines", "plain"]
 
-#: Checker letters of White (0) and Black (1).
-GLYPHS = ("O", "X")
+#: Checker letters of White (0) and Black (1), the same as ``str(position)``'s (:mod:`nardy.render`).
+GLYPHS = _GLYPHS
 #: rich styles of White's and Black's checkers.
 STYLES = ("bold bright_white", "bold red")
 LABEL_STYLES = ("cyan", "magenta")

@@ -10,8 +10,8 @@ the kinds the question being answered puts ``first``.
 Command(kind=<Kind.RESIGN: 'resign'>, line='Resign gammon', word='resign', arg='gammon', number=None, level=1)
 >>> parse("да", "long").kind, parse("да", "long", first=(Kind.ACCEPT,)).kind
 (<Kind.TAKE: 'take'>, <Kind.ACCEPT: 'accept'>)
->>> parse("24/18 13/11", "backgammon").kind, parse("12", "short").number
-(<Kind.PLAY: 'play'>, 12)
+>>> parse("24/18 13/11", "backgammon").kind, parse("24-18 13-11", "short").kind, parse("12", "short").number
+(<Kind.PLAY: 'play'>, <Kind.PLAY: 'play'>, 12)
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..i18n import RESIGN_WORDS
+from ..notation import dash_to_slash
 
 __all__ = ["Kind", "Command", "ALIASES", "GENERAL", "WORDS", "parse", "split", "resign_level"]
 
@@ -149,6 +150,6 @@ def parse(line: str, game: str, first: Iterable[Kind] = ()) -> Command:
             return Command(kind, line, word, arg, level=level)
     if _NUMBER.fullmatch(line):
         return Command(Kind.PICK, line, word, arg, number=int(line))
-    if "/" in line:
+    if "/" in line or dash_to_slash(line) != line:  # 24/18 13/11, or the dash form 24-18 13-11
         return Command(Kind.PLAY, line, word, arg)
     return Command(Kind.UNKNOWN, line, word, arg)

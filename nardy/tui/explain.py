@@ -13,15 +13,20 @@ import re
 
 from ..i18n import Texts
 from ..messages import describe
+from ..notation import dash_to_slash
 from .numbering import Numbering
 
-__all__ = ["Explainer", "step_refusal", "WHOLE_PLAY_CODES", "EXAMPLES"]
+__all__ = ["Explainer", "step_refusal", "WHOLE_PLAY_CODES", "FINAL_CODES", "EXAMPLES"]
 
 #: An example play for each game (own numbering), shown when a play cannot be read.
 EXAMPLES = {"backgammon": "24/18 13/11", "short": "24/18 13/11", "long": "24/18 24/21"}
 
 #: Codes of a whole play's refusal that say more than the diagnosis of its first bad step.
-WHOLE_PLAY_CODES = frozenset({"fewer_dice", "no_checker", "no_checker_bar", "ambiguous_play", "must_play"})
+WHOLE_PLAY_CODES = frozenset(
+    {"fewer_dice", "no_checker", "no_checker_bar", "ambiguous_play", "must_play", "false_hit", "no_hitting"}
+)
+#: Codes of a whole play's refusal that its steps, taken one by one, must not get round (a false hit mark).
+FINAL_CODES = frozenset({"false_hit", "no_hitting"})
 
 _COUNT_TAIL = re.compile(r"\(\d+\)$")
 
@@ -70,7 +75,8 @@ class Explainer:
 
     def bad_notation(self, line: str, own: str, side: int) -> str:
         """A play that cannot be read: a step away from home, or else how plays are written."""
-        return self.backwards(line, own, side) or self.t("bad_notation", example=self.example(side))
+        key = "bad_notation_long" if self.game == "long" else "bad_notation"
+        return self.backwards(line, own, side) or self.t(key, example=self.example(side))
 
     def backwards(self, line: str, own: str, side: int) -> str | None:
         """The reason for a typed play with a step away from home (own numbers must go down):
@@ -120,9 +126,8 @@ class Explainer:
 
 def _points(play: str) -> list[str]:
     """The point labels of a play as written, in order (``24/18* 13/11(2)``: 24, 18, 13, 11)."""
-    return [
-        p.rstrip("*") for tok in re.split(r"[\s,]+", play.strip()) if tok for p in _COUNT_TAIL.sub("", tok).split("/")
-    ]
+    text = dash_to_slash(play.strip())
+    return [p.rstrip("*") for tok in re.split(r"[\s,]+", text) if tok for p in _COUNT_TAIL.sub("", tok).split("/")]
 
 
 # ----- the rule a refused step breaks ----------------------------------------------------------------

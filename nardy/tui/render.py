@@ -30,7 +30,8 @@ from ..events import (
     TakeEvent,
 )
 from ..i18n import Texts
-from ..notation import Step
+from ..notation import Step, dice_text, format_steps
+from ..numbering import opponent_point
 from .board import GLYPHS, STYLES, board_lines
 from .numbering import Numbering
 
@@ -117,6 +118,13 @@ _ONE_LINE_EVENTS: dict[type, tuple[str, str | None]] = {
 }
 
 
+#: The plays the help shows (own numbering; relabelled in the player's numbering).
+_HELP_EXAMPLES = {
+    "hitting": {"play": "24/18 13/11", "step": "13/7", "count": "8/4(2)", "chain": "24/18/13"},
+    "long": {"play": "24/18 19/17", "step": "24/18", "count": "8/4(2)", "chain": "24/18/13"},
+}
+
+
 # ----- the renderer -------------------------------------------------------------------------------
 class Renderer:
     """Shows a match of ``nardy play`` in one language and numbering.
@@ -159,11 +167,25 @@ class Renderer:
 
     @staticmethod
     def dice_text(dice) -> str:
-        return f"{dice[0]}-{dice[1]}"
+        """The roll, larger die first (``6-3``)."""
+        return dice_text(dice)
 
     def play_text(self, steps, side: int) -> str:
         steps = [s if isinstance(s, Step) else Step(int(s[0]), int(s[1]), int(s[2]), bool(s[3])) for s in steps]
         return self.num.play_text(steps, side) or "-"
+
+    def board_play_text(self, g, steps, side: int) -> str | None:
+        """``side``'s play in the numbers the board shows, when they are not ``side``'s own: in own
+        numbering the board keeps one viewer's labels (one person at the table, or none), so the other
+        side's play, printed in its own numbering, is also given in the viewer's. None otherwise."""
+        if self.num.kind != "own" or len(self.humans) == 2:
+            return None
+        v = self.viewer(g)
+        if side == v:
+            return None
+        steps = [s if isinstance(s, Step) else Step(int(s[0]), int(s[1]), int(s[2]), bool(s[3])) for s in steps]
+        hitting = g.rules.hitting
+        return format_steps(steps, numbering=lambda q: opponent_point(q, hitting)) or None
 
     def levels_text(self, rules) -> str:
         """The result levels of the game, in order: ``single game, gammon, backgammon``."""
@@ -175,8 +197,31 @@ class Renderer:
     def error(self, text: str):
         self.out.line(text, "bold red")
 
-    def help(self, rules):
-        self.out.lines(self.t("help", levels=self.levels_text(rules), default=self.t.level_name(self.game_name, 0)))
+    def help_lines(self, rules, side: int = 0, cube: bool | None = None) -> list[str]:
+        """The commands, for this game (long nardy: no bar, no hits; the cube's commands only when it is in
+        use, ``cube``: default the rules') with the examples in ``side``'s chosen numbering."""
+        t = self.t
+        cube = rules.cube if cube is None else cube
+        ex = _HELP_EXAMPLES["hitting" if rules.hitting else "long"]
+        own = {k: self.num.relabel(v, side) for k, v in ex.items()}
+        forms = t("help_forms_bar" if rules.hitting else "help_forms_long", count=own["count"], chain=own["chain"])
+        lines = [t("help"), t("help_play", play=own["play"], forms=forms, dashed=own["play"].replace("/", "-"))]
+        if rules.hitting:
+            lines.append(t("help_hits"))
+        lines += [t("help_step", step=own["step"]), t("help_undo"), t("help_moves")]
+        lines += [t("help_hint_cube" if cube else "help_hint"), t("help_eval")]
+        if cube:
+            beaver = t("help_beaver") if self.match.current is not None and self.match.current.cube.beavers else ""
+            lines += [t("help_roll"), t("help_double", beaver=beaver)]
+        levels, default = self.levels_text(rules), t.level_name(self.game_name, 0)
+        lines += [t("help_resign", levels=levels, default=default), t("help_accept")]
+        lines += [t("help_board"), t("help_save"), t("help_help"), t("help_quit")]
+        return lines
+
+    def help(self, rules, side: int = 0, cube: bool | None = None):
+        """Print :meth:`help_lines`."""
+        for ln in self.help_lines(rules, side, cube):
+            self.out.line(ln)
 
     # ----- the board ----------------------------------------------------------------------------------
     def viewer(self, g) -> int:
@@ -240,7 +285,7 @@ class Renderer:
             return head + t("one_game")
         s = m.score_before(len(m.games) - 1) if g.phase != "over" else m.score
         w, b = num_text(s[0]), num_text(s[1])
-        return head + t("match_to", n=m.length) + ", " + t("score", w=t.colour(0), ws=w, b=t.colour(1), bs=b)
+        return head + t("match_to", n=m.length) + ", " + t("score", w=t.colour_mid(0), ws=w, b=t.colour_mid(1), bs=b)
 
     def _cube_text(self, g) -> str:
         t = self.t
@@ -312,6 +357,9 @@ class Renderer:
     def _play(self, g, e: PlayEvent):
         p = e.player
         text = self.t("play_event", who=self.who(p), dice=self.dice_text(e.dice), play=self.play_text(e.steps, p))
+        board = self.board_play_text(g, e.steps, p)
+        if board:
+            text += self.t("play_on_board", play=board)
         self.out.line([(text, "bold" if not self.players[p].human else None)])
         if self.pending_eval:
             self.out.line(self.pending_eval, "dim")

@@ -34,7 +34,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from . import auth, dicetest, engine, games, online, review
+from . import auth, dicetest, engine, games, online, params, review
 from .botwork import BotWork
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
@@ -89,7 +89,9 @@ def create_app(
         "evaluations and cube decisions over HTTP.",
         description=(
             "Positions are GNU Backgammon Position IDs from the view of the side on roll (long nardy: the "
-            "same encoding, optional `:Fxy` first-turn suffix). Points are numbered from the mover's view: "
+            "same encoding, optional `:Fxy` first-turn suffix), XGIDs, or wildbg's `p0`..`p25` on `/api/move` "
+            "and `/api/eval`; a query parameter a route does not take is refused (422 `unknown_parameter`). "
+            "Points are numbered from the mover's view: "
             '25 = bar, 0 = off. Errors are JSON `{"detail": message, "error": type}`: 422 malformed '
             "input, 400 an action the rules refuse now, 404 an unknown saved game, 409 an action on a state "
             "that has moved on (send the view's `seq`), 413 a body too large, 429/503 (with `Retry-After`) "
@@ -99,7 +101,8 @@ def create_app(
         ),
         version=engine.version(),
         lifespan=_lifespan,
-        dependencies=[Depends(auth.check_request)],
+        # every route: Origin/CSRF checks, and a query parameter the route does not take is refused
+        dependencies=[Depends(auth.check_request), Depends(params.refuse_unknown_query)],
     )
     # the state the routes reach through nardy.web.deps
     app.state.storage = storage if storage is not None else Storage(database_url)

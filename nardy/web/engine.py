@@ -3,13 +3,20 @@
 The routes of this router hold no state: positions and records come in the request, the computer's work
 runs through :class:`~nardy.web.deps.Compute` (fair per client, bounded in time), and ``/api/mat`` with
 ``save`` stores the replayed match as a saved game.
+
+A position is a Position ID, an XGID (its dice, cube and score are used where the route takes them) or, on
+``/api/move`` and ``/api/eval``, wildbg's ``p0``..``p25`` (:mod:`nardy.web.params`). Plays and steps come in
+the numbering asked for (``numbering``, ``side``; every numbering ``/api/info`` lists), steps in the shape of
+``nardy moves --json`` (:meth:`nardy.position.Play.step_dicts`). Long nardy's last roll (option
+``last-roll``, ``last_roll=half|one``) is analysed exactly: the game ends with that play
+(:func:`nardy.game.last_roll_plays`, :func:`nardy.game.last_roll_odds`).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
@@ -17,6 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from ..errors import GameStateError, InvalidOptionError
 from .deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep
 from .errors import clean_message, error_response
+from .params import PositionIn, WildbgPoints, read_position, wildbg_points
 from .sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session
 
 __all__ = ["router", "MAT_LIMIT", "version"]
@@ -25,6 +33,9 @@ __all__ = ["router", "MAT_LIMIT", "version"]
 MAT_LIMIT = 1024 * 1024
 
 router = APIRouter()
+
+#: Long nardy's option last-roll (docs/rules.md), as the engine routes take it.
+LastRoll = Literal["off", "half", "one"]
 
 
 def version() -> str:
@@ -44,14 +55,24 @@ class MatText(BaseModel):
 
 
 class StepOut(BaseModel):
-    from_: int = Field(..., alias="from")
-    to: int
+    """One step, in the numbering asked for (the shape of ``nardy moves --json`` too:
+    :meth:`nardy.position.Play.step_dicts`)."""
+
+    from_: int = Field(
+        ...,
+        alias="from",
+        description="own numbering: the mover's point; absolute/traditional: White's own number of the point "
+        "(the board's fixed numbering); 25 the mover's bar",
+    )
+    to: int = Field(..., description="as from; 0 off")
     die: int
     hit: bool
+    from_label: str = Field(..., description="the point as the numbering writes it ('24', '01', 'bar')")
+    to_label: str = Field(..., description="as from_label ('off')")
 
 
 class PlayOut(BaseModel):
-    play: str = Field(..., description="notation (mover's numbering; '' when nothing can move)")
+    play: str = Field(..., description="notation in the numbering asked for ('' when nothing can move)")
     steps: list[StepOut]
     position: str = Field(..., description="Position ID after the play, from the mover's view (sides not swapped)")
 
@@ -60,6 +81,8 @@ class PlaysOut(BaseModel):
     game: str
     position: str
     dice: list[int]
+    numbering: str = "own"
+    last_roll: bool = Field(False, description="long nardy: the plays of the last roll (option last-roll)")
     plays: list[PlayOut]
 
 
@@ -74,6 +97,12 @@ class MoveOut(BaseModel):
     game: str
     position: str
     dice: list[int]
+    numbering: str = "own"
+    last_roll: bool = Field(
+        False,
+        description="long nardy's last roll (option last-roll): each play's outcome is exact "
+        "(probabilities with 'draw'; equity 0 for a draw)",
+    )
     level: str
     play: str = Field(..., description="the best play")
     result: str = Field(..., description="Position ID after the best play")
@@ -94,6 +123,10 @@ class EvalOut(BaseModel):
     probabilities: dict[str, float] = Field(..., description="cumulative: win, win_<level>..., lose_<level>..., lose")
     exclusive: dict[str, dict[str, float]] = Field(..., description="P(exactly each result level), per side")
     equity: float = Field(..., description="cubeless money equity of the side on roll")
+    last_roll: bool = Field(
+        False, description="long nardy's last roll (option last-roll): exact over the 36 rolls, with draw"
+    )
+    draw: float = Field(0.0, description="P(a draw): long nardy's last roll only")
 
 
 class CubeOut(BaseModel):
@@ -110,22 +143,107 @@ class CubeOut(BaseModel):
 
 
 # ----- helpers ------------------------------------------------------------------------------------------
+#: The position parameter of the engine routes (a Position ID or an XGID).
+POSITION_QUERY = Query(
+    None,
+    max_length=80,
+    description="GNU Backgammon Position ID of the side on roll (long nardy: optional :Fxy suffix) or an "
+    "XGID (backgammon, short nardy; its dice, cube and score are used where the route takes them). "
+    "Default: the starting position",
+)
+
+
+def _die_query():
+    return Query(None, ge=1, le=6, description="a die of the roll (both dice, or neither when the XGID has them)")
+
+
+NUMBERING_QUERY = Query("own", description="own, or a numbering the game allows (/api/info): plays and steps in it")
+SIDE_QUERY = Query("white", description="with absolute/traditional numbering: the side on roll")
+LAST_ROLL_QUERY = Query(
+    None,
+    description="long nardy's option last-roll (half: a draw scores 1/2-1/2, one: 1-1); with it, a position "
+    "where the other side has borne off all 15 is the last roll of the side on roll",
+)
+Points = Annotated[WildbgPoints, Depends(wildbg_points)]
+
+
 def _check_dice(die1, die2):
     from ..position import check_dice
 
     return check_dice((die1, die2))
 
 
-def _position(game: str, position: str | None):
-    from ..position import Position
+def _dice(pin: PositionIn, die1: int | None, die2: int | None) -> tuple[int, int]:
+    """The roll: ``die1`` and ``die2``, else the XGID's dice."""
+    from ..errors import InvalidDiceError
+
+    if die1 is not None and die2 is not None:
+        d = _check_dice(die1, die2)
+        xd = getattr(pin.xgid, "dice", (0, 0))
+        if xd != (0, 0) and sorted(xd) != sorted(d):
+            raise InvalidDiceError(f"die1={die1}, die2={die2} differ from the XGID's dice {xd[0]}{xd[1]}")
+        return d
+    if die1 is None and die2 is None and pin.xgid is not None and pin.xgid.dice != (0, 0):
+        return _check_dice(*pin.xgid.dice)
+    missing = " and ".join(n for n, v in (("die1", die1), ("die2", die2)) if v is None)
+    raise InvalidDiceError(f"{missing}: the roll is needed (die1 and die2, or an XGID with its dice)")
+
+
+def _position(game: str, position: str | None, points: WildbgPoints | None = None) -> PositionIn:
+    return read_position(game, position, points)
+
+
+def _last_roll(pin: PositionIn, last_roll: str | None):
+    """The rules of ``last_roll`` and, when the position is long nardy's last roll under them, the position
+    whose plays are generated (else ``None``)."""
+    from ..game import last_roll_position
     from ..rules import get_rules
 
-    rules = get_rules(game)
-    return Position.from_id(position, rules) if position else Position.start(rules)
+    pos = pin.position
+    if last_roll is None:
+        return pos.rules, None
+    if pos.rules.hitting:
+        if last_roll == "off":
+            return pos.rules, None
+        raise InvalidOptionError(f"last_roll={last_roll!r}: the last roll is long nardy's option, not {pos.game}'s")
+    rules = get_rules(pos.rules, last_roll=last_roll)
+    a = pos.array
+    if last_roll == "off" or a[27] != 15 or a[0] == 15:
+        return rules, None
+    return rules, last_roll_position(pos)
 
 
-def _steps(play) -> list[dict]:
-    return [{"from": s.frm, "to": s.to, "die": s.die, "hit": bool(s.hit)} for s in play.steps]
+def _finished(pos) -> GameStateError:
+    hint = ""
+    if not pos.rules.hitting and pos.array[27] == 15 and pos.array[0] != 15:
+        hint = " (with last_roll=half or last_roll=one, long nardy's option, the side on roll gets one more roll)"
+    return GameStateError(f"position {pos.id()} is a finished game: no play{hint}")
+
+
+def _last_roll_probs(draw: float, lose_mars: float) -> dict[str, float]:
+    """Probabilities of the last roll (side on roll's view: long nardy's names, cumulative, plus ``draw``)."""
+    return {"win": 0.0, "win_mars": 0.0, "lose_mars": lose_mars, "lose": 1.0 - draw, "draw": draw}
+
+
+def _step_dicts(play, numbering: str, side: str) -> list[dict]:
+    return play.step_dicts(numbering, side)
+
+
+def _notation(play, numbering: str, side: str) -> str:
+    return play.notation(numbering, side) if numbering != "own" else str(play)
+
+
+_GAME_NAMES = {"backgammon": "backgammon", "short": "short nardy", "long": "long nardy"}
+
+
+def _check_numbering(game: str, numbering: str) -> None:
+    from ..numbering import NUMBERINGS, games_with
+
+    if numbering not in NUMBERINGS[game]:
+        owners = " and ".join(_GAME_NAMES[g] for g in games_with(numbering))
+        raise InvalidOptionError(
+            f"numbering {numbering} is for {owners} only; {_GAME_NAMES[game]} has {', '.join(NUMBERINGS[game])}"
+        )
 
 
 def _bot(game, level: str, seed=0):
@@ -169,23 +287,33 @@ async def info(allow_seeds: SeedsAllowed):
     summary="Every legal play for a position and roll",
 )
 async def plays(
+    points: Points,
     game: str = GAME_QUERY,
-    position: str | None = Query(None, max_length=40, description="Position ID (default: start)"),
-    die1: int = Query(..., ge=1, le=6),
-    die2: int = Query(..., ge=1, le=6),
-    numbering: Literal["own", "absolute"] = Query("own", description="long nardy: absolute"),
-    side: Literal["white", "black"] = Query("white", description="with absolute numbering"),
+    position: str | None = POSITION_QUERY,
+    die1: int | None = _die_query(),
+    die2: int | None = _die_query(),
+    numbering: Numbering = NUMBERING_QUERY,
+    side: Literal["white", "black"] = SIDE_QUERY,
+    last_roll: LastRoll | None = LAST_ROLL_QUERY,
 ):
     def run():
-        pos = _position(game, position)
-        dice = _check_dice(die1, die2)
-        if numbering not in NUMBERINGS[pos.game]:
-            raise InvalidOptionError("numbering absolute is for long nardy only")
-        out = []
-        for p in pos.legal_plays(dice):
-            text = p.notation(numbering, side) if numbering != "own" else str(p)
-            out.append({"play": text, "steps": _steps(p), "position": p.result.id()})
-        return {"game": pos.game, "position": pos.id(), "dice": list(dice), "plays": out}
+        pin = _position(game, position, points)
+        pos = pin.position
+        dice = _dice(pin, die1, die2)
+        _check_numbering(pos.game, numbering)
+        _, lr = _last_roll(pin, last_roll)
+        out = [
+            {"play": _notation(p, numbering, side), "steps": _step_dicts(p, numbering, side), "position": p.result.id()}
+            for p in (lr if lr is not None else pos).legal_plays(dice)
+        ]
+        return {
+            "game": pos.game,
+            "position": pos.id(),
+            "dice": list(dice),
+            "numbering": numbering,
+            "last_roll": lr is not None,
+            "plays": out,
+        }
 
     return await run_in_threadpool(run)
 
@@ -195,40 +323,59 @@ async def plays(
     tags=["engine"],
     response_model=MoveOut,
     response_model_by_alias=True,
-    summary="The best play and the ranked candidates (like wildbg's /move)",
+    summary="The best play and the ranked candidates (like wildbg's /move: p0..p25, die1, die2 accepted)",
 )
 async def move(
     compute: ComputeDep,
+    points: Points,
     game: str = GAME_QUERY,
-    position: str | None = Query(None, max_length=40),
-    die1: int = Query(..., ge=1, le=6),
-    die2: int = Query(..., ge=1, le=6),
+    position: str | None = POSITION_QUERY,
+    die1: int | None = _die_query(),
+    die2: int | None = _die_query(),
     level: Level = Query("grandmaster", description="search depth of that level"),
     n: int = Query(5, ge=1, le=100, description="how many plays to list"),
+    numbering: Numbering = NUMBERING_QUERY,
+    side: Literal["white", "black"] = SIDE_QUERY,
+    last_roll: LastRoll | None = LAST_ROLL_QUERY,
 ):
-    pos = _position(game, position)
-    dice = _check_dice(die1, die2)
-    if pos.is_game_over():
-        raise GameStateError(f"position {pos.id()} is a finished game: no play")
+    pin = _position(game, position, points)
+    pos = pin.position
+    dice = _dice(pin, die1, die2)
+    _check_numbering(pos.game, numbering)
+    rules, lr = _last_roll(pin, last_roll)
+    if lr is None and pos.is_game_over():
+        raise _finished(pos)
+
+    def entry(play, equity, loss, ply, probs):
+        return {
+            "play": _notation(play, numbering, side),
+            "steps": _step_dicts(play, numbering, side),
+            "position": play.result.id(),
+            "equity": round(equity, 5),
+            "loss": round(loss, 5),
+            "ply": ply,
+            "probabilities": {k: round(x, 5) for k, x in probs.items()},
+        }
 
     def run(deadline):
-        hs = _bot(pos.rules, level).hints(pos, dice, n=n, deadline=deadline)
-        moves = [
-            {
-                "play": str(h.play),
-                "steps": _steps(h.play),
-                "position": h.play.result.id(),
-                "equity": round(h.equity, 5),
-                "loss": round(h.loss, 5),
-                "ply": h.ply,
-                "probabilities": {k: round(x, 5) for k, x in h.probabilities.as_dict().items()},
-            }
-            for h in hs
-        ]
+        if lr is not None:
+            from ..game import last_roll_plays
+
+            ranked = last_roll_plays(lr, dice, rules)[:n]
+            best = ranked[0][1][2]
+            moves = []
+            for p, (kind, lvl, pts) in ranked:
+                probs = _last_roll_probs(float(kind == "draw"), float(kind == "lose" and lvl >= 1))
+                moves.append(entry(p, pts, best - pts, 0, probs))
+        else:
+            hs = _bot(pos.rules, level).hints(pos, dice, n=n, deadline=deadline)
+            moves = [entry(h.play, h.equity, h.loss, h.ply, h.probabilities.as_dict()) for h in hs]
         return {
             "game": pos.game,
             "position": pos.id(),
             "dice": list(dice),
+            "numbering": numbering,
+            "last_roll": lr is not None,
             "level": level,
             "play": moves[0]["play"],
             "result": moves[0]["position"],
@@ -243,17 +390,41 @@ async def move(
     "/api/eval",
     tags=["engine"],
     response_model=EvalOut,
-    summary="Result probabilities of a position for the side on roll (like wildbg's /eval)",
+    summary="Result probabilities of a position for the side on roll (like wildbg's /eval: p0..p25 accepted)",
 )
 async def evaluate(
     compute: ComputeDep,
+    points: Points,
     game: str = GAME_QUERY,
-    position: str | None = Query(None, max_length=40),
+    position: str | None = POSITION_QUERY,
     level: Level = Query("grandmaster", description="grandmaster and expert evaluate at 1-ply"),
+    last_roll: LastRoll | None = LAST_ROLL_QUERY,
 ):
-    pos = _position(game, position)
+    pin = _position(game, position, points)
+    pos = pin.position
+    rules, lr = _last_roll(pin, last_roll)
 
     def run(deadline):
+        if lr is not None:
+            from ..game import last_roll_odds
+
+            odds = last_roll_odds(lr, rules)
+            probs = _last_roll_probs(odds["draw"], odds["lose"]["mars"])
+            return {
+                "game": pos.game,
+                "position": pos.id(),
+                "level": level,
+                "ply": 0,
+                "result_levels": list(pos.rules.result_names),
+                "probabilities": {k: round(x, 5) for k, x in probs.items()},
+                "exclusive": {
+                    "win": dict.fromkeys(pos.rules.result_names, 0.0),
+                    "lose": {k: round(x, 5) for k, x in odds["lose"].items()},
+                },
+                "equity": round(odds["equity"], 5),
+                "last_roll": True,
+                "draw": round(odds["draw"], 5),
+            }
         bot = _bot(pos.rules, level)
         pr = bot.evaluate(pos)
         return {
@@ -296,20 +467,68 @@ def _check_cube_query(cube: int, length: int, score_me: int, score_opponent: int
 async def cube(
     compute: ComputeDep,
     game: str = GAME_QUERY,
-    position: str | None = Query(None, max_length=40),
-    cube: int = Query(1, ge=1, le=2**20, description="cube value (a power of two)"),
-    owner: Literal["centre", "me", "opponent"] = Query("centre", description="who owns the cube"),
-    length: int = Query(0, ge=0, le=99, description="match length; 0 = money"),
-    score_me: int = Query(0, ge=0, le=99),
-    score_opponent: int = Query(0, ge=0, le=99),
-    crawford: bool = Query(False),
-    jacoby: bool = Query(False),
+    position: str | None = POSITION_QUERY,
+    cube: int | None = Query(None, ge=1, le=2**20, description="cube value (a power of two); default 1 or the XGID's"),
+    owner: Literal["centre", "me", "opponent"] | None = Query(
+        None, description="who owns the cube; default centre or the XGID's"
+    ),
+    length: int | None = Query(None, ge=0, le=99, description="match length; 0 = money; default 0 or the XGID's"),
+    score_me: int | None = Query(None, ge=0, le=99, description="default 0 or the XGID's (the side on roll)"),
+    score_opponent: int | None = Query(None, ge=0, le=99),
+    crawford: bool | None = Query(None, description="default false or the XGID's"),
+    jacoby: bool | None = Query(None, description="default false or the XGID's"),
     level: Level = Query("grandmaster"),
+    last_roll: LastRoll | None = LAST_ROLL_QUERY,
 ):
     from ..game import Game
 
-    pos = _position(game, position)
+    pin = _position(game, position)
+    pos = pin.position
+    given = {
+        "cube": cube,
+        "owner": owner,
+        "length": length,
+        "score_me": score_me,
+        "score_opponent": score_opponent,
+        "crawford": crawford,
+        "jacoby": jacoby,
+    }
+    st = pin.xgid
+    if st is not None:
+        on_roll_bottom = st.turn == 1
+        fields = {
+            "cube": st.cube_value,
+            "owner": {None: "centre", "mover": "me", "opponent": "opponent"}[st.cube_holder],
+            "length": st.match_length,
+            "score_me": st.score_bottom if on_roll_bottom else st.score_top,
+            "score_opponent": st.score_top if on_roll_bottom else st.score_bottom,
+            "crawford": st.crawford,
+            "jacoby": st.jacoby,
+        }
+        differ = [
+            f"{k}={v!r} (the XGID has {fields[k]!r})" for k, v in given.items() if v is not None and v != fields[k]
+        ]
+        if differ:
+            raise InvalidOptionError(f"the query differs from the XGID: {', '.join(differ)}")
+    else:
+        fields = {
+            "cube": 1,
+            "owner": "centre",
+            "length": 0,
+            "score_me": 0,
+            "score_opponent": 0,
+            "crawford": False,
+            "jacoby": False,
+        }
+    v = {k: (x if x is not None else fields[k]) for k, x in given.items()}
+    cube, owner, length = v["cube"], v["owner"], v["length"]
+    score_me, score_opponent, crawford, jacoby = v["score_me"], v["score_opponent"], v["crawford"], v["jacoby"]
     _check_cube_query(cube, length, score_me, score_opponent, crawford)
+    _, lr = _last_roll(pin, last_roll)
+    if lr is not None:
+        raise GameStateError(f"position {pos.id()}: no doubling on the last roll", code="last_roll")
+    if pos.is_game_over():
+        raise _finished(pos)
 
     def run(deadline):
         g = Game.from_position(

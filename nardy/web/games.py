@@ -491,6 +491,13 @@ async def hints(
     n: int = Query(5, ge=1, le=50),
     level: Level = Query("grandmaster"),
     numbering: Numbering = Query("own"),
+    viewer: int | None = Query(
+        None,
+        ge=0,
+        le=1,
+        description="the view's viewer, as for GET /api/games/{gid}: hints are for the side to act, in its "
+        "numbering, so it changes nothing here (taken so that the view's query serves its hints too)",
+    ),
 ):
     uid = await user_id(request)
     s = (await load_game(gid, store)).session

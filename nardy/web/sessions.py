@@ -515,6 +515,8 @@ class Session:
                 params={"phase": str(g.phase) if g else None},
             )
         bot = Bot(self.match.rules, level=level, seed=0)
+        if g.phase == "move" and g.in_last_roll:
+            return self._last_roll_hints(g, n, numbering)
         if g.phase == "move":
             hs = bot.hints(g.position, g.dice, n=n, deadline=deadline)
             fn = _numbering_fn(numbering, self.match.rules.name, g.turn)
@@ -546,6 +548,37 @@ class Session:
             "reason": d.reason,
             "equities": {k: round(float(x), 4) for k, x in d.equities.items()},
             "probabilities": {k: round(x, 4) for k, x in d.probabilities.as_dict().items()},
+        }
+
+    def _last_roll_hints(self, g, n: int, numbering: str) -> dict:
+        """Hints for long nardy's last roll: each play's exact result (a draw, or a loss at oyn or mars: the
+        game ends with this play), so equity 0 for a draw and minus the points of the loss otherwise."""
+        from ..game import last_roll_plays
+
+        ranked = last_roll_plays(g.position, g.dice, self.match.rules)[:n]
+        best = ranked[0][1][2]
+        fn = _numbering_fn(numbering, self.match.rules.name, g.turn)
+        plays = []
+        for p, (kind, level, pts) in ranked:
+            draw = float(kind == "draw")
+            probs = {"win": 0.0, "win_mars": 0.0, "lose_mars": float(kind == "lose" and level >= 1)}
+            plays.append(
+                {
+                    "play": str(p),
+                    "text": format_steps(p.steps, fn),
+                    "equity": pts,
+                    "loss": best - pts,
+                    "ply": 0,
+                    "probabilities": {**probs, "lose": 1.0 - draw, "draw": draw},
+                }
+            )
+        return {
+            "kind": "plays",
+            "player": g.turn,
+            "dice": list(g.dice),
+            "complete": True,
+            "last_roll": True,
+            "plays": plays,
         }
 
     # ----- the page's view ----------------------------------------------------------------------
@@ -696,7 +729,7 @@ class Session:
         if human_to_act:
             if g.phase == "roll":
                 actions.append("roll")
-                if g.may_double(g.to_act):
+                if g.may_double:
                     actions.append("double")
             elif g.phase == "double":
                 actions += ["take", "drop"] + (["beaver"] if g.cube.beavers else [])

@@ -225,3 +225,14 @@ def test_the_default_level_searches_two_plies_and_adds_up_too():
 
 
 _RACE_LONG = Position.from_boards([11, 0, 1, 1, 1, 1] + [0] * 20, [11, 1, 1, 1, 1] + [0] * 21, game="long")
+
+
+def test_an_sgf_record_is_analysed_as_its_mat_twin(tmp_path):
+    sgf = pytest.importorskip("nardy.records.sgf")
+    g = _bot_game("backgammon", seed=6, cube=False)
+    (tmp_path / "g.mat").write_text(write_mat(g))
+    (tmp_path / "g.sgf").write_text(sgf.write_sgf(match_of_game(g)))
+    a = analyse_file(tmp_path / "g.mat", level="advanced").to_dict()
+    b = analyse_file(tmp_path / "g.sgf", level="advanced").to_dict()
+    assert [d["equity_loss"] for d in a["decisions"]] == [d["equity_loss"] for d in b["decisions"]]
+    assert [p["error_rate"] for p in a["players"]] == [p["error_rate"] for p in b["players"]]

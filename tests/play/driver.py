@@ -20,6 +20,8 @@ PROMPTS = {
         "take": r"take(?:, beaver)? or pass",
         "resign": r"accept or decline",
         "continue": r"Press Enter to continue",
+        "again": r"Play another (?:game|match)\? \(y/n\)",
+        "resign_confirm": r"Offer it\? \(y/n\)",
         "yesno": r"\(y/n\)",
         "savename": r"do not save\)",
     },
@@ -31,6 +33,8 @@ PROMPTS = {
         "take": r"принять(?:, бивер)? или отказ",
         "resign": r"принять или отклонить",
         "continue": r"Нажмите Enter, чтобы продолжить",
+        "again": r"Сыграть ещё (?:партию|матч)\? \(д/н\)",
+        "resign_confirm": r"Предложить\? \(д/н\)",
         "yesno": r"\(д/н\)",
         "savename": r"не сохранять\)",
     },
@@ -104,6 +108,8 @@ class Driver:
             return self.send("take")
         if k == "resign":
             return self.send("decline")
+        if k == "again":  # the game (match) is over: no other
+            return self.send("n" if self.lang == "en" else "н")
         raise AssertionError(f"unexpected prompt {k}: {self.last[-500:]}")
 
     def play_out(self, max_prompts=3000) -> str:

@@ -70,7 +70,7 @@ def random_match(game, length, seed, cube=None, resign_rate=0.01):
         g = m.new_game(start=True)
         while not g.is_over:
             if g.phase == "roll":
-                if g.may_double() and rng.random() < 0.08:
+                if g.may_double and rng.random() < 0.08:
                     g.double()
                 elif rng.random() < resign_rate:
                     g.resign(rng.randrange(len(g.rules.result_names)))

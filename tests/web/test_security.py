@@ -28,7 +28,6 @@ from nardy.position import Position  # noqa: E402
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.botwork import BotWork, Busy, ClientGone  # noqa: E402
 from nardy.web.guard import Guard, host_names_for  # noqa: E402
-from tests.helpers import shared_path  # noqa: E402
 from tests.web.players import PlayerClient  # noqa: E402
 
 #: A backgammon position with 619 legal plays for 2-2 (a grandmaster hint list of 100 takes seconds).
@@ -69,7 +68,9 @@ def test_mat_body_naming_a_server_file_is_parsed_as_text_not_read(client, path):
 
 
 def test_mat_body_naming_a_record_on_disk_is_not_imported(client):
-    real = next(shared_path("data", "gnubg-matches").glob("*.mat"))
+    from nardy.cli_replay import sample_records
+
+    real = sample_records()["backgammon-match"]  # a record shipped with nardy: on disk in every install
     assert real.is_file()
     r = client.post("/api/mat?save=true", content=str(real).encode())
     error_of(r, 422)

@@ -1,0 +1,65 @@
+"""Record files by format: ``.mat`` (Jellyfish, :mod:`nardy.records.mat`) or ``.sgf`` (GNU Backgammon's
+SGF, :mod:`nardy.records.sgf`). Writing chooses by the file name's extension (``.sgf``: SGF; ``.mat``,
+``.txt`` and any other: ``.mat``); reading by the text itself (SGF starts with ``(``, a ``.mat`` record
+never does), whatever the name."""
+
+from __future__ import annotations
+
+import os
+from pathlib import PurePath
+
+from ..errors import RecordError
+from .mat import MatchRecord, parse_mat, write_mat
+from .sgf import looks_like_sgf, parse_sgf, write_sgf
+
+__all__ = ["FORMATS", "format_of", "parse_record", "read_record", "record_text"]
+
+#: The record formats by file extension.
+FORMATS = {".mat": "mat", ".txt": "mat", ".sgf": "sgf"}
+
+
+def format_of(path, default: str | None = "mat") -> str | None:
+    """The format a file name asks for: ``"mat"`` or ``"sgf"`` by its extension (any case), else ``default``."""
+    return FORMATS.get(PurePath(os.fspath(path)).suffix.lower(), default)
+
+
+def parse_record(text, fmt: str | None = None) -> MatchRecord:
+    """A record's text (``str``, or ``bytes`` for SGF) parsed as ``fmt`` (``"mat"``/``"sgf"``; ``None``: SGF
+    when the text starts with ``(``, else ``.mat``). Raises RecordError as the format's reader does."""
+    if fmt is None:
+        if isinstance(text, (bytes, bytearray)):
+            fmt = "sgf" if bytes(text).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"(") else "mat"
+        else:
+            fmt = "sgf" if looks_like_sgf(text) else "mat"
+    if fmt == "sgf":
+        return parse_sgf(text)
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", errors="replace")
+    return parse_mat(text)
+
+
+def read_record(path) -> MatchRecord:
+    """Read a record file, ``.mat`` or SGF (the text decides, whatever the file's name).
+
+    Raises:
+        RecordError: the file cannot be read (named, with the system's reason) or its reader refuses it.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise RecordError(f"read_record expects a path, got {type(path).__name__}", reason="not a path")
+    name = os.fspath(path)
+    try:
+        raw = open(name, "rb").read()  # noqa: SIM115 - read at once
+    except OSError as e:
+        raise RecordError(f"cannot read {name}: {e.strerror or 'cannot be read'}", reason=e.strerror) from None
+    except (TypeError, ValueError):
+        raise RecordError("cannot read the record: not a valid file name", reason="bad path") from None
+    return parse_record(raw)
+
+
+def record_text(match, fmt: str) -> str:
+    """A :class:`~nardy.match.Match` (or a :class:`~nardy.game.Game`) as ``fmt`` text (``"mat"``/``"sgf"``)."""
+    if fmt == "sgf":
+        return write_sgf(match)
+    if fmt == "mat":
+        return write_mat(match)
+    raise RecordError(f"unknown record format {fmt!r}: expected mat or sgf", reason="unknown format")
