@@ -268,17 +268,18 @@ class AnalyseBody(BaseModel):
 
 
 def _match_of_text(text: str, fmt: str):
-    """The replayed :class:`~nardy.match.Match` of a record's text (parsed, never opened as a file)."""
+    """The replayed :class:`~nardy.match.Match` of a record's text (parsed, never opened as a file):
+    ``fmt`` ``"mat"``, ``"sgf"`` or ``"auto"`` (SGF when the text starts with ``(``, as
+    :func:`nardy.records.files.parse_record` reads it)."""
     from ..records.mat import parse_mat, replay
 
-    sgf = fmt == "sgf" or (fmt == "auto" and text.lstrip().startswith("(;"))
-    if sgf:
-        try:
-            files = importlib.import_module("nardy.records.files")
-        except ImportError:
+    try:
+        files = importlib.import_module("nardy.records.files")
+    except ImportError:  # a version without SGF records
+        if fmt == "sgf" or (fmt == "auto" and text.lstrip().startswith("(")):
             raise AnalysisError("SGF records are not supported by this version; send a .mat record") from None
-        return replay(files.parse_record(text, "sgf"))
-    return replay(parse_mat(text))
+        return replay(parse_mat(text))
+    return replay(files.parse_record(text, None if fmt == "auto" else fmt))
 
 
 @router.post(

@@ -113,6 +113,20 @@ def test_a_second_ask_is_answered_from_the_cache(ann, analysed, record_text):
     assert r.json()["decisions"] == analysed["decisions"]
 
 
+def test_an_sgf_record_is_analysed_as_its_mat_twin(ann, analysed, record_text):
+    sgf = pytest.importorskip("nardy.records.sgf", reason="SGF records not in this version")
+    from nardy.records.mat import replay
+
+    text = sgf.write_sgf(replay(record_text))
+    assert text.lstrip().startswith("(;")
+    r = ann.post("/api/analyse", json={"text": text, "level": "advanced"})
+    assert r.status_code == 200, r.text
+    d = r.json()
+    assert [x["played"] for x in d["decisions"]] == [x["played"] for x in analysed["decisions"]]
+    assert [x["mark"] for x in d["decisions"]] == [x["mark"] for x in analysed["decisions"]]
+    refused(ann.post("/api/analyse", json={"text": "(;GM[6]", "format": "sgf"}), 422, "bad_record")
+
+
 def test_records_over_the_limit_or_unreadable_are_refused(ann):
     big = "x" * (review.ANALYSE_LIMIT + 1)
     body = refused(ann.post("/api/analyse", json={"text": big}), 413, "too_large")
