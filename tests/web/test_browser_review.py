@@ -19,7 +19,7 @@ import pytest
 from tests.helpers import shared_path
 
 from .helpers import Server
-from .test_browser import ARGS, CHROMIUM, new_game, pytestmark, shot, sync_api, view, wait_answer  # noqa: F401
+from .test_browser import ARGS, CHROMIUM, pytestmark, shot, sync_api, view, wait_answer  # noqa: F401
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +53,26 @@ RECORD = ("data", "gnubg-matches", "gnubg-1002.mat")
 FAST = "localStorage.setItem('nardy.review.level', 'advanced');"
 
 
+def home(page, server, query: str = ""):
+    """The home screen, once the page is ready (its handlers bound: /api/info answered, the list drawn)."""
+    page.goto(f"{server.url}/{query}")
+    page.wait_for_selector("#home:not([hidden])")
+    page.wait_for_function("window.nardy.info && window.nardy.updates > 0 && !window.nardy.busy")
+
+
+def new_game(page, server, game: str, level: str, seed: int):
+    home(page, server, f"?seed={seed}")
+    page.click("#btn-new")
+    page.select_option("#ng-game", game)
+    page.fill("#ng-length", "0")
+    page.select_option("#ng-opponent", "bot")
+    page.select_option("#ng-level", level)
+    page.select_option("#ng-colour", "white")
+    page.click("#ng-start")
+    page.wait_for_selector("#play:not([hidden])")
+    page.wait_for_function("window.nardy.view && window.nardy.id && !window.nardy.busy")
+
+
 def review(page) -> dict:
     return page.evaluate(
         "({index: nardyReview.index, n: nardyReview.data ? nardyReview.data.decisions.length : 0,"
@@ -70,8 +90,7 @@ def click_review(page, selector: str):
 def test_review_of_a_finished_game_steps_jumps_and_draws_the_graph(page, server):
     record = shared_path(*RECORD)
     page.add_init_script(FAST)
-    page.goto(server.url)
-    page.wait_for_selector("#home:not([hidden])")
+    home(page, server)
     page.set_input_files("#import", str(record))
     page.wait_for_selector("#play:not([hidden])")
     page.wait_for_function("window.nardy.view && window.nardy.view.match_over")
@@ -143,8 +162,7 @@ def test_review_of_a_finished_game_steps_jumps_and_draws_the_graph(page, server)
 
 def test_an_uploaded_record_is_analysed_by_the_server_and_reviewed(page, server):
     page.add_init_script(FAST)
-    page.goto(server.url)
-    page.wait_for_selector("#home:not([hidden])")
+    home(page, server)
     page.set_input_files("#analyse-upload", str(shared_path(*RECORD)))
     page.wait_for_selector("#review:not([hidden])", timeout=90_000)
     page.wait_for_function("nardyReview.data !== null && !nardyReview.busy")
