@@ -392,9 +392,11 @@ class Session:
         key = "prompt_take_beaver" if g.cube.beavers else "prompt_take"
         cmd = self.ask_command(self.t(key, who=self.render.who(side)), first=(Kind.TAKE, Kind.PASS, Kind.BEAVER))
         if cmd.kind is Kind.TAKE:
-            self.table.act(side, "take")
+            if self._tutor_allows_cube("take"):
+                self.table.act(side, "take")
         elif cmd.kind is Kind.PASS:
-            self.table.act(side, "drop")
+            if self._tutor_allows_cube("pass"):
+                self.table.act(side, "drop")
         elif cmd.kind is Kind.BEAVER:
             try:
                 self.table.act(side, "beaver")
@@ -475,6 +477,23 @@ class Session:
             best=self.render.play_text(advice.best.steps, side),
         )
         return self.yes_no(self.t("tutor_ask"))
+
+    def _tutor_allows_cube(self, action: str) -> bool:
+        """With the tutor on: warn when the cube ``action`` (double, take, pass) is an error and ask."""
+        if self.tutor is None or self.out.quiet:
+            return True
+        advice = self.tutor.check_cube(self.match, action)
+        if advice is None:
+            return True
+        self.render.say(
+            "tutor_cube_warning",
+            style="yellow",
+            action=self.t("cube_" + action),
+            mark=self.t("mark_" + (advice.mark or "doubtful")),
+            mp=f"{1000 * advice.loss:.0f}",
+            best=self.t("cube_" + advice.best),
+        )
+        return self.yes_no(self.t("tutor_cube_ask"))
 
     def _tutor_summary(self):
         """With the tutor on: the analysis of the match so far after each finished game (once)."""
@@ -652,6 +671,8 @@ class Session:
                 self.render.say("double_too_much", style="yellow", **fields)
                 if not self.yes_no(self.t("double_anyway")):
                     return
+        if not self._tutor_allows_cube("double"):
+            return
         self.table.act(side, "double")
 
     def cmd_moves(self, g, side, cmd: Command | None = None):

@@ -114,7 +114,7 @@ def _target(opt: str | None, src: Path, many: bool, suffix: str) -> Path | None:
 )
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 def analyse_command(files, level, json_out, html_out, jobs, quiet):
-    """Analyse match records (.mat, saved games as .json; folders of them): every checker play and cube
+    """Analyse match records (.mat, .sgf, saved games as .json; folders of them): every checker play and cube
     decision of both players judged at --level, the luck of each roll, and per player the error rate,
     performance rating (PR), errors by kind and luck."""
     from rich.console import Console

@@ -18,9 +18,11 @@ decision was worth:
   (``ND`` or ``min(DT, DP)``) minus the value of what was done (``ND`` for no double, ``min(DT, DP)`` for
   a double); the taker's loss is (from the doubler's view) the value of the answer given minus
   ``min(DT, DP)``.
-* **luck**: the value, at 0-ply (as GNU Backgammon's default luck analysis), of the best play for the
-  roll thrown minus the average of that over all 36 rolls (the 30 non-doubles for a backgammon opening
-  roll that cannot be a double); a dance in a bad position has negative luck.
+* **luck**: the value of the best play for the roll thrown minus the value of the position before the roll,
+  both at the analysis level (the position's value being the average over the 36 rolls of the best reply,
+  one ply shallower: the roll's equity against the average of all 36). GNU Backgammon uses 0-ply for
+  luck; at the analysis level the luck and the errors of both sides add up exactly to each game's swing.
+  A dance in a bad position has negative luck.
 
 Units. Losses and luck are in **normalised equity** (GNU Backgammon's EMG, "equity in money game
 units"): money equity per unit of the cube in money play; in match play, match winning chance converted
@@ -52,7 +54,7 @@ import numpy as np
 
 from nardy.bots import Bot
 from nardy.bots.cubeful import cube_efficiency, decide, match_cube_decision, money_cube_decision
-from nardy.bots.evaluator import flip_probs
+from nardy.bots.evaluator import Probabilities, flip_probs
 from nardy.bots.met import get_met
 from nardy.bots.search import Candidate, mirror_boards
 from nardy.dice import FixedDice
@@ -592,7 +594,8 @@ class Analyser:
             "filters": [list(f) for f in self.searcher.filters],
             "cube": "Janowski cubeful money equity; match play through "
             + (get_met(self.rules.name).name + " match equity table" if match.length else "no table (money)"),
-            "luck": "0-ply cubeful, best play per roll against the mean of all 36 rolls",
+            "luck": "cubeful, at the analysis level: the best play for the roll thrown against the position's "
+            "value before the roll (the average of all 36 rolls)",
             "thresholds": "gnubg defaults: doubtful 0.03, error 0.06, blunder 0.12 (normalised equity)",
         }
         return MatchAnalysis(
@@ -807,7 +810,16 @@ class Analyser:
         best = rows[0][0]
         luck_native = rows[0][1] - before
         luck = luck_native * scale
-        v_played = next((r[1] for r in rows if r[0] == played), rows[0][1]) if played is not None else rows[0][1]
+        row = next((r for r in rows if r[0] == played), rows[0]) if played is not None else rows[0]
+        v_played = row[1]
+        # the probabilities of the play made are those of the opponent's next position at the same depth:
+        # keep them for its turn (its cube decision and luck), the same figures without searching again
+        after = row[0].result
+        if not after.is_game_over() and row[3] == self.ply:
+            nxt = after.mirror()
+            self._cache[(nxt.id(), nxt.first_turn)] = Probabilities(
+                self.rules.name, flip_probs(row[2], self.rules.name)
+            )
         forced = judged["forced"]
         loss = judged["loss"]
         counted = not forced

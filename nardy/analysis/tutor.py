@@ -60,6 +60,35 @@ class Tutor:
             return None
         return Advice(judged["loss"], mark_of(judged["loss"]), judged["plays"][0][0], play)
 
+    def check_cube(self, match, action: str) -> Advice | None:
+        """Judge a cube action of the player who must act in ``match``'s current game before it is made:
+        ``"double"`` (the player on roll, before rolling), ``"take"`` or ``"pass"`` (the doubled player, while
+        the double waits). ``None`` when it is good enough; else an :class:`Advice` whose ``best`` is the right
+        action (``"no double"``, ``"double"``, ``"take"``, ``"pass"``)."""
+        g = match.current
+        if g is None or action not in ("double", "take", "pass"):
+            return None
+        if (action == "double") != (g.phase == "roll") or (action != "double" and g.phase != "double"):
+            return None
+        i = len(match.games) - 1
+        post = bool(match.length) and any(h.crawford for h in match.games[:i]) and not g.crawford
+        ctx = _Ctx(match.rules, match.length, match.score_before(i), g, post)
+        doubler = g.turn
+        cd = self.analyser.cube(g.position, ctx, doubler)
+        eqs = cd["equities"]
+        dbl = min(eqs["double/take"], eqs["double/pass"])
+        if action == "double":
+            best = dbl if cd["double"] else eqs["no double"]
+            loss = max(0.0, best - dbl) * ctx.scale(doubler)
+            right = "double" if cd["double"] else "no double"
+        else:
+            chosen = eqs["double/take"] if action == "take" else eqs["double/pass"]
+            loss = max(0.0, chosen - dbl) * ctx.scale(1 - doubler)
+            right = "take" if cd["take"] else "pass"
+        if loss < self.warn_at - 1e-12:
+            return None
+        return Advice(loss, mark_of(loss), right, action)
+
 
 def match_summary_data(match, level: str = DEFAULT_ANALYSIS_LEVEL) -> dict:
     """The analysis of ``match`` so far (``MatchAnalysis.to_dict()``), for a summary after a game."""

@@ -39,3 +39,34 @@ def test_the_analysis_is_shown_when_a_game_ends():
     out, _ = session_output(m, ["", "5/off 4/off", ""], tutor=True, hint_level="advanced")
     assert "Analysis of the match so far (nardy advanced, 0-ply):" in out
     assert "White: error rate 0.0 mp per decision, PR 0.0" in out
+
+
+def test_the_tutor_warns_before_a_wrong_pass():
+    # backgammon, the start: a double by the side on roll is wrong, and so is passing it
+    from nardy.match import Match
+
+    m = Match("backgammon", length=0)
+    g = m.new_game()
+    g.start(starter=0, dice=(3, 1))
+    g.play("8/5 6/5")
+    tutor = Tutor(m.rules, "advanced")
+    dbl = tutor.check_cube(m, "double")
+    assert dbl is not None and dbl.best == "no double" and dbl.mark == "blunder"
+    g.double(player=1)
+    assert tutor.check_cube(m, "take") is None
+    wrong = tutor.check_cube(m, "pass")
+    assert wrong is not None and wrong.best == "take" and wrong.loss > 0.5
+
+
+def test_the_terminal_asks_before_a_wrong_pass():
+    from nardy.play import PlayerSpec
+
+    m = match_at(Position.start("backgammon"), [(3, 1), (6, 5), (4, 2)], turn=1)
+    players = (PlayerSpec("human"), PlayerSpec("human"))
+    script = ["double", "y", "pass", "n", "take"]
+    out, s = session_output(m, script, players=players, tutor=True, hint_level="advanced")
+    assert "Tutor: to double is a blunder" in out and "right: not to double." in out
+    assert "Tutor: to pass is a blunder" in out and "right: to take." in out
+    # the pass was taken back on the tutor's word: White took
+    kinds = [type(e).__name__ for e in s.match.current.history]
+    assert "TakeEvent" in kinds and "DropEvent" not in kinds
