@@ -14,8 +14,9 @@ Routes:
   is (its players, or watchers where the game allows them); a game against another person online is
   analysed only once its match is over (no help during a live game).
 * ``GET /api/games/{gid}/tutor``: the tutor's judgement of the play about to be confirmed (the steps
-  taken so far, a complete play) in a game against the computer or at one screen: the loss against the
-  best play and its mark (:class:`nardy.analysis.tutor.Tutor`, the analysis' thresholds).
+  taken so far, a complete play), or of a cube action about to be made (``action=double|take|drop``), in a
+  game against the computer or at one screen: the loss against the best and its mark
+  (:class:`nardy.analysis.tutor.Tutor`, the analysis' thresholds).
 
 Results are cached in the process (:class:`AnalysisCache`: by the record's SHA-256 or the stored game's
 id and revision, and the level), so a second ask is instant.
@@ -379,39 +380,50 @@ def _pending_play(g):
     return None
 
 
-def tutor_check(s, level: str, numbering: str) -> dict:
-    """The tutor's judgement of the play the steps taken make (blocking; see the module docstring).
+def tutor_check(s, level: str, numbering: str, action: str = "confirm") -> dict:
+    """The tutor's judgement of an action about to be made (blocking; see the module docstring).
 
-    Returns ``{"warn", "loss", "mark", "played", "best", "played_text", "best_text", "level"}``:
-    ``warn`` is true when the play loses at least a doubtful play's 0.03 (normalised equity,
-    docs/analysis.md's thresholds); plays in the mover's own numbering (``*_text``: in ``numbering``)."""
+    ``action``: ``"confirm"`` judges the play the steps taken make; ``"double"``, ``"take"`` and ``"drop"``
+    judge that cube action of the player who must act (:meth:`nardy.analysis.tutor.Tutor.check_cube`).
+
+    Returns ``{"warn", "kind", "loss", "mark", "played", "best", "played_text", "best_text", "level"}``:
+    ``warn`` is true when the action loses at least a doubtful decision's 0.03 (normalised equity,
+    docs/analysis.md's thresholds); ``kind`` ``"play"`` or ``"cube"``; plays in the mover's own numbering
+    (``*_text``: in ``numbering``), cube actions as ``"no double"``, ``"double"``, ``"take"``, ``"pass"``.
+
+    Raises:
+        GameStateError ``tutor_no_play``: ``confirm`` before the steps make a complete play.
+    """
     from ..analysis.tutor import Tutor
     from ..errors import GameStateError
     from .sessions import _numbering_fn, format_steps
 
     m = s.match
     g = m.current
+    tutor = Tutor(m.rules, level, warn_at="doubtful")
+    out: dict[str, Any] = {"warn": False, "level": level, "loss": 0.0, "mark": ""}
+    if action != "confirm":
+        chosen = "pass" if action == "drop" else action
+        advice = tutor.check_cube(m, chosen)
+        out.update(kind="cube", played=chosen, played_text=chosen, best=chosen, best_text=chosen)
+        if advice is not None:
+            right = str(advice.best)
+            out.update(warn=True, loss=round(advice.loss, 4), mark=advice.mark, best=right, best_text=right)
+        return out
     play = _pending_play(g)
     if play is None:
         raise GameStateError(
             "the steps taken are not a complete play yet: finish the play, then ask",
             code="tutor_no_play",
         )
-    advice = Tutor(m.rules, level, warn_at="doubtful").check_play(m, play)
+    advice = tutor.check_play(m, play)
     fn = _numbering_fn(numbering, m.rules.name, g.turn)
-    out: dict[str, Any] = {
-        "warn": advice is not None,
-        "level": level,
-        "played": str(play),
-        "played_text": format_steps(play.steps, fn),
-        "loss": 0.0,
-        "mark": "",
-        "best": str(play),
-        "best_text": format_steps(play.steps, fn),
-    }
+    text = format_steps(play.steps, fn)
+    out.update(kind="play", played=str(play), played_text=text, best=str(play), best_text=text)
     if advice is not None:
         best = advice.best
         out.update(
+            warn=True,
             loss=round(advice.loss, 4),
             mark=advice.mark,
             best=str(best),
@@ -423,7 +435,7 @@ def tutor_check(s, level: str, numbering: str) -> dict:
 @router.get(
     "/api/games/{gid}/tutor",
     tags=["analysis"],
-    summary="The tutor: how much the play about to be confirmed loses against the best (not online)",
+    summary="The tutor: how much the play about to be confirmed (or a cube action) loses against the best (not online)",
 )
 async def tutor(
     request: Request,
@@ -432,6 +444,9 @@ async def tutor(
     gid: GameId,
     level: AnalysisLevel = Query(DEFAULT_WEB_LEVEL),
     numbering: Numbering = Query("own"),
+    action: Literal["confirm", "double", "take", "drop"] = Query(
+        "confirm", description="confirm (the play the steps taken make) or a cube action"
+    ),
 ):
     uid = await user_id(request)
     s = (await load_game(gid, store)).session
@@ -443,4 +458,4 @@ async def tutor(
     from .sessions import NUMBERINGS
 
     numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
-    return await compute(lambda deadline: tutor_check(s, level, numbering))
+    return await compute(lambda deadline: tutor_check(s, level, numbering, action))

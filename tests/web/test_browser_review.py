@@ -6,8 +6,8 @@
   mistake, the graph drawn with its mistakes coloured, a click on the graph jumping there, a candidate's
   board shown.
 * The tutor in a game against the computer (seed 5: the person opens with 5-3): 8/5 8/3 is warned of as
-  a blunder before it is confirmed, with the best play 8/3 6/3; "take it back" leaves the play
-  unconfirmed, "confirm anyway" plays it.
+  a blunder before it is confirmed, with the best play 8/3 6/3; "think again" leaves the play
+  unconfirmed, "go ahead anyway" plays it; then a double at the next roll is warned of (no double).
 
 The analysis runs at 0-ply (the page's level set to ``advanced``) to keep the module quick.
 """
@@ -209,3 +209,13 @@ def test_tutor_warns_of_a_blunder_before_it_is_confirmed(page, server):
     page.wait_for_function("(s) => window.nardy.view.seq > s && !window.nardy.busy", arg=seq)
     hist = view(page)["history"]
     assert any("8/5 8/3" in (h.get("text") or "") for h in hist), hist
+    # the computer has answered; the person's turn to roll: a double now is warned of as well
+    page.wait_for_function("window.nardy.view.phase === 'roll' && window.nardy.view.human_to_act")
+    seq = view(page)["seq"]
+    page.click("#btn-double")
+    page.wait_for_selector("#tutor-dialog[open]")
+    assert "No double" in page.inner_text("#tutor-text")
+    assert page.evaluate("window.nardy.tutor.kind") == "cube"
+    page.click("#tutor-back")
+    page.wait_for_selector("#tutor-dialog:not([open])", state="attached")
+    assert view(page)["seq"] == seq and view(page)["phase"] == "roll"

@@ -254,3 +254,19 @@ def test_the_tutor_is_silent_on_the_best_play(ann):
     v = _steps(ann, _opening_53(ann), [(8, 3), (6, 3)])
     t = ann.get(f"/api/games/{v['id']}/tutor?level=advanced").json()
     assert t["warn"] is False and t["loss"] == 0.0 and t["played_text"] == "8/3 6/3"
+
+
+def test_the_tutor_judges_cube_actions(ann):
+    v = _steps(ann, _opening_53(ann), [(8, 3), (6, 3)])
+    r = ann.post(f"/api/games/{v['id']}/actions", json={"action": "confirm", "seq": v["seq"]})
+    assert r.status_code == 200, r.text
+    v = r.json()
+    assert v["phase"] == "roll" and v["to_act"] == 0 and "double" in v["actions"]
+    # doubling at the start of a game gives the cube away for nothing: the right action is no double
+    t = ann.get(f"/api/games/{v['id']}/tutor?level=advanced&action=double").json()
+    assert t["kind"] == "cube" and t["warn"] is True and t["best"] == "no double" and t["loss"] > 0.1
+    assert t["mark"] in ("error", "blunder")
+    # no double is waiting: a take or a pass now is no decision to judge
+    t = ann.get(f"/api/games/{v['id']}/tutor?level=advanced&action=take").json()
+    assert t["warn"] is False
+    refused(ann.get(f"/api/games/{v['id']}/tutor?action=beaver"), 422, "invalid_request")

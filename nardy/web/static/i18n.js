@@ -330,7 +330,8 @@ Object.assign(TEXTS.en, {
   rv_graph_mwc: "{name}'s match winning chance", rv_graph_equity: "{name}'s equity",
   tutor: "Tutor: warn me before a mistake",
   tutor_warn: "This play ({played}) loses {loss} ({mark}): best is {best}. Confirm anyway?",
-  tutor_back: "Take it back", tutor_confirm: "Confirm anyway",
+  tutor_warn_cube: "{played} loses {loss} ({mark}): the right action is {best}. Go ahead anyway?",
+  tutor_back: "Think again", tutor_confirm: "Go ahead anyway",
 });
 Object.assign(TEXTS.ru, {
   rv_title: "Разбор", rv_analyse: "Анализ", rv_upload: "Анализ записи (.mat, .sgf)", rv_back: "Назад",
@@ -357,7 +358,8 @@ Object.assign(TEXTS.ru, {
   rv_graph_mwc: "Шансы на матч: {name}", rv_graph_equity: "Эквити: {name}",
   tutor: "Подсказчик: предупреждать об ошибке",
   tutor_warn: "Этот ход ({played}) теряет {loss} ({mark}): лучше {best}. Всё равно сделать ход?",
-  tutor_back: "Вернуть ход", tutor_confirm: "Всё равно сделать",
+  tutor_warn_cube: "{played}: потеря {loss} ({mark}); правильно: {best}. Всё равно сделать так?",
+  tutor_back: "Подумать ещё", tutor_confirm: "Всё равно сделать",
 });
 
 let LANG = "en";

@@ -463,25 +463,32 @@ function tutorAsk(text) {
   });
 }
 
-// act()'s gate: before a confirmation in a game against the computer, with the tutor on, the server judges
-// the play; a mistake is shown and the person decides. Resolves true when the action may go ahead.
+// act()'s gate: before a confirmation or a cube action (double, take, pass) in a game against the computer,
+// with the tutor on, the server judges it; a mistake is shown and the person decides. Resolves true when
+// the action may go ahead.
+const TUTOR_ACTIONS = ["confirm", "double", "take", "drop"];
+
 async function tutorGate(action) {
   const v = S.view;
   const cb = rq("#tutor");
-  if (action !== "confirm" || !cb || !cb.checked || !isTutorGame(v) || !v.can_confirm) return true;
+  if (!TUTOR_ACTIONS.includes(action) || !cb || !cb.checked || !isTutorGame(v) || !v.human_to_act) return true;
+  if (action === "confirm" && !v.can_confirm) return true;
   let judged;
   S.tutor = null;
   setBusy(true);
   try {
-    const q = new URLSearchParams({ level: R.level, numbering: numberingFor(v.game) });
+    const q = new URLSearchParams({ level: R.level, numbering: numberingFor(v.game), action });
     judged = await api("GET", `/api/games/${S.id}/tutor?${q}`);
   } catch (e) {
-    return true;   // the tutor could not judge it (busy...): the play goes ahead as without the tutor
+    return true;   // the tutor could not judge it (busy...): the action goes ahead as without the tutor
   } finally { setBusy(false); }
   S.tutor = judged;
   S.updates++;
   if (!judged.warn) return true;
-  const text = t("tutor_warn", { loss: num(judged.loss), mark: t("rv_mark_" + judged.mark), best: judged.best_text, played: judged.played_text });
+  const words = (x) => (judged.kind === "cube" ? t("rv_cube_" + x.replace(/[ /,]+/g, "_")) : x);
+  const text = t(judged.kind === "cube" ? "tutor_warn_cube" : "tutor_warn", {
+    loss: num(judged.loss), mark: t("rv_mark_" + judged.mark), best: words(judged.best_text), played: words(judged.played_text),
+  });
   const ok = await tutorAsk(text);
   S.updates++;
   return ok;
