@@ -491,7 +491,7 @@ class Session:
             action=self.t("cube_" + action),
             mark=self.t("mark_" + (advice.mark or "doubtful")),
             mp=f"{1000 * advice.loss:.0f}",
-            best=self.t("cube_" + advice.best),
+            best=self.t("cube_" + advice.best.replace(" ", "_")),
         )
         return self.yes_no(self.t("tutor_cube_ask"))
 

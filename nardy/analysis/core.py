@@ -679,6 +679,37 @@ class Analyser:
                     if progress:
                         progress(done[0], total)
                 continue
+            if isinstance(ev, RollEvent) and getattr(ng, "in_last_roll", False):
+                # long nardy's last roll (option last-roll): listed, not judged (the bots do not search it)
+                p = ev.player
+                before = ng.position
+                ng.roll(ev.dice)
+                nxt = next((e for e in hist[k + 1 :] if isinstance(e, (PlayEvent, PassEvent))), None)
+                text = nxt.play if isinstance(nxt, PlayEvent) else ""
+                out.append(
+                    Decision(
+                        game=self._current_game,
+                        move=move_no(p),
+                        player=p,
+                        kind="checker",
+                        action="play",
+                        position=before.id(),
+                        match_id="",
+                        dice=tuple(ev.dice),
+                        played=text,
+                        best=text,
+                        equity_loss=0.0,
+                        mwc_loss=None,
+                        mark="",
+                        forced=True,
+                        counted=False,
+                        error_kind="last roll: not judged",
+                    )
+                )
+                done[0] += 1
+                if progress:
+                    progress(done[0], total)
+                continue
             if isinstance(ev, RollEvent):
                 p = ev.player
                 ctx = _Ctx(rules, match.length, score, ng, post)

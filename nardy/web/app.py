@@ -30,12 +30,14 @@ import logging
 from importlib import resources
 
 from fastapi import APIRouter, Depends, FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
+from ..catalogue import page_catalogue
 from . import auth, dicetest, engine, games, online, params, review
 from .botwork import BotWork
+from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
@@ -53,6 +55,14 @@ page = APIRouter()
 @page.get("/", include_in_schema=False)
 async def index():
     return FileResponse(str(_STATIC / "index.html"), media_type="text/html")
+
+
+@page.get("/api/catalogue", tags=["page"])
+async def catalogue_json() -> JSONResponse:
+    """The message catalogue the page reads (:func:`nardy.catalogue.page_catalogue`): every text of the page,
+    the shared words and the refusals by code, in each language (``{"langs", "common", "messages", "page"}``,
+    each section ``{key: {"en": text, "ru": text}}``; ICU-style plurals)."""
+    return JSONResponse(page_catalogue(), headers={"Cache-Control": "public, max-age=300"})
 
 
 @page.get("/join/{gid}", include_in_schema=False)
@@ -107,7 +117,12 @@ def create_app(
     # the state the routes reach through nardy.web.deps
     app.state.storage = storage if storage is not None else Storage(database_url)
     app.state.bot_work = bot_work if bot_work is not None else BotWork()
-    app.state.game_locks = GameLocks()
+    # several processes on one PostgreSQL: notifications between them and one writer per game (nardy.web.cluster)
+    app.state.cluster = Cluster(app.state.storage)
+    app.state.game_locks = GameLocks(app.state.cluster)
+    # what other server processes store reaches this one's live connections (PostgreSQL LISTEN/NOTIFY)
+    app.state.cluster.on("game", lambda gid: online.publish(app, gid))
+    app.state.cluster.on_resync(lambda: online.publish_all(app))
     app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds
     app.state.hub = Hub()
@@ -136,7 +151,9 @@ def create_app(
 @contextlib.asynccontextmanager
 async def _lifespan(app):
     keeper = app.state.clock_keeper
+    cluster = app.state.cluster
     app.state.bot_work.open()
+    await cluster.start()
     # the time the server was down is given back to the running clocks, then they are kept
     try:
         await keeper.resume()
@@ -145,4 +162,5 @@ async def _lifespan(app):
     keeper.start()
     yield
     await keeper.stop()
+    await cluster.stop()
     app.state.bot_work.close()

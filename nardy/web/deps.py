@@ -26,6 +26,7 @@ import anyio.to_thread
 from fastapi import Depends, HTTPException, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
+from .. import catalogue
 from ..bots.search import Deadline
 from ..messages import LANGS
 from ..numbering import SCHEMES
@@ -41,6 +42,7 @@ __all__ = [
     "SeedsAllowed",
     "GameLock",
     "GameLocks",
+    "HeldGame",
     "LoadedGame",
     "Loaded",
     "GameId",
@@ -83,6 +85,12 @@ def language(request: Request) -> str:
         if tag in LANGS:
             return tag
     return "en"
+
+
+def guest_name(request: Request) -> str:
+    """The name of a guest the server makes by itself (a first game, a first import), in the player's language
+    (the catalogue's ``common.guest``: Guest, Гость)."""
+    return catalogue.text("common", "guest", language(request))
 
 
 # ----- the app's state ----------------------------------------------------------------------------------------
@@ -154,14 +162,21 @@ LaneDep = Annotated[ActionLane, Depends(get_action_lane)]
 
 
 class GameLocks:
-    """One game's actions run one at a time in this process: one lock per game (per event loop), kept only
-    while someone holds or waits for it, so two games never wait for each other; across processes the revision
-    check of :meth:`Storage.save` refuses the second writer."""
+    """One game's changes run one at a time: in this process one asyncio lock per game (per event loop), kept
+    only while someone holds or waits for it, so two games never wait for each other; across the server
+    processes on one PostgreSQL, the game's advisory lock as well (:meth:`nardy.web.cluster.Cluster.lock`),
+    taken after the in-process one. Beneath both, the revision check of :meth:`Storage.save` refuses a second
+    writer (409).
 
-    def __init__(self):
+    Args:
+        cluster: the process's :class:`~nardy.web.cluster.Cluster` (``None`` or inactive: in-process locks only).
+    """
+
+    def __init__(self, cluster=None):
+        self.cluster = cluster
         self._locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
 
-    def lock_for(self, gid: str) -> asyncio.Lock:
+    def _local(self, gid: str) -> asyncio.Lock:
         key = (id(asyncio.get_running_loop()), gid)
         lock = self._locks.get(key)
         if lock is None:
@@ -169,13 +184,49 @@ class GameLocks:
             self._locks[key] = lock
         return lock
 
+    def lock_for(self, gid: str, wait: bool = True) -> HeldGame:
+        """The lock of game ``gid``, to hold with ``async with``; it gives whether it was taken (always, unless
+        ``wait`` is False and another process holds it: then the block runs without it and must do nothing).
 
-async def game_lock(request: Request, gid: GameId) -> asyncio.Lock:
+        Raises (on entering): StorageUnavailable: the database does not answer, or another process held the
+        game for too long (503)."""
+        return HeldGame(self._local(gid), self.cluster, gid, wait)
+
+
+class HeldGame:
+    """A game's lock being held (:meth:`GameLocks.lock_for`): the in-process lock, then the cross-process one."""
+
+    def __init__(self, local: asyncio.Lock, cluster, gid: str, wait: bool):
+        self.local, self.cluster, self.gid, self.wait = local, cluster, gid, wait
+        self.held = False
+
+    async def __aenter__(self) -> bool:
+        await self.local.acquire()
+        if self.cluster is None:
+            self.held = True
+            return True
+        try:
+            self.held = await self.cluster.lock(self.gid, self.wait)
+        except BaseException:
+            self.local.release()
+            raise
+        return self.held
+
+    async def __aexit__(self, *exc) -> None:
+        try:
+            if self.held and self.cluster is not None:
+                await self.cluster.unlock(self.gid)
+        finally:
+            self.held = False
+            self.local.release()
+
+
+async def game_lock(request: Request, gid: GameId) -> HeldGame:
     """The lock of the saved game ``gid`` (not taken: the route holds it around its work)."""
     return request.app.state.game_locks.lock_for(gid)
 
 
-GameLock = Annotated[asyncio.Lock, Depends(game_lock)]
+GameLock = Annotated[HeldGame, Depends(game_lock)]
 
 
 # ----- saved games --------------------------------------------------------------------------------------------

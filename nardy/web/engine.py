@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError, InvalidOptionError
-from .deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep
+from .deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep, guest_name
 from .errors import clean_message, error_response
 from .params import PositionIn, WildbgPoints, read_position, wildbg_points
 from .sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session
@@ -619,7 +619,7 @@ async def import_mat(
     from .games import columns
 
     # the saved game belongs to whoever imported it (a new guest for a player without a session)
-    user, new_login = await user_or_guest(request, "Guest")
+    user, new_login = await user_or_guest(request, guest_name(request))
     s = out.pop("session")
     s.settings["owner"] = user.id
     saved = await run_in_threadpool(

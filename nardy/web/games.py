@@ -32,6 +32,7 @@ from .deps import (
     Numbering,
     SeedsAllowed,
     StorageDep,
+    guest_name,
     load_game,
     read_game,
 )
@@ -92,7 +93,7 @@ class NewGame(BaseModel):
         description="the computer, a second person at this device, or a person elsewhere (online: the answer "
         "carries an invitation link to send them)",
     )
-    level: Level = Field("advanced", description="the computer's level")
+    level: Level = Field("grandmaster", description="the computer's level (the strongest by default, as in nardy play)")
     colour: Literal["white", "black", "random"] = Field("white", description="the person's side against the computer")
     options: dict[str, Any] = Field(
         default_factory=dict,
@@ -253,7 +254,7 @@ async def create_game(
             request=request,
         )
     me = 0 if body.colour != "black" else 1
-    user, new_login = await user_or_guest(request, body.players[me] if body.players else "Guest")
+    user, new_login = await user_or_guest(request, body.players[me] if body.players else guest_name(request))
     if body.opponent == "online":
         clock = body.clock.model_dump() if isinstance(body.clock, ClockBody) else body.clock
         names = list(body.players) if body.players else None
@@ -474,7 +475,7 @@ async def act(
 
         out = await lane(finish)
     if s.online:
-        await publish(request.app, gid)
+        await publish(request.app, gid, game)
     return out
 
 

@@ -10,6 +10,11 @@ keeper that ends a match when the side to act runs out of time.
   a restart the time the server was down is given back to the running clocks (:meth:`ClockKeeper.resume`,
   run once at start-up: nobody loses on time because the server was down).
 
+Several processes (``nardy serve --workers N``, several machines, one PostgreSQL): each process's hub holds its
+own connections; a change stored by another process reaches them through that change's ``NOTIFY``
+(:mod:`nardy.web.cluster`: kind ``game``), and every process's keeper sweeps the due clocks, the game's lock
+letting exactly one of them act on each.
+
 Bounds: at most :data:`MAX_PER_GAME` connections a game and :data:`MAX_CONNECTIONS` in all; a client's
 messages are at most 256 bytes (``"ping"`` is answered ``"pong"``; anything else is ignored).
 """
@@ -29,7 +34,7 @@ from starlette.concurrency import run_in_threadpool
 
 log = logging.getLogger("nardy.web")
 
-__all__ = ["Hub", "Conn", "ClockKeeper", "MAX_PER_GAME", "MAX_CONNECTIONS"]
+__all__ = ["Hub", "Conn", "ClockKeeper", "announce", "MAX_PER_GAME", "MAX_CONNECTIONS"]
 
 MAX_PER_GAME = 64
 MAX_CONNECTIONS = 4096
@@ -76,28 +81,31 @@ class Hub:
                 del self.games[gid]
 
     async def send(self, conn: Conn, seq: int, view: dict[str, Any]) -> None:
-        """Send ``view`` (state ``seq``) unless this connection has it already; a failed send drops nothing but
-        the message (the page reconnects and reads the current view)."""
+        """Send ``view`` (state ``seq``) unless this connection has it, or a later one, already (a change pushed
+        twice, by this process and after a notification, goes once); a failed send drops nothing but the
+        message (the page reconnects and reads the current view)."""
         async with conn.lock:
-            if seq < conn.sent:
+            if seq <= conn.sent:
                 return
             conn.sent = seq
             with contextlib.suppress(Exception):
                 await conn.ws.send_json({"type": "view", "view": view})
 
-    async def publish(self, gid: str, store, shown) -> None:
+    async def publish(self, gid: str, store, shown, game=None) -> None:
         """Send every connection of ``gid`` its view of the stored game. ``shown(game, conn)`` makes one
-        connection's view (a dict) from the loaded game; the game is read once."""
+        connection's view (a dict) from the loaded game; the game is read once (``game``: the
+        :class:`~nardy.web.deps.Loaded` just stored, not read again)."""
         conns = list(self.games.get(gid, ()))
         if not conns:
             return
         from .deps import read_game
 
-        try:
-            game = await run_in_threadpool(read_game, store, gid)
-        except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
-            log.info("live: game %s could not be read for its watchers", gid)
-            return
+        if game is None:
+            try:
+                game = await run_in_threadpool(read_game, store, gid)
+            except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
+                log.info("live: game %s could not be read for its watchers", gid)
+                return
         for conn in conns:
             try:
                 view = await run_in_threadpool(shown, game, conn)
@@ -105,6 +113,14 @@ class Hub:
                 log.exception("live: no view of game %s for a connection", gid)
                 continue
             await self.send(conn, game.saved.revision, view)
+
+
+async def announce(app, kind: str, key: str) -> None:
+    """Tell the other server processes that ``key`` of ``kind`` changed (a game's change is announced by its
+    save already): their handlers registered with ``app.state.cluster.on(kind, handler)`` run with ``key``
+    (:mod:`nardy.web.cluster`; nothing with SQLite, one process). The caller pushes to this process's own
+    connections itself."""
+    await run_in_threadpool(app.state.storage.notify, kind, key)
 
 
 def _when(t: float) -> _dt.datetime:
@@ -133,8 +149,8 @@ class ClockKeeper:
         the number of games whose clock was moved."""
         store = self.app.state.storage
         now = time.time() if now is None else now
-        beat = await run_in_threadpool(store.heartbeat)
-        await run_in_threadpool(store.set_heartbeat, _when(now))
+        # read and replaced in one step: of server processes starting at once, only the first finds the old one
+        beat = await run_in_threadpool(store.swap_heartbeat, _when(now))
         if beat is None or now - beat.timestamp() <= HEARTBEAT * 2:
             return 0
         down = now - beat.timestamp()

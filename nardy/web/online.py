@@ -14,6 +14,7 @@ Routes here: join, decline, cancel, rematch, fairness and the live WebSocket. Th
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import time
 
@@ -30,7 +31,17 @@ from .live import Conn
 from .sessions import NUMBERINGS, Session
 from .view import SavedGameView
 
-__all__ = ["router", "check_reader", "acting_side", "check_owner", "shown", "publish", "expire", "invite_url"]
+__all__ = [
+    "router",
+    "check_reader",
+    "acting_side",
+    "check_owner",
+    "shown",
+    "publish",
+    "publish_all",
+    "expire",
+    "invite_url",
+]
 
 router = APIRouter()
 
@@ -115,36 +126,47 @@ def invite_url(request: Request | WebSocket, gid: str, token: str) -> str:
 
 
 # ----- the live channel ----------------------------------------------------------------------------------
-async def publish(app, gid: str) -> None:
-    """Push the stored game ``gid`` to its live connections."""
+async def publish(app, gid: str, game: Loaded | None = None) -> None:
+    """Push the stored game ``gid`` to its live connections in this process (the other server processes hear
+    of the change from its ``NOTIFY``, :mod:`nardy.web.cluster`, and push theirs). ``game``: the game as just
+    stored by this request (else it is read)."""
     hub = app.state.hub
 
     def view_of(game: Loaded, conn: Conn) -> dict:
         return shown(game, conn.user, conn.viewer, conn.numbering).model_dump(mode="json", by_alias=True)
 
-    await hub.publish(gid, app.state.storage, view_of)
+    await hub.publish(gid, app.state.storage, view_of, game)
 
 
-async def _on_clock(app, gid: str, change) -> bool:
-    """Under the game's lock: read ``gid``, apply ``change(session) -> bool``, store it (its ``clock_due``
-    column follows the clock). A game that cannot be read any more has its ``clock_due`` cleared, so the
-    keeper does not come back to it. Returns what ``change`` returned (False when unread)."""
+async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
+    """Under the game's lock: read ``gid``, apply ``change(session) -> bool``, store it when it changed (or
+    when its ``clock_due`` column was stale). A game that cannot be read any more has its ``clock_due``
+    cleared, so the keeper does not come back to it. ``wait=False``: when another server process holds the
+    game, do nothing (it is acting on it; the next round sees what it did). Returns what ``change`` returned
+    (False when unread or not locked)."""
+    from .games import columns
+
     store = app.state.storage
-    async with app.state.game_locks.lock_for(gid):
+    async with app.state.game_locks.lock_for(gid, wait=wait) as held:
+        if not held:
+            return False
         try:
             game = await run_in_threadpool(read_game, store, gid)
         except Exception:
             await run_in_threadpool(store.clear_clock_due, gid)
             return False
+        before = game.saved.clock_due
         changed = change(game.session)
-        await run_in_threadpool(store_game, store, game)
+        if changed or columns(game.session)["clock_due"] != before:
+            await run_in_threadpool(store_game, store, game)
     return changed
 
 
 async def expire(app, gid: str, now: float) -> bool:
     """End ``gid``'s match if its clock has run out at ``now``; store and publish. True when it ended (when not
-    due after all, a stale column, the true due time is stored)."""
-    ended = await _on_clock(app, gid, lambda s: s.table.check_time(now) is not None)
+    due after all, a stale column, the true due time is stored). With several server processes each one's
+    keeper may come to the game; the one that takes its lock acts, the others pass (exactly one ends it)."""
+    ended = await _on_clock(app, gid, lambda s: s.table.check_time(now) is not None, wait=False)
     if ended:
         await publish(app, gid)
     return ended
@@ -161,6 +183,12 @@ async def shift(app, gid: str, seconds: float) -> bool:
         return True
 
     return await _on_clock(app, gid, move)
+
+
+async def publish_all(app) -> None:
+    """Push every game with live connections in this process again (notifications may have been missed)."""
+    for gid in list(app.state.hub.games):
+        await publish(app, gid)
 
 
 def store_game(store, game: Loaded) -> None:
@@ -229,7 +257,7 @@ async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLo
             return shown(game, user.id, None, "own")
 
         out = await lane(run)
-    await publish(request.app, gid)
+    await publish(request.app, gid, game)
     return out
 
 
@@ -348,6 +376,9 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
     await ws.accept()
     hub.add(gid, conn)
     try:
+        # a change stored between the first read and joining the hub would be missed: read it again then
+        if await run_in_threadpool(store.revision, gid) != game.saved.revision:
+            game = await run_in_threadpool(read_game, store, gid)
         view = shown(game, uid, v, numbering).model_dump(mode="json", by_alias=True)
         await hub.send(conn, game.saved.revision, view)
         while True:
@@ -356,6 +387,9 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
                 await ws.send_text("pong")
     except (WebSocketDisconnect, RuntimeError):
         pass
+    except Exception:  # the database failed meanwhile: the page reconnects
+        with contextlib.suppress(Exception):
+            await ws.close(code=1011)
     finally:
         hub.remove(gid, conn)
 

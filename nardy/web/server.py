@@ -1,4 +1,5 @@
-"""``nardy serve``: the web app under uvicorn."""
+"""``nardy serve``: the web app under uvicorn; ``--workers N`` runs N server processes on one port (each its own
+``SO_REUSEPORT`` socket; a supervisor starts a new one when one dies), which needs PostgreSQL (docs/deploy.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import errno
 import socket
 import subprocess
 import sys
+import time
 
 import click
 
@@ -88,8 +90,36 @@ def _warm_up():
     help="Mark the log-in cookies Secure (sent over https only) on every answer: for a server behind a "
     "TLS proxy that does not pass X-Forwarded-Proto. Without it they are Secure on https requests.",
 )
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Server processes on this port (several need PostgreSQL: they share the games, the live channel "
+    "and the clocks through it; see docs/deploy.md).",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default=None,
+    envvar="FORWARDED_ALLOW_IPS",
+    show_envvar=True,
+    metavar="ADDRESSES",
+    help="Comma-separated addresses (or networks) of the reverse proxies whose X-Forwarded-For and "
+    "X-Forwarded-Proto are believed ('*': any). Default: 127.0.0.1.",
+)
 def serve(
-    host, port, database, log_level, warm_up, allowed_hosts, allow_seeded_dice, bot_workers, bot_queue, secure_cookies
+    host,
+    port,
+    database,
+    log_level,
+    warm_up,
+    allowed_hosts,
+    allow_seeded_dice,
+    bot_workers,
+    bot_queue,
+    secure_cookies,
+    workers,
+    forwarded_allow_ips,
 ):
     """Play in the browser and use the engine over HTTP (API documented at /docs)."""
     try:
@@ -97,36 +127,148 @@ def serve(
     except ImportError:  # pragma: no cover
         raise click.ClickException("nardy serve needs uvicorn and fastapi: pip install nardy") from None
     _limit_malloc_arenas()
-    from .app import create_app
-    from .botwork import BotWork
     from .guard import host_names_for
     from .storage import Storage, StorageError
 
     try:
-        storage = Storage(database)
+        storage = Storage(database)  # made (or migrated) once here, before any worker starts
     except StorageError as e:
         raise click.ClickException(str(e)) from None
-    hosts = list(allowed_hosts) if allowed_hosts else host_names_for(host)
-    app = create_app(
-        storage=storage,
-        allowed_hosts=hosts,
-        allow_seeds=allow_seeded_dice,
-        bot_work=BotWork(workers=bot_workers, max_queued=bot_queue),
-        secure_cookies=secure_cookies,
-    )
+    if workers > 1 and storage.backend != "postgresql":
+        storage.close()
+        raise click.ClickException(
+            f"--workers {workers} needs PostgreSQL (--database postgresql://...): the processes share games, "
+            f"live notifications and game locks through it, and SQLite ({storage.safe_url}) is the database "
+            f"of one process; use --workers 1 with SQLite"
+        )
+    settings = {
+        "database": storage.url,
+        "allowed_hosts": list(allowed_hosts) if allowed_hosts else host_names_for(host),
+        "allow_seeds": allow_seeded_dice,
+        "bot_workers": bot_workers,
+        "bot_queue": bot_queue,
+        "secure_cookies": secure_cookies,
+    }
     if warm_up:
         _warm_up()
+    proxies = {"forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
+    shown = "localhost" if host in ("127.0.0.1", "::1") else (f"[{host}]" if ":" in host else host)
+    where = storage.safe_url
+    if workers > 1:
+        storage.close()
+        _supervise(workers, settings, host, port, log_level, proxies, shown, where)
+        return
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
-    shown = "localhost" if host in ("127.0.0.1", "::1") else (f"[{host}]" if ":" in host else host)
-    config = uvicorn.Config(app, host=host, port=bound, log_level=log_level)
-    server = uvicorn.Server(config)
-    click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {storage.safe_url})", err=True)
+    config = uvicorn.Config(_make_app(settings, storage), host=host, port=bound, log_level=log_level, **proxies)
+    click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {where})", err=True)
     sys.stderr.flush()
     try:
-        server.run(sockets=[sock])
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
+
+
+def _make_app(settings: dict, storage=None):
+    from .app import create_app
+    from .botwork import BotWork
+    from .storage import Storage
+
+    return create_app(
+        storage=storage if storage is not None else Storage(settings["database"]),
+        allowed_hosts=settings["allowed_hosts"],
+        allow_seeds=settings["allow_seeds"],
+        bot_work=BotWork(workers=settings["bot_workers"], max_queued=settings["bot_queue"]),
+        secure_cookies=settings["secure_cookies"],
+    )
+
+
+#: A worker that exits within this many seconds of its start failed to start; three in a row stop the server.
+_QUICK_EXIT = 10.0
+
+
+def _supervise(n: int, settings: dict, host: str, port: int, log_level: str, proxies: dict, shown: str, where: str):
+    """Run ``n`` worker processes on ``host:port`` until SIGINT/SIGTERM, starting a new one when one dies.
+
+    Each worker listens on a socket of its own bound with ``SO_REUSEPORT``, so the kernel spreads new
+    connections evenly over them (one listening socket shared by all would hand most connections to
+    whichever process happens to wait in ``accept``: measured by ``bench/online_load.py``, 10 to 1). The
+    parent first binds the port plainly to report a port in use, and then keeps a bound, not listening,
+    ``SO_REUSEPORT`` socket, which holds the port for its workers (another user cannot join the group)."""
+    import multiprocessing
+    import signal
+    import threading
+
+    probe = _listen(host, port)  # a port in use is reported here, before any worker starts
+    bound = probe.getsockname()[1]
+    probe.close()
+    holder = _reuse_port_socket(host, bound, listen=False)
+    ctx = multiprocessing.get_context("spawn")
+    args = (settings, host, bound, log_level, proxies)
+
+    def start():
+        p = ctx.Process(target=_worker_main, args=args, daemon=False)
+        p.start()
+        return p, time.monotonic()
+
+    stop = threading.Event()
+    old = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+    procs = [start() for _ in range(n)]
+    click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {where}, {n} processes)", err=True)
+    sys.stderr.flush()
+    quick = 0
+    try:
+        while not stop.wait(0.5):
+            for i, (p, since) in enumerate(procs):
+                if p.is_alive():
+                    continue
+                quick = quick + 1 if time.monotonic() - since < _QUICK_EXIT else 0
+                if quick >= 3:
+                    click.echo(f"nardy: workers keep failing at start (exit {p.exitcode}); stopping", err=True)
+                    stop.set()
+                    break
+                click.echo(f"nardy: worker {p.pid} ended (exit {p.exitcode}); starting another", err=True)
+                procs[i] = start()
+    finally:
+        for p, _ in procs:
+            if p.is_alive():
+                p.terminate()  # SIGTERM: uvicorn closes its connections and ends the app's lifespan
+        for p, _ in procs:
+            p.join(30)
+            if p.is_alive():
+                p.kill()
+                p.join(5)
+        holder.close()
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    if quick >= 3:
+        raise click.ClickException("the worker processes could not start (see their messages above)")
+
+
+def _worker_main(settings: dict, host: str, port: int, log_level: str, proxies: dict) -> None:
+    """One worker process of ``nardy serve --workers N``: its own app, storage and ``SO_REUSEPORT`` socket."""
+    import uvicorn
+
+    _limit_malloc_arenas()
+    sock = _reuse_port_socket(host, port, listen=True)
+    config = uvicorn.Config(_make_app(settings), host=host, port=port, log_level=log_level, **proxies)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def _reuse_port_socket(host: str, port: int, listen: bool) -> socket.socket:
+    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, addr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(addr)
+    if listen:
+        sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
 
 
 #: glibc's mallopt parameter M_ARENA_MAX.

@@ -52,7 +52,9 @@ from .view import (
     CubeView,
     GameView,
     LastPlay,
+    MatchSettings,
     OnlineView,
+    Refusal,
     Resignation,
     ResultView,
     RulesView,
@@ -102,7 +104,7 @@ def new_session(
     *,
     length: int = 0,
     opponent: str = "bot",
-    level: str = "advanced",
+    level: str = "grandmaster",
     colour: str = "white",
     options: dict | None = None,
     players=None,
@@ -611,6 +613,7 @@ class Session:
         to_act = self.table.to_act
         human_to_act = to_act is not None and to_act in mine
         moves, can_confirm, dice_left, steps_text = self._turn_view(g, v, numbering, human_to_act)
+        actions = self._actions(g, human_to_act, can_confirm, mine)
         res = g.result
         cube = g.cube
         return GameView(
@@ -644,7 +647,7 @@ class Session:
             moves=moves,
             can_confirm=can_confirm,
             steps=steps_text,
-            actions=self._actions(g, human_to_act, can_confirm, mine),
+            actions=actions,
             resignation=(
                 Resignation(
                     player=g.resignation[0],
@@ -661,7 +664,50 @@ class Session:
             you=mine,
             clock=self._clock_view(time.time() if now is None else now),
             online=self._online_view(mine),
+            blocked=self._blocked(g, v, numbering) if moves else {},
+            resign_points=[g.points_for(i) for i in range(len(rules.scoring))] if "resign" in actions else [],
+            settings=MatchSettings(
+                opponent=self.settings.get("opponent", "bot"),
+                crawford=m.crawford_rule,
+                jacoby=m.jacoby,
+                beavers=m.beavers,
+                cube_limit=m.cube_limit,
+                auto_roll=self.table.auto_roll,
+            ),
         )
+
+    def _blocked(self, g, v: int, numbering: str) -> dict[str, list[Refusal]]:
+        """The mover's checkers that no legal step moves now, and why for each die left
+        (:func:`nardy.tui.explain.step_refusal`: the rule the step breaks), in ``v``'s numbering; points in
+        the params labelled as the view labels them."""
+        from ..tui.explain import step_refusal
+
+        hitting = self.match.rules.hitting
+        label = self.wording(numbering, v)["label"]
+        a = g.partial_position.array
+        sources = {frm for frm, _ in g.legal_steps()}
+        out: dict[str, list[Refusal]] = {}
+        for frm in [25, *range(24, 0, -1)]:
+            if frm in sources or a[frm] <= 0:
+                continue
+            seen: list[Refusal] = []
+            for d in sorted(set(g.dice_left), reverse=True):
+                code, params = step_refusal(g, frm, max(0, frm - d))
+                if code == "distance":
+                    continue
+                shown: dict[str, str | int] = {}
+                for k, x in params.items():
+                    if k in ("point", "from", "to") and isinstance(x, int):
+                        shown[k] = "bar" if x == 25 else "off" if x == 0 else label(x)
+                    elif isinstance(x, (list, tuple)):
+                        shown[k] = "-".join(str(y) for y in x)
+                    else:
+                        shown[k] = x
+                r = Refusal(code=code, params=shown)
+                if r not in seen:
+                    seen.append(r)
+            out[str(_to_viewer(frm, g.turn, v, hitting))] = seen or [Refusal(code="no_legal_play")]
+        return out
 
     def _clock_view(self, now: float) -> ClockView | None:
         c = self.table.clock

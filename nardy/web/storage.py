@@ -68,6 +68,7 @@ __all__ = [
     "StorageError",
     "StorageUnavailable",
     "StaleRevision",
+    "NOTIFY_CHANNEL",
 ]
 
 log = logging.getLogger("nardy.web")
@@ -134,6 +135,10 @@ SCHEMA_HEAD = "0002"
 _BEFORE_ALEMBIC = "0001"
 #: PostgreSQL advisory lock held while migrating (servers starting at once migrate one after the other).
 _MIGRATION_LOCK = 0x6E617264  # "nard"
+#: PostgreSQL ``NOTIFY`` channel of stored changes (:mod:`nardy.web.cluster`): payload ``"<kind> <origin> <key>"``.
+NOTIFY_CHANNEL = "nardy_live"
+#: PostgreSQL advisory lock (one-key form) held while the heartbeat is read and replaced.
+_HEARTBEAT_LOCK = 0x6E617265
 #: Alembic's ``context`` is one per process: migrations in one process run one at a time.
 _MIGRATING = threading.Lock()
 
@@ -369,6 +374,8 @@ class Storage:
 
     def __init__(self, url: str | None = None):
         self.url = normalise_url(url) if url else default_database_url()
+        #: this process's name in the notifications it sends (:mod:`nardy.web.cluster` skips its own)
+        self.origin = secrets.token_hex(6)
         try:
             u = make_url(self.url)
             kwargs = {}
@@ -481,6 +488,9 @@ class Storage:
         The write happens only if the stored revision is still ``saved.revision`` (optimistic locking:
         two servers, or two requests, acting on one game cannot both win).
 
+        With PostgreSQL, the same transaction sends ``NOTIFY`` (kind ``game``, :mod:`nardy.web.cluster`), so
+        the other server processes hear of the change exactly when it is committed.
+
         Raises:
             KeyError: the game was deleted; StaleRevision: it was saved by someone else since it was read.
         """
@@ -503,9 +513,35 @@ class Storage:
                 if c.execute(select(games.c.revision).where(games.c.id == saved.id)).first() is None:
                     raise KeyError(saved.id)
                 raise StaleRevision(f"game {saved.id} changed since revision {saved.revision}")
+            self._notify(c, "game", saved.id)
         saved.updated = now
         saved.revision += 1
         return saved
+
+    def _notify(self, c, kind: str, key: str) -> None:
+        if c.dialect.name == "postgresql":
+            c.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": f"{kind} {self.origin} {key}"},
+            )
+
+    @_guarded
+    def notify(self, kind: str, key: str) -> None:
+        """Tell the other server processes on this database that ``key`` of ``kind`` changed (PostgreSQL
+        ``NOTIFY``, delivered to their :meth:`nardy.web.cluster.Cluster.on` handlers; nothing with SQLite, a
+        one-process database). ``kind``: one word; ``key``: at most 200 characters."""
+        if self.backend != "postgresql":
+            return
+        if not kind or " " in kind or len(key) > 200:
+            raise ValueError(f"notification {kind!r} {key[:40]!r}: a one-word kind and a key of 200 characters at most")
+        with self.engine.begin() as c:
+            self._notify(c, kind, key)
+
+    @_guarded
+    def revision(self, gid: str) -> int | None:
+        """The stored revision of game ``gid`` (``None``: no such game)."""
+        with self.engine.connect() as c:
+            return c.execute(select(games.c.revision).where(games.c.id == gid)).scalar()
 
     @_guarded
     def delete(self, gid: str) -> bool:
@@ -770,6 +806,22 @@ class Storage:
     def set_heartbeat(self, when: _dt.datetime | None = None) -> None:
         """Record that the server is alive at ``when`` (default: now, UTC)."""
         self.set_server_value("heartbeat", (when or _now()).astimezone(_dt.UTC).isoformat())
+
+    @_guarded
+    def swap_heartbeat(self, when: _dt.datetime) -> _dt.datetime | None:
+        """Record the heartbeat ``when`` and return the one it replaces, in one step that server processes
+        starting at once take one after the other (PostgreSQL: an advisory lock; SQLite: ``BEGIN``), so only the
+        first of them finds an old heartbeat and gives the clocks back the time the servers were all down."""
+        with self.engine.begin() as c:
+            if c.dialect.name == "postgresql":
+                c.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _HEARTBEAT_LOCK})
+            value = c.execute(select(server.c.value).where(server.c.key == "heartbeat")).scalar()
+            new = when.astimezone(_dt.UTC).isoformat()
+            if value is None:
+                c.execute(server.insert().values(key="heartbeat", value=new))
+            else:
+                c.execute(update(server).where(server.c.key == "heartbeat").values(value=new))
+        return None if value is None else _aware(_dt.datetime.fromisoformat(value))
 
     def close(self):
         self.engine.dispose()

@@ -32,6 +32,8 @@ __all__ = [
     "ResultView",
     "HistoryItem",
     "PageAction",
+    "Refusal",
+    "MatchSettings",
 ]
 
 #: What a person at this device may do now (``hint`` asks for a hint; the others are actions to send).
@@ -154,6 +156,25 @@ HistoryItem = Annotated[
 
 
 # ----- the view ----------------------------------------------------------------------------------------
+class Refusal(BaseModel):
+    """Why something cannot be done: a code of the message catalogue (``[messages]``) and its params, points
+    already labelled as the view shows them, dice written ``6-5``."""
+
+    code: str
+    params: dict[str, str | int] = Field(default_factory=dict)
+
+
+class MatchSettings(BaseModel):
+    """The settings a match was started with, as ``POST /api/games`` takes them."""
+
+    opponent: Literal["bot", "human", "online"]
+    crawford: bool
+    jacoby: bool
+    beavers: bool
+    cube_limit: int | None
+    auto_roll: bool
+
+
 class SeatView(BaseModel):
     """One side's seat: who sits there."""
 
@@ -240,6 +261,17 @@ class GameView(BaseModel):
     you: list[int] = Field(default_factory=list, description="the sides the viewer may act for (empty: watching)")
     clock: ClockView | None = None
     online: OnlineView | None = None
+    blocked: dict[str, list[Refusal]] = Field(
+        default_factory=dict,
+        description="the person to act's checkers that cannot move now: {place: [refusal, ...]} (viewer's "
+        "numbering, 25 the bar), why for each die left (codes of the message catalogue, points as labelled)",
+    )
+    resign_points: list[int] = Field(
+        default_factory=list,
+        description="what resigning at each result level (lowest first) would lose now: level x cube "
+        "(a single game under Jacoby's rule with the cube not turned)",
+    )
+    settings: MatchSettings | None = Field(None, description="the match's settings (to start another like it)")
 
 
 class GameRef(BaseModel):

@@ -236,3 +236,17 @@ def test_an_sgf_record_is_analysed_as_its_mat_twin(tmp_path):
     b = analyse_file(tmp_path / "g.sgf", level="advanced").to_dict()
     assert [d["equity_loss"] for d in a["decisions"]] == [d["equity_loss"] for d in b["decisions"]]
     assert [p["error_rate"] for p in a["players"]] == [p["error_rate"] for p in b["players"]]
+
+
+def test_long_nardys_last_roll_is_listed_not_judged():
+    g = Game("long", dice=DiceSource(seed=0), cube=False, last_roll="half")
+    bot = Bot("long", "advanced")
+    g.start()
+    while not g.is_over:
+        if g.phase == "roll":
+            g.roll()
+        else:
+            g.play(bot.choose_play(g.position, g.dice))
+    assert g.in_last_roll is False and any(type(e).__name__ == "LastRollEvent" for e in g.history)
+    last = _analyse_game(g)["decisions"][-1]
+    assert last["error_kind"] == "last roll: not judged" and not last["counted"] and last["equity_loss"] == 0.0

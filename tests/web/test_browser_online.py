@@ -279,7 +279,9 @@ def test_two_people_play_long_nardy_online_by_link_with_a_watcher(server, people
         side = view(ann)["to_act"]
         loser, winner = seats[side], seats[1 - side]
         loser.select_option("#resign-level", str(len(view(loser)["result_names"]) - 1))
-        click_and_wait(loser, "#btn-resign")
+        loser.click("#btn-resign")  # the page first says what resigning loses
+        loser.wait_for_selector("#resign-dialog[open]")
+        click_and_wait(loser, "#resign-ok")
         settle(winner, view(loser)["seq"])
         click_and_wait(winner, "#btn-accept")
     final = sync_all(pages)
@@ -287,7 +289,9 @@ def test_two_people_play_long_nardy_online_by_link_with_a_watcher(server, people
     assert v["match_over"] and v["match_winner"] in (0, 1)
     winner = v["players"][v["match_winner"]]
     for p in pages:
-        assert winner in p.inner_text("#status-main") and "wins the match" in p.inner_text("#status-main")
+        # the winner's own page says "You win the match", the others name the winner
+        mine = view(p)["you"] == [v["match_winner"]]
+        assert (f"{winner} wins the match" if not mine else "You win the match") in p.inner_text("#status-main")
         assert view(p)["seq"] == final
     # the opponent's moves were shown checker by checker on the other pages
     assert ann.evaluate("window.nardy.animated") > 0 and bob.evaluate("window.nardy.animated") > 0
@@ -360,7 +364,10 @@ def test_backgammon_online_double_and_take_then_resign(server, people, shots):
     assert "double" in kinds and "take" in kinds
     # Ann resigns a single game (2 points with the cube: the match); Bob accepts
     ann.select_option("#resign-level", "0")
-    click_and_wait(ann, "#btn-resign")
+    ann.click("#btn-resign")
+    ann.wait_for_selector("#resign-dialog[open]")
+    assert ann.inner_text("#resign-text") == "You lose 2 points (single game, cube 2)."
+    click_and_wait(ann, "#resign-ok")
     settle(bob, view(ann)["seq"])
     assert "accept" in view(bob)["actions"]
     click_and_wait(bob, "#btn-accept")
@@ -368,7 +375,7 @@ def test_backgammon_online_double_and_take_then_resign(server, people, shots):
     for p in (ann, bob):
         v = view(p)
         assert v["seq"] == final and v["match_over"] and v["match_winner"] == 1 and v["score"] == [0, 2]
-        assert "Bob wins the match 0-2" in p.inner_text("#status-main")
+        assert ("You win the match 0-2" if p is bob else "Bob wins the match 0-2") in p.inner_text("#status-main")
     shot(ann, shots, "09-backgammon-resigned")
 
 

@@ -270,3 +270,34 @@ def test_the_tutor_judges_cube_actions(ann):
     t = ann.get(f"/api/games/{v['id']}/tutor?level=advanced&action=take").json()
     assert t["warn"] is False
     refused(ann.get(f"/api/games/{v['id']}/tutor?action=beaver"), 422, "invalid_request")
+
+
+def test_every_text_of_the_review_page_is_in_the_catalogue():
+    """review.js asks the shared catalogue (nardy/data/catalogue.toml) for its words, in both languages:
+    the keys it names and those it builds from the analysis' values."""
+    import re
+    from pathlib import Path
+
+    from nardy import catalogue
+    from nardy.analysis import ANALYSIS_LEVELS, LUCK_THRESHOLDS, THRESHOLDS
+
+    js = (Path(review.__file__).parent / "static" / "review.js").read_text(encoding="utf-8")
+    page = set(catalogue.entries("page")) | set(catalogue.entries("common"))
+    named = {k for k in re.findall(r"""\bt\(\s*["']([^"']+)["']""", js) if not k.endswith("_")}
+    # and every literal of its own keys (passed to helpers that call t: line("rv_played", ...), btn(...))
+    named |= {k for k in re.findall(r"""["']((?:rv|tutor)[a-z_]*)["']""", js) if not k.endswith("_")}
+    # (a button drawn with a symbol names only its title: rv_next -> rv_next_title)
+    named = {k if k in page or k + "_title" not in page else k + "_title" for k in named}
+    assert len(named) > 40 and not sorted(named - page), sorted(named - page)
+    built = (
+        [f"rv_level_{x}" for x in ANALYSIS_LEVELS]
+        + [f"rv_mark_{x}" for x in dict(THRESHOLDS)]
+        + [f"rv_marks_{x}" for x in dict(THRESHOLDS)]
+        + [f"rv_luck_{x.replace(' ', '_')}" for x in dict(LUCK_THRESHOLDS)]
+        + [f"rv_cube_{x}" for x in ("no_double", "double", "take", "pass", "double_take", "double_pass")]
+        + [f"{k}_title" for k in ("rv_first", "rv_prev", "rv_next", "rv_last", "rv_prev_error", "rv_next_error")]
+    )
+    assert not [k for k in built if k not in page], [k for k in built if k not in page]
+    for k in named | set(built):
+        e = catalogue.entries("page").get(k) or catalogue.entries("common")[k]
+        assert e["en"] and e["ru"], k

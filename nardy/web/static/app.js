@@ -18,6 +18,9 @@ const S = {
   animating: false,    // an opponent's move is being shown (the board ignores clicks meanwhile)
   animated: 0,         // counts the moves shown so (tests read it)
   drops: 0,            // counts live channels lost (and then opened again by themselves)
+  diceKey: null,       // the dice shown (a new roll tumbles in)
+  rolls: 0,            // counts the rolls shown tumbling (tests read it)
+  sounds: 0,           // counts the sounds played
 };
 window.nardy = S;      // for tests and curious people
 
@@ -38,13 +41,15 @@ async function api(method, path, body) {
     const m = document.cookie.match(/(?:^|;\s*)nardy_csrf=([^;]+)/);
     if (m) opts.headers["X-CSRF-Token"] = decodeURIComponent(m[1]);
   }
-  const r = await fetch(path, opts);
+  let r;
+  try { r = await fetch(path, opts); } catch (e) { throw new Error(msg("server_unreachable")); }
   if (r.status === 204) return null;
   const ct = r.headers.get("content-type") || "";
   const data = ct.includes("json") ? await r.json() : await r.text();
   if (!r.ok) {
-    const msg = (data && (data.message || data.detail)) ? (data.message || data.detail) : `HTTP ${r.status}`;
-    const err = new Error(msg);
+    // the server words its refusals in the page's language (Accept-Language); anything else by its kind
+    const text = (data && data.message) ? data.message : msg(r.status === 404 ? "not_found" : "http_error");
+    const err = new Error(text);
     err.status = r.status;
     err.code = data && data.code;
     throw err;
@@ -175,7 +180,8 @@ function setView(v, opts) {
   if (prev && prev.id === v.id && v.seq < prev.seq) { S.updates++; return; }
   // the opponent's move is shown from the state before (the board is drawn by the animation meanwhile)
   // (a state with the same board, such as the confirmation of the steps being shown, lets the showing finish)
-  const plan = opts && opts.animate ? planAnimation(prev, v) : null;
+  const plan = opts && opts.animate && pref("animate") !== "off"
+    ? (v.online ? planAnimation(prev, v) : planLocal(prev, v, opts.step)) : null;
   const sameDrawing = prev && prev.id === v.id && prev.viewer === v.viewer && sameBoard(prev.board, v.board);
   if (!plan && !sameDrawing) stopAnimation();
   S.view = v;
@@ -184,6 +190,52 @@ function setView(v, opts) {
   render();
   onlineView(prev, v, plan);
   renderClocks();
+}
+
+// A game at this device: the step just taken (step: [from, to]) or the computer's play that followed, slid
+// from prev's board; null when the boards do not differ by exactly that.
+function planLocal(prev, v, stepTaken) {
+  if (!prev || prev.id !== v.id || prev.viewer !== v.viewer || prev.game_number !== v.game_number) return null;
+  if (document.visibilityState === "hidden" || sameBoard(prev.board, v.board)) return null;
+  const hitting = v.game !== "long";
+  const fits = (steps, side) => {
+    const b = copyBoard(prev.board);
+    for (const [a, c] of steps) if (!applyStep(b, a, c, side, hitting)) return false;
+    return sameBoard(b, v.board);
+  };
+  const mover = prev.turn;
+  if (stepTaken && mover !== null) {
+    const side = mover === v.viewer ? 0 : 1;
+    if (fits([stepTaken], side)) return { steps: [stepTaken], side, hitting };
+  }
+  const lp = v.last_play;
+  if (lp && lp.steps.length) {
+    const side = lp.player === v.viewer ? 0 : 1;
+    if (fits(lp.steps, side)) {
+      const view = Object.assign({}, prev, { dice: lp.dice, dice_left: [], turn: lp.player, cube: v.cube });
+      return { steps: lp.steps, side, hitting, view };
+    }
+  }
+  return null;
+}
+
+// ----- sound: short sounds made here (Web Audio), no files ------------------------------------------------
+let AUDIO = null;
+function sound(kind) {
+  if (pref("sound") === "off") return;
+  S.sounds++;
+  try {
+    AUDIO = AUDIO || new (window.AudioContext || window.webkitAudioContext)();
+    const now = AUDIO.currentTime;
+    const knock = (at, freq, len, vol) => {
+      const o = AUDIO.createOscillator(), g = AUDIO.createGain();
+      o.type = "triangle"; o.frequency.setValueAtTime(freq, now + at);
+      g.gain.setValueAtTime(vol, now + at); g.gain.exponentialRampToValueAtTime(0.001, now + at + len);
+      o.connect(g).connect(AUDIO.destination); o.start(now + at); o.stop(now + at + len + 0.02);
+    };
+    if (kind === "dice") [0, 0.07, 0.15, 0.21].forEach((at, i) => knock(at, 900 + 170 * i, 0.05, 0.12));
+    else knock(0, 380, 0.08, 0.2);
+  } catch (e) { /* no audio here */ }
 }
 
 // ----- actions ------------------------------------------------------------------------------------------
@@ -204,7 +256,7 @@ async function act(action, extra) {
                         { action, ...(extra || {}), seq: before ? before.seq : 0 });
     S.message = null;
     noteOutcome(before, v, action);
-    setView(v);
+    setView(v, { animate: true, step: extra && action === "step" ? [extra.from, extra.to] : null });
   } catch (e) {
     S.selected = null;
     if (e.status === 409) {
@@ -227,6 +279,44 @@ function noteOutcome(before, v, action) {
   }
 }
 
+// Resigning: first say what it loses ("You lose 4 points (gammon, cube 2)"), then offer it.
+function askResign() {
+  const v = S.view;
+  if (!v || S.busy) return;
+  const level = Number($("#resign-level").value);
+  const n = v.resign_points[level] ?? v.rules.scoring[level] * v.cube.value;
+  const args = { n, level: resultName(v.result_names[level]), cube: v.cube.value };
+  $("#resign-text").textContent = t(v.cube.value > 1 ? "resign_lose_cube" : "resign_lose", args);
+  const dlg = $("#resign-dialog");
+  dlg.dataset.level = level;
+  if (dlg.showModal) dlg.showModal(); else dlg.setAttribute("open", "");
+}
+
+// After a match: another one with the same settings (the same game, length, rules, opponent and level).
+async function newMatch() {
+  const v = S.view;
+  if (!v || S.busy) return;
+  const st = v.settings || {};
+  const options = { cube: v.rules.cube, opening: v.rules.opening };
+  if (v.game === "long") { options["last-roll"] = v.rules["last-roll"]; options["head-exception"] = v.rules["head-exception"]; }
+  else options["strict-bear-off"] = v.rules["strict-bear-off"];
+  const body = {
+    game: v.game, length: v.length, options, opponent: st.opponent === "human" ? "human" : "bot", level: v.level,
+    colour: v.viewer === 0 ? "white" : "black", auto_roll: st.auto_roll !== false, crawford: st.crawford !== false,
+  };
+  if (v.length === 0) { body.jacoby = !!st.jacoby; body.beavers = !!st.beavers; }
+  if (st.cube_limit) body.cube_limit = st.cube_limit;
+  if (params.get("seed") !== null) body.seed = Number(params.get("seed")) + 1;
+  setBusy(true);
+  try {
+    const nv = await api("POST", `/api/games?numbering=${numberingFor(v.game)}`, body);
+    leaveGame();
+    S.id = null; S.view = null; S.viewer = null; S.hints = null; S.message = null;
+    location.hash = "#/game/" + nv.id;
+  } catch (e) { showError(e); }
+  finally { setBusy(false); }
+}
+
 async function hint() {
   if (S.busy || !S.id) return;
   setBusy(true);
@@ -243,7 +333,9 @@ function step(from, to) {
 
 // ----- board interaction: click a checker, then a highlighted point; or drag --------------------------
 function boardPointerDown(ev) {
-  if (S.busy || !S.view || S.animating) return;
+  if (S.busy || !S.view) return;
+  // a click while a move is being shown: show where the game is now, and take the click
+  if (S.animating) { stopAnimation(); S.animated++; renderBoardOnly(); }
   const loc = ev.target.dataset ? ev.target.dataset.loc : undefined;
   if (loc === undefined) { S.selected = null; renderBoardOnly(); return; }
   const moves = S.view.moves || {};
@@ -260,7 +352,34 @@ function boardPointerDown(ev) {
     return;
   }
   S.selected = null;
+  // a checker of the person to act that cannot move: say why (head rule, six-block, bar, closed points...)
+  const why = (S.view.blocked || {})[loc];
+  const v = S.view, n = Number(loc);
+  const theirs = v.human_to_act && v.phase === "move" && n >= 1 && n <= 24
+    && v.board.points[n] * (v.turn === v.viewer ? 1 : -1) < 0;
+  if (why && why.length) {
+    S.message = { kind: "note", text: blockedText(why) };
+    renderStatus();
+  } else if (theirs) {
+    S.message = { kind: "note", text: t("not_your_checker") };
+    renderStatus();
+  } else if (S.message && S.message.kind === "note") {
+    S.message = null;
+    renderStatus();
+  }
   renderBoardOnly();
+}
+
+// The refusals of a checker that cannot move, worded by the catalogue (bar/off in the page's language).
+function blockedText(why) {
+  const word = (x) => (x === "bar" || x === "off" ? msg(x) : x);
+  const parts = why.map((r) => {
+    const args = {};
+    for (const [k, x] of Object.entries(r.params || {})) args[k] = word(x);
+    return msg(r.code, args);
+  });
+  const text = [...new Set(parts)].join("; ");
+  return t("cannot_move", { why: text });
 }
 
 function boardPointerMove(ev) {
@@ -298,11 +417,23 @@ function diceText(d) { return d ? `${d[0]}-${d[1]}` : ""; }
 
 function resultName(name) { return t("res_" + name); }
 
+// A player's name as the page shows it: the server's default names in the page's language ("Player" ->
+// "Игрок", "White" -> "Белые", the computer "nardy-expert" -> "nardy").
 function name(v, p) {
   if (p === null || p === undefined) return "";
   const n = v.players[p];
+  if (n === "Player") return S.me && S.me.name && !v.online ? S.me.name : t("player");
+  if (n === "White" || n === "Black") return t("colour_" + (n === "White" ? 0 : 1));
+  if (!v.humans[p] && /^nardy-[a-z]+$/.test(n)) return "nardy";
   return n;
 }
+
+// "you": the one person at this device, or the one side this player sits at online
+function isYou(v, p) {
+  return v.online ? v.you.length === 1 && v.you[0] === p : v.humans.filter(Boolean).length === 1 && v.humans[p];
+}
+
+function pointsText(n) { return t("points", { n }); }
 
 function render() {
   if (!S.view) return;
@@ -316,12 +447,20 @@ function render() {
 
 function renderBoardOnly() {
   if (!S.view || S.animating) return;
-  renderBoard($("#board"), S.view, { selected: S.selected });
+  const v = S.view;
+  renderBoard($("#board"), v, { selected: S.selected });
+  // new dice: they tumble onto the board (a CSS animation) with their sound
+  const key = v.dice ? `${v.id}:${v.game_number}:${v.history.length}:${v.turn}:${v.dice}` : "";
+  if (key && key !== S.diceKey && S.diceKey !== null && pref("animate") !== "off") {
+    document.querySelectorAll("#board .die").forEach((d) => d.classList.add("rolling"));
+    S.rolls++;
+    sound("dice");
+  }
+  if (S.diceKey !== key) S.diceKey = key;
 }
 
 function statusText(v) {
-  // "you": the one person at this device, or the one side this player sits at online
-  const you = (p) => (v.online ? v.you.length === 1 && v.you[0] === p : v.humans.filter(Boolean).length === 1 && v.humans[p]);
+  const you = (p) => isYou(v, p);
   if (v.online) {
     if (v.status === "cancelled") return t("st_cancelled");
     if (v.status === "declined") return t("st_declined_invite");
@@ -330,12 +469,12 @@ function statusText(v) {
     if (end && end.reason === "time") return t("st_time", { loser: name(v, end.loser), winner: name(v, end.winner) });
   }
   if (v.match_over) {
-    return t("st_match", { name: name(v, v.match_winner), s0: fmt(v.score[0]), s1: fmt(v.score[1]) });
+    return t(you(v.match_winner) ? "st_match_you" : "st_match", { name: name(v, v.match_winner), s0: fmt(v.score[0]), s1: fmt(v.score[1]) });
   }
   if (v.phase === "over" && v.result) {
     const r = v.result;
-    if (r.winner === null) return t("st_draw", { points: fmt(r.points) });
-    return t("st_win", { name: name(v, r.winner), points: fmt(r.points), level: r.reason === "drop" ? t("reason_drop") : resultName(r.level_name) });
+    if (r.winner === null) return t("st_draw", { points: pointsText(r.points) });
+    return t(you(r.winner) ? "st_win_you" : "st_win", { name: name(v, r.winner), points: pointsText(r.points), level: r.reason === "drop" ? t("reason_drop") : resultName(r.level_name) });
   }
   const p = v.to_act;
   if (v.phase === "roll") return you(p) ? t("st_roll_you") : t("st_roll", { name: name(v, p) });
@@ -360,11 +499,18 @@ function renderStatus() {
     main.textContent = statusText(v);
     if (v.phase === "over" || v.match_over) main.className = "result";
     box.appendChild(main);
+    const cubeNote = lastCubeNote(v);
     const lp = v.last_play;
+    if (cubeNote) {
+      const last = document.createElement("div");
+      last.id = "status-cube";
+      last.textContent = cubeNote;
+      box.appendChild(last);
+    }
     if (lp && !(v.human_to_act && lp.player === v.to_act && v.phase === "move")) {
       const last = document.createElement("div");
       last.id = "status-last";
-      last.textContent = `${name(v, lp.player)}: ${diceText(lp.dice)} ${lp.text || "—"}`;
+      last.textContent = `${name(v, lp.player)}: ${diceText(lp.dice)} ${lp.text || t("no_play")}`;
       box.appendChild(last);
     }
   }
@@ -375,6 +521,15 @@ function renderStatus() {
     m.textContent = S.message.text;
     box.appendChild(m);
   }
+}
+
+// The other side's answer to a double, while it is the latest news (the game goes on after a take).
+function lastCubeNote(v) {
+  const e = v.history[v.history.length - 1];
+  if (!e || isYou(v, e.player)) return "";
+  if (e.kind === "take") return t("st_taken", { name: name(v, e.player), value: e.value });
+  if (e.kind === "beaver") return t("st_beavered", { name: name(v, e.player), value: e.value });
+  return "";
 }
 
 const BUTTONS = ["roll", "double", "take", "drop", "beaver", "accept", "decline", "undo", "confirm", "hint", "next"];
@@ -395,12 +550,13 @@ function renderControls() {
     sel.textContent = "";
     v.result_names.forEach((n, i) => {
       const o = document.createElement("option");
-      o.value = i; o.textContent = resultName(n);
+      o.value = i; o.textContent = cap(resultName(n));
       sel.appendChild(o);
     });
     sel.dataset.game = v.game; sel.dataset.lang = LANG;
   }
   $("#btn-resign").disabled = S.busy;
+  $("#btn-new-match").hidden = !(v.match_over && !v.online);
   $("#btn-flip").disabled = S.busy;
 }
 
@@ -418,7 +574,7 @@ function renderSide() {
     sw.className = "swatch " + (p === 0 ? "white" : "black");
     const nm = document.createElement("span");
     nm.className = "pname";
-    nm.textContent = v.players[p] + (v.humans[p] ? "" : ` (${t("level_" + v.level)})`)
+    nm.textContent = name(v, p) + (v.humans[p] ? "" : ` (${t("level_" + v.level)})`)
       + (v.online && v.you.length === 1 && v.you[0] === p ? ` ${t("you_mark")}` : "");
     const s = document.createElement("span");
     s.className = "pscore";
@@ -426,7 +582,7 @@ function renderSide() {
     const pip = document.createElement("span");
     pip.className = "ppips";
     const pipCount = p === v.viewer ? v.pips[0] : v.pips[1];
-    pip.textContent = `${pipCount} ${t("pips")}`;
+    pip.textContent = t("pips", { n: pipCount });
     row.append(sw, nm, s, pip);
     if (v.clock) {
       const ck = document.createElement("span");
@@ -439,7 +595,7 @@ function renderSide() {
   const meta = document.createElement("div");
   meta.className = "match-meta";
   const parts = [t("game_" + v.game), v.length ? t("match_to", { n: v.length }) : t("money")];
-  if (v.cube.enabled) parts.push(`${t("cube")} ${v.cube.value}`);
+  if (v.cube.enabled && !v.crawford) parts.push(`${t("cube")} ${v.cube.value}`);
   if (v.crawford) parts.push(t("crawford"));
   meta.textContent = parts.join(" · ");
   sc.appendChild(meta);
@@ -474,15 +630,23 @@ function renderSide() {
         const eq = document.createElement("span");
         eq.className = "eq";
         eq.textContent = ` ${p.equity >= 0 ? "+" : ""}${p.equity.toFixed(3)}` + (p.loss > 0 ? ` (−${p.loss.toFixed(3)})` : "");
-        li.append(b, eq);
+        const pr = document.createElement("div");
+        pr.className = "probs";
+        pr.textContent = probsText(p.probabilities);
+        li.append(b, eq, pr);
         ol.appendChild(li);
       }
       hb.appendChild(ol);
     } else {
       const p = document.createElement("p");
-      const eqs = Object.entries(h.equities).map(([k, x]) => `${k}: ${x.toFixed(3)}`).join(", ");
-      p.textContent = `${t("hint_cube", { action: h.action })} (${eqs})`;
-      hb.appendChild(p);
+      p.className = "cube-hint";
+      const key = (k) => "cube_" + k.replace(/[ /]/g, "_");
+      const eqs = Object.entries(h.equities).map(([k, x]) => `${t(key(k))}: ${x >= 0 ? "+" : ""}${x.toFixed(3)}`).join(", ");
+      p.textContent = `${t("hint_cube", { action: t(key(h.action)) })} (${eqs})`;
+      const pr = document.createElement("div");
+      pr.className = "probs";
+      pr.textContent = probsText(h.probabilities);
+      hb.append(p, pr);
     }
   }
 
@@ -492,15 +656,15 @@ function renderSide() {
   for (const e of v.history) {
     const li = document.createElement("li");
     li.className = "ev ev-" + e.kind;
-    const who = e.player !== undefined && e.player !== null ? v.players[e.player] : "";
+    const who = e.player !== undefined && e.player !== null ? name(v, e.player) : "";
     let text = "";
     switch (e.kind) {
-      case "opening": text = t("ev_opening", { name: who, dice: diceText(e.dice) }); break;
+      case "opening": text = e.dice ? t("ev_opening", { name: who, dice: diceText(e.dice) }) : t("ev_opening_nodice", { name: who }); break;
       case "play": text = `${who}: ` + t("ev_play", { dice: diceText(e.dice), play: e.text }); break;
       case "pass": text = `${who}: ` + t("ev_pass", { dice: diceText(e.dice) }); break;
       case "end":
-        text = e.winner === null ? t("ev_end_draw", { points: fmt(e.points) })
-          : `${v.players[e.winner]}: ` + t("ev_end", { points: fmt(e.points), level: e.reason === "drop" ? t("reason_drop") : resultName(e.level_name) });
+        text = e.winner === null ? t("ev_end_draw", { points: pointsText(e.points) })
+          : `${name(v, e.winner)}: ` + t("ev_end", { points: pointsText(e.points), level: e.reason === "drop" ? t("reason_drop") : resultName(e.level_name) });
         break;
       case "resign": text = `${who}: ` + t("ev_resign", { level: resultName(e.level_name) }); break;
       case "setup": text = t("ev_setup"); break;
@@ -518,6 +682,16 @@ function renderSide() {
   const dl = $("#download");
   dl.href = `/api/games/${S.id}/mat`;
   dl.setAttribute("download", `nardy-${S.id}.mat`);
+}
+
+// Cubeless chances of a hint: "win 54.1% (gammon 12.0%) · lose 45.9% (gammon 9.6%)".
+function probsText(pr) {
+  if (!pr) return "";
+  const pct = (x) => `${(100 * x).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
+  const levels = (side) => Object.keys(pr).filter((k) => k.startsWith(side + "_"))
+    .map((k) => `${resultName(k.slice(side.length + 1).replace(/_/g, " "))} ${pct(pr[k])}`).join(", ");
+  const part = (side) => { const l = levels(side); return `${t("p_" + side)} ${pct(pr[side])}` + (l ? ` (${l})` : ""); };
+  return `${part("win")} · ${part("lose")}`;
 }
 
 // ----- new-game dialog ----------------------------------------------------------------------------------
@@ -559,7 +733,7 @@ function updateDialogMoney() {
 
 function openDialog() {
   const dlg = $("#new-game");
-  fillSelect($("#ng-level"), S.info.levels, (x) => t("level_" + x), localStorage.getItem("nardy.level") || "advanced");
+  fillSelect($("#ng-level"), S.info.levels, (x) => cap(t("level_" + x)), pref("level") || "grandmaster");
   updateDialog();
   if (dlg.showModal) dlg.showModal(); else dlg.setAttribute("open", "");
 }
@@ -582,7 +756,8 @@ async function startGame(ev) {
   };
   if (length === 0) { body.jacoby = $("#ng-jacoby").checked; body.beavers = $("#ng-beavers").checked; }
   if (params.get("seed") !== null && body.opponent !== "online") body.seed = Number(params.get("seed"));
-  if (body.opponent === "bot") localStorage.setItem("nardy.level", body.level);
+  if (body.opponent === "bot") setPref("level", body.level);
+  setPref("game", game);
   $("#ng-error").textContent = "";
   try {
     const v = body.opponent === "online" ? await createOnline(body)
@@ -615,6 +790,7 @@ async function importMat(ev) {
 
 // ----- start --------------------------------------------------------------------------------------------
 async function init() {
+  try { await loadCatalogue(); } catch (e) { document.body.textContent = String(e); return; }
   setLanguage(LANG);
   $("#lang").value = LANG;
   $("#lang").onchange = (e) => {
@@ -624,7 +800,7 @@ async function init() {
   };
   try { S.info = await api("GET", "/api/info"); } catch (e) { showError(e); return; }
   initOnline();
-  fillSelect($("#ng-game"), ["backgammon", "short", "long"], (x) => t("game_" + x), "backgammon");
+  fillSelect($("#ng-game"), ["backgammon", "short", "long"], (x) => t("game_" + x), pref("game") || "backgammon");
   $("#ng-game").onchange = updateDialog;
   $("#ng-length").oninput = updateDialogMoney;
   $("#ng-opponent").onchange = updateDialogMoney;
@@ -636,7 +812,10 @@ async function init() {
   for (const a of BUTTONS) {
     $("#btn-" + a).onclick = () => (a === "hint" ? hint() : act(a));
   }
-  $("#btn-resign").onclick = () => act("resign", { level: Number($("#resign-level").value) });
+  $("#btn-resign").onclick = askResign;
+  $("#resign-cancel").onclick = () => $("#resign-dialog").close();
+  $("#resign-ok").onclick = () => { const dlg = $("#resign-dialog"); dlg.close(); act("resign", { level: Number(dlg.dataset.level) }); };
+  $("#btn-new-match").onclick = newMatch;
   $("#btn-flip").onclick = async () => {
     if (!S.view) return;
     S.viewer = 1 - S.view.viewer;
@@ -646,6 +825,11 @@ async function init() {
     localStorage.setItem("nardy.numbering." + S.view.game, e.target.value);
     try { setView(await api("GET", `/api/games/${S.id}?${gameQuery()}`)); } catch (err) { showError(err); }
   };
+  for (const name of ["animate", "sound"]) {
+    const box = $("#pref-" + name);
+    box.checked = pref(name) !== "off";
+    box.onchange = () => setPref(name, box.checked ? "on" : "off");
+  }
   const svg = $("#board");
   svg.addEventListener("pointerdown", boardPointerDown);
   window.addEventListener("pointermove", boardPointerMove);

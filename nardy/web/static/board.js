@@ -154,14 +154,21 @@ function renderBoard(svg, view, ui) {
     const all = d1 === d2 ? [d1, d1, d1, d1] : [d1, d2];
     const left = [...view.dice_left];
     const used = all.map((d) => { const i = left.indexOf(d); if (i >= 0) { left.splice(i, 1); return false; } return true; });
-    const size = all.length === 4 ? 34 : 42, gap = 10;
+    // a narrow screen (a phone) gets dice about twice as large on the board
+    const big = typeof window !== "undefined" && window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
+    const size = all.length === 4 ? (big ? 56 : 34) : (big ? 74 : 42), gap = big ? 8 : 10;
     const total = all.length * size + (all.length - 1) * gap;
     const cx0 = (moverSide === 0 ? G.fieldR + 3 * G.pointW : G.fieldL + 3 * G.pointW) - total / 2;
     all.forEach((d, i) => drawDie(svg, cx0 + i * (size + gap), G.mid - size / 2, size, d, colourOf(moverSide), used[i], i));
   }
 
   // cube: centred in the left tray, or at the owner's side; an offered double in the middle
-  if (view.cube.enabled) {
+  if (view.cube.enabled && view.crawford) {
+    // the Crawford game: nobody may double, so no cube; the tray says why
+    const txt = el("text", { x: G.trayL + G.trayW / 2, y: G.mid, class: "crawford-label",
+      transform: `rotate(-90 ${G.trayL + G.trayW / 2} ${G.mid})` }, svg);
+    txt.textContent = typeof t === "function" ? t("crawford_short") : "Crawford";
+  } else if (view.cube.enabled) {
     const c = view.cube;
     let y = G.mid - 20, val = c.value;
     if (c.owner !== null) {
@@ -301,6 +308,7 @@ function animatePlay(svg, view, steps, side, hitting, ms, done) {
       if (k < 1) { requestAnimationFrame(frame); return; }
       cur.board = after;
       renderBoard(svg, cur, { selected: null });
+      if (typeof sound === "function") sound("checker");
       setTimeout(next, 30);
     };
     requestAnimationFrame(frame);

@@ -118,7 +118,8 @@ async function run(ev) {
   }
 }
 
-function initDice() {
+async function initDice() {
+  await loadCatalogue();
   setLanguage(LANG);
   $d("#lang").value = LANG;
   $d("#lang").onchange = (e) => { setLanguage(e.target.value); playedInfo(LAST); if (LAST && LAST.n) draw(LAST); };

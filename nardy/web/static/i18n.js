@@ -1,389 +1,109 @@
-// Texts of the page in English and Russian. t(key, {name: value}) fills {name} placeholders.
+// Texts of the page: the message catalogue the server serves (GET /api/catalogue, from
+// nardy/data/catalogue.toml: one catalogue for the terminal, the server and the page). t(key, {name: value})
+// fills {name} placeholders and ICU plurals ({n, plural, one {# pip} other {# pips}}, CLDR rules through
+// Intl.PluralRules); msg(code, params) words a refusal code as the server does. Preferences the page keeps
+// between visits (localStorage): pref(name) / setPref(name, value).
 "use strict";
 
-const TEXTS = {
-  en: {
-    title: "nardy",
-    games_list: "Saved games",
-    new_game: "New game",
-    import_mat: "Import .mat",
-    no_games: "No saved games yet.",
-    resume: "Open",
-    delete: "Delete",
-    delete_confirm: "Delete this saved game?",
-    back: "Games",
-    game_backgammon: "Backgammon",
-    game_short: "Short nardy",
-    game_long: "Long nardy",
-    game: "Game",
-    match_length: "Match length (0 = money play)",
-    opponent: "Opponent",
-    opp_bot: "Computer",
-    opp_human: "Person at this device",
-    level: "Level",
-    colour: "Your colour",
-    white: "White",
-    black: "Black",
-    random: "Random",
-    options: "Rules options",
-    opt_cube: "Doubling cube",
-    opt_opening: "Opening",
-    "opening_use-opening-dice": "Starter plays the opening dice",
-    opening_reroll: "Starter rolls again",
-    "opt_last-roll": "Last roll for a draw",
-    "last_roll_off": "Off",
-    "last_roll_half": "Draw ½-½",
-    "last_roll_one": "Draw 1-1",
-    "opt_head-exception": "Second checker from the head",
-    "head_head-block": "6-6, 4-4, 3-3 when blocked (standard)",
-    head_always: "6-6, 4-4, 3-3 always",
-    head_none: "Never",
-    "opt_strict-bear-off": "Strict bear-off (seed 003, rule 26)",
-    opt_jacoby: "Jacoby rule",
-    opt_beavers: "Beavers",
-    opt_crawford: "Crawford rule",
-    opt_auto_roll: "Roll for me when I cannot double",
-    start: "Start",
-    cancel: "Cancel",
-    level_random: "Random", level_heuristic: "Heuristic", level_beginner: "Beginner", level_casual: "Casual",
-    level_intermediate: "Intermediate", level_advanced: "Advanced", level_expert: "Expert", level_grandmaster: "Grandmaster",
-    act_roll: "Roll", act_double: "Double", act_take: "Take", act_drop: "Pass", act_beaver: "Beaver",
-    act_accept: "Accept", act_decline: "Decline", act_undo: "Undo", act_confirm: "Confirm", act_hint: "Hint",
-    act_resign: "Resign", act_next: "Next game", act_flip: "Flip board",
-    numbering: "Numbering", num_own: "Own", num_absolute: "Absolute (сквозная)", num_traditional: "Traditional (1-12, 01-012)",
-    language: "Language",
-    score: "Score", pips: "pips", cube: "Cube", money: "money play", match_to: "match to {n}",
-    crawford: "Crawford game",
-    history: "Plays",
-    download: "Download .mat",
-    hints: "Hints",
-    hint_cube: "Cube: {action}",
-    you: "You",
-    st_roll: "{name}: roll the dice",
-    st_roll_you: "Your turn: roll or double",
-    st_move: "{name} to play {dice}",
-    st_move_you: "Your move: {dice}",
-    st_confirm: "Play complete: confirm or undo",
-    st_double: "{name} doubles to {value}: take or pass?",
-    st_resign: "{name} offers to resign ({level}): accept or decline?",
-    st_wait: "{name} is thinking…",
-    st_win: "{name} wins {points} ({level})",
-    st_draw: "Draw: {points} each",
-    st_match: "{name} wins the match {s0}-{s1}",
-    st_declined: "The resignation was declined",
-    st_dropped: "{name} passes",
-    ev_opening: "{name} starts ({dice})",
-    ev_play: "{dice}: {play}",
-    ev_pass: "{dice}: no play",
-    ev_double: "doubles to {value}",
-    ev_take: "takes",
-    ev_beaver: "beavers to {value}",
-    ev_drop: "passes",
-    ev_resign: "offers to resign ({level})",
-    ev_accept: "accepts",
-    ev_decline: "declines",
-    "ev_last-roll": "gets the last roll",
-    ev_end: "wins {points} ({level})",
-    ev_end_draw: "Draw, {points} each",
-    ev_setup: "set-up",
-    status_playing: "in progress", "status_game-over": "game over", status_over: "finished",
-    vs: "vs",
-    error: "Error",
-    import_done: "Imported",
-    resign_level: "Resign at",
-    res_single: "single", res_gammon: "gammon", res_backgammon: "backgammon",
-    res_oyun: "oyun", res_mars: "mars", "res_home mars": "home mars", res_koks: "koks", res_oyn: "oyn", res_draw: "draw",
-    reason_drop: "double passed", reason_resign: "resigned", "reason_bear-off": "borne off", reason_draw: "draw",
-    // players (accounts and guests)
-    sign_in: "Sign in", players: "Players", your_name: "Your name", play_guest: "Play as a guest",
-    password: "Password (8 characters or more)", log_in: "Log in", register: "Register", log_out: "Log out",
-    close: "Close", me_guest: "{name} (guest)",
-    acc_none: "Play as a guest under a name (one click), or log in to your account.",
-    acc_guest: "You play as the guest {name}. Register with a password to keep your games and play from other devices.",
-    acc_account: "You are logged in as {name}.",
-    name_needed: "Enter a name.", password_needed: "Enter a password.",
-    // online games: the new-game dialog
-    opp_online: "Person online (invitation link)", online_options: "Online",
-    clock: "Clock", clock_none: "No clock", clock_blitz: "Blitz: 1 min + 10 s a move",
-    clock_rapid: "Rapid: 5 min, 12 s delay", clock_classic: "Classic: 15 min, 15 s delay", clock_custom: "Custom",
-    clock_initial: "Time (s)", clock_increment: "Increment (s)", clock_delay: "Delay (s)",
-    watchers: "Others may watch",
-    // the invitation, the live game, the rematch
-    invite_send: "Send this link to your opponent:", copy: "Copy", copied: "Copied",
-    waiting_opponent: "Waiting for the opponent…", cancel_invite: "Cancel the invitation",
-    rematch: "Rematch", rematch_accept: "Accept the rematch", rematch_open: "Open the rematch",
-    rematch_offered: "Rematch offered", rematch_sent: "You offered a rematch",
-    live_on: "● live", live_off: "Connection lost: reconnecting…", watching: "You are watching this game",
-    you_mark: "(you)",
-    st_waiting: "Waiting for the opponent to open the invitation",
-    st_cancelled: "The invitation was cancelled", st_declined_invite: "The invitation was declined",
-    st_time: "{loser} lost on time: {winner} wins the match",
-    status_waiting: "waiting for the opponent", status_cancelled: "invitation cancelled", status_declined: "invitation declined",
-    // the invitation link
-    join_title: "Invitation to a game", join: "Join the game", decline_invite: "Decline",
-    join_desc: "{name} invites you: {game}, {length}{clock}.", join_clock: ", clock {initial}",
-    join_desc_private: "You are invited to a game against another person. Join to see it.",
-    join_no_token: "This link carries no invitation: ask your opponent for the link again.",
-    join_declined: "You declined the invitation.",
-    // fair dice
-    fair_title: "Fair dice",
-    fair_note: "Before the first roll the server published the SHA-256 of its secret seed; each player's browser added a seed of its own. After the match the server shows its seed, and every roll can be checked.",
-    fair_commitment: "Commitment (SHA-256 of the server seed)", fair_seeds: "Players' seeds (White, Black)",
-    fair_server_seed: "Server seed", fair_hidden: "shown when the match is over", fair_rolls: "Rolls",
-    fair_rolls_n: "{n} rolls", verify: "Verify", download_record: "Download the record (JSON)",
-    fair_checking: "Checking…",
-    fair_ok: "Verified in this browser: SHA-256 of the server seed is the commitment, and all {n} rolls are the ones the seeds give.",
-    fair_bad_commitment: "Check failed: SHA-256 of the server seed is not the commitment.",
-    fair_bad_roll: "Check failed at roll {n}: the record says {record}, the seeds give {seeds}.",
-    fair_not_revealed: "The server seed is shown when the match is over; then the rolls can be checked.",
-    fair_no_crypto: "This browser cannot check here (its SubtleCrypto works only over https or on localhost): download the record and run nardy verify-dice.",
-    fair_your_seed_ok: "Your browser's seed is in the record.",
-    fair_your_seed_bad: "Your browser sent the seed {mine}, but the record has {theirs}.",
-    // the dice self-test page
-    dice_test: "Dice self-test", dice_title: "Dice self-test",
-    dice_intro: "The server rolls N pairs of dice with the scheme of online games (nardy-hmac-sha256-v1), from a fresh secret seed and a seed from this browser, and counts them. With fair dice each of the 36 ordered pairs comes up about N/36 times and each face about 2N/6 times. The chi-square figure measures how far the counts are from that; p is the chance of at least that much difference with fair dice (a p below 0.001 time after time would be a sign of trouble; now and then it happens by chance).",
-    dice_n: "Number of rolls", dice_run: "Roll", dice_running: "Rolling…",
-    dice_pairs: "Ordered pairs: first die down, second across", dice_faces: "Faces (both dice)",
-    dice_rolls21: "The 21 rolls (a non-double is two ordered pairs)", dice_expected: "expected", dice_count: "count",
-    dice_chi: "χ² = {chi}, {df} degrees of freedom, p = {p}",
-    dice_seeds: "Server seed {server} (SHA-256 {commitment}), browser seed {client}: the rolls can be recomputed as docs/fairness.md shows.",
-    dice_source: "Which rolls", dice_source_fresh: "New rolls from fresh seeds",
-    dice_played: "Rolls of finished online games on this server", dice_played_none: "No finished online game on this server yet.",
-    dice_played_n: "{games} games, {n} rolls of two dice",
-    back_home: "Back to the games",
-  },
-  ru: {
-    title: "нарды",
-    games_list: "Сохранённые партии",
-    new_game: "Новая партия",
-    import_mat: "Импорт .mat",
-    no_games: "Сохранённых партий пока нет.",
-    resume: "Открыть",
-    delete: "Удалить",
-    delete_confirm: "Удалить эту партию?",
-    back: "Партии",
-    game_backgammon: "Бэкгаммон",
-    game_short: "Короткие нарды",
-    game_long: "Длинные нарды",
-    game: "Игра",
-    match_length: "Длина матча (0 — игра на деньги)",
-    opponent: "Соперник",
-    opp_bot: "Компьютер",
-    opp_human: "Человек за этим устройством",
-    level: "Уровень",
-    colour: "Ваш цвет",
-    white: "Белые",
-    black: "Чёрные",
-    random: "Случайно",
-    options: "Правила",
-    opt_cube: "Куб удвоения",
-    opt_opening: "Первый ход",
-    "opening_use-opening-dice": "Начинающий играет брошенные кости",
-    opening_reroll: "Начинающий бросает заново",
-    "opt_last-roll": "Последний бросок (ничья)",
-    "last_roll_off": "Нет",
-    "last_roll_half": "Ничья ½-½",
-    "last_roll_one": "Ничья 1-1",
-    "opt_head-exception": "Вторая шашка с головы",
-    "head_head-block": "6-6, 4-4, 3-3 при запирании (обычно)",
-    head_always: "6-6, 4-4, 3-3 всегда",
-    head_none: "Никогда",
-    "opt_strict-bear-off": "Строгий вывод (правило 26)",
-    opt_jacoby: "Правило Якоби",
-    opt_beavers: "Биверы",
-    opt_crawford: "Правило Кроуфорда",
-    opt_auto_roll: "Бросать за меня, когда нельзя удвоить",
-    start: "Начать",
-    cancel: "Отмена",
-    level_random: "Случайный", level_heuristic: "Эвристика", level_beginner: "Новичок", level_casual: "Любитель",
-    level_intermediate: "Средний", level_advanced: "Сильный", level_expert: "Эксперт", level_grandmaster: "Гроссмейстер",
-    act_roll: "Бросить", act_double: "Удвоить", act_take: "Принять", act_drop: "Сдаться", act_beaver: "Бивер",
-    act_accept: "Принять", act_decline: "Отклонить", act_undo: "Отменить шаг", act_confirm: "Подтвердить",
-    act_hint: "Подсказка", act_resign: "Сдаться", act_next: "Следующая партия", act_flip: "Перевернуть доску",
-    numbering: "Нумерация", num_own: "Своя", num_absolute: "Сквозная", num_traditional: "Традиционная (1-12, 01-012)",
-    language: "Язык",
-    score: "Счёт", pips: "очков", cube: "Куб", money: "на деньги", match_to: "матч до {n}",
-    crawford: "партия Кроуфорда",
-    history: "Ходы",
-    download: "Скачать .mat",
-    hints: "Подсказки",
-    hint_cube: "Куб: {action}",
-    you: "Вы",
-    st_roll: "{name}: бросайте кости",
-    st_roll_you: "Ваш ход: бросайте или удваивайте",
-    st_move: "{name} ходит {dice}",
-    st_move_you: "Ваш ход: {dice}",
-    st_confirm: "Ход сделан: подтвердите или отмените",
-    st_double: "{name} удваивает до {value}: принять или сдаться?",
-    st_resign: "{name} предлагает сдачу ({level}): принять или отклонить?",
-    st_wait: "{name} думает…",
-    st_win: "{name} выигрывает {points} ({level})",
-    st_draw: "Ничья: по {points}",
-    st_match: "{name} выигрывает матч {s0}-{s1}",
-    st_declined: "Сдача отклонена",
-    st_dropped: "{name} сдаётся",
-    ev_opening: "{name} начинает ({dice})",
-    ev_play: "{dice}: {play}",
-    ev_pass: "{dice}: хода нет",
-    ev_double: "удваивает до {value}",
-    ev_take: "принимает",
-    ev_beaver: "бивер до {value}",
-    ev_drop: "сдаётся",
-    ev_resign: "предлагает сдачу ({level})",
-    ev_accept: "принимает",
-    ev_decline: "отклоняет",
-    "ev_last-roll": "получает последний бросок",
-    ev_end: "выигрывает {points} ({level})",
-    ev_end_draw: "Ничья, по {points}",
-    ev_setup: "расстановка",
-    status_playing: "идёт", "status_game-over": "партия окончена", status_over: "завершена",
-    vs: "—",
-    error: "Ошибка",
-    import_done: "Импортировано",
-    resign_level: "Сдаться:",
-    res_single: "одиночная", res_gammon: "гаммон", res_backgammon: "бэкгаммон",
-    res_oyun: "оюн", res_mars: "марс", "res_home mars": "домашний марс", res_koks: "кокс", res_oyn: "ойн", res_draw: "ничья",
-    reason_drop: "отказ от удвоения", reason_resign: "сдача", "reason_bear-off": "вывод", reason_draw: "ничья",
-    // игроки (учётные записи и гости)
-    sign_in: "Войти", players: "Игроки", your_name: "Ваше имя", play_guest: "Играть гостем",
-    password: "Пароль (не короче 8 символов)", log_in: "Войти", register: "Зарегистрироваться", log_out: "Выйти",
-    close: "Закрыть", me_guest: "{name} (гость)",
-    acc_none: "Играйте гостем под своим именем (один щелчок) или войдите в свою учётную запись.",
-    acc_guest: "Вы играете как гость {name}. Зарегистрируйтесь с паролем, чтобы сохранить партии и играть с других устройств.",
-    acc_account: "Вы вошли как {name}.",
-    name_needed: "Введите имя.", password_needed: "Введите пароль.",
-    // игра по сети: окно новой партии
-    opp_online: "Человек по сети (ссылка-приглашение)", online_options: "Игра по сети",
-    clock: "Часы", clock_none: "Без часов", clock_blitz: "Блиц: 1 мин + 10 с за ход",
-    clock_rapid: "Рапид: 5 мин, задержка 12 с", clock_classic: "Классика: 15 мин, задержка 15 с", clock_custom: "Свои",
-    clock_initial: "Время (с)", clock_increment: "Добавка (с)", clock_delay: "Задержка (с)",
-    watchers: "Разрешить зрителей",
-    // приглашение, партия в реальном времени, реванш
-    invite_send: "Отправьте эту ссылку сопернику:", copy: "Копировать", copied: "Скопировано",
-    waiting_opponent: "Ждём соперника…", cancel_invite: "Отменить приглашение",
-    rematch: "Реванш", rematch_accept: "Принять реванш", rematch_open: "Открыть реванш",
-    rematch_offered: "Предложен реванш", rematch_sent: "Вы предложили реванш",
-    live_on: "● на связи", live_off: "Связь потеряна: переподключаемся…", watching: "Вы смотрите эту партию",
-    you_mark: "(вы)",
-    st_waiting: "Ждём, когда соперник откроет приглашение",
-    st_cancelled: "Приглашение отменено", st_declined_invite: "Приглашение отклонено",
-    st_time: "{loser}: время вышло, {winner} выигрывает матч",
-    status_waiting: "ждём соперника", status_cancelled: "приглашение отменено", status_declined: "приглашение отклонено",
-    // ссылка-приглашение
-    join_title: "Приглашение на партию", join: "Присоединиться", decline_invite: "Отклонить",
-    join_desc: "{name} приглашает вас: {game}, {length}{clock}.", join_clock: ", часы {initial}",
-    join_desc_private: "Вас приглашают сыграть с другим человеком. Присоединитесь, чтобы увидеть партию.",
-    join_no_token: "В ссылке нет приглашения: попросите соперника прислать ссылку ещё раз.",
-    join_declined: "Вы отклонили приглашение.",
-    // честные кости
-    fair_title: "Честные кости",
-    fair_note: "До первого броска сервер опубликовал SHA-256 своего секретного зерна; браузер каждого игрока добавил своё зерно. После матча сервер показывает зерно, и каждый бросок можно проверить.",
-    fair_commitment: "Обязательство (SHA-256 зерна сервера)", fair_seeds: "Зёрна игроков (белые, чёрные)",
-    fair_server_seed: "Зерно сервера", fair_hidden: "будет показано после матча", fair_rolls: "Броски",
-    fair_rolls_n: "бросков: {n}", verify: "Проверить", download_record: "Скачать запись (JSON)",
-    fair_checking: "Проверяем…",
-    fair_ok: "Проверено в этом браузере: SHA-256 зерна сервера совпадает с обязательством, и все {n} бросков — те, что дают зёрна.",
-    fair_bad_commitment: "Проверка не прошла: SHA-256 зерна сервера не совпадает с обязательством.",
-    fair_bad_roll: "Проверка не прошла на броске {n}: в записи {record}, зёрна дают {seeds}.",
-    fair_not_revealed: "Зерно сервера будет показано после матча; тогда броски можно проверить.",
-    fair_no_crypto: "Этот браузер не может проверить здесь (SubtleCrypto работает только по https или на localhost): скачайте запись и запустите nardy verify-dice.",
-    fair_your_seed_ok: "Зерно вашего браузера есть в записи.",
-    fair_your_seed_bad: "Ваш браузер отправил зерно {mine}, а в записи {theirs}.",
-    // страница самопроверки костей
-    dice_test: "Самопроверка костей", dice_title: "Самопроверка костей",
-    dice_intro: "Сервер бросает N пар костей по схеме игр по сети (nardy-hmac-sha256-v1), с новым секретным зерном и зерном этого браузера, и считает их. У честных костей каждая из 36 упорядоченных пар выпадает примерно N/36 раз, каждая грань — примерно 2N/6 раз. Величина хи-квадрат показывает, насколько счёт отличается от этого; p — вероятность такого или большего отличия у честных костей (p меньше 0,001 раз за разом — повод насторожиться; изредка такое бывает случайно).",
-    dice_n: "Число бросков", dice_run: "Бросить", dice_running: "Бросаем…",
-    dice_pairs: "Упорядоченные пары: первая кость по строкам, вторая по столбцам", dice_faces: "Грани (обе кости)",
-    dice_rolls21: "21 бросок (недубль — две упорядоченные пары)", dice_expected: "ожидается", dice_count: "выпало",
-    dice_chi: "χ² = {chi}, степеней свободы: {df}, p = {p}",
-    dice_seeds: "Зерно сервера {server} (SHA-256 {commitment}), зерно браузера {client}: броски можно пересчитать, как описано в docs/fairness.md.",
-    dice_source: "Какие броски", dice_source_fresh: "Новые броски с новыми зёрнами",
-    dice_played: "Броски завершённых игр по сети на этом сервере", dice_played_none: "На этом сервере ещё нет завершённых игр по сети.",
-    dice_played_n: "партий: {games}, бросков двух костей: {n}",
-    back_home: "К партиям",
-  },
-};
-
-// ----- review mode and the tutor (review.js, issue 16) -----
-Object.assign(TEXTS.en, {
-  rv_title: "Review", rv_analyse: "Analyse", rv_upload: "Analyse a record (.mat, .sgf)", rv_back: "Back",
-  rv_level: "Analysis level", rv_level_advanced: "Fast (0-ply)", rv_level_expert: "Strong (1-ply)",
-  rv_level_grandmaster: "Strongest (2-ply)",
-  rv_analysing: "Analysing ({level})…", rv_too_large: "The record is too large (at most {kb} KB).",
-  rv_first: "«", rv_first_title: "First play", rv_last: "»", rv_last_title: "Last play",
-  rv_prev: "◀", rv_prev_title: "Previous play (←)", rv_next: "▶", rv_next_title: "Next play (→)",
-  rv_prev_error: "◀ Mistake", rv_prev_error_title: "Previous mistake (Shift+←)",
-  rv_next_error: "Mistake ▶", rv_next_error_title: "Next mistake (Shift+→)",
-  rv_pos: "{i} / {n}", rv_nothing: "No decisions to review.", rv_game_move: "Game {game}, move {move}",
-  rv_played: "Played", rv_best: "Best", rv_loss: "Loses", rv_mwc: "match winning chance", rv_luck: "Luck",
-  rv_forced: "(forced)", rv_no_play: "(no play)",
-  rv_mark_doubtful: "doubtful", rv_mark_error: "error", rv_mark_blunder: "blunder",
-  rv_luck_very_lucky: "very lucky", rv_luck_lucky: "lucky", rv_luck_unlucky: "unlucky", rv_luck_very_unlucky: "very unlucky",
-  rv_cube_no_double: "No double", rv_cube_double: "Double", rv_cube_double_take: "Double, take",
-  rv_cube_double_pass: "Double, pass", rv_cube_take: "Take", rv_cube_pass: "Pass", rv_cube_drop: "Pass",
-  rv_cube_beaver: "Beaver", rv_cube_too_good: "Too good to double",
-  rv_col_rank: "#", rv_col_play: "Play", rv_col_equity: "Equity", rv_col_loss: "Loss",
-  rv_show_after: "Show the board after this play", rv_show_played: "Board after the play", rv_show_before: "Board before the play",
-  rv_summary: "Summary", rv_pr: "PR", rv_error_rate: "Error rate (mp/decision)", rv_rating: "Rating",
-  rv_decisions: "Decisions", rv_marks_doubtful: "Doubtful", rv_marks_error: "Errors", rv_marks_blunder: "Blunders",
-  rv_luck_total: "Luck", rv_engine: "{level}, {ply}-ply; {seconds} s",
-  rv_graph_mwc: "{name}'s match winning chance", rv_graph_equity: "{name}'s equity",
-  tutor: "Tutor: warn me before a mistake",
-  tutor_warn: "This play ({played}) loses {loss} ({mark}): best is {best}. Confirm anyway?",
-  tutor_warn_cube: "{played} loses {loss} ({mark}): the right action is {best}. Go ahead anyway?",
-  tutor_back: "Think again", tutor_confirm: "Go ahead anyway",
-});
-Object.assign(TEXTS.ru, {
-  rv_title: "Разбор", rv_analyse: "Анализ", rv_upload: "Анализ записи (.mat, .sgf)", rv_back: "Назад",
-  rv_level: "Уровень анализа", rv_level_advanced: "Быстрый (0 ходов)", rv_level_expert: "Сильный (1 ход)",
-  rv_level_grandmaster: "Сильнейший (2 хода)",
-  rv_analysing: "Идёт анализ ({level})…", rv_too_large: "Запись слишком большая (не больше {kb} КБ).",
-  rv_first: "«", rv_first_title: "Первый ход", rv_last: "»", rv_last_title: "Последний ход",
-  rv_prev: "◀", rv_prev_title: "Предыдущий ход (←)", rv_next: "▶", rv_next_title: "Следующий ход (→)",
-  rv_prev_error: "◀ Ошибка", rv_prev_error_title: "Предыдущая ошибка (Shift+←)",
-  rv_next_error: "Ошибка ▶", rv_next_error_title: "Следующая ошибка (Shift+→)",
-  rv_pos: "{i} / {n}", rv_nothing: "Нет решений для разбора.", rv_game_move: "Партия {game}, ход {move}",
-  rv_played: "Сыграно", rv_best: "Лучше всего", rv_loss: "Потеря", rv_mwc: "шансы на матч", rv_luck: "Везение",
-  rv_forced: "(вынужденный)", rv_no_play: "(хода нет)",
-  rv_mark_doubtful: "сомнительно", rv_mark_error: "ошибка", rv_mark_blunder: "грубая ошибка",
-  rv_luck_very_lucky: "очень повезло", rv_luck_lucky: "повезло", rv_luck_unlucky: "не повезло", rv_luck_very_unlucky: "очень не повезло",
-  rv_cube_no_double: "Не удваивать", rv_cube_double: "Удвоить", rv_cube_double_take: "Удвоить, принять",
-  rv_cube_double_pass: "Удвоить, отказ", rv_cube_take: "Принять", rv_cube_pass: "Отказ", rv_cube_drop: "Отказ",
-  rv_cube_beaver: "Бобёр", rv_cube_too_good: "Слишком хорошо для удвоения",
-  rv_col_rank: "№", rv_col_play: "Ход", rv_col_equity: "Эквити", rv_col_loss: "Потеря",
-  rv_show_after: "Показать доску после этого хода", rv_show_played: "Доска после хода", rv_show_before: "Доска до хода",
-  rv_summary: "Итоги", rv_pr: "PR", rv_error_rate: "Ошибки (mp на решение)", rv_rating: "Оценка",
-  rv_decisions: "Решений", rv_marks_doubtful: "Сомнительных", rv_marks_error: "Ошибок", rv_marks_blunder: "Грубых ошибок",
-  rv_luck_total: "Везение", rv_engine: "{level}, глубина {ply}; {seconds} с",
-  rv_graph_mwc: "Шансы на матч: {name}", rv_graph_equity: "Эквити: {name}",
-  tutor: "Подсказчик: предупреждать об ошибке",
-  tutor_warn: "Этот ход ({played}) теряет {loss} ({mark}): лучше {best}. Всё равно сделать ход?",
-  tutor_warn_cube: "{played}: потеря {loss} ({mark}); правильно: {best}. Всё равно сделать так?",
-  tutor_back: "Подумать ещё", tutor_confirm: "Всё равно сделать",
-});
-
+let CAT = null;      // {langs, common, messages, page}: each {key: {en, ru}}
 let LANG = "en";
 
+// Preferences kept between visits: lang, animate ("on"/"off"), sound ("on"/"off"); the numbering is kept
+// per game kind (nardy.numbering.<game>), the computer's level (nardy.level).
+// (animation is off by default for those whose system asks for reduced motion)
+const PREF_DEFAULTS = {
+  animate: window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "off" : "on",
+  sound: "on",
+};
+function pref(name) {
+  let v = null;
+  try { v = localStorage.getItem("nardy." + name); } catch (e) { v = null; }
+  return v === null ? (PREF_DEFAULTS[name] ?? null) : v;
+}
+function setPref(name, value) { try { localStorage.setItem("nardy." + name, value); } catch (e) { /* private mode */ } }
+
+async function loadCatalogue() {
+  const r = await fetch("/api/catalogue");
+  CAT = await r.json();
+  LANG = pickLanguage();
+}
+
 function pickLanguage() {
-  const saved = localStorage.getItem("nardy.lang");
-  if (saved && TEXTS[saved]) return saved;
+  const saved = pref("lang");
+  const langs = CAT ? CAT.langs : ["en", "ru"];
+  if (saved && langs.includes(saved)) return saved;
   const nav = (navigator.language || "en").toLowerCase();
   return nav.startsWith("ru") ? "ru" : "en";
 }
 
 function setLanguage(lang) {
-  LANG = TEXTS[lang] ? lang : "en";
-  localStorage.setItem("nardy.lang", LANG);
+  LANG = CAT && CAT.langs.includes(lang) ? lang : "en";
+  setPref("lang", LANG);
   document.documentElement.lang = LANG;
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
+}
+
+function numText(n) { return Number(n).toLocaleString(LANG, { maximumFractionDigits: 3, useGrouping: false }); }
+
+function matchBrace(s, i) {
+  let depth = 0;
+  for (let j = i; j < s.length; j++) {
+    if (s[j] === "{") depth++;
+    else if (s[j] === "}" && --depth === 0) return j;
+  }
+  return s.length - 1;
+}
+
+// An ICU-style message with args filled in; a value not given keeps its {name}.
+function formatMessage(tpl, args) {
+  let out = "";
+  for (let i = 0; i < tpl.length;) {
+    if (tpl[i] !== "{") { out += tpl[i++]; continue; }
+    const end = matchBrace(tpl, i);
+    const inner = tpl.slice(i + 1, end);
+    i = end + 1;
+    const comma = inner.indexOf(",");
+    const name = (comma < 0 ? inner : inner.slice(0, comma)).trim();
+    if (!args || !(name in args)) { out += "{" + inner + "}"; continue; }
+    if (comma < 0) { out += String(args[name]); continue; }
+    const rest = inner.slice(comma + 1);
+    const body = rest.slice(rest.indexOf(",") + 1);
+    const forms = {};
+    for (let k = 0; k < body.length;) {
+      if (/\s/.test(body[k])) { k++; continue; }
+      const open = body.indexOf("{", k);
+      if (open < 0) break;
+      const close = matchBrace(body, open);
+      forms[body.slice(k, open).trim()] = body.slice(open + 1, close);
+      k = close + 1;
+    }
+    const n = Number(args[name]);
+    const form = forms["=" + n] ?? forms[new Intl.PluralRules(LANG).select(n)] ?? forms.other ?? "";
+    out += formatMessage(form.split("#").join(numText(n)), args);
+  }
+  return out;
+}
+
+function lookup(sections, key) {
+  if (!CAT) return undefined;
+  for (const s of sections) {
+    const e = CAT[s][key];
+    if (e) return e[LANG] ?? e.en;
+  }
+  return undefined;
 }
 
 function t(key, args) {
-  let s = TEXTS[LANG][key];
-  if (s === undefined) s = TEXTS.en[key];
-  if (s === undefined) s = key;
-  if (args) for (const [k, v] of Object.entries(args)) s = s.split("{" + k + "}").join(String(v));
-  return s;
+  const s = lookup(["page", "common"], key);
+  return formatMessage(s === undefined ? key : s, args);
 }
 
-LANG = pickLanguage();
+// A refusal code worded as the server words it (nardy.messages.describe, for the page's own checks).
+function msg(code, args) {
+  const s = lookup(["messages"], code) ?? lookup(["messages"], "not_allowed_now");
+  return formatMessage(s, args);
+}
+
+// The first letter in capitals (names of levels in lists: "Expert", "Эксперт").
+function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }

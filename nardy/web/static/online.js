@@ -389,7 +389,7 @@ function onlineView(prev, v, plan) {
     ONLINE.clockTimer = setInterval(renderClocks, 200);
   }
   if (ONLINE.fairGame !== v.id) { ONLINE.fair = null; ONLINE.fairResult = null; ONLINE.fairGame = v.id; ONLINE.fairState = null; }
-  if (plan) startAnimation(prev, plan);
+  if (plan) startAnimation(plan.view || prev, plan);
   syncLive();
   // the seeds change when the seat is taken, the server seed shows when the match is over (and the panel,
   // when opened, reads the rolls so far): no reading at every move

@@ -59,18 +59,21 @@ function reviewSection() {
   svg.setAttribute("role", "img");
   col.appendChild(svg);
   const nav = rEl("div", { id: "rv-nav" }, col);
-  const btn = (id, key, fn, cls) => {
-    const b = rEl("button", { id, type: "button", class: cls || "secondary", "data-i18n": key, title: t(key + "_title") }, nav, t(key));
+  // glyph: the button's symbol (no words: the same in every language), its title from the catalogue
+  const btn = (id, key, fn, cls, glyph) => {
+    const attrs = { id, type: "button", class: cls || "secondary", "data-title": key + "_title", title: t(key + "_title") };
+    if (!glyph) attrs["data-i18n"] = key;
+    const b = rEl("button", attrs, nav, glyph || t(key));
     b.onclick = fn;
     return b;
   };
-  btn("rv-first", "rv_first", () => go(0));
+  btn("rv-first", "rv_first", () => go(0), "secondary", "«");
   btn("rv-prev-error", "rv_prev_error", () => jumpError(-1));
-  btn("rv-prev", "rv_prev", () => go(R.index - 1));
+  btn("rv-prev", "rv_prev", () => go(R.index - 1), "secondary", "◀");
   rEl("span", { id: "rv-pos" }, nav);
-  btn("rv-next", "rv_next", () => go(R.index + 1), "primary");
+  btn("rv-next", "rv_next", () => go(R.index + 1), "primary", "▶");
   btn("rv-next-error", "rv_next_error", () => jumpError(1));
-  btn("rv-last", "rv_last", () => go(R.data ? R.data.decisions.length - 1 : 0));
+  btn("rv-last", "rv_last", () => go(R.data ? R.data.decisions.length - 1 : 0), "secondary", "»");
   rEl("div", { id: "rv-status", role: "status", "aria-live": "polite" }, col);
   const gsvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   gsvg.id = "rv-graph";
@@ -233,7 +236,7 @@ function drawReview() {
     rq("#rv-next").disabled = rq("#rv-last").disabled = R.index >= n - 1;
     rq("#rv-prev-error").disabled = nextError(-1) === null;
     rq("#rv-next-error").disabled = nextError(1) === null;
-    rq("#rv-pos").textContent = t("rv_pos", { i: R.index + 1, n });
+    rq("#rv-pos").textContent = `${R.index + 1} / ${n}`;
   } else {
     rq("#rv-pos").textContent = t("rv_nothing");
   }
@@ -499,7 +502,7 @@ function reviewHome() {
   const row = rq("#home .import-row");
   if (!row || rq("#analyse-upload")) return;
   const lab = rEl("label", { class: "button secondary", id: "analyse-label" }, null);
-  rEl("span", { id: "analyse-label-text" }, lab, t("rv_upload"));
+  rEl("span", { id: "analyse-label-text", "data-i18n": "rv_upload" }, lab, t("rv_upload"));
   const inp = rEl("input", { id: "analyse-upload", type: "file", accept: ".mat,.sgf,.txt,text/plain", hidden: "" }, lab);
   inp.onchange = analyseUpload;
   row.insertBefore(lab, rq("#home-message"));
@@ -510,9 +513,9 @@ function reviewLanguage() {
   if (l) l.textContent = t("rv_upload");
   const sel = rq("#rv-level");
   if (sel) sel.querySelectorAll("option").forEach((o) => { o.textContent = t("rv_level_" + o.value); });
-  document.querySelectorAll("#rv-nav button, #rv-back").forEach((b) => {
-    b.textContent = t(b.dataset.i18n);
-    if (b.dataset.i18n !== "rv_back") b.title = t(b.dataset.i18n + "_title");
+  document.querySelectorAll("#rv-nav button").forEach((b) => {
+    if (b.dataset.i18n) b.textContent = t(b.dataset.i18n);
+    b.title = t(b.dataset.title);
   });
   const lv = rq(".rv-level span");
   if (lv) lv.textContent = t("rv_level");

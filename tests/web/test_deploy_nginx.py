@@ -1,0 +1,163 @@
+"""deploy/nginx.conf is a working proxy for several nardy processes (docs/deploy.md): ``nginx -t`` accepts it,
+and through a real nginx on loopback (TLS, the WebSocket upgrade, X-Forwarded-Proto) two players play live
+across two server processes on one PostgreSQL, and go on when one process is SIGKILLed.
+
+The file is tested as shipped, with only what a loopback run must change: the upstream addresses, the ports,
+the certificate paths (a self-signed one made here), the pid/log/temp paths, and ``http2 on`` where this
+nginx is older than 1.25.1 or has no HTTP/2 module. Skipped without nginx or openssl on the PATH, or without PostgreSQL
+(``NARDY_TEST_POSTGRES_URL``)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import signal
+import ssl
+import subprocess
+import time
+
+import pytest
+
+from .helpers import ROOT, Server, free_port
+from .test_multiprocess import _move, pg_db  # noqa: F401  (pg_db: the fixture)
+
+NGINX = shutil.which("nginx") or (shutil.which("nginx", path="/usr/sbin:/sbin"))
+OPENSSL = shutil.which("openssl")
+
+pytestmark = pytest.mark.skipif(not (NGINX and OPENSSL), reason="nginx and openssl are needed (apt install nginx)")
+
+
+def loopback_config(tmp, ports: list[int], http_port: int, https_port: int) -> str:
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    conf = conf.replace("server nardy1:8000", f"server 127.0.0.1:{ports[0]}")
+    conf = conf.replace("server nardy2:8000", f"server 127.0.0.1:{ports[1]}")
+    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
+    conf = conf.replace("listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;")
+    conf = conf.replace("/etc/nginx/certs/", f"{tmp}/")
+    head = f"worker_processes 1;\npid {tmp}/nginx.pid;\nerror_log {tmp}/error.log;"
+    conf = conf.replace("worker_processes auto;", head)
+    conf = conf.replace("worker_connections 8192;", "worker_connections 512;")
+    temps = "".join(f"    {k}_temp_path {tmp}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    conf = conf.replace("http {\n", f"http {{\n    access_log {tmp}/access.log;\n{temps}", 1)
+    out = subprocess.run([NGINX, "-V"], capture_output=True, text=True).stderr
+    found = re.search(r"nginx/(\d+)\.(\d+)\.(\d+)", out)
+    version = tuple(int(x) for x in found.groups()) if found else (0, 0, 0)
+    if version < (1, 25, 1) or "http_v2_module" not in out:  # the `http2` directive is nginx 1.25.1's
+        conf = re.sub(r"\n\s*http2 on;", "", conf)
+    return conf
+
+
+@pytest.fixture
+def proxied(pg_db, tmp_path):  # noqa: F811
+    subprocess.run(
+        [OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost"]
+        + ["-keyout", str(tmp_path / "privkey.pem"), "-out", str(tmp_path / "fullchain.pem")],
+        check=True,
+        capture_output=True,
+    )
+    servers = [Server(pg_db, extra=("--no-warm-up",)) for _ in range(2)]
+    nginx = None
+    try:
+        for s in servers:
+            s.start()
+        https_port = free_port()
+        conf = tmp_path / "nginx.conf"
+        conf.write_text(loopback_config(tmp_path, [s.port for s in servers], free_port(), https_port))
+        check = subprocess.run([NGINX, "-t", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True)
+        assert check.returncode == 0, check.stderr
+        nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path), "-g", "daemon off;"])
+        base = f"https://localhost:{https_port}"
+        import httpx
+
+        for _ in range(100):
+            try:
+                httpx.get(base + "/api/health", verify=False, timeout=2)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        yield base, servers
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(10)
+        for s in servers:
+            s.stop()
+
+
+class Browser:
+    """A player through the proxy: httpx with its cookies (Secure ones too: https), the CSRF token."""
+
+    def __init__(self, base: str):
+        import httpx
+
+        self.base = base
+        self.http = httpx.Client(base_url=base, verify=False, timeout=60)
+
+    def post(self, path: str, body=None, status: int = 200) -> dict:
+        headers = {"X-CSRF-Token": self.http.cookies.get("nardy_csrf") or ""}
+        r = self.http.post(path, json=body or {}, headers=headers)
+        assert r.status_code == status, (r.status_code, r.text)
+        return r.json()
+
+    def get(self, path: str) -> dict:
+        r = self.http.get(path)
+        assert r.status_code == 200, (r.status_code, r.text)
+        return r.json()
+
+
+class SecureLive:
+    """The live channel through the proxy (wss://)."""
+
+    def __init__(self, base: str, player: Browser, gid: str):
+        from websockets.sync.client import connect
+
+        ctx = ssl.create_default_context()
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+        cookies = "; ".join(f"{k}={v}" for k, v in player.http.cookies.items())
+        self.ws = connect(
+            base.replace("https://", "wss://") + f"/api/games/{gid}/live",
+            additional_headers={"Cookie": cookies, "Origin": base},
+            ssl=ctx,
+            open_timeout=30,
+        )
+
+    def wait_for(self, seq: int, timeout: float = 5.0) -> dict:
+        import json
+
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                msg = self.ws.recv(timeout=max(0.01, end - time.monotonic()))
+            except TimeoutError:
+                break
+            if msg.startswith("{"):
+                v = json.loads(msg)["view"]
+                if v["seq"] >= seq:
+                    return v
+        raise AssertionError(f"no view at seq {seq} within {timeout} s")
+
+
+def test_nginx_config_proxies_live_play_over_tls_across_two_processes_and_survives_a_killed_one(proxied):
+    base, servers = proxied
+    a, b = Browser(base), Browser(base)
+    r = a.http.post("/api/auth/guest", json={"name": "Ann"})
+    assert r.status_code == 200
+    # X-Forwarded-Proto https reached the server: the log-in cookies are Secure
+    assert all("secure" in c.lower() for c in r.headers.get_list("set-cookie")), r.headers.get_list("set-cookie")
+    b.post("/api/auth/guest", {"name": "Bob"})
+    g = a.post("/api/games", {"game": "long", "opponent": "online", "length": 1}, status=201)
+    assert g["invite_url"].startswith(base + "/join/")  # the proxy's scheme and host
+    gid = g["id"]
+    v = b.post(f"/api/games/{gid}/join", {"invite": g["invite"]})
+    players = {0: a, 1: b}
+    live = {0: SecureLive(base, a, gid), 1: SecureLive(base, b, gid)}
+    for k in range(16):
+        if k == 8:
+            servers[0].proc.send_signal(signal.SIGKILL)  # one process dies: nginx goes on with the other
+            servers[0].proc.wait(10)
+            live = {side: SecureLive(base, players[side], gid) for side in (0, 1)}  # the pages reconnect
+        mover = v["to_act"]
+        v = _move(players[mover], gid, players[mover].get(f"/api/games/{gid}"))
+        seen = live[1 - mover].wait_for(v["seq"])
+        assert seen["seq"] == v["seq"] and seen["history"] == v["history"]
