@@ -36,7 +36,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from ..catalogue import page_catalogue
-from . import auth, dicetest, engine, games, lobby, online, params
+from . import auth, dicetest, engine, games, lobby, online, params, review
 from .botwork import BotWork
 from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
@@ -133,8 +133,12 @@ def create_app(
     app.state.secure_cookies = secure_cookies
     app.state.auth_limits = auth.AuthLimits()
     app.state.presence_keeper = lobby.PresenceKeeper(app)
+    app.state.analysis_cache = review.AnalysisCache()
     app.add_middleware(
-        Guard, allowed_hosts=allowed_hosts, body_limit=BODY_LIMIT, route_limits={"/api/mat": engine.MAT_LIMIT}
+        Guard,
+        allowed_hosts=allowed_hosts,
+        body_limit=BODY_LIMIT,
+        route_limits={"/api/mat": engine.MAT_LIMIT, "/api/analyse": review.ANALYSE_BODY_LIMIT},
     )
     install_error_handlers(app)
     app.include_router(page)
@@ -145,6 +149,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(dicetest.router)
     app.include_router(lobby.router)
+    app.include_router(review.router)
     return app
 
 

@@ -87,6 +87,7 @@ function route() {
   // an invitation link: /join/{id}#{token} (the token stays in the fragment, never sent to a server)
   const j = location.pathname.match(/^\/join\/([0-9a-zA-Z]+)\/?$/);
   if (j) return showJoin(j[1], decodeURIComponent(location.hash.slice(1)));
+  if (reviewRoute()) return;   // review.js: #/review/{id}
   const m = location.hash.match(/^#\/game\/([0-9a-zA-Z]+)/);
   if (m) return openGame(m[1]);
   return showHome();
@@ -147,6 +148,8 @@ function gameCard(g) {
   const btns = document.createElement("div");
   btns.className = "card-buttons";
   btns.append(open, del);
+  const rv = reviewCardButton(g);   // review.js: "Analyse" on a finished game
+  if (rv) btns.append(rv);
   li.append(title, meta, btns);
   return li;
 }
@@ -240,6 +243,7 @@ function sound(kind) {
 // ----- actions ------------------------------------------------------------------------------------------
 async function act(action, extra) {
   if (S.busy || !S.id) return;
+  if (!(await tutorGate(action))) return;   // review.js: the tutor may warn before a confirmation
   const before = S.view;
   setBusy(true);
   S.message = null;
@@ -440,6 +444,7 @@ function render() {
   renderControls();
   renderSide();
   renderOnline();
+  reviewControls(S.view);   // review.js: "Analyse", the tutor's switch
 }
 
 function renderBoardOnly() {

@@ -1,0 +1,531 @@
+// Review mode (issue 16): a finished game or an imported record analysed by the server
+// (POST /api/games/{id}/analysis, POST /api/analyse), stepped through play by play on the board of
+// board.js; the played move against the best ones with their equities, the equity / match winning chance
+// graph over the match (click a point to jump), mistakes coloured, jumps to the next/previous mistake.
+// And the tutor: in a game against the computer, before a play is confirmed, the server judges it
+// (GET /api/games/{id}/tutor) and the page asks "this loses 0.123 - best is ...; confirm anyway?".
+//
+// Hooks in app.js: route() calls reviewRoute(), render() calls reviewControls(view), gameCard() adds
+// reviewCardButton(game), act() asks tutorGate(action) before a confirmation.
+"use strict";
+
+const R = {
+  data: null,      // the analysis JSON (docs/analysis.md) with review.steps
+  id: null,        // the saved game's id, or null for an uploaded record
+  index: 0,        // the decision shown
+  shown: null,     // null: the board before the decision; "played" or a candidate's index: the board after it
+  level: localStorage.getItem("nardy.review.level") || "expert",
+  updates: 0,      // counts what was drawn (tests wait on it)
+  busy: false,
+};
+window.nardyReview = R;
+
+const REVIEW_LEVELS = ["advanced", "expert", "grandmaster"];
+const MARKS = ["doubtful", "error", "blunder"];
+const RECORD_LIMIT = 256 * 1024;   // nardy.web.review.ANALYSE_LIMIT
+
+const rq = (sel) => document.querySelector(sel);
+
+function rEl(tag, attrs, parent, text) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v; else e.setAttribute(k, v);
+  }
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function num(x, d) { return x === null || x === undefined ? "—" : Number(x).toFixed(d === undefined ? 3 : d); }
+function signed(x, d) { const s = num(x, d); return x > 0 ? "+" + s : s; }
+
+// ----- the screen -------------------------------------------------------------------------------------------
+function reviewSection() {
+  let sec = rq("#review");
+  if (sec) return sec;
+  sec = rEl("section", { id: "review", hidden: "" }, rq("main"));
+  const col = rEl("div", { id: "rv-board-col" }, sec);
+  const head = rEl("div", { id: "rv-head" }, col);
+  rEl("h2", { id: "rv-title" }, head);
+  const lv = rEl("label", { class: "rv-level" }, head);
+  rEl("span", { "data-i18n": "rv_level" }, lv, t("rv_level"));
+  const sel = rEl("select", { id: "rv-level" }, lv);
+  for (const l of REVIEW_LEVELS) rEl("option", { value: l }, sel, t("rv_level_" + l));
+  sel.value = R.level;
+  sel.onchange = () => { R.level = sel.value; localStorage.setItem("nardy.review.level", R.level); reanalyse(); };
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.id = "rv-board";
+  svg.setAttribute("viewBox", "0 0 790 570");
+  svg.setAttribute("role", "img");
+  col.appendChild(svg);
+  const nav = rEl("div", { id: "rv-nav" }, col);
+  // glyph: the button's symbol (no words: the same in every language), its title from the catalogue
+  const btn = (id, key, fn, cls, glyph) => {
+    const attrs = { id, type: "button", class: cls || "secondary", "data-title": key + "_title", title: t(key + "_title") };
+    if (!glyph) attrs["data-i18n"] = key;
+    const b = rEl("button", attrs, nav, glyph || t(key));
+    b.onclick = fn;
+    return b;
+  };
+  btn("rv-first", "rv_first", () => go(0), "secondary", "«");
+  btn("rv-prev-error", "rv_prev_error", () => jumpError(-1));
+  btn("rv-prev", "rv_prev", () => go(R.index - 1), "secondary", "◀");
+  rEl("span", { id: "rv-pos" }, nav);
+  btn("rv-next", "rv_next", () => go(R.index + 1), "primary", "▶");
+  btn("rv-next-error", "rv_next_error", () => jumpError(1));
+  btn("rv-last", "rv_last", () => go(R.data ? R.data.decisions.length - 1 : 0), "secondary", "»");
+  rEl("div", { id: "rv-status", role: "status", "aria-live": "polite" }, col);
+  const gsvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  gsvg.id = "rv-graph";
+  gsvg.setAttribute("role", "img");
+  col.appendChild(gsvg);
+  const side = rEl("aside", { id: "rv-side" }, sec);
+  rEl("div", { id: "rv-decision" }, side);
+  rEl("div", { id: "rv-summary" }, side);
+  const back = rEl("p", {}, side);
+  const a = rEl("button", { id: "rv-back", type: "button", class: "secondary", "data-i18n": "rv_back" }, back, t("rv_back"));
+  a.onclick = () => { location.hash = R.id ? "#/game/" + R.id : "#/"; };
+  document.addEventListener("keydown", reviewKey);
+  return sec;
+}
+
+function reviewKey(ev) {
+  const sec = rq("#review");
+  if (!sec || sec.hidden || !R.data || ev.target.closest("input, select, textarea")) return;
+  if (ev.key === "ArrowRight") { ev.preventDefault(); ev.shiftKey ? jumpError(1) : go(R.index + 1); }
+  else if (ev.key === "ArrowLeft") { ev.preventDefault(); ev.shiftKey ? jumpError(-1) : go(R.index - 1); }
+  else if (ev.key === "Home") go(0);
+  else if (ev.key === "End") go(R.data.decisions.length - 1);
+}
+
+function showReviewScreen() {
+  const sec = reviewSection();
+  for (const s of ["#home", "#play", "#join"]) { const e = rq(s); if (e) e.hidden = true; }
+  sec.hidden = false;
+  document.body.dataset.screen = "review";
+}
+
+// app.js's route(): true when the address is a review (#/review/{id} or #/review/record)
+function reviewRoute() {
+  const m = location.hash.match(/^#\/review\/([0-9a-zA-Z_-]+)/);
+  const sec = rq("#review");
+  if (!m) { if (sec) sec.hidden = true; return false; }
+  if (typeof leaveGame === "function") leaveGame();
+  showReviewScreen();
+  if (m[1] === "record") {
+    if (!R.data || R.id !== null) { location.hash = "#/"; return true; }
+    drawReview();
+    return true;
+  }
+  if (R.id !== m[1] || !R.data) openReview(m[1]);
+  else drawReview();
+  return true;
+}
+
+function setStatus(text, kind) {
+  const box = rq("#rv-status");
+  if (!box) return;
+  box.textContent = text || "";
+  box.className = kind || "";
+}
+
+async function openReview(id) {
+  R.id = id; R.data = null; R.index = 0; R.shown = null;
+  drawReview();
+  // the analysis already made is instant; else the server analyses the game now
+  try {
+    let d = null;
+    try { d = await api("GET", `/api/games/${id}/analysis`); } catch (e) { if (e.status !== 404) throw e; }
+    if (!d || d.engine.level !== R.level) d = await analyseGame(id);
+    if (R.id !== id) return;
+    showAnalysis(d, id);
+  } catch (e) {
+    R.busy = false;
+    setStatus(e.message, "error");
+    R.updates++;
+  }
+}
+
+async function analyseGame(id) {
+  R.busy = true;
+  setStatus(t("rv_analysing", { level: t("rv_level_" + R.level) }), "wait");
+  try { return await api("POST", `/api/games/${id}/analysis?level=${R.level}`); }
+  finally { R.busy = false; }
+}
+
+async function reanalyse() {
+  if (R.busy) return;
+  try {
+    if (R.id) { showAnalysis(await analyseGame(R.id), R.id, R.index); }
+    else if (R.text) { showAnalysis(await analyseText(R.text), null, R.index); }
+  } catch (e) { setStatus(e.message, "error"); R.updates++; }
+}
+
+async function analyseText(text) {
+  R.busy = true;
+  setStatus(t("rv_analysing", { level: t("rv_level_" + R.level) }), "wait");
+  try { return await api("POST", "/api/analyse", { text, level: R.level }); }
+  finally { R.busy = false; }
+}
+
+function showAnalysis(d, id, index) {
+  R.data = d; R.id = id;
+  R.index = Math.min(index || 0, Math.max(0, d.decisions.length - 1));
+  R.shown = null;
+  setStatus("");
+  drawReview();
+}
+
+// the home screen's "Analyse a record": the text is sent to the server, which parses it (never a path)
+async function analyseUpload(ev) {
+  const f = ev.target.files[0];
+  ev.target.value = "";
+  if (!f) return;
+  const box = rq("#home-message");
+  try {
+    if (f.size > RECORD_LIMIT) throw new Error(t("rv_too_large", { kb: Math.round(RECORD_LIMIT / 1024) }));
+    const text = await f.text();
+    box.textContent = t("rv_analysing", { level: t("rv_level_" + R.level) });
+    R.text = text;
+    const d = await analyseText(text);
+    box.textContent = "";
+    showAnalysis(d, null);
+    location.hash = "#/review/record";
+  } catch (e) { box.textContent = e.message; R.updates++; }
+}
+
+// ----- drawing ------------------------------------------------------------------------------------------------
+function stepView(i, shown) {
+  const d = R.data.decisions[i], s = R.data.review.steps[i];
+  let board = s.board, dice = d.dice;
+  if (shown === "played" && s.after) { board = s.after; dice = null; }
+  else if (typeof shown === "number" && s.candidates_after && s.candidates_after[shown]) { board = s.candidates_after[shown]; dice = null; }
+  const seen = d.action === "take" ? 1 - d.player : d.player;
+  // the board after a play marks where its checkers came from and went
+  const lastPlay = board !== s.board && board.steps ? { player: seen, steps: board.steps } : null;
+  return {
+    game: R.data.game, viewer: 0, turn: seen, to_act: d.player, human_to_act: false, moves: {},
+    board, labels: R.data.review.labels, dice: dice || null, dice_left: dice ? [...dice] : [],
+    cube: { enabled: R.data.review.cube, value: d.cube.value, owner: d.cube.owner,
+            offered_by: d.action === "take" ? 1 - d.player : null },
+    last_play: lastPlay,
+  };
+}
+
+function drawReview() {
+  const sec = reviewSection();
+  const d = R.data;
+  const title = rq("#rv-title");
+  rq("#rv-level").value = R.level;
+  if (!d) {
+    title.textContent = t("rv_title");
+    rq("#rv-decision").textContent = ""; rq("#rv-summary").textContent = ""; rq("#rv-pos").textContent = "";
+    const g = rq("#rv-graph"); while (g.firstChild) g.removeChild(g.firstChild);
+    sec.querySelectorAll("#rv-nav button").forEach((b) => { b.disabled = true; });
+    R.updates++;
+    return;
+  }
+  const names = d.players.map((p) => p.name);
+  const len = d.length ? t("match_to", { n: d.length }) : t("money");
+  title.textContent = `${t("game_" + d.game)}: ${names[0]} ${t("vs")} ${names[1]} · ${len}`;
+  const n = d.decisions.length;
+  sec.querySelectorAll("#rv-nav button").forEach((b) => { b.disabled = !n; });
+  if (n) {
+    renderBoard(rq("#rv-board"), stepView(R.index, R.shown), { selected: null });
+    rq("#rv-prev").disabled = rq("#rv-first").disabled = R.index <= 0;
+    rq("#rv-next").disabled = rq("#rv-last").disabled = R.index >= n - 1;
+    rq("#rv-prev-error").disabled = nextError(-1) === null;
+    rq("#rv-next-error").disabled = nextError(1) === null;
+    rq("#rv-pos").textContent = `${R.index + 1} / ${n}`;
+  } else {
+    rq("#rv-pos").textContent = t("rv_nothing");
+  }
+  drawDecision();
+  drawGraph();
+  drawSummary();
+  R.updates++;
+}
+
+function go(i) {
+  if (!R.data || !R.data.decisions.length) return;
+  R.index = Math.max(0, Math.min(R.data.decisions.length - 1, i));
+  R.shown = null;
+  drawReview();
+}
+
+function isMistake(x) { return MARKS.includes(x.mark); }
+
+function nextError(dir) {
+  const ds = R.data ? R.data.decisions : [];
+  for (let i = R.index + dir; i >= 0 && i < ds.length; i += dir) if (isMistake(ds[i])) return i;
+  return null;
+}
+
+function jumpError(dir) {
+  const i = nextError(dir);
+  if (i !== null) go(i);
+}
+
+function playerName(p) { return R.data.players[p].name; }
+
+function markBadge(mark, parent) {
+  if (!mark) return null;
+  return rEl("span", { class: "rv-mark mark-" + mark }, parent, t("rv_mark_" + mark));
+}
+
+function drawDecision() {
+  const box = rq("#rv-decision");
+  box.textContent = "";
+  const d = R.data.decisions[R.index];
+  if (!d) return;
+  const head = rEl("div", { class: "rv-dhead" }, box);
+  const who = `${t("rv_game_move", { game: d.game, move: d.move })} · ${playerName(d.player)}`;
+  rEl("span", {}, head, d.dice ? `${who} · ${d.dice[0]}-${d.dice[1]}` : who);
+  markBadge(d.mark, head);
+  const line = (key, text, cls) => {
+    const p = rEl("p", { class: "rv-line " + (cls || "") }, box);
+    rEl("b", {}, p, t(key) + ": ");
+    rEl("span", {}, p, text);
+    return p;
+  };
+  const actionText = (x) => (d.kind === "cube" ? t("rv_cube_" + x.replace(/[ /,]+/g, "_")) : (x || t("rv_no_play")));
+  const played = line("rv_played", actionText(d.played), "rv-played");
+  if (d.forced) rEl("span", { class: "rv-forced" }, played, " " + t("rv_forced"));
+  line("rv_best", actionText(d.best), "rv-best");
+  if (d.equity_loss > 0) {
+    const l = line("rv_loss", num(d.equity_loss), "rv-loss");
+    if (d.mwc_loss) rEl("span", {}, l, ` (${t("rv_mwc")} ${num(100 * d.mwc_loss, 2)}%)`);
+  }
+  if (d.luck !== null && d.luck !== undefined) {
+    const l = line("rv_luck", signed(d.luck), "rv-luckline");
+    if (d.luck_mark) rEl("span", { class: "rv-luck" }, l, " " + t("rv_luck_" + d.luck_mark.replace(" ", "_")));
+  }
+  if (d.kind === "checker" && Array.isArray(d.candidates)) {
+    const tbl = rEl("table", { id: "rv-candidates", class: "rv-table" }, box);
+    const hr = rEl("tr", {}, rEl("thead", {}, tbl));
+    for (const k of ["rv_col_rank", "rv_col_play", "rv_col_equity", "rv_col_loss"]) rEl("th", {}, hr, t(k));
+    const body = rEl("tbody", {}, tbl);
+    d.candidates.forEach((c, i) => {
+      const tr = rEl("tr", { class: "rv-cand" + (c.play === d.played ? " rv-is-played" : "") + (R.shown === i ? " rv-shown" : ""), title: t("rv_show_after") }, body);
+      rEl("td", {}, tr, String(i + 1));
+      rEl("td", {}, tr, c.play || t("rv_no_play"));
+      rEl("td", {}, tr, signed(c.equity) + (R.data.match_play && c.mwc !== undefined ? ` (${num(100 * c.mwc, 1)}%)` : ""));
+      rEl("td", {}, tr, c.loss > 0 ? "-" + num(c.loss) : "");
+      tr.onclick = () => { R.shown = R.shown === i ? null : i; drawReview(); };
+    });
+    if (!d.candidates.some((c) => c.play === d.played) && d.played) {
+      const tr = rEl("tr", { class: "rv-cand rv-is-played" + (R.shown === "played" ? " rv-shown" : "") }, body);
+      rEl("td", {}, tr, "…");
+      rEl("td", {}, tr, d.played);
+      rEl("td", {}, tr, "");
+      rEl("td", {}, tr, d.equity_loss > 0 ? "-" + num(d.equity_loss) : "");
+      tr.onclick = () => { R.shown = R.shown === "played" ? null : "played"; drawReview(); };
+    }
+    const row = rEl("div", { class: "side-row" }, box);
+    const b = rEl("button", { id: "rv-toggle-after", type: "button", class: "secondary" }, row,
+      t(R.shown === null ? "rv_show_played" : "rv_show_before"));
+    b.onclick = () => { R.shown = R.shown === null ? "played" : null; drawReview(); };
+  } else if (d.kind === "cube" && d.candidates) {
+    const tbl = rEl("table", { id: "rv-candidates", class: "rv-table" }, box);
+    const body = rEl("tbody", {}, tbl);
+    for (const k of ["no double", "double/take", "double/pass"]) {
+      const tr = rEl("tr", {}, body);
+      rEl("td", {}, tr, t("rv_cube_" + k.replace(/[ /,]+/g, "_")));
+      rEl("td", {}, tr, signed(d.candidates[k]));
+    }
+  }
+}
+
+function drawSummary() {
+  const box = rq("#rv-summary");
+  box.textContent = "";
+  const d = R.data;
+  rEl("h3", {}, box, t("rv_summary"));
+  const tbl = rEl("table", { class: "rv-table rv-players" }, box);
+  const hr = rEl("tr", {}, rEl("thead", {}, tbl));
+  rEl("th", {}, hr, "");
+  for (const p of d.players) rEl("th", {}, hr, p.name);
+  const body = rEl("tbody", {}, tbl);
+  const row = (key, f) => {
+    const tr = rEl("tr", {}, body);
+    rEl("th", {}, tr, t(key));
+    for (const p of d.players) rEl("td", {}, tr, f(p));
+  };
+  row("rv_pr", (p) => num(p.pr, 1));
+  row("rv_error_rate", (p) => num(p.error_rate, 1));
+  row("rv_rating", (p) => p.rating);
+  row("rv_decisions", (p) => String(p.decisions));
+  for (const m of MARKS) row("rv_marks_" + m, (p) => String(p.errors[m]));
+  row("rv_luck_total", (p) => signed(p.luck));
+  const eng = rEl("p", { class: "rv-engine" }, box,
+    t("rv_engine", { level: t("rv_level_" + d.engine.level), ply: d.engine.ply, seconds: num(d.seconds, 1) }));
+  eng.title = d.engine.net;
+}
+
+// The graph: player 0's equity or match winning chance before each decision; games separated, mistakes
+// coloured; a click jumps to the nearest decision.
+function drawGraph() {
+  const svg = rq("#rv-graph");
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  const ds = R.data.decisions;
+  const W = 790, H = 170, L = 46, Rm = 10, T = 12, B = 22;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const ns = "http://www.w3.org/2000/svg";
+  const mk = (tag, attrs) => { const e = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); svg.appendChild(e); return e; };
+  if (!ds.length) return;
+  const mwc = R.data.match_play;
+  const vals = ds.map((x) => x.value_before);
+  let lo = mwc ? 0 : Math.min(-1, ...vals), hi = mwc ? 1 : Math.max(1, ...vals);
+  const x = (i) => L + (ds.length === 1 ? 0 : (i * (W - L - Rm)) / (ds.length - 1));
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  mk("rect", { x: L, y: T, width: W - L - Rm, height: H - T - B, class: "rv-graph-bg" });
+  const mid = mwc ? 0.5 : 0;
+  mk("line", { x1: L, x2: W - Rm, y1: y(mid), y2: y(mid), class: "rv-graph-axis" });
+  for (const v of [lo, mid, hi]) {
+    const tx = mk("text", { x: L - 4, y: y(v) + 4, class: "rv-graph-label" });
+    tx.textContent = mwc ? `${Math.round(v * 100)}%` : num(v, 1);
+  }
+  // games: a dashed line where each begins
+  ds.forEach((dd, i) => {
+    if (i > 0 && dd.game !== ds[i - 1].game) mk("line", { x1: x(i), x2: x(i), y1: T, y2: H - B, class: "rv-graph-game" });
+  });
+  mk("polyline", { points: ds.map((dd, i) => `${x(i)},${y(dd.value_before)}`).join(" "), class: "rv-graph-line" });
+  ds.forEach((dd, i) => {
+    if (isMistake(dd)) mk("circle", { cx: x(i), cy: y(dd.value_before), r: 4.5, class: "rv-graph-mark mark-" + dd.mark, "data-index": i });
+  });
+  mk("line", { x1: x(R.index), x2: x(R.index), y1: T, y2: H - B, class: "rv-graph-cursor", id: "rv-graph-cursor" });
+  mk("circle", { cx: x(R.index), cy: y(ds[R.index].value_before), r: 5, class: "rv-graph-here" });
+  const cap = mk("text", { x: L + 4, y: H - 6, class: "rv-graph-caption" });
+  cap.textContent = t(mwc ? "rv_graph_mwc" : "rv_graph_equity", { name: playerName(0) });
+  const hit = mk("rect", { x: L, y: 0, width: W - L - Rm, height: H, class: "rv-graph-hit" });
+  hit.addEventListener("click", (ev) => {
+    const pt = svg.createSVGPoint();
+    pt.x = ev.clientX; pt.y = ev.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    const i = ds.length === 1 ? 0 : Math.round(((p.x - L) * (ds.length - 1)) / (W - L - Rm));
+    go(i);
+  });
+}
+
+// ----- hooks from app.js ------------------------------------------------------------------------------------
+function finishedStatus(status) { return status === "over" || status === "game-over"; }
+
+// a saved game's card: "Analyse" for a finished one
+function reviewCardButton(g) {
+  if (!finishedStatus(g.status)) return null;
+  const b = rEl("button", { type: "button", class: "secondary review-game" }, null, t("rv_analyse"));
+  b.onclick = () => { location.hash = "#/review/" + g.id; };
+  return b;
+}
+
+function isTutorGame(v) { return v && !v.online && v.humans.includes(false) && v.humans.includes(true); }
+
+// the play screen: the "Analyse" button of a finished game, the tutor's switch in a game against the computer
+function reviewControls(v) {
+  const side = rq("#side");
+  if (!side || !v) return;
+  let box = rq("#review-box");
+  if (!box) {
+    box = rEl("div", { id: "review-box", class: "side-row" }, null);
+    side.insertBefore(box, rq("#history") ? rq("#history").previousElementSibling : null);
+    const b = rEl("button", { id: "btn-analyse", type: "button", class: "secondary" }, box, t("rv_analyse"));
+    b.onclick = () => { if (S.id) location.hash = "#/review/" + S.id; };
+    const lab = rEl("label", { class: "check", id: "tutor-row" }, box);
+    const cb = rEl("input", { id: "tutor", type: "checkbox" }, lab);
+    rEl("span", { id: "tutor-label" }, lab, " " + t("tutor"));
+    cb.checked = localStorage.getItem("nardy.tutor") === "1";
+    cb.onchange = () => localStorage.setItem("nardy.tutor", cb.checked ? "1" : "0");
+  }
+  rq("#btn-analyse").textContent = t("rv_analyse");
+  rq("#tutor-label").textContent = " " + t("tutor");
+  const finished = v.match_over || v.phase === "over" || (v.online && v.online.ended);
+  rq("#btn-analyse").hidden = !(finished && (!v.online || v.match_over));
+  rq("#tutor-row").hidden = !isTutorGame(v) || v.match_over;
+  box.hidden = rq("#btn-analyse").hidden && rq("#tutor-row").hidden;
+}
+
+// The tutor's dialog: resolves true (confirm anyway) or false (take the play back to think again).
+function tutorAsk(text) {
+  let dlg = rq("#tutor-dialog");
+  if (!dlg) {
+    dlg = rEl("dialog", { id: "tutor-dialog" }, document.body);
+    rEl("p", { id: "tutor-text" }, dlg);
+    const row = rEl("div", { class: "dialog-buttons" }, dlg);
+    rEl("button", { id: "tutor-back", type: "button", class: "secondary" }, row);
+    rEl("button", { id: "tutor-confirm", type: "button", class: "primary" }, row);
+  }
+  rq("#tutor-text").textContent = text;
+  rq("#tutor-back").textContent = t("tutor_back");
+  rq("#tutor-confirm").textContent = t("tutor_confirm");
+  return new Promise((resolve) => {
+    const done = (ok) => { dlg.close(); resolve(ok); };
+    rq("#tutor-back").onclick = () => done(false);
+    rq("#tutor-confirm").onclick = () => done(true);
+    dlg.oncancel = (ev) => { ev.preventDefault(); done(false); };
+    dlg.showModal();
+  });
+}
+
+// act()'s gate: before a confirmation or a cube action (double, take, pass) in a game against the computer,
+// with the tutor on, the server judges it; a mistake is shown and the person decides. Resolves true when
+// the action may go ahead.
+const TUTOR_ACTIONS = ["confirm", "double", "take", "drop"];
+
+async function tutorGate(action) {
+  const v = S.view;
+  const cb = rq("#tutor");
+  if (!TUTOR_ACTIONS.includes(action) || !cb || !cb.checked || !isTutorGame(v) || !v.human_to_act) return true;
+  if (action === "confirm" && !v.can_confirm) return true;
+  let judged;
+  S.tutor = null;
+  setBusy(true);
+  try {
+    const q = new URLSearchParams({ level: R.level, numbering: numberingFor(v.game), action });
+    judged = await api("GET", `/api/games/${S.id}/tutor?${q}`);
+  } catch (e) {
+    return true;   // the tutor could not judge it (busy...): the action goes ahead as without the tutor
+  } finally { setBusy(false); }
+  S.tutor = judged;
+  S.updates++;
+  if (!judged.warn) return true;
+  const words = (x) => (judged.kind === "cube" ? t("rv_cube_" + x.replace(/[ /,]+/g, "_")) : x);
+  const text = t(judged.kind === "cube" ? "tutor_warn_cube" : "tutor_warn", {
+    loss: num(judged.loss), mark: t("rv_mark_" + judged.mark), best: words(judged.best_text), played: words(judged.played_text),
+  });
+  const ok = await tutorAsk(text);
+  S.updates++;
+  return ok;
+}
+
+// the home screen: "Analyse a record" next to the import of a .mat
+function reviewHome() {
+  const row = rq("#home .import-row");
+  if (!row || rq("#analyse-upload")) return;
+  const lab = rEl("label", { class: "button secondary", id: "analyse-label" }, null);
+  rEl("span", { id: "analyse-label-text", "data-i18n": "rv_upload" }, lab, t("rv_upload"));
+  const inp = rEl("input", { id: "analyse-upload", type: "file", accept: ".mat,.sgf,.txt,text/plain", hidden: "" }, lab);
+  inp.onchange = analyseUpload;
+  row.insertBefore(lab, rq("#home-message"));
+}
+
+function reviewLanguage() {
+  const l = rq("#analyse-label-text");
+  if (l) l.textContent = t("rv_upload");
+  const sel = rq("#rv-level");
+  if (sel) sel.querySelectorAll("option").forEach((o) => { o.textContent = t("rv_level_" + o.value); });
+  document.querySelectorAll("#rv-nav button").forEach((b) => {
+    if (b.dataset.i18n) b.textContent = t(b.dataset.i18n);
+    b.title = t(b.dataset.title);
+  });
+  const lv = rq(".rv-level span");
+  if (lv) lv.textContent = t("rv_level");
+  const sec = rq("#review");
+  if (sec && !sec.hidden) drawReview();
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  reviewHome();
+  const lang = rq("#lang");
+  // after app.js's own handler has set the language
+  if (lang) lang.addEventListener("change", () => setTimeout(reviewLanguage, 0));
+});
