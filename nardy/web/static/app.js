@@ -794,6 +794,7 @@ async function importMat(ev) {
 async function init() {
   try { await loadCatalogue(); } catch (e) { document.body.textContent = String(e); return; }
   setLanguage(LANG);
+  if (typeof wordLobby === "function") wordLobby();  // lobby.js built its part before the catalogue came
   $("#lang").value = LANG;
   $("#lang").onchange = (e) => {
     setLanguage(e.target.value);
