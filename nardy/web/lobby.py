@@ -26,7 +26,6 @@ afresh from the database.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -53,7 +52,7 @@ from .community import (
 from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_game
 from .errors import Refused
 from .games import ClockBody
-from .live import MAX_CONNECTIONS, Conn, announce
+from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce
 from .online import publish, shown
 from .sessions import new_session
 from .storage import User
@@ -303,7 +302,7 @@ async def lobby_changed(app) -> None:
     await publish_lobby(app)
 
 
-class PresenceKeeper:
+class PresenceKeeper(PeriodicTask):
     """Every :data:`PRESENCE_EVERY` seconds: write that the players connected to this process (the lobby, live
     games) are there, and send the lobby again (who is online changes by itself, challenges lapse)."""
 
@@ -332,17 +331,6 @@ class PresenceKeeper:
                 raise
             except Exception:
                 log.warning("presence: a round failed", exc_info=True)
-
-    def start(self) -> None:
-        if self.task is None:
-            self.task = asyncio.get_running_loop().create_task(self.run())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-            self.task = None
 
 
 # ----- ratings of a finished match (called by games.store_session) ----------------------------------------
