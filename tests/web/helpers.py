@@ -23,6 +23,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def serve_sqlite(tmp_path_factory, folder: str, name: str = "games.db"):
+    """The body of a module-scoped ``server`` fixture (``yield from serve_sqlite(tmp_path_factory, "web")``):
+    yields a started :class:`Server` on a new SQLite file ``name`` in a fresh temporary folder named after
+    ``folder``, and stops it at the end."""
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp(folder) / name}")
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
 class Server:
     """``nardy serve`` in a subprocess; :meth:`restart` keeps the port and the database. :meth:`get` and
     :meth:`post` behave like the page of one player: they keep the server's cookies and send the CSRF token."""
