@@ -61,6 +61,9 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server_load import cpu_seconds, pct, rss_mb, source_address  # noqa: E402  (the same measures)
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB = os.environ.get("NARDY_TEST_POSTGRES_URL", "postgresql://nardy:nardy@127.0.0.1:5432/nardy_test")
 
@@ -74,20 +77,6 @@ MAX_ACTIONS_PER_GAME = 2000
 #: Seconds the first games may take to be set up before the measured window opens anyway.
 SETUP_LIMIT = 120.0
 REQUEST_TIMEOUT = 30.0
-
-
-def pct(xs, p):
-    """The p-th percentile (nearest rank) of ``xs``, or None."""
-    if not xs:
-        return None
-    s = sorted(xs)
-    k = min(len(s) - 1, max(0, int(round(p / 100 * len(s) + 0.5)) - 1))
-    return s[k]
-
-
-def address(i: int) -> str:
-    """A loopback address of its own for player ``i`` (127.1.0.1, 127.1.0.2, ...)."""
-    return f"127.1.{i // 250}.{i % 250 + 1}"
 
 
 def children(pid: int) -> list[int]:
@@ -111,26 +100,6 @@ def workers_of(pid: int) -> list[int]:
     """The worker processes of ``nardy serve`` ``pid`` (itself when it has none: one process)."""
     ws = [c for c in children(pid) if "multiprocessing" in cmdline(c) and "resource_tracker" not in cmdline(c)]
     return ws or [pid]
-
-
-def rss_mb(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def cpu_s(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
 
 
 # ----- the database and the server -------------------------------------------------------------------------
@@ -244,7 +213,7 @@ class Player:
         self.i = i
         self.run = run
         self.name = f"p{i}"
-        self.addr = address(i)
+        self.addr = source_address(i)
         self.client = httpx.AsyncClient(
             base_url=base,
             transport=httpx.AsyncHTTPTransport(local_address=self.addr, retries=0),
@@ -528,7 +497,7 @@ async def drive(args, server: ServerProc) -> dict:
     run.started = time.monotonic()
     run.deadline = run.started + args.seconds
     pids = server.pids()
-    cpu0 = {p: cpu_s(p) for p in pids}
+    cpu0 = {p: cpu_seconds([p]) for p in pids}
     me0 = resource.getrusage(resource.RUSAGE_SELF)
     rss_peak = dict.fromkeys(pids, 0.0)
     cpu_last = dict(cpu0)  # a worker killed meanwhile keeps its last figure
@@ -539,8 +508,8 @@ async def drive(args, server: ServerProc) -> dict:
         await asyncio.sleep(0.5)
         lag_max = max(lag_max, time.monotonic() - t - 0.5)
         for p in server.pids():
-            rss_peak[p] = max(rss_peak.get(p, 0.0), rss_mb(p))
-            cpu_last[p] = cpu_s(p)
+            rss_peak[p] = max(rss_peak.get(p, 0.0), rss_mb([p]))
+            cpu_last[p] = cpu_seconds([p])
         if args.kill_at is not None and killed is None and time.monotonic() - run.started >= args.kill_at:
             victims = [p for p in server.pids() if p != server.proc.pid]
             if victims:
@@ -548,7 +517,7 @@ async def drive(args, server: ServerProc) -> dict:
                 os.kill(killed, signal.SIGKILL)
     elapsed = time.monotonic() - run.started
     run.stopping = True
-    cpu1 = {**cpu_last, **{p: cpu_s(p) for p in server.pids()}}
+    cpu1 = {**cpu_last, **{p: cpu_seconds([p]) for p in server.pids()}}
     me1 = resource.getrusage(resource.RUSAGE_SELF)
     now = time.monotonic()
     await asyncio.sleep(0)  # let the last pushes in

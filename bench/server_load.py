@@ -87,7 +87,8 @@ def ms(x) -> str:
 
 
 def source_address(i: int) -> str:
-    """A loopback address of its own for client ``i`` (127.1.0.1, 127.1.0.2, ...)."""
+    """A loopback address of its own for client ``i`` (127.1.0.1, 127.1.0.2, ...); bench/online_load.py's
+    players use it too."""
     return f"127.1.{i // 250}.{i % 250 + 1}"
 
 
@@ -125,6 +126,8 @@ def tree(pid: int) -> list[int]:
 
 
 def rss_mb(pids) -> float:
+    """The resident memory of the processes ``pids`` together, in MB (0 for one that is gone); also used by
+    bench/online_load.py."""
     total = 0
     for p in pids:
         try:
@@ -139,6 +142,8 @@ def rss_mb(pids) -> float:
 
 
 def cpu_seconds(pids) -> float:
+    """The CPU seconds (user + system) the processes ``pids`` have used together (0 for one that is gone);
+    also used by bench/online_load.py."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for p in pids:

@@ -635,6 +635,12 @@ class Analyser:
         def advance():
             cell[0] += 1
 
+        def step_done():
+            """One play or pass of the history judged (or listed): tell ``progress(done, total)``."""
+            done[0] += 1
+            if progress:
+                progress(done[0], total)
+
         hist = list(g.history)
         pending_double = None  # (decision info) while a double waits
         for k, ev in enumerate(hist):
@@ -675,9 +681,7 @@ class Analyser:
                         opening=True,
                         first_value=first_value,
                     )
-                    done[0] += 1
-                    if progress:
-                        progress(done[0], total)
+                    step_done()
                 continue
             if isinstance(ev, RollEvent) and getattr(ng, "in_last_roll", False):
                 # long nardy's last roll (option last-roll): listed, not judged (the bots do not search it)
@@ -706,9 +710,7 @@ class Analyser:
                         error_kind="last roll: not judged",
                     )
                 )
-                done[0] += 1
-                if progress:
-                    progress(done[0], total)
+                step_done()
                 continue
             if isinstance(ev, RollEvent):
                 p = ev.player
@@ -736,9 +738,7 @@ class Analyser:
                     opening=False,
                     first_value=first_value,
                 )
-                done[0] += 1
-                if progress:
-                    progress(done[0], total)
+                step_done()
                 continue
             if isinstance(ev, PlayEvent):
                 ng.play(ev.play, player=ev.player)

@@ -70,7 +70,8 @@ def _check_name(name: str, i: int) -> str:
 # ----- request models ---------------------------------------------------------------------------------------
 class ClockBody(BaseModel):
     """A clock in seconds: ``initial`` reserve per player, ``increment`` added after each spell to act,
-    ``delay`` free seconds at the start of each spell (docs/online.md)."""
+    ``delay`` free seconds at the start of each spell (docs/online.md). The same body serves a new game
+    here and a challenge or quick-pairing seek in :mod:`nardy.web.lobby`."""
 
     model_config = ConfigDict(extra="forbid")
     initial: float = Field(..., ge=1, le=86400)

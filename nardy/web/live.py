@@ -142,7 +142,29 @@ def _when(t: float) -> _dt.datetime:
     return _dt.datetime.fromtimestamp(t, _dt.UTC)
 
 
-class ClockKeeper:
+class PeriodicTask:
+    """A round run every ``period`` seconds in one task of the running event loop (the clock keeper here, the
+    lobby's presence keeper): a subclass sets ``self.task = None`` and defines ``run()``, the loop itself.
+    :meth:`start` starts it once (a second call does nothing); :meth:`stop` cancels it and waits for it."""
+
+    task: asyncio.Task | None
+
+    async def run(self) -> None:
+        raise NotImplementedError
+
+    def start(self) -> None:
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+
+
+class ClockKeeper(PeriodicTask):
     """Ends the matches whose clock has run out, and keeps the heartbeat (see the module docstring).
 
     Args:
@@ -199,14 +221,3 @@ class ClockKeeper:
             except Exception:  # the database may be down a moment: try again next round
                 log.warning("clock keeper: a round failed", exc_info=True)
             await asyncio.sleep(self.period)
-
-    def start(self) -> None:
-        if self.task is None:
-            self.task = asyncio.get_running_loop().create_task(self.run())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-            self.task = None

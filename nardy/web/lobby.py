@@ -26,7 +26,6 @@ afresh from the database.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -52,7 +51,8 @@ from .community import (
 )
 from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_game
 from .errors import Refused
-from .live import MAX_CONNECTIONS, Conn, announce
+from .games import ClockBody
+from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce
 from .online import publish, shown
 from .sessions import new_session
 from .storage import User
@@ -129,20 +129,13 @@ async def _signed_in(conn) -> User:
 
 
 # ----- request bodies --------------------------------------------------------------------------------------
-class ClockTimes(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    initial: float = Field(..., ge=1, le=86400)
-    increment: float = Field(0, ge=0, le=600)
-    delay: float = Field(0, ge=0, le=600)
-
-
 class Terms(BaseModel):
     """What a challenge or a quick-pairing seek asks for."""
 
     model_config = ConfigDict(extra="forbid")
     game: str = Field("backgammon", max_length=40, description="backgammon, short or long (aliases accepted)")
     length: int = Field(1, ge=1, le=25, description="match length in points")
-    clock: Literal["none", "blitz", "rapid", "classic"] | ClockTimes | None = Field(
+    clock: Literal["none", "blitz", "rapid", "classic"] | ClockBody | None = Field(
         "blitz", description="a preset or times in seconds; a rated match has a clock"
     )
     rated: bool = Field(True, description="the result changes both players' ratings (accounts only)")
@@ -181,7 +174,7 @@ def _terms(body: Terms, user: User) -> dict:
     """The stored terms of ``body`` (the game's own name, the clock and its class); 403 ``guest_unrated``, 422
     ``rated_needs_clock`` for a rated match without one."""
     game = get_rules(body.game).name
-    clock = body.clock.model_dump() if isinstance(body.clock, ClockTimes) else body.clock
+    clock = body.clock.model_dump() if isinstance(body.clock, ClockBody) else body.clock
     if clock == "none":
         clock = None
     spec = clock_spec(clock)
@@ -309,7 +302,7 @@ async def lobby_changed(app) -> None:
     await publish_lobby(app)
 
 
-class PresenceKeeper:
+class PresenceKeeper(PeriodicTask):
     """Every :data:`PRESENCE_EVERY` seconds: write that the players connected to this process (the lobby, live
     games) are there, and send the lobby again (who is online changes by itself, challenges lapse)."""
 
@@ -338,17 +331,6 @@ class PresenceKeeper:
                 raise
             except Exception:
                 log.warning("presence: a round failed", exc_info=True)
-
-    def start(self) -> None:
-        if self.task is None:
-            self.task = asyncio.get_running_loop().create_task(self.run())
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
-            self.task = None
 
 
 # ----- ratings of a finished match (called by games.store_session) ----------------------------------------

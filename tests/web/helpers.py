@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -21,6 +23,47 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def pg_schema(prefix: str = "nardy_test"):
+    """A PostgreSQL schema of its own, named ``{prefix}_{8 hex digits}``, in the test database that
+    ``NARDY_TEST_POSTGRES_URL`` names: returns ``(url, drop)``, the database URL with that schema as its
+    ``search_path`` and a function that drops the schema. Skips the test when the variable is not set or
+    psycopg is missing."""
+    import pytest
+
+    url = os.environ.get("NARDY_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("NARDY_TEST_POSTGRES_URL is not set (a PostgreSQL database for the tests)")
+    pytest.importorskip("psycopg")
+    import sqlalchemy as sa
+
+    from nardy.web.storage import normalise_url
+
+    schema = f"{prefix}_{secrets.token_hex(4)}"
+    admin = sa.create_engine(normalise_url(url))
+    with admin.begin() as c:
+        c.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in url else "?"
+
+    def drop():
+        with admin.begin() as c:
+            c.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+    return f"{url}{sep}options={quote(f'-csearch_path={schema}')}", drop
+
+
+def serve_sqlite(tmp_path_factory, folder: str, name: str = "games.db"):
+    """The body of a module-scoped ``server`` fixture (``yield from serve_sqlite(tmp_path_factory, "web")``):
+    yields a started :class:`Server` on a new SQLite file ``name`` in a fresh temporary folder named after
+    ``folder``, and stops it at the end."""
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp(folder) / name}")
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
 
 
 class Server:

@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from .helpers import ARTIFACTS, Server
+from .helpers import ARTIFACTS, Server, serve_sqlite
 
 CHROMIUM = os.environ.get("NARDY_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -38,11 +38,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("web") / "games.db"
-    s = Server(f"sqlite:///{db}")
-    s.start()
-    yield s
-    s.stop()
+    yield from serve_sqlite(tmp_path_factory, "web", "games.db")
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ import pytest
 from nardy.web.ratings import START, match_update
 
 from . import test_browser as tb
-from .helpers import Server
+from .helpers import serve_sqlite
 from .test_browser_online import PUSH_WAIT, click_and_wait, settle, shot, view
 
 pytestmark = tb.pytestmark
@@ -22,11 +22,7 @@ browser = tb.browser
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("lobby-web") / "lobby.db"
-    s = Server(f"sqlite:///{db}")
-    s.start()
-    yield s
-    s.stop()
+    yield from serve_sqlite(tmp_path_factory, "lobby-web", "lobby.db")
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ import time
 import pytest
 
 from . import test_browser as tb
-from .helpers import Server
+from .helpers import serve_sqlite
 
 #: test_browser's skips (no chromium, no playwright), its chromium (the fixture, by name) and its racing player.
 pytestmark = tb.pytestmark
@@ -46,11 +46,7 @@ def shots(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    db = tmp_path_factory.mktemp("online-web") / "online.db"
-    s = Server(f"sqlite:///{db}")
-    s.start()
-    yield s
-    s.stop()
+    yield from serve_sqlite(tmp_path_factory, "online-web", "online.db")
 
 
 @pytest.fixture

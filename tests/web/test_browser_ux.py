@@ -13,26 +13,21 @@ and controls in view and targets of 44 px. Screenshots of each game in each lang
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 
 import pytest
 
 from nardy import catalogue
 
-from .helpers import ARTIFACTS, Server
+from . import test_browser as tb
+from .helpers import ARTIFACTS, serve_sqlite
 
-CHROMIUM = os.environ.get("NARDY_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-
-pytestmark = [
-    pytest.mark.skipif(
-        not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)),
-        reason=f"chromium not installed ({CHROMIUM}); apt-get install chromium",
-    ),
-]
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (Python package) not installed")
+#: test_browser's skips (no chromium, no playwright), its chromium (the fixture, by name), its racing player
+#: and its view of the page.
+pytestmark = tb.pytestmark
+browser = tb.browser
+pick_step = tb.pick_step
+view = tb.view
 
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 COMBOS = [pytest.param(s, lang, id=f"{s}-{lang}") for s in SIZES for lang in ("en", "ru")]
@@ -52,18 +47,7 @@ def T(key: str, lang: str, section: str = "page", **params) -> str:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('ux') / 'games.db'}")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from serve_sqlite(tmp_path_factory, "ux")
 
 
 @pytest.fixture
@@ -99,10 +83,6 @@ def open_page(browser, server):
         assert not pg.errors, f"JavaScript errors on the page: {pg.errors}"
 
 
-def view(page) -> dict:
-    return page.evaluate("window.nardy.view")
-
-
 def wait_idle(page, before: int):
     page.wait_for_function("(n) => window.nardy.updates > n && !window.nardy.busy", arg=before, timeout=60_000)
 
@@ -128,16 +108,6 @@ def start(page, game="backgammon", opponent="bot", level="beginner", seed=1, len
     page.evaluate("(id) => { location.hash = '#/game/' + id; }", gid)
     page.wait_for_function("(id) => window.nardy.view && window.nardy.id === id && !window.nardy.busy", arg=gid)
     return gid
-
-
-def pick_step(moves: dict) -> tuple[int, int]:
-    best = None
-    for frm, tos in moves.items():
-        for to in tos:
-            key = (to == 0, int(frm), int(frm) - to)
-            if best is None or key > best[0]:
-                best = (key, int(frm), to)
-    return best[1], best[2]
 
 
 def play_turn(page):

@@ -11,20 +11,18 @@ from __future__ import annotations
 import json
 import os
 import queue
-import secrets
 import signal
 import statistics
 import subprocess
 import sys
 import threading
 import time
-from urllib.parse import quote
 
 import pytest
 
 from nardy.position import Position
 
-from .helpers import ROOT, HttpPlayer, Server
+from .helpers import ROOT, HttpPlayer, Server, pg_schema
 
 PG_URL = os.environ.get("NARDY_TEST_POSTGRES_URL")
 #: Seconds within which a move must reach the other player's WebSocket (a loaded, shared 2-core machine:
@@ -32,33 +30,10 @@ PG_URL = os.environ.get("NARDY_TEST_POSTGRES_URL")
 PROMPT = 3.0
 
 
-def _schema():
-    """A schema of its own in the PostgreSQL test database: ``(url, drop)``."""
-    if not PG_URL:
-        pytest.skip("NARDY_TEST_POSTGRES_URL is not set (a PostgreSQL database for the tests)")
-    pytest.importorskip("psycopg")
-    import sqlalchemy as sa
-
-    from nardy.web.storage import normalise_url
-
-    schema = f"nardy_mp_{secrets.token_hex(4)}"
-    admin = sa.create_engine(normalise_url(PG_URL))
-    with admin.begin() as c:
-        c.execute(sa.text(f"CREATE SCHEMA {schema}"))
-    sep = "&" if "?" in PG_URL else "?"
-
-    def drop():
-        with admin.begin() as c:
-            c.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
-        admin.dispose()
-
-    return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}", drop
-
-
 @pytest.fixture
 def pg_db():
     """The URL of a schema of the test's own in the PostgreSQL test database, dropped at the end."""
-    url, drop = _schema()
+    url, drop = pg_schema("nardy_mp")
     yield url
     drop()
 
@@ -67,7 +42,7 @@ def pg_db():
 def two_servers():
     """Two ``nardy serve`` processes on one PostgreSQL schema, shared by this module's tests (the test that
     kills one runs last)."""
-    url, drop = _schema()
+    url, drop = pg_schema("nardy_mp")
     servers = [Server(url, extra=("--no-warm-up",)) for _ in range(2)]
     try:
         # the first one makes the schema; then both run at once
