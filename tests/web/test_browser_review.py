@@ -18,24 +18,17 @@ import pytest
 
 from tests.helpers import shared_path
 
-from .helpers import Server
-from .test_browser import ARGS, CHROMIUM, pytestmark, shot, sync_api, view, wait_answer  # noqa: F401
+from . import test_browser as tb
+from .helpers import serve_sqlite
+from .test_browser import pytestmark, shot, view, wait_answer  # noqa: F401
+
+#: test_browser's chromium (the fixture, by name)
+browser = tb.browser
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('review') / 'games.db'}")
-    s.start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from serve_sqlite(tmp_path_factory, "review")
 
 
 @pytest.fixture
