@@ -1154,6 +1154,30 @@ def _score_text(s) -> str:
     return str(int(s)) if float(s) == int(s) else str(s)
 
 
+def record_settings(match, writer: str, game_crawford: bool):
+    """What a record writer needs of a :class:`~nardy.match.Match` or a single :class:`~nardy.game.Game`:
+    ``(games, length, rules, players, jacoby, beavers, cube_limit, crawford, cube)``; a game alone is a
+    match of length 0 whose Crawford flag is ``game_crawford``.
+
+    Raises:
+        RecordError: ``match`` is neither (the message names ``writer``).
+    """
+    from ..game import Game
+    from ..match import Match
+
+    if isinstance(match, Game):
+        return (
+            [match], 0, match.rules, match.players, match.jacoby, match.cube.beavers, match.cube.limit,
+            game_crawford, match.cube_enabled,
+        )  # fmt: skip
+    if isinstance(match, Match):
+        return (
+            match.games, match.length, match.rules, match.players, match.jacoby, match.beavers,
+            match.cube_limit, match.crawford_rule, match.cube,
+        )  # fmt: skip
+    raise RecordError(f"{writer} expects a Match or a Game, got {type(match).__name__}", reason="bad input")
+
+
 def write_mat(match, headers: dict | None = None) -> str:
     """A match (or a single :class:`~nardy.game.Game`) as ``.mat`` text.
 
@@ -1166,19 +1190,7 @@ def write_mat(match, headers: dict | None = None) -> str:
         match: a :class:`~nardy.match.Match` or :class:`~nardy.game.Game`.
         headers: extra ``; [Key "value"]`` headers.
     """
-    from ..game import Game
-    from ..match import Match
-
-    if isinstance(match, Game):
-        games, length, rules, players = [match], 0, match.rules, match.players
-        jacoby, beavers, limit, crawford = match.jacoby, match.cube.beavers, match.cube.limit, True
-        cube = match.cube_enabled
-    elif isinstance(match, Match):
-        games, length, rules, players = match.games, match.length, match.rules, match.players
-        jacoby, beavers, limit, crawford = match.jacoby, match.beavers, match.cube_limit, match.crawford_rule
-        cube = match.cube
-    else:
-        raise RecordError(f"write_mat expects a Match or a Game, got {type(match).__name__}", reason="bad input")
+    games, length, rules, players, jacoby, beavers, limit, crawford, cube = record_settings(match, "write_mat", True)
     h = {"Site": "nardy", "Player 1": players[0], "Player 2": players[1], "Variation": VARIATIONS[rules.name]}
     if length:
         h["Crawford"] = "On" if crawford else "Off"

@@ -68,6 +68,7 @@ from .mat import (
     MatAction,
     MatchRecord,
     MatGame,
+    record_settings,
 )
 from .mat import replay as replay_record
 
@@ -594,19 +595,7 @@ def write_sgf(match, *, application: str | None = None) -> str:
     Raises:
         RecordError: ``match`` is neither.
     """
-    from ..game import Game
-    from ..match import Match
-
-    if isinstance(match, Game):
-        games, length, rules, players = [match], 0, match.rules, match.players
-        jacoby, beavers, limit, crawford = match.jacoby, match.cube.beavers, match.cube.limit, False
-        cube = match.cube_enabled
-    elif isinstance(match, Match):
-        games, length, rules, players = match.games, match.length, match.rules, match.players
-        jacoby, beavers, limit, crawford = match.jacoby, match.beavers, match.cube_limit, match.crawford_rule
-        cube = match.cube
-    else:
-        raise RecordError(f"write_sgf expects a Match or a Game, got {type(match).__name__}", reason="bad input")
+    games, length, rules, players, jacoby, beavers, limit, crawford, cube = record_settings(match, "write_sgf", False)
     if application is None:
         from importlib.metadata import PackageNotFoundError, version
 
