@@ -249,6 +249,7 @@ _LAZY = {
     "external": ("nardy.external", "external"),
     "samples": ("nardy.cli_replay", "samples"),
     "train": ("nardy.bots.train", "train"),
+    "teach": ("nardy.training.cli", "teach"),
     "play": ("nardy.play", "play"),
     "serve": ("nardy.web.server", "serve"),
     "bearoff": ("nardy.bots.bearoff", "bearoff"),

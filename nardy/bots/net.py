@@ -1,7 +1,8 @@
 """A small multilayer perceptron (one sigmoid hidden layer, sigmoid outputs), numpy inference only.
 
 The weights are float32 and stored as ``.npz`` files with the arrays ``W1`` (``N_INPUTS x H``), ``b1``
-(``H``), ``W2`` (``H x K``), ``b2`` (``K``) and metadata (``game``, ``games_trained``, ``seed``, ``version``).
+(``H``), ``W2`` (``H x K``), ``b2`` (``K``) and metadata (``game``, ``games_trained``, ``seed``, ``version``;
+optionally ``provenance``, a JSON text saying how supervised weights were made: teacher, data, fit).
 The inputs are :func:`nardy.bots._kernels.encode` of a board from the view of the side on roll; the
 outputs are that side's cumulative result probabilities (see :mod:`nardy.bots._kernels`).
 
@@ -48,8 +49,9 @@ def start_board(game: str) -> np.ndarray:
     return Position.start(game).array.copy()
 
 
-def read_npz(path, keys, kind: str) -> dict:
-    """The arrays ``keys`` of the ``.npz`` archive at ``path`` (no pickled objects).
+def read_npz(path, keys, kind: str, optional=()) -> dict:
+    """The arrays ``keys`` of the ``.npz`` archive at ``path`` (no pickled objects), and those of ``optional``
+    that it holds.
 
     Raises:
         FileNotFoundError: no such file. ValueError: ``"<path>: not a <kind> (...)"`` when the file is not
@@ -67,7 +69,7 @@ def read_npz(path, keys, kind: str) -> dict:
         missing = set(keys) - set(z.files)
         if missing:
             raise ValueError(f"{path}: not a {kind} (missing {', '.join(sorted(missing))})")
-        return {k: z[k] for k in keys}
+        return {k: z[k] for k in (*keys, *(o for o in optional if o in z.files))}
 
 
 #: Rows from which :meth:`Net.forward_inputs` computes layer by layer with a vectorised sigmoid instead of
@@ -91,9 +93,11 @@ class Net:
         game: ``backgammon``, ``short`` or ``long``; ``code``: the kernel game code.
         W1, b1, W2, b2: float32 arrays (``N_INPUTS x H``, ``H``, ``H x K``, ``K``).
         games_trained: self-play games behind these weights (metadata).
+        provenance: JSON text on how the weights were made after self-play (teacher, positions, fit; see
+            :mod:`nardy.training`), ``""`` for none.
     """
 
-    def __init__(self, game: str, W1, b1, W2, b2, games_trained: int = 0, seed: int = 0):
+    def __init__(self, game: str, W1, b1, W2, b2, games_trained: int = 0, seed: int = 0, provenance: str = ""):
         if game not in GAME_CODES:
             raise ValueError(f"unknown game {game!r} for a net")
         self.game = game
@@ -109,6 +113,7 @@ class Net:
             )
         self.games_trained = int(games_trained)
         self.seed = int(seed)
+        self.provenance = str(provenance)
 
     @property
     def hidden(self) -> int:
@@ -134,7 +139,14 @@ class Net:
 
     def copy(self) -> Net:
         return Net(
-            self.game, self.W1.copy(), self.b1.copy(), self.W2.copy(), self.b2.copy(), self.games_trained, self.seed
+            self.game,
+            self.W1.copy(),
+            self.b1.copy(),
+            self.W2.copy(),
+            self.b2.copy(),
+            self.games_trained,
+            self.seed,
+            self.provenance,
         )
 
     @classmethod
@@ -145,7 +157,8 @@ class Net:
             ValueError: not a net file (naming the path), another encoding version, or shapes that do not
                 fit the game. FileNotFoundError: no such file.
         """
-        z = read_npz(path, ("W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version"), "nardy net file")
+        keys = ("W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version")
+        z = read_npz(path, keys, "nardy net file", ("provenance",))
         version = int(z["version"])
         W1 = z["W1"]
         if version in _OLD_INPUTS and W1.shape[0] == _OLD_INPUTS[version]:
@@ -153,7 +166,8 @@ class Net:
             W1 = np.vstack([W1, np.zeros((K.N_INPUTS - W1.shape[0], W1.shape[1]), W1.dtype)])
         elif version != ENCODING_VERSION:
             raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
-        return cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]), int(z["seed"]))
+        prov = str(z["provenance"]) if "provenance" in z else ""
+        return cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]), int(z["seed"]), prov)
 
     def save(self, path) -> Path:
         """Write the weights (float32, compressed ``.npz``) atomically; returns the path."""
@@ -170,6 +184,7 @@ class Net:
             games_trained=np.int64(self.games_trained),
             seed=np.int64(self.seed),
             version=np.int32(ENCODING_VERSION),
+            **({"provenance": np.str_(self.provenance)} if self.provenance else {}),
         )
         tmp.replace(path)
         return path

@@ -1,0 +1,181 @@
+"""``nardy teach``: label positions with a teacher and fit a net to them (see :mod:`nardy.training`).
+
+Examples::
+
+    # backgammon: 1.2M self-play positions and the real-mat records, labelled by bgsage 2-ply on all cores
+    nardy teach label --game backgammon --self-play 1200000 --records ../shared/data/real-mat \\
+        --teacher bgsage:2ply --seed 17 --out bg-bgsage2.npz
+    # the same on a Ray cluster
+    nardy teach label ... --ray HEAD:6379
+    # fit a 128-unit net starting from the shipped one
+    nardy teach fit bg-bgsage2.npz --hidden 128 --epochs 20 --init shipped --out bg.npz
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+__all__ = ["teach"]
+
+
+@click.group("teach")
+def teach():
+    """Supervised training: label positions with a deeper teacher, fit a net to the labels."""
+
+
+@teach.command("label")
+@click.option("--game", "-g", required=True, help="backgammon, short or long")
+@click.option("--self-play", "self_play", default=0, type=click.IntRange(0, 10**9), help="positions from self-play")
+@click.option("--eps", default=0.05, show_default=True, type=click.FloatRange(0, 1), help="random play share")
+@click.option("--records", multiple=True, type=click.Path(exists=True), help="match records (files or folders) to add")
+@click.option(
+    "--teacher",
+    "-t",
+    default="search:2",
+    show_default=True,
+    help="search:N | rollout:TRIALS[:vr][:tN] | bgsage:1ply..4ply (backgammon)",
+)
+@click.option("--weights", type=click.Path(exists=True, dir_okay=False), default=None, help="net of self-play/teacher")
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**31 - 1))
+@click.option("--chunk", default=4096, show_default=True, type=click.IntRange(1, 10**6), help="positions per task")
+@click.option(
+    "--workers", "-j", default=None, type=click.IntRange(0, 4096), help="Ray workers (default all cores; 0: no Ray)"
+)
+@click.option("--ray", "address", default=None, help="join this Ray cluster (HOST:PORT) instead of starting one")
+@click.option("--out", "-o", required=True, type=click.Path(dir_okay=False), help="dataset file (resumed if present)")
+def label(game, self_play, eps, records, teacher, weights, seed, chunk, workers, address, out):
+    """Draw positions and label them with a teacher into a dataset (.npz); rerun to resume."""
+    from nardy.bots.net import Net, shipped_path
+    from nardy.rules import get_rules
+
+    from .jobs import label_positions
+    from .positions import concat, dedupe, record_positions, self_play_positions
+    from .teachers import make_teacher
+
+    game = get_rules(game).name
+    t0 = time.perf_counter()
+    parts, source = [], []
+    if self_play:
+        net = Net.load(weights or shipped_path(game))
+        parts.append(self_play_positions(net, self_play, seed, eps))
+        source.append(f"{self_play} self-play positions (seed {seed}, eps {eps})")
+    if records:
+        b, f, st = record_positions(records, game)
+        parts.append((b, f))
+        source.append(f"{st['positions']} positions of {st['read']} records")
+        click.echo(f"records: {st['read']} read, {st['skipped']} skipped, {st['positions']} positions", err=True)
+    if not parts:
+        raise click.UsageError("give --self-play N and/or --records PATH")
+    boards, firsts = dedupe(*concat(*parts))
+    click.echo(f"{len(boards)} distinct positions in {time.perf_counter() - t0:.1f} s", err=True)
+    try:
+        tch = make_teacher(teacher, game, weights)
+    except (ValueError, ImportError) as e:
+        raise click.UsageError(str(e)) from None
+    t1 = time.perf_counter()
+    last = [0.0]
+
+    def progress(done, n):
+        if time.perf_counter() - last[0] > 30 or done == n:
+            last[0] = time.perf_counter()
+            rate = done / max(1e-9, last[0] - t1)
+            click.echo(f"labelled {done}/{n} ({rate:.0f}/s)", err=True)
+
+    try:
+        data = label_positions(
+            tch,
+            boards,
+            firsts,
+            seed=seed,
+            chunk=chunk,
+            workers=workers,
+            address=address,
+            path=out,
+            source="; ".join(source),
+            progress=progress,
+        )
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    dt = time.perf_counter() - t1
+    click.echo(
+        json.dumps(
+            {"positions": len(boards), "labelled": int(data["labelled"].sum()), "seconds": round(dt, 1), "out": out}
+        )
+    )
+
+
+@teach.command("fit")
+@click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--hidden", default=128, show_default=True, type=click.IntRange(1, 4096))
+@click.option("--init", "init", default=None, help="start from a net: a weights file or 'shipped'")
+@click.option("--epochs", default=20, show_default=True, type=click.IntRange(1, 10**4))
+@click.option("--lr", default=1e-3, show_default=True, type=float)
+@click.option("--lr-final", default=2e-5, show_default=True, type=float)
+@click.option("--batch", default=512, show_default=True, type=click.IntRange(1, 10**6))
+@click.option("--holdout", default=0.05, show_default=True, type=click.FloatRange(0, 0.5))
+@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**31 - 1))
+@click.option("--device", default=None, help="cuda or cpu (default: the GPU when there is one)")
+@click.option("--threads", default=None, type=click.IntRange(1, 1024), help="PyTorch CPU threads")
+@click.option("--out", "-o", required=True, type=click.Path(dir_okay=False), help="weights file (.npz)")
+def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, device, threads, out):
+    """Fit a net to one or more labelled datasets of the same game; write the numpy weights."""
+    from nardy.bots.net import Net, shipped_path
+
+    from .fit import fit_net
+    from .jobs import load_dataset
+
+    ds = [load_dataset(p) for p in datasets]
+    games = {d["game"] for d in ds}
+    if len(games) != 1:
+        raise click.UsageError(f"datasets of several games: {', '.join(sorted(games))}")
+    game = games.pop()
+    boards = np.concatenate([d["boards"][d["labelled"]] for d in ds])
+    firsts = np.concatenate([d["firsts"][d["labelled"]] for d in ds])
+    targets = np.concatenate([d["targets"][d["labelled"]] for d in ds])
+    init_net = None
+    if init:
+        init_net = Net.load(shipped_path(game) if init == "shipped" else init)
+    prov = {
+        "teachers": sorted({d["teacher"] for d in ds}),
+        "data": [
+            {"file": Path(p).name, "source": d["source"], "positions": int(d["labelled"].sum())}
+            for p, d in zip(datasets, ds)
+        ],
+        "self_play_init": None if init_net is None else int(init_net.games_trained),
+    }
+
+    def progress(row):
+        click.echo(
+            f"epoch {row['epoch']}: train mse {row['train_mse']:.6f}, held-out mse {row['holdout_mse']:.6f}, "
+            f"equity error {row['holdout_equity_mae']:.4f} ({row['seconds']:.0f} s)",
+            err=True,
+        )
+
+    try:
+        res = fit_net(
+            game,
+            boards,
+            firsts,
+            targets,
+            hidden=hidden,
+            init=init_net,
+            epochs=epochs,
+            lr=lr,
+            lr_final=lr_final,
+            batch=batch,
+            holdout=holdout,
+            seed=seed,
+            device=device,
+            threads=threads,
+            provenance=prov,
+            progress=progress,
+        )
+    except (ValueError, ImportError) as e:
+        raise click.UsageError(str(e)) from None
+    res.net.save(out)
+    click.echo(json.dumps({"out": out, **res.history[-1]}))

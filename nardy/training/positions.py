@@ -1,0 +1,87 @@
+"""Positions to label: from self-play and from match records, from the view of the side on roll.
+
+Every function returns ``(boards, firsts)``: ``boards`` ``int8[n, 28]`` in the layout of :mod:`nardy._core`
+with the side on roll as mover (pre-roll positions), ``firsts`` ``bool[n, 2]`` the long nardy first-turn
+flags (side on roll, other side; all False in the hitting games). Finished positions are never returned.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from nardy.bots.net import Net
+from nardy.bots.rollout import sample_positions
+
+__all__ = ["self_play_positions", "record_positions", "dedupe", "concat"]
+
+
+def self_play_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: float = 0.1):
+    """``n`` positions from ``net``'s 0-ply self-play (a random play with probability ``eps``, each position
+    after the first two plies kept with probability ``keep``), reproducible from ``seed``
+    (:func:`nardy.bots.rollout.sample_positions`)."""
+    return sample_positions(net, int(n), int(seed), eps, keep)
+
+
+def record_positions(paths, game: str = "backgammon", limit: int | None = None):
+    """The positions before every play of the match records at ``paths`` (``.mat``/``.sgf`` files, or
+    folders searched for them, sorted by name), replayed through the rules; records of another game, or
+    that do not replay, are skipped. Cube decisions are not positions of their own (the position before the
+    play that follows is). At most ``limit`` positions.
+
+    Returns:
+        ``(boards, firsts, stats)`` with ``stats = {"files", "read", "skipped", "positions"}``.
+    """
+    from nardy.position import Position
+    from nardy.records.files import read_record
+    from nardy.records.mat import replay
+
+    files: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files += sorted(q for q in p.rglob("*") if q.suffix.lower() in (".mat", ".sgf", ".txt"))
+        else:
+            files.append(p)
+    rows, firsts = [], []
+    read = skipped = 0
+    for f in files:
+        try:
+            rec = read_record(f)
+            match = replay(rec)
+        except (ValueError, OSError):
+            skipped += 1
+            continue
+        if match.rules.name != game:
+            skipped += 1
+            continue
+        read += 1
+        for g in match.games:
+            for e in g.history:
+                if getattr(e, "type", None) != "play":
+                    continue
+                pos = Position.from_id(e.position, game)
+                rows.append(pos.array.copy())
+                firsts.append(pos.first_turn)
+        if limit is not None and len(rows) >= limit:
+            break
+    boards = np.array(rows, np.int8).reshape(-1, 28)[:limit]
+    fl = np.array(firsts, np.bool_).reshape(-1, 2)[:limit]
+    return boards, fl, {"files": len(files), "read": read, "skipped": skipped, "positions": len(boards)}
+
+
+def dedupe(boards: np.ndarray, firsts: np.ndarray):
+    """The distinct ``(board, flags)`` rows, in the order of their first occurrence."""
+    key = np.concatenate([np.asarray(boards, np.int8), np.asarray(firsts, np.int8)], axis=1)
+    _, idx = np.unique(key, axis=0, return_index=True)
+    idx.sort()
+    return boards[idx], firsts[idx]
+
+
+def concat(*parts):
+    """``(boards, firsts)`` of several ``(boards, firsts[, ...])`` parts joined in order."""
+    return (
+        np.concatenate([p[0] for p in parts]).astype(np.int8),
+        np.concatenate([p[1] for p in parts]).astype(np.bool_),
+    )

@@ -1,0 +1,182 @@
+"""Teachers: a deeper evaluation than the net's own, to label positions for :mod:`nardy.training.fit`.
+
+A teacher labels pre-roll positions (``boards int8[n, 28]``, side on roll as mover; ``firsts bool[n, 2]``)
+with that side's cumulative result probabilities (``float32[n, K]``, the outputs of
+:mod:`nardy.bots._kernels`: backgammon ``[win, win g+, win bg, lose g+, lose bg]``). ``label`` is a pure
+function of its inputs and ``seed`` (the chunk's seed, used by teachers that draw dice), so labels do not
+depend on how the positions are split between workers.
+
+* :class:`SearchTeacher`: nardy's own n-ply search (:meth:`nardy.bots.search.Searcher.evaluate_positions`)
+  with a net (default the shipped one) and the bearoff database: the label for the nardy games, which have no
+  outside engine.
+* :class:`RolloutTeacher`: nardy's rollouts (the net at 0-ply on both sides, optional truncation and
+  variance reduction, :func:`nardy.bots._rollout.rollout_batch`).
+* :class:`BgsageTeacher`: backgammon only, the open engine bgsage (``pip install bgsage``, MPL-2.0; its
+  weights may be used by anyone) at its ``1ply`` (raw nets; gnubg's 0-ply) to ``4ply``, cubeless. A
+  training-time dependency only: nothing at run time imports it.
+
+:func:`make_teacher` reads a spec such as ``"search:2"``, ``"rollout:144:vr"`` or ``"bgsage:2ply"``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nardy.bots import _kernels as K
+from nardy.bots.evaluator import HybridEvaluator
+from nardy.bots.net import GAME_CODES, Net, scoring_values, shipped_path
+from nardy.rules import get_rules
+
+__all__ = ["Teacher", "SearchTeacher", "RolloutTeacher", "BgsageTeacher", "make_teacher", "bgsage_board"]
+
+
+class Teacher:
+    """Base of the teachers: ``game``, ``name`` (written into datasets and weights' provenance) and
+    :meth:`label`."""
+
+    game: str
+    name: str
+
+    def label(self, boards: np.ndarray, firsts: np.ndarray, seed: int = 0) -> np.ndarray:
+        """Labels ``float32[n, K]`` (side on roll's view) of ``boards`` with flags ``firsts``."""
+        raise NotImplementedError
+
+
+def _net(game: str, weights) -> Net:
+    return Net.load(weights if weights is not None else shipped_path(game))
+
+
+class SearchTeacher(Teacher):
+    """nardy's n-ply search value of each position (``plies`` >= 1: the average over the 21 rolls of the
+    position after the best play, found and valued as :class:`nardy.bots.search.Searcher` does)."""
+
+    def __init__(self, game: str, plies: int = 1, weights=None):
+        from nardy.bots.search import Searcher
+
+        if plies < 0:
+            raise ValueError(f"plies must be 0 or more, not {plies}")
+        self.game = get_rules(game).name
+        self.plies = int(plies)
+        self.weights = None if weights is None else str(weights)
+        self._searcher = Searcher(HybridEvaluator(_net(self.game, weights)), get_rules(self.game))
+        self.name = f"nardy {self.plies}-ply search"
+
+    def label(self, boards, firsts, seed: int = 0) -> np.ndarray:
+        out = np.empty((len(boards), int(K.N_OUTPUTS[GAME_CODES[self.game]])), np.float32)
+        for i in range(0, len(boards), 512):
+            out[i : i + 512] = self._searcher.evaluate_positions(boards[i : i + 512], firsts[i : i + 512], self.plies)
+        return out
+
+    def __reduce__(self):
+        return (SearchTeacher, (self.game, self.plies, self.weights))
+
+
+class RolloutTeacher(Teacher):
+    """The mean outcome of ``trials`` rollouts by the net at 0-ply (truncated after ``truncate`` plies when
+    above 0, the net's outputs then standing in for the outcome), with variance reduction if ``vr``; the dice
+    of position ``i`` of a chunk come from ``(seed, i)`` (:func:`nardy.bots._rollout.rollout_batch`)."""
+
+    def __init__(self, game: str, trials: int = 144, truncate: int = 0, vr: bool = True, weights=None):
+        self.game = get_rules(game).name
+        self.trials, self.truncate, self.vr = int(trials), int(truncate), bool(vr)
+        self.weights = None if weights is None else str(weights)
+        self._net = _net(self.game, weights)
+        self.name = f"nardy rollouts ({self.trials} trials{', vr' if vr else ''}"
+        self.name += f", truncated at {self.truncate})" if self.truncate else ")"
+
+    def label(self, boards, firsts, seed: int = 0) -> np.ndarray:
+        from nardy.bots import _rollout as R
+
+        n = len(boards)
+        net = self._net
+        mean = np.zeros((n, net.n_outputs), np.float32)
+        se = np.zeros(n, np.float32)
+        cut = np.zeros(n, np.int64)
+        R.rollout_batch(
+            np.ascontiguousarray(boards, np.int8),
+            np.ascontiguousarray(firsts, np.bool_),
+            net.code,
+            scoring_values(self.game),
+            *net.weights,
+            self.trials,
+            self.truncate,
+            int(seed),
+            self.vr,
+            mean,
+            se,
+            cut,
+        )
+        return mean
+
+    def __reduce__(self):
+        return (RolloutTeacher, (self.game, self.trials, self.truncate, self.vr, self.weights))
+
+
+def bgsage_board(board) -> list[int]:
+    """bgsage's 26-element board (mover's view: index 1..24 the mover's points, + mover, - opponent; 25 the
+    mover's bar; 0 the opponent's bar, a positive count) of a nardy ``int8[28]`` board."""
+    b = [int(x) for x in board[:26]]
+    b[0] = int(board[26])
+    return b
+
+
+class BgsageTeacher(Teacher):
+    """bgsage's cubeless evaluation of each (backgammon) position at ``level`` (``1ply`` = its raw nets,
+    ``2ply``, ``3ply``, ``4ply``; bgsage counts plies as XG does, one more than gnubg), one thread per
+    worker. Raises ImportError with the install line when bgsage is missing."""
+
+    LEVELS = ("1ply", "2ply", "3ply", "4ply")
+
+    def __init__(self, level: str = "2ply", threads: int = 1):
+        if level not in self.LEVELS:
+            raise ValueError(f"bgsage level {level!r}: one of {', '.join(self.LEVELS)}")
+        try:
+            import bgsage  # noqa: F401
+        except ImportError:
+            raise ImportError("the bgsage teacher needs bgsage: pip install bgsage (training time only)") from None
+        self.game = "backgammon"
+        self.level = level
+        self.threads = int(threads)
+        import bgsage
+
+        self.name = f"bgsage {bgsage.PRODUCTION_MODEL} {level} (cubeless)"
+
+    def label(self, boards, firsts, seed: int = 0) -> np.ndarray:
+        import bgsage
+
+        pos = [{"board": bgsage_board(b), "cube_value": 1, "cube_owner": "centered"} for b in boards]
+        res = bgsage.batch_evaluate(pos, self.level, n_threads=self.threads, jacoby=False, beaver=False)
+        out = np.array(
+            [
+                [r.probs.win, r.probs.gammon_win, r.probs.backgammon_win, r.probs.gammon_loss, r.probs.backgammon_loss]
+                for r in res
+            ],
+            np.float32,
+        )
+        return out
+
+    def __reduce__(self):
+        return (BgsageTeacher, (self.level, self.threads))
+
+
+def make_teacher(spec: str, game: str, weights=None) -> Teacher:
+    """A teacher from a spec: ``search:N`` (nardy N-ply), ``rollout:TRIALS[:vr][:tT]`` (nardy rollouts,
+    ``t40`` = truncated at 40 plies) or ``bgsage:LEVEL`` (backgammon). ``weights``: the net the nardy teachers
+    use (default the shipped one).
+
+    Raises:
+        ValueError: an unknown spec, or bgsage for a nardy game (naming the spec).
+    """
+    kind, _, rest = spec.partition(":")
+    parts = [p for p in rest.split(":") if p]
+    if kind == "search":
+        return SearchTeacher(game, int(parts[0]) if parts else 1, weights)
+    if kind == "rollout":
+        trials = int(parts[0]) if parts else 144
+        truncate = next((int(p[1:]) for p in parts[1:] if p.startswith("t")), 0)
+        return RolloutTeacher(game, trials, truncate, "vr" in parts[1:], weights)
+    if kind == "bgsage":
+        if get_rules(game).name != "backgammon":
+            raise ValueError(f"teacher {spec!r}: bgsage plays backgammon only, not {game}")
+        return BgsageTeacher(parts[0] if parts else "2ply")
+    raise ValueError(f"unknown teacher {spec!r}: search:N, rollout:TRIALS[:vr][:tN] or bgsage:LEVEL")

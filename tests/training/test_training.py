@@ -1,0 +1,194 @@
+"""Supervised training (nardy.training): positions, teachers, Ray labelling, the PyTorch fit and its export."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from nardy import Position
+from nardy.bots.evaluator import HybridEvaluator
+from nardy.bots.net import Net, shipped_path
+from nardy.bots.search import Searcher
+from nardy.rules import get_rules
+from nardy.training.jobs import chunk_seed, label_positions, load_dataset, save_dataset
+from nardy.training.positions import concat, dedupe, record_positions, self_play_positions
+from nardy.training.teachers import RolloutTeacher, SearchTeacher, bgsage_board, make_teacher
+
+from ..helpers import shared_path
+
+
+@pytest.fixture(scope="module")
+def short_positions():
+    return self_play_positions(Net.load(shipped_path("short")), 240, seed=3)
+
+
+def test_self_play_positions_are_seeded_and_unfinished(short_positions):
+    b, f = short_positions
+    b2, f2 = self_play_positions(Net.load(shipped_path("short")), 240, seed=3)
+    assert np.array_equal(b, b2) and np.array_equal(f, f2)
+    assert b.shape == (240, 28) and f.shape == (240, 2)
+    assert (b[:, 0] < 15).all() and (b[:, 27] < 15).all()  # nobody has borne off all 15
+
+
+def test_dedupe_keeps_first_occurrences_in_order(short_positions):
+    b, f = short_positions
+    bb, ff = dedupe(*concat((b, f), (b[:10], f[:10])))
+    assert len(bb) == len(dedupe(b, f)[0]) and np.array_equal(bb[:5], b[:5])
+
+
+def test_record_positions_are_the_positions_before_each_play_of_real_matches():
+    path = shared_path("data", "real-mat")
+    if path is None:
+        pytest.skip("../shared/data/real-mat not present")
+    b, f, st = record_positions([path], "backgammon", limit=500)
+    assert st["read"] >= 1 and len(b) == 500 and not f.any()
+    # the first play of a match is made from the starting position (either side on roll: the same board)
+    assert np.array_equal(b[0], Position.start("backgammon").array)
+    assert (np.abs(b[:, 1:25]).sum(axis=1) + b[:, 0] + b[:, 25] + b[:, 26] + b[:, 27] == 30).all()
+
+
+def test_search_teacher_labels_equal_the_searchers_one_ply_values(short_positions):
+    b, f = short_positions
+    t = SearchTeacher("short", plies=1)
+    got = t.label(b[:40], f[:40])
+    s = Searcher(HybridEvaluator(Net.load(shipped_path("short"))), get_rules("short"))
+    assert np.allclose(got, s.evaluate_positions(b[:40], f[:40], 1), atol=1e-6)
+    assert got.shape == (40, 7) and (got >= 0).all() and (got <= 1).all()
+
+
+def test_ray_labels_equal_in_process_labels_whatever_the_workers(short_positions, tmp_path):
+    pytest.importorskip("ray")
+    b, f = short_positions
+    t = RolloutTeacher("short", trials=36, truncate=6, vr=False)  # draws dice: seeds per chunk matter
+    ref = label_positions(t, b, f, seed=5, chunk=50, workers=0)
+    ray_ = label_positions(t, b, f, seed=5, chunk=50, workers=2)
+    assert ref["done"].all() and np.array_equal(ref["targets"], ray_["targets"])
+    other = label_positions(t, b, f, seed=6, chunk=50, workers=0)
+    assert not np.array_equal(ref["targets"], other["targets"])  # the seed reaches the teacher
+
+
+def test_labelling_resumes_only_the_chunks_not_done(short_positions, tmp_path):
+    b, f = short_positions
+    t = SearchTeacher("short", plies=1)
+    path = tmp_path / "d.npz"
+    full = label_positions(t, b, f, seed=1, chunk=60, workers=0)
+    part = dict(full, done=np.array([True, False, True, False]))
+    part["targets"] = full["targets"].copy()
+    part["targets"][60:120] = 0
+    part["targets"][180:] = 0
+    save_dataset(path, part)
+    calls = []
+    label = t.label
+    t.label = lambda bb, ff, seed=0: calls.append(len(bb)) or label(bb, ff, seed)
+    again = label_positions(t, b, f, seed=1, chunk=60, workers=0, path=path)
+    assert calls == [60, 60] and np.array_equal(again["targets"], full["targets"])
+    d = load_dataset(path)
+    assert d["labelled"].all() and d["teacher"] == "nardy 1-ply search" and d["chunk"] == 60
+    with pytest.raises(ValueError, match="another dataset"):
+        label_positions(SearchTeacher("short", plies=0), b, f, seed=1, chunk=60, workers=0, path=path)
+
+
+def test_chunk_seeds_differ_per_chunk_and_run():
+    assert len({chunk_seed(s, i) for s in range(3) for i in range(100)}) == 300
+
+
+def test_make_teacher_reads_specs_and_refuses_bgsage_for_nardy():
+    assert make_teacher("search:2", "short").plies == 2
+    t = make_teacher("rollout:72:vr:t20", "long")
+    assert (t.trials, t.vr, t.truncate) == (72, True, 20)
+    with pytest.raises(ValueError, match="backgammon only"):
+        make_teacher("bgsage:2ply", "short")
+    with pytest.raises(ValueError, match="unknown teacher"):
+        make_teacher("oracle", "short")
+
+
+def test_bgsage_board_of_the_start_and_of_a_bar_checker():
+    bgsage = pytest.importorskip("bgsage")
+    assert bgsage_board(Position.start("backgammon").array) == list(bgsage.STARTING_BOARD)
+    a = np.zeros(28, np.int8)
+    a[25], a[6], a[19], a[26] = 2, 13, -14, 1
+    b = bgsage_board(a)
+    assert b[25] == 2 and b[0] == 1 and b[6] == 13 and b[19] == -14 and len(b) == 26
+
+
+def test_bgsage_teacher_gives_the_roller_the_edge_at_the_start_and_a_lost_race_as_a_gammon():
+    pytest.importorskip("bgsage")
+    t = make_teacher("bgsage:1ply", "backgammon")
+    start = Position.start("backgammon").array
+    race = np.zeros(28, np.int8)  # the mover: 15 on the midpoint (195 pips); the opponent: 15 on its 1-point
+    race[13], race[24] = 15, -15
+    lab = t.label(np.stack([start, race]), np.zeros((2, 2), bool))
+    assert lab.shape == (2, 5)
+    # the start with the side on roll to roll any of the 36 rolls: a small edge to it (bgsage: 52.8% wins)
+    assert 0.51 < lab[0, 0] < 0.55 and lab[0, 1] > lab[0, 3] > 0.1
+    assert lab[1, 0] < 0.01 and lab[1, 3] > 0.95  # a lost race with nothing off: a gammon
+
+
+def test_net_provenance_round_trips(tmp_path):
+    net = Net.random("long", 8, seed=1)
+    net.provenance = json.dumps({"teacher": "nardy 2-ply search"})
+    back = Net.load(net.save(tmp_path / "n.npz"))
+    assert json.loads(back.provenance)["teacher"] == "nardy 2-ply search"
+    assert Net.load(shipped_path("long")).provenance == ""  # self-play weights say nothing more
+
+
+def test_fit_lowers_the_error_and_the_numpy_export_computes_what_torch_did(short_positions):
+    torch = pytest.importorskip("torch")
+    from nardy.training.fit import encode_positions, fit_net
+
+    b, f = short_positions
+    y = SearchTeacher("short", plies=1).label(b, f)
+    res = fit_net("short", b, f, y, hidden=16, epochs=12, lr=3e-3, batch=32, holdout=0.2, seed=2, device="cpu")
+    h = res.history
+    assert len(h) == 12 and h[-1]["holdout_mse"] < h[0]["holdout_mse"] and h[-1]["train_mse"] < h[0]["train_mse"]
+    net = res.net
+    x = encode_positions("short", b, f)
+    W1, b1, W2, b2 = (torch.from_numpy(a) for a in net.weights)
+    want = torch.sigmoid(torch.sigmoid(torch.from_numpy(x) @ W1 + b1) @ W2 + b2).numpy()
+    assert np.allclose(net.forward_inputs(x), want, atol=2e-5)
+    prov = json.loads(net.provenance)
+    assert prov["fit"]["hidden"] == 16 and prov["fit"]["positions"] == 240
+    again = fit_net("short", b, f, y, hidden=16, epochs=12, lr=3e-3, batch=32, holdout=0.2, seed=2, device="cpu")
+    assert np.array_equal(again.net.W1, net.W1)  # the same seed, the same weights
+
+
+def test_fit_from_a_net_starts_from_its_outputs(short_positions):
+    pytest.importorskip("torch")
+    from nardy.training.fit import encode_positions, fit_net
+
+    b, f = short_positions
+    init = Net.load(shipped_path("short"))
+    y = init.forward_inputs(encode_positions("short", b, f))
+    res = fit_net("short", b, f, y, hidden=init.hidden + 8, init=init, epochs=1, lr=1e-9, lr_final=1e-9, seed=1)
+    assert res.history[0]["holdout_mse"] < 1e-6  # the widened net computes what the shipped one did
+    with pytest.raises(ValueError, match="does not fit"):
+        fit_net("short", b, f, y, hidden=8, init=init, epochs=1)
+
+
+def test_teach_label_then_fit_makes_a_net_the_bots_load(tmp_path):
+    pytest.importorskip("torch")
+    from click.testing import CliRunner
+
+    from nardy.bots import Bot
+    from nardy.cli import main
+
+    data, out = tmp_path / "d.npz", tmp_path / "n.npz"
+    run = CliRunner().invoke(
+        main,
+        ["teach", "label", "-g", "long", "--self-play", "120", "-t", "search:1", "-j", "0", "--chunk", "50",
+         "-o", str(data)],
+    )  # fmt: skip
+    assert run.exit_code == 0, run.output
+    assert json.loads(run.stdout.strip().splitlines()[-1])["labelled"] == load_dataset(data)["labelled"].sum() > 100
+    run = CliRunner().invoke(main, ["teach", "fit", str(data), "--hidden", "12", "--epochs", "2", "-o", str(out)])
+    assert run.exit_code == 0, run.output
+    net = Net.load(out)
+    assert net.hidden == 12 and json.loads(net.provenance)["teachers"] == ["nardy 1-ply search"]
+    bot = Bot("long", level="advanced", weights=str(out))
+    assert bot.choose_play(Position.start("long"), (6, 5)) is not None
+    bad = CliRunner().invoke(
+        main, ["teach", "label", "-g", "short", "--self-play", "5", "-t", "bgsage:2ply", "-o", str(data)]
+    )
+    assert bad.exit_code == 2 and "backgammon only" in bad.output
