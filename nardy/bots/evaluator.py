@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+from numba import njit
 
 from nardy import _core
 from nardy.rules import get_rules
@@ -214,7 +215,8 @@ def _first(first, n):
 
 
 class NeuralEvaluator(_Base):
-    """The net alone (no bearoff database): outputs sanitised so that every level <= the one below
+    """The net alone (no bearoff database; its :attr:`~nardy.bots.net.Net.race` net for races when it has one):
+    outputs sanitised so that every level <= the one below
     and losses <= 1 - win. Finished boards are not special-cased by :meth:`evaluate_batch`.
 
     Batches of :attr:`dedupe_from` rows or more are evaluated once per distinct (board, flags): search batches
@@ -232,18 +234,42 @@ class NeuralEvaluator(_Base):
     def evaluate_batch(self, boards, first=None) -> np.ndarray:
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
         fm, fo = _first(first, boards.shape[0])
+        race = self.net.race
+        if race is not None and boards.shape[0]:
+            mask = race_mask(boards, self.code != K.GAME_LONG)
+            if mask.any():
+                out = np.empty((boards.shape[0], self.net.n_outputs), np.float32)
+                out[mask] = self._forward(race, boards[mask], fm[mask], fo[mask])
+                rest = ~mask
+                if rest.any():
+                    out[rest] = self._forward(self.net, boards[rest], fm[rest], fo[rest])
+                return out
+        return self._forward(self.net, boards, fm, fo)
+
+    def _forward(self, net: Net, boards, fm, fo) -> np.ndarray:
         n = boards.shape[0]
         if n >= self.dedupe_from:
             # each distinct (board, flags) once, on the path the whole batch would take (same bits)
             first, inverse = K.unique_boards(boards, fm, fo)
             if first.shape[0] < n:
-                out = self.net.forward_boards(boards[first], fm[first], fo[first], dense=n >= _net.DENSE_BATCH)
+                out = net.forward_boards(boards[first], fm[first], fo[first], dense=n >= _net.DENSE_BATCH)
                 out = out[inverse]
                 _sanitize_rows(out, len(LEVELS[self.game]))
                 return out
-        out = self.net.forward_boards(boards, fm, fo)
+        out = net.forward_boards(boards, fm, fo)
         _sanitize_rows(out, len(LEVELS[self.game]))
         return out
+
+
+@njit(cache=True, nogil=True)
+def race_mask(boards, hitting):
+    """bool[n]: boards (side on roll's view) with no contact left (:func:`nardy.bots._kernels.is_race`), where
+    a net's :attr:`~nardy.bots.net.Net.race` net evaluates them."""
+    n = boards.shape[0]
+    out = np.zeros(n, np.bool_)
+    for i in range(n):
+        out[i] = K.is_race(boards[i], hitting)
+    return out
 
 
 def _sanitize_rows(out: np.ndarray, L: int):

@@ -2,7 +2,10 @@
 
 The weights are float32 and stored as ``.npz`` files with the arrays ``W1`` (``N_INPUTS x H``), ``b1``
 (``H``), ``W2`` (``H x K``), ``b2`` (``K``) and metadata (``game``, ``games_trained``, ``seed``, ``version``;
-optionally ``provenance``, a JSON text saying how supervised weights were made: teacher, data, fit).
+optionally ``provenance``, a JSON text saying how supervised weights were made: teacher, data, fit). A file
+may hold a second net for races (``race_W1``, ``race_b1``, ``race_W2``, ``race_b2``: :attr:`Net.race`), which the
+evaluators use for positions with no contact left (:func:`nardy.bots._kernels.is_race`), as GNU Backgammon
+splits its nets by phase.
 The inputs are :func:`nardy.bots._kernels.encode` of a board from the view of the side on roll; the
 outputs are that side's cumulative result probabilities (see :mod:`nardy.bots._kernels`).
 
@@ -72,6 +75,8 @@ def read_npz(path, keys, kind: str, optional=()) -> dict:
         return {k: z[k] for k in (*keys, *(o for o in optional if o in z.files))}
 
 
+_RACE_KEYS = ("race_W1", "race_b1", "race_W2", "race_b2")
+
 #: Rows from which :meth:`Net.forward_inputs` computes layer by layer with a vectorised sigmoid instead of
 #: row by row (see ``bench/net_forward.py``).
 DENSE_BATCH = 64
@@ -95,7 +100,10 @@ class Net:
         games_trained: self-play games behind these weights (metadata).
         provenance: JSON text on how the weights were made after self-play (teacher, positions, fit; see
             :mod:`nardy.training`), ``""`` for none.
+        race: the net for race positions (same game, any width), or ``None``: this net everywhere.
     """
+
+    race: Net | None = None
 
     def __init__(self, game: str, W1, b1, W2, b2, games_trained: int = 0, seed: int = 0, provenance: str = ""):
         if game not in GAME_CODES:
@@ -138,7 +146,7 @@ class Net:
         return cls(game, W1, np.zeros(hidden), W2, np.zeros(k), 0, seed)
 
     def copy(self) -> Net:
-        return Net(
+        c = Net(
             self.game,
             self.W1.copy(),
             self.b1.copy(),
@@ -148,6 +156,9 @@ class Net:
             self.seed,
             self.provenance,
         )
+        if self.race is not None:
+            c.race = self.race.copy()
+        return c
 
     @classmethod
     def load(cls, path) -> Net:
@@ -158,7 +169,7 @@ class Net:
                 fit the game. FileNotFoundError: no such file.
         """
         keys = ("W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version")
-        z = read_npz(path, keys, "nardy net file", ("provenance",))
+        z = read_npz(path, keys, "nardy net file", ("provenance", *_RACE_KEYS))
         version = int(z["version"])
         W1 = z["W1"]
         if version in _OLD_INPUTS and W1.shape[0] == _OLD_INPUTS[version]:
@@ -167,7 +178,12 @@ class Net:
         elif version != ENCODING_VERSION:
             raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
         prov = str(z["provenance"]) if "provenance" in z else ""
-        return cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]), int(z["seed"]), prov)
+        net = cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]), int(z["seed"]), prov)
+        if all(k in z for k in _RACE_KEYS):
+            if version != ENCODING_VERSION:
+                raise ValueError(f"{path}: a race net needs encoding version {ENCODING_VERSION}")
+            net.race = cls(net.game, *(z[k] for k in _RACE_KEYS), net.games_trained, net.seed)
+        return net
 
     def save(self, path) -> Path:
         """Write the weights (float32, compressed ``.npz``) atomically; returns the path."""
@@ -185,6 +201,7 @@ class Net:
             seed=np.int64(self.seed),
             version=np.int32(ENCODING_VERSION),
             **({"provenance": np.str_(self.provenance)} if self.provenance else {}),
+            **(dict(zip(_RACE_KEYS, self.race.weights)) if self.race is not None else {}),
         )
         tmp.replace(path)
         return path

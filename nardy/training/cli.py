@@ -119,10 +119,17 @@ def label(game, self_play, eps, records, teacher, weights, seed, chunk, workers,
 @click.option("--batch", default=512, show_default=True, type=click.IntRange(1, 10**6))
 @click.option("--holdout", default=0.05, show_default=True, type=click.FloatRange(0, 0.5))
 @click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**31 - 1))
+@click.option(
+    "--race-hidden",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 4096),
+    help="also fit a race net of this width on the race positions (0: none)",
+)
 @click.option("--device", default=None, help="cuda or cpu (default: the GPU when there is one)")
 @click.option("--threads", default=None, type=click.IntRange(1, 1024), help="PyTorch CPU threads")
 @click.option("--out", "-o", required=True, type=click.Path(dir_okay=False), help="weights file (.npz)")
-def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, device, threads, out):
+def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, race_hidden, device, threads, out):
     """Fit a net to one or more labelled datasets of the same game; write the numpy weights."""
     from nardy.bots.net import Net, shipped_path
 
@@ -175,7 +182,39 @@ def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, devi
             provenance=prov,
             progress=progress,
         )
+        race = None
+        if race_hidden:
+            from nardy.bots.evaluator import race_mask
+
+            m = race_mask(boards, game != "long")
+            click.echo(f"race net: {int(m.sum())} race positions", err=True)
+            # start from the old race net, else from the old main net, where the width allows
+            init_race = None if init_net is None else (init_net.race or init_net)
+            if init_race is not None and init_race.hidden > race_hidden:
+                init_race = None
+            race = fit_net(
+                game,
+                boards[m],
+                firsts[m],
+                targets[m],
+                hidden=race_hidden,
+                init=init_race,
+                epochs=epochs,
+                lr=lr,
+                lr_final=lr_final,
+                batch=batch,
+                holdout=holdout,
+                seed=seed,
+                device=device,
+                threads=threads,
+                progress=progress,
+            )
     except (ValueError, ImportError) as e:
         raise click.UsageError(str(e)) from None
+    if race is not None:
+        res.net.race = race.net
+        p = json.loads(res.net.provenance)
+        p["race"] = json.loads(race.net.provenance)["fit"]
+        res.net.provenance = json.dumps(p, sort_keys=True)
     res.net.save(out)
-    click.echo(json.dumps({"out": out, **res.history[-1]}))
+    click.echo(json.dumps({"out": out, **res.history[-1], **({"race": race.history[-1]} if race else {})}))

@@ -192,3 +192,23 @@ def test_teach_label_then_fit_makes_a_net_the_bots_load(tmp_path):
         main, ["teach", "label", "-g", "short", "--self-play", "5", "-t", "bgsage:2ply", "-o", str(data)]
     )
     assert bad.exit_code == 2 and "backgammon only" in bad.output
+
+
+def test_a_race_net_evaluates_the_races_and_the_main_net_the_contact_positions(tmp_path):
+    from nardy.bots.evaluator import NeuralEvaluator, race_mask
+
+    main = Net.random("backgammon", 8, seed=1)
+    main.race = Net.random("backgammon", 4, seed=2)
+    back = Net.load(main.save(tmp_path / "bg.npz"))
+    assert back.race is not None and back.race.hidden == 4 and np.array_equal(back.race.W1, main.race.W1)
+    start = Position.start("backgammon").array
+    race = np.zeros(28, np.int8)
+    race[13], race[24] = 15, -15  # no contact left
+    boards = np.stack([start, race, start])
+    assert race_mask(boards, True).tolist() == [False, True, False]
+    got = NeuralEvaluator(back).evaluate_batch(boards)
+    alone = back.copy()
+    alone.race = None
+    assert np.array_equal(got[[0, 2]], NeuralEvaluator(alone).evaluate_batch(boards[[0, 2]]))
+    assert np.array_equal(got[1], NeuralEvaluator(back.race).evaluate_batch(boards[[1]])[0])
+    assert not np.allclose(got[1], NeuralEvaluator(alone).evaluate_batch(boards[[1]])[0])
