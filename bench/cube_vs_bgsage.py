@@ -14,7 +14,8 @@ beaver=False)``) and the sample is drawn by a fixed rule on its equities, from t
   decision;
 * 15% *clear no double*, of the rest: ``g < -0.15`` (over-doubling is punished here).
 
-The judge then evaluates the sample at ``--judge`` (default 3-ply). For each nardy level (advanced 0-ply,
+The judge then evaluates the sample at ``--judge`` (default 3-ply); in bearoff positions its own bearoff
+database replaces its net (see :func:`judge`). For each nardy level (advanced 0-ply,
 expert 1-ply, grandmaster 2-ply) the bot's own decision functions are asked
 (``Bot.cube_action(CubeState(...)).double`` as the doubler, ``.take`` as the taker) and scored:
 
@@ -49,6 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bgsage  # noqa: E402
 import gnubg_nn  # noqa: E402
+from bgsage.batch import bgbot_cpp  # noqa: E402
+from bgsage.weights import bearoff_db_path  # noqa: E402
 
 from nardy import Position  # noqa: E402
 from nardy.bots import Bot  # noqa: E402
@@ -88,11 +91,28 @@ def self_play_positions(n: int, seed: int) -> list[Position]:
     return out[:n]
 
 
+_BEAROFF = []
+
+
+def bearoff_db():
+    """bgsage's own one-sided bearoff database (``batch_cube_action`` does not consult it)."""
+    if not _BEAROFF:
+        db = bgbot_cpp.BearoffDB()
+        if not db.load(bearoff_db_path()):
+            raise RuntimeError("bgsage's bearoff database did not load")
+        _BEAROFF.append(db)
+    return _BEAROFF[0]
+
+
 def cube_states(positions, rng) -> list[dict]:
-    """A cube state for every position: money centred (60%), money owned at 2 (20%), 5-point match (20%)."""
+    """A cube state for every position: money centred (60%), money owned at 2 (20%), 5-point match (20%;
+    bearoff positions get a money state instead, see :func:`judge`)."""
     out = []
+    db = bearoff_db()
     for pos in positions:
         u = rng.random()
+        if u >= 0.8 and db.is_bearoff(bgsage_board(pos)):
+            u = rng.random() * 0.8
         if u < 0.6:
             st = {"kind": "money", "cube_value": 1, "owner": "centered", "away": (0, 0)}
         elif u < 0.8:
@@ -115,7 +135,15 @@ def bgsage_query(items) -> list[dict]:
 
 
 def judge(items, level: str, threads: int, weights=None):
-    """(ND, DT, DP) arrays from bgsage at ``level``, side on roll's view, normalised to the current cube."""
+    """(ND, DT, DP) arrays from bgsage at ``level``, side on roll's view, normalised to the current cube,
+    and bgsage's cubeless probabilities.
+
+    ``batch_cube_action`` evaluates bearoff positions with its net, not its bearoff database (in
+    ``BwAAsAEAAAAAAA``, 4 checkers on 6 pips against 3 on the ace point, it says 57% where the roller wins
+    86%); for money positions in its database's range the probabilities are bgsage's database's and the
+    equities come from bgsage's own money formula (``cl2cf_money`` with its ``cube_efficiency``), which
+    is what its batch does with its net's probabilities. Match positions are never bearoffs (see
+    :func:`cube_states`)."""
     res = bgsage.batch_cube_action(bgsage_query(items), level, weights, n_threads=threads, jacoby=False, beaver=False)
     eq = np.array([(r.equity_nd, r.equity_dt, r.equity_dp) for r in res], np.float64)
     probs = np.array(
@@ -124,6 +152,19 @@ def judge(items, level: str, threads: int, weights=None):
             for r in res
         ]
     )
+    db = bearoff_db()
+    owners = {"centered": bgbot_cpp.CubeOwner.CENTERED, "player": bgbot_cpp.CubeOwner.PLAYER}
+    for i, it in enumerate(items):
+        b = bgsage_board(it["position"])
+        if it["kind"] == "match" or not db.is_bearoff(b):
+            continue
+        p = [float(v) for v in db.lookup_probs(b, post_move=False)]
+        pp, op = bgbot_cpp.pip_counts(b)
+        x = bgbot_cpp.cube_efficiency(p, bgbot_cpp.is_race(b), pp, op)
+        nd = bgbot_cpp.cl2cf_money(p, owners[it["owner"]], x, jacoby_active=False)
+        dt = 2 * bgbot_cpp.cl2cf_money(p, bgbot_cpp.CubeOwner.OPPONENT, x, jacoby_active=False)
+        eq[i] = nd, dt, 1.0
+        probs[i] = p
     return eq, probs
 
 

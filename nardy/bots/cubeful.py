@@ -8,9 +8,11 @@ dead cube it is the cubeless ``p (W + L) - L``. Cubeful equity = ``x * live + (1
 efficiency ``x`` (GNU Backgammon's defaults: 0.68 in contact positions; in races 0.55 + 0.00125 * the
 on-roll side's pip count, clamped to 0.6..0.7).
 
-Match play: match winning chances from a match equity table (:mod:`nardy.bots.met`), converted to the
-same normalised equity so that the take and cash points come from the score, then the same Janowski
-interpolation (GNU Backgammon does the same kind of conversion).
+Match play: match winning chances from a match equity table (:mod:`nardy.bots.met`): the same
+``x * live + (1 - x) * dead`` split, with the live cube's take and cash points computed from the table at
+the score by recursion over the cube levels (GNU Backgammon's eval.c ``Cl2CfMatch``/``GetPoints`` model;
+see :func:`match_cube_decision`). Judged by bgsage (bench/cube_vs_bgsage.py) both formulas give bgsage's
+own cube equities from bgsage's probabilities exactly.
 
 Decisions, for the side on roll (who may double): no double (ND), double/take (DT: the opponent owns the
 doubled cube), double/pass (DP: the doubler wins the current cube value). Double when
@@ -203,7 +205,7 @@ def match_cube_decision(probs, values, x: float, owner: str, away_me: int, away_
     """
     a = np.asarray(probs.array if hasattr(probs, "array") else probs, np.float64)
     p = float(min(1.0, max(0.0, a[0])))
-    pts = _match_points(a, values, away_me, away_opp, met)
+    pts = _MatchPoints(a, values, away_me, away_opp, met)
 
     def cubeful(cube: int, own: str) -> float:
         aw, al, w, lo = pts.win1(cube), pts.lose1(cube), pts.win(cube), pts.lose(cube)
@@ -227,7 +229,7 @@ def match_cube_decision(probs, values, x: float, owner: str, away_me: int, away_
     return {"no double": nd, "double/take": dt, "double/pass": dp}
 
 
-class _match_points:
+class _MatchPoints:
     """MWCs (side on roll's view) of the game's outcomes at a score, and the live take points by cube level."""
 
     def __init__(self, a, values, away_me: int, away_opp: int, met):
@@ -236,7 +238,9 @@ class _match_points:
         wins = [a[0]] + [a[i] for i in range(1, Lv)]
         loses = [1 - a[0]] + [a[Lv - 1 + i] for i in range(1, Lv)]
         # exclusive shares of each level among the wins / the losses
-        self.fw = [(wins[i] - (wins[i + 1] if i + 1 < Lv else 0.0)) / p if p > 1e-9 else float(i == 0) for i in range(Lv)]
+        self.fw = [
+            (wins[i] - (wins[i + 1] if i + 1 < Lv else 0.0)) / p if p > 1e-9 else float(i == 0) for i in range(Lv)
+        ]
         self.fl = [
             (loses[i] - (loses[i + 1] if i + 1 < Lv else 0.0)) / (1 - p) if p < 1 - 1e-9 else float(i == 0)
             for i in range(Lv)
