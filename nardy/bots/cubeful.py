@@ -221,7 +221,7 @@ def match_cube_decision(probs, values, x: float, owner: str, away_me: int, away_
         ys.append(w)
         xs = list(np.maximum.accumulate(np.clip(xs, 0.0, 1.0)))
         live = float(np.interp(p, xs, ys)) if p < 1.0 else w
-        return x * live + (1 - x) * dead
+        return float(x * live + (1 - x) * dead)
 
     nd = cubeful(cube_value, owner)
     dt = cubeful(2 * cube_value, "opponent")
