@@ -249,7 +249,10 @@ class Bot:
                 money).
             score: ``(player 0, player 1)`` match score, with ``match_length`` (0 or None = money); they
                 override the state's.
-            ply: evaluation depth (default: the level's, capped at 1).
+            ply: evaluation depth of the cubeless probabilities the cube formula is fed (default: the level's
+                search depth: 0 advanced, 1 expert, 2 grandmaster; 0 for the non-net levels). Judged by
+                bgsage 3-ply (bench/cube_vs_bgsage.py), 2-ply probabilities err less than 1-ply ones in
+                money doubles (docs/bots.md, "Cube decisions").
             crawford: override the Crawford flag.
         Returns:
             A :class:`~nardy.bots.cubeful.CubeDecision`: ``double`` (should the player on roll double),
@@ -276,7 +279,7 @@ class Bot:
         pos, turn, cube_value, phase = cs.position, cs.turn, cs.cube_value, cs.phase
         owner_rel = "centre" if cs.cube_owner is None else ("me" if cs.cube_owner == turn else "opponent")
         self._check(pos)
-        probs = self.evaluate(pos, ply=ply)
+        probs = self.evaluate(pos, ply=(self.ply or 0) if ply is None else ply)
         reason = ""
         if not cs.enabled:
             reason = "the cube is not in use"

@@ -8,9 +8,11 @@ dead cube it is the cubeless ``p (W + L) - L``. Cubeful equity = ``x * live + (1
 efficiency ``x`` (GNU Backgammon's defaults: 0.68 in contact positions; in races 0.55 + 0.00125 * the
 on-roll side's pip count, clamped to 0.6..0.7).
 
-Match play: match winning chances from a match equity table (:mod:`nardy.bots.met`), converted to the
-same normalised equity so that the take and cash points come from the score, then the same Janowski
-interpolation (GNU Backgammon does the same kind of conversion).
+Match play: match winning chances from a match equity table (:mod:`nardy.bots.met`): the same
+``x * live + (1 - x) * dead`` split, with the live cube's take and cash points computed from the table at
+the score by recursion over the cube levels (GNU Backgammon's eval.c ``Cl2CfMatch``/``GetPoints`` model;
+see :func:`match_cube_decision`). Judged by bgsage (bench/cube_vs_bgsage.py) both formulas give bgsage's
+own cube equities from bgsage's probabilities exactly.
 
 Decisions, for the side on roll (who may double): no double (ND), double/take (DT: the opponent owns the
 doubled cube), double/pass (DP: the doubler wins the current cube value). Double when
@@ -188,58 +190,106 @@ def match_cube_decision(probs, values, x: float, owner: str, away_me: int, away_
         probs: cubeless probabilities (side on roll); values: points per level; x: cube efficiency.
         owner: the cube's owner before the decision (``"centre"``/``"me"``/``"opponent"``).
         away_me, away_opp: points each side still needs; cube_value: the current cube.
-        met: a :class:`nardy.bots.met.MatchEquityTable` (``met.mwc(away_me, away_opp, post_crawford)``).
+        met: a :class:`nardy.bots.met.MatchEquityTable` (``met.mwc_after(...)``).
 
-    The outcome MWCs at cube value c are mapped linearly to a normalised equity (-1 = losing c, +1 = winning
-    c); W and L are then the average normalised win/loss including gammons, and Janowski's interpolation
-    gives the cubeful value, mapped back to MWC.
+    The cubeful MWC is ``x * live + (1 - x) * dead`` (GNU Backgammon's match-play model, eval.c
+    ``Cl2CfMatch``): ``dead`` is the cubeless MWC ``p W(c) + (1 - p) L(c)`` (``W``/``L``: the MWC of a win or
+    a loss at cube ``c``, weighted by the position's gammon and backgammon shares); ``live`` is piecewise
+    linear in ``p`` through ``(0, L(c))``, the opponent's cash point (the side on roll's take point of a
+    double to ``2c``, with the MWC of losing ``c``), the own cash point (the opponent's take point, with
+    the MWC of winning ``c``) and ``(1, W(c))`` (an owned cube keeps only the owner's cash point). The
+    take points come from the match equity table by recursion over the cube levels
+    (:func:`match_take_points`): at the highest level the cube is dead; below, the taker owns the cube
+    and redoubles at the doubler's take point of the next level. For money-like scores this recursion
+    gives Janowski's live take point ``(L - 1/2) / (W + L + 1/2)``.
     """
     a = np.asarray(probs.array if hasattr(probs, "array") else probs, np.float64)
-    Lv = len(values)
+    p = float(min(1.0, max(0.0, a[0])))
+    pts = _MatchPoints(a, values, away_me, away_opp, met)
 
-    def mwc_after(me, opp):
-        return met.mwc_after(me, opp, away_me, away_opp)
-
-    def cubeful(cube, own):
-        win1 = mwc_after(away_me - cube, away_opp)
-        lose1 = mwc_after(away_me, away_opp - cube)
-        span = (win1 - lose1) / 2.0
-        if span <= 1e-9:
-            return win1
-        mid = (win1 + lose1) / 2.0
-        p = a[0]
-        # exclusive level probabilities
-        wins = [a[0]] + [a[i] for i in range(1, Lv)]
-        loses = [1 - a[0]] + [a[Lv - 1 + i] for i in range(1, Lv)]
-        ew = sum(
-            (wins[i] - (wins[i + 1] if i + 1 < Lv else 0.0))
-            * (mwc_after(away_me - cube * values[i], away_opp) - mid)
-            / span
-            for i in range(Lv)
-        )
-        el = sum(
-            (loses[i] - (loses[i + 1] if i + 1 < Lv else 0.0))
-            * (mid - mwc_after(away_me, away_opp - cube * values[i]))
-            / span
-            for i in range(Lv)
-        )
-        W = ew / p if p > 1e-9 else 1.0
-        L = el / (1 - p) if p < 1 - 1e-9 else 1.0
-        # the cube is dead once its owner cannot use it (the doubled value already wins or loses the match)
-        xx = x
-        if own == "centre" and away_me <= cube and away_opp <= cube:
-            xx = 0.0  # double match point (or beyond): any win decides the match, the cube is dead
-        if own == "me" and away_me - 2 * cube <= 0 and away_opp - 2 * cube <= 0:
-            xx = 0.0
-        if own == "opponent" and away_opp <= cube:
-            xx = 0.0
-        e = janowski_equity(p, W, L, xx, own)
-        return mid + span * e
+    def cubeful(cube: int, own: str) -> float:
+        aw, al, w, lo = pts.win1(cube), pts.lose1(cube), pts.win(cube), pts.lose(cube)
+        dead = lo + p * (w - lo)
+        xs, ys = [0.0], [lo]
+        if own in ("centre", "opponent"):  # the opponent may double me out below my take point
+            xs.append(pts.take_me(2 * cube))
+            ys.append(al)
+        if own in ("centre", "me"):  # I cash above the opponent's take point
+            xs.append(pts.take_opp(2 * cube))
+            ys.append(aw)
+        xs.append(1.0)
+        ys.append(w)
+        xs = list(np.maximum.accumulate(np.clip(xs, 0.0, 1.0)))
+        live = float(np.interp(p, xs, ys)) if p < 1.0 else w
+        return float(x * live + (1 - x) * dead)
 
     nd = cubeful(cube_value, owner)
     dt = cubeful(2 * cube_value, "opponent")
-    dp = mwc_after(away_me - cube_value, away_opp)
+    dp = pts.win1(cube_value)
     return {"no double": nd, "double/take": dt, "double/pass": dp}
+
+
+class _MatchPoints:
+    """MWCs (side on roll's view) of the game's outcomes at a score, and the live take points by cube level."""
+
+    def __init__(self, a, values, away_me: int, away_opp: int, met):
+        Lv = len(values)
+        p = float(a[0])
+        wins = [a[0]] + [a[i] for i in range(1, Lv)]
+        loses = [1 - a[0]] + [a[Lv - 1 + i] for i in range(1, Lv)]
+        # exclusive shares of each level among the wins / the losses
+        self.fw = [
+            (wins[i] - (wins[i + 1] if i + 1 < Lv else 0.0)) / p if p > 1e-9 else float(i == 0) for i in range(Lv)
+        ]
+        self.fl = [
+            (loses[i] - (loses[i + 1] if i + 1 < Lv else 0.0)) / (1 - p) if p < 1 - 1e-9 else float(i == 0)
+            for i in range(Lv)
+        ]
+        self.values = values
+        self.me, self.opp, self.met = away_me, away_opp, met
+        # above this cube value every win ends the match: the cube is dead
+        self.top = 2 * max(away_me, away_opp, 1)
+        self._tm: dict = {}
+        self._to: dict = {}
+
+    def _m(self, me: int, opp: int) -> float:
+        return self.met.mwc_after(me, opp, self.me, self.opp)
+
+    def win1(self, v: int) -> float:
+        return self._m(self.me - v, self.opp)
+
+    def lose1(self, v: int) -> float:
+        return self._m(self.me, self.opp - v)
+
+    def win(self, v: int) -> float:
+        return sum(f * self._m(self.me - v * val, self.opp) for f, val in zip(self.fw, self.values))
+
+    def lose(self, v: int) -> float:
+        return sum(f * self._m(self.me, self.opp - v * val) for f, val in zip(self.fl, self.values))
+
+    def take_me(self, v: int) -> float:
+        """The lowest P(win) at which the side on roll takes the opponent's double to ``v``."""
+        if v not in self._tm:
+            lo, pass_ = self.lose(v), self.lose1(v // 2)
+            if v >= self.top:
+                hi, k = self.win(v), 1.0
+            else:  # I own the cube at v and cash at the opponent's take point of 2v
+                hi, k = self.win1(v), self.take_opp(2 * v)
+            t = k * (pass_ - lo) / (hi - lo) if hi - lo > 1e-12 else 0.0
+            self._tm[v] = float(min(1.0, max(0.0, t)))
+        return self._tm[v]
+
+    def take_opp(self, v: int) -> float:
+        """The highest P(win) of the side on roll at which the opponent takes a double to ``v``."""
+        if v not in self._to:
+            hi, pass_ = self.win(v), self.win1(v // 2)
+            if v >= self.top:
+                lo, k = self.lose(v), 0.0
+            else:  # the opponent owns the cube at v and cashes at my take point of 2v
+                lo, k = self.lose1(v), self.take_me(2 * v)
+            t = k + (1 - k) * (pass_ - lo) / (hi - lo) if hi - lo > 1e-12 else 1.0
+            self._to[v] = float(min(1.0, max(0.0, t)))
+        return self._to[v]
 
 
 def decide(eqs: dict) -> tuple[bool, bool]:

@@ -112,3 +112,70 @@ def test_double_match_point_cube_is_dead():
     assert eqs["no double"] == pytest.approx(0.52385)  # any win decides the match: cubeless chances
     assert eqs["double/take"] == pytest.approx(0.52385)
     assert decide(eqs) == (False, True)
+
+
+# Match play: live take points by cube level from the match equity table (gnubg's Cl2CfMatch model).
+# Reference figures: bgsage 1-ply ``batch_cube_action`` (jacoby=False, beaver=False) on positions of gnubg
+# self-play, its normalised match equities (a win of the current cube = +1, a loss = -1); the same model
+# with the same Kazaross-XG2 table, so they agree to float precision.
+_BGSAGE_MATCH = [
+    # (away me, away opponent), cubeless probs (win, wg, wbg, lg, lbg), ND, DT, bgsage's action
+    ((5, 2), (0.5592911, 0.1942645, 0.0175466, 0.1245014, 0.0055143), 0.4180387, 0.4471357, "Double/Take"),
+    ((4, 4), (0.6448095, 0.2171625, 0.0085063, 0.0755084, 0.0032237), 0.6924801, 0.8262029, "Double/Take"),
+    ((2, 3), (0.9229097, 0.0466896, 0.0018177, 0.0012923, 0.0), 1.0270110, 2.4354396, "No Double"),
+    ((3, 5), (0.9229097, 0.0466896, 0.0018177, 0.0012923, 0.0), 0.9941684, 1.8110294, "Double/Pass"),
+]
+
+
+def _normalised(v, away_me, away_opp, met):
+    win, lose = met.mwc(away_me - 1, away_opp), met.mwc(away_me, away_opp - 1)
+    return 2 * (v - lose) / (win - lose) - 1
+
+
+@pytest.mark.parametrize("away,probs,nd,dt,action", _BGSAGE_MATCH)
+def test_match_cubeful_equity_uses_live_match_take_points(away, probs, nd, dt, action):
+    from nardy.bots.cubeful import decide, match_cube_decision
+
+    met = get_met("backgammon")
+    eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", away[0], away[1], 1, met)
+    assert _normalised(eqs["no double"], *away, met) == pytest.approx(nd, abs=2e-5)
+    assert _normalised(eqs["double/take"], *away, met) == pytest.approx(dt, abs=2e-5)
+    assert _normalised(eqs["double/pass"], *away, met) == pytest.approx(1.0)
+    double, take = decide(eqs)
+    assert action == ("No Double" if not double else "Double/Take" if take else "Double/Pass")
+
+
+def test_match_too_good_to_double_at_two_away_three_away():
+    # 92% with 5% gammons at 2-away 3-away: playing on for the gammon (which wins the match) beats cashing
+    from nardy.bots.cubeful import CubeDecision, decide, match_cube_decision
+
+    away, probs = _BGSAGE_MATCH[2][0], _BGSAGE_MATCH[2][1]
+    eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", away[0], away[1], 1, get_met("backgammon"))
+    double, take = decide(eqs)
+    assert not double and not take
+    assert CubeDecision(double, take, "no double", eqs).too_good
+
+
+def test_match_take_point_two_away_two_away_is_the_crawford_equity():
+    # gammonless at 2-away 2-away the redoubled cube is dead (double match point): the taker needs
+    # 1 - MWC(1-away, 2-away Crawford) = 32.264% (Kazaross-XG2); below it the double is a pass
+    from nardy.bots.cubeful import decide, match_cube_decision
+
+    met = get_met("backgammon")
+    for p, expect in ((0.55, (True, True)), (0.67, (True, True)), (0.69, (True, False))):
+        eqs = match_cube_decision((p, 0.0, 0.0, 0.0, 0.0), (1, 2, 3), 0.68, "centre", 2, 2, 1, met)
+        assert decide(eqs) == expect
+        assert eqs["double/take"] == pytest.approx(p)  # dead cube after the double: cubeless chances
+    eqs = match_cube_decision((0.67736, 0.0, 0.0, 0.0, 0.0), (1, 2, 3), 0.68, "centre", 2, 2, 1, met)
+    assert eqs["double/take"] == pytest.approx(eqs["double/pass"], abs=1e-9)
+
+
+def test_cube_decisions_use_the_level_search_depth():
+    # the cube formula is fed the level's own depth: 0-ply advanced, 1-ply expert, 2-ply grandmaster
+    pos = Position.from_id("4HPwATDgc/ABMA", "backgammon")
+    for level, ply in (("advanced", 0), ("expert", 1), ("grandmaster", 2)):
+        bot = Bot("backgammon", level=level)
+        got = bot.cube_action(pos).probabilities.array
+        assert list(got) == pytest.approx(list(bot.evaluate(pos, ply=ply).array), abs=1e-6)
+    gm = Bot("backgammon", level="grandmaster")
+    assert gm.cube_action(pos).probabilities.win != pytest.approx(gm.evaluate(pos, ply=1).win, abs=1e-6)
