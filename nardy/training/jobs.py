@@ -140,38 +140,44 @@ def label_positions(
             save_dataset(path, {**data, "targets": targets, "done": done})
             last_save = time.monotonic()
 
-    if workers == 0:
-        for i in todo:
-            s = slice(i * chunk, (i + 1) * chunk)
-            put(i, teacher.label(boards[s], firsts[s], chunk_seed(seed, i)))
-            tick()
-    elif todo:
-        import ray
-
-        started_here = not ray.is_initialized()
-        if started_here:
-            if address:
-                ray.init(address=address, log_to_driver=False)
-            else:
-                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        try:
-            remote = ray.remote(num_cpus=1)(_label_chunk)
-            cap = workers * 2 if workers else int(2 * ray.cluster_resources().get("CPU", 1))
-            tref = ray.put(teacher)
-            pending: dict = {}
-            queue = list(todo)
-            while queue or pending:
-                while queue and len(pending) < cap:
-                    i = queue.pop(0)
-                    s = slice(i * chunk, (i + 1) * chunk)
-                    pending[remote.remote(tref, boards[s], firsts[s], chunk_seed(seed, i))] = i
-                ready, _ = ray.wait(list(pending), num_returns=1)
-                for r in ready:
-                    put(pending.pop(r), np.asarray(ray.get(r), np.float32))
+    try:
+        if workers == 0:
+            for i in todo:
+                s = slice(i * chunk, (i + 1) * chunk)
+                put(i, teacher.label(boards[s], firsts[s], chunk_seed(seed, i)))
                 tick()
-        finally:
+        elif todo:
+            import ray
+
+            started_here = not ray.is_initialized()
             if started_here:
-                ray.shutdown()
+                if address:
+                    ray.init(address=address, log_to_driver=False)
+                else:
+                    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+            try:
+                remote = ray.remote(num_cpus=1)(_label_chunk)
+                cap = workers * 2 if workers else int(2 * ray.cluster_resources().get("CPU", 1))
+                tref = ray.put(teacher)
+                pending: dict = {}
+                queue = list(todo)
+                while queue or pending:
+                    while queue and len(pending) < cap:
+                        i = queue.pop(0)
+                        s = slice(i * chunk, (i + 1) * chunk)
+                        pending[remote.remote(tref, boards[s], firsts[s], chunk_seed(seed, i))] = i
+                    ready, _ = ray.wait(list(pending), num_returns=1)
+                    for r in ready:
+                        put(pending.pop(r), np.asarray(ray.get(r), np.float32))
+                    tick()
+            finally:
+                if started_here:
+                    ray.shutdown()
+    except BaseException:
+        # stopped (Ctrl-C, a failed task): keep the chunks finished so far for the next run
+        if path is not None and targets is not None:
+            save_dataset(path, {**data, "targets": targets, "done": done})
+        raise
     if targets is None:
         from nardy.bots import _kernels as K
         from nardy.bots.net import GAME_CODES

@@ -212,3 +212,23 @@ def test_a_race_net_evaluates_the_races_and_the_main_net_the_contact_positions(t
     assert np.array_equal(got[[0, 2]], NeuralEvaluator(alone).evaluate_batch(boards[[0, 2]]))
     assert np.array_equal(got[1], NeuralEvaluator(back.race).evaluate_batch(boards[[1]])[0])
     assert not np.allclose(got[1], NeuralEvaluator(alone).evaluate_batch(boards[[1]])[0])
+
+
+def test_a_stopped_labelling_run_keeps_the_chunks_it_finished(short_positions, tmp_path):
+    b, f = short_positions
+    t = SearchTeacher("short", plies=0)
+    label = t.label
+    calls = []
+
+    def stop_at_third(bb, ff, seed=0):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return label(bb, ff, seed)
+
+    t.label = stop_at_third
+    path = tmp_path / "d.npz"
+    with pytest.raises(KeyboardInterrupt):
+        label_positions(t, b, f, seed=1, chunk=60, workers=0, path=path)
+    d = load_dataset(path)
+    assert d["done"].tolist() == [True, True, False, False] and d["labelled"].sum() == 120
