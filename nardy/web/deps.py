@@ -18,7 +18,6 @@ import asyncio
 import functools
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -31,8 +30,9 @@ from ..bots.search import Deadline
 from ..messages import LANGS
 from ..numbering import SCHEMES
 from .botwork import BotWork
-from .sessions import BOT_LEVELS, Session
-from .storage import SavedGame, Storage
+from .gamecache import Loaded, cache_of
+from .sessions import BOT_LEVELS
+from .storage import Storage
 
 __all__ = [
     "StorageDep",
@@ -53,6 +53,7 @@ __all__ = [
     "language",
     "load_game",
     "read_game",
+    "read_shared",
 ]
 
 # ----- shared request parameters ---------------------------------------------------------------------------
@@ -230,26 +231,27 @@ GameLock = Annotated[HeldGame, Depends(game_lock)]
 
 
 # ----- saved games --------------------------------------------------------------------------------------------
-@dataclass
-class Loaded:
-    """A saved game: ``id`` as the request named it, ``saved`` its stored row (with ``revision``) and
-    ``session`` the game to act on."""
-
-    id: str
-    saved: SavedGame
-    session: Session
-
-
 def read_game(store: Storage, gid: str) -> Loaded:
-    """The saved game ``gid`` (blocking: call it on a worker thread); 404 when there is none."""
-    saved = store.get(gid)
-    if saved is None:
+    """The saved game ``gid`` to change (a copy of its own: :meth:`GameCache.checkout`, blocking: call it on a
+    worker thread); 404 when there is none. Store it with :func:`nardy.web.games.store_session`."""
+    game = cache_of(store).checkout(gid)
+    if game is None:
         raise HTTPException(404, f"no saved game {gid!r}")
-    return Loaded(gid, saved, Session.from_dict(saved.data))
+    return game
+
+
+def read_shared(store: Storage, gid: str) -> Loaded:
+    """The saved game ``gid`` to read only (views): the process's kept one (:meth:`GameCache.read`, blocking);
+    404 when there is none. Never change it: :func:`read_game` gives a game to change."""
+    game = cache_of(store).read(gid)
+    if game is None:
+        raise HTTPException(404, f"no saved game {gid!r}")
+    return game
 
 
 async def load_game(gid: GameId, store: StorageDep) -> Loaded:
-    """The saved game of the route's ``gid`` (404 when there is none), read on a worker thread."""
+    """The saved game of the route's ``gid`` (404 when there is none), read on a worker thread (a copy of its
+    own: the route may change it)."""
     return await run_in_threadpool(read_game, store, gid)
 
 

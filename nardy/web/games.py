@@ -11,6 +11,7 @@ are stored together, or not at all.
 from __future__ import annotations
 
 import datetime as _dt
+import time
 import unicodedata
 from typing import Any, Literal
 
@@ -35,8 +36,10 @@ from .deps import (
     guest_name,
     load_game,
     read_game,
+    read_shared,
 )
 from .errors import Refused, error_response
+from .gamecache import SNAPSHOT_EVERY, cache_of
 from .online import acting_side, check_owner, check_reader, publish, shown, user_id, viewer_for
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage, User
@@ -167,26 +170,39 @@ def _numbering(s: Session, numbering: str) -> str:
     return numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
 
 
-def store_session(store: Storage, game: Loaded) -> None:
+def store_session(store: Storage, game: Loaded, entry: dict | None = None) -> None:
     """Store the session over its saved row, with its listing columns (status, owner, seats, when its clock
     runs out), and the ratings of a rated match that ends with this save, in one transaction; 404 when the game
-    was deleted meanwhile, 409 when another writer stored it first (the revision check)."""
+    was deleted meanwhile, 409 when another writer stored it first (the revision check). Once stored, the game
+    is this process's kept one of its new revision (:mod:`nardy.web.gamecache`).
+
+    ``entry``: the one action (:meth:`Session.act`'s ``entry``) that made this change, when that is all that
+    changed. An online game (:attr:`Session.loggable`) then appends it to its log (a row of its own:
+    :meth:`Storage.append`) instead of storing the whole game again, but every
+    :data:`~nardy.web.gamecache.SNAPSHOT_EVERY` actions and when the match ends (then it is stored whole, the
+    action logged with it)."""
     from .lobby import rating_step
 
     saved, s = game.saved, game.session
     also = rating_step(store, game)  # a rated match that ends: its ratings are stored with it
-    saved.data = s.to_dict()
     saved.status = s.status
     saved.title = s.title()
     saved.summary = s.summary()
     for k, v in columns(s).items():
         setattr(saved, k, v)
+    logged = entry is not None and s.loggable
+    base = saved.base if saved.base is not None else saved.revision
     try:
-        store.save(saved, also=also)
+        if logged and also is None and not s.table.is_over and saved.revision + 1 - base < SNAPSHOT_EVERY:
+            store.append(saved, entry)
+        else:
+            saved.data = s.to_dict()
+            store.save(saved, also=also, entry=entry if logged else None)
     except KeyError:
         raise HTTPException(404, f"no saved game {saved.id!r}: it was deleted") from None
     except StaleRevision:
         raise HTTPException(409, "the game changed while this action was under way; reload it") from None
+    cache_of(store).stored(game)
 
 
 def columns(s: Session) -> dict:
@@ -389,7 +405,7 @@ async def get_game(
     numbering: Numbering = Query("own"),
 ):
     uid = await user_id(request)
-    game = await load_game(gid, store)
+    game = await run_in_threadpool(read_shared, store, gid)
     check_reader(game.session, uid)
     return await run_in_threadpool(shown, game, uid, viewer, numbering)
 
@@ -447,8 +463,11 @@ async def act(
                 seq=saved.revision,
             )
 
+        t = time.time()
+        entry: dict = {}
+
         def apply():
-            s.act(
+            done = s.act(
                 body.action,
                 frm=body.from_,
                 to=body.to,
@@ -458,7 +477,9 @@ async def act(
                 player=side,
                 viewer=v,
                 run=False,
+                now=t,
             )
+            entry.update(done["entry"])
 
         try:
             await lane(apply)
@@ -470,11 +491,12 @@ async def act(
             await publish(request.app, gid)
             raise
         if s.bots_to_act():
-            # the person's action and the computer's answer are stored together, or not at all
-            await compute(s.run_bots)
+            # the person's action and the computer's answer are stored together, or not at all (an online game
+            # rolls for a person at the action's time: replayed from the log, the roll is the same)
+            await compute(lambda deadline: s.run_bots(deadline, now=t if s.loggable else None))
 
         def finish():
-            store_session(store, game)
+            store_session(store, game, entry)
             return shown(game, uid, viewer, numbering)
 
         out = await lane(finish)

@@ -113,11 +113,11 @@ class Hub:
         conns = list(self.games.get(gid, ()))
         if not conns:
             return
-        from .deps import read_game
+        from .deps import read_shared
 
         if game is None:
             try:
-                game = await run_in_threadpool(read_game, store, gid)
+                game = await run_in_threadpool(read_shared, store, gid)
             except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
                 log.info("live: game %s could not be read for its watchers", gid)
                 return

@@ -49,7 +49,7 @@ from .community import (
     Community,
     RatedMatch,
 )
-from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_game
+from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_game, read_shared
 from .errors import Refused
 from .games import ClockBody
 from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce
@@ -409,7 +409,7 @@ async def _take(request: Request, user: User, seed: str | None, take) -> tuple[C
 
 
 async def _game_view(request: Request, gid: str, uid: str) -> dict:
-    game = await run_in_threadpool(read_game, request.app.state.storage, gid)
+    game = await run_in_threadpool(read_shared, request.app.state.storage, gid)
     return shown(game, uid, None, "own").model_dump(mode="json", by_alias=True)
 
 

@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from ..errors import GameStateError
 from ..table import ACTIONS
 from .auth import current_user, require_user
-from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, read_game
+from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, read_game, read_shared
 from .errors import Refused
 from .live import Conn
 from .sessions import NUMBERINGS, Session
@@ -359,7 +359,7 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
     uid = await user_id(ws)
     store = app.state.storage
     try:
-        game = await run_in_threadpool(read_game, store, gid)
+        game = await run_in_threadpool(read_shared, store, gid)
     except Exception:
         await ws.close(code=4404)
         return
@@ -378,7 +378,7 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
     try:
         # a change stored between the first read and joining the hub would be missed: read it again then
         if await run_in_threadpool(store.revision, gid) != game.saved.revision:
-            game = await run_in_threadpool(read_game, store, gid)
+            game = await run_in_threadpool(read_shared, store, gid)
         view = shown(game, uid, v, numbering).model_dump(mode="json", by_alias=True)
         await hub.send(conn, game.saved.revision, view)
         while True:
