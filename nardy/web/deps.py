@@ -30,7 +30,7 @@ from ..bots.search import Deadline
 from ..messages import LANGS
 from ..numbering import SCHEMES
 from .botwork import BotWork
-from .gamecache import Loaded, cache_of
+from .gamecache import Loaded, cache_of, materialise
 from .sessions import BOT_LEVELS
 from .storage import Storage
 
@@ -53,7 +53,7 @@ __all__ = [
     "language",
     "load_game",
     "read_game",
-    "read_shared",
+    "read_locked",
 ]
 
 # ----- shared request parameters ---------------------------------------------------------------------------
@@ -173,8 +173,9 @@ class GameLocks:
         cluster: the process's :class:`~nardy.web.cluster.Cluster` (``None`` or inactive: in-process locks only).
     """
 
-    def __init__(self, cluster=None):
+    def __init__(self, cluster=None, storage: Storage | None = None):
         self.cluster = cluster
+        self.storage = storage if storage is not None else getattr(cluster, "storage", None)
         self._locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
 
     def _local(self, gid: str) -> asyncio.Lock:
@@ -191,14 +192,20 @@ class GameLocks:
 
         Raises (on entering): StorageUnavailable: the database does not answer, or another process held the
         game for too long (503)."""
-        return HeldGame(self._local(gid), self.cluster, gid, wait)
+        return HeldGame(self._local(gid), self.cluster, gid, wait, self.storage)
+
+    def local(self, gid: str) -> asyncio.Lock:
+        """The in-process lock of game ``gid`` alone, held to read the process's kept game
+        (:func:`read_locked`) without changing it."""
+        return self._local(gid)
 
 
 class HeldGame:
     """A game's lock being held (:meth:`GameLocks.lock_for`): the in-process lock, then the cross-process one."""
 
-    def __init__(self, local: asyncio.Lock, cluster, gid: str, wait: bool):
+    def __init__(self, local: asyncio.Lock, cluster, gid: str, wait: bool, storage: Storage | None = None):
         self.local, self.cluster, self.gid, self.wait = local, cluster, gid, wait
+        self.storage = storage
         self.held = False
 
     async def __aenter__(self) -> bool:
@@ -214,6 +221,9 @@ class HeldGame:
         return self.held
 
     async def __aexit__(self, *exc) -> None:
+        if exc[0] is not None and self.storage is not None:
+            # the kept game may be half changed (refused, or not stored): the next read rebuilds it
+            cache_of(self.storage).forget(self.gid)
         try:
             if self.held and self.cluster is not None:
                 await self.cluster.unlock(self.gid)
@@ -232,17 +242,19 @@ GameLock = Annotated[HeldGame, Depends(game_lock)]
 
 # ----- saved games --------------------------------------------------------------------------------------------
 def read_game(store: Storage, gid: str) -> Loaded:
-    """The saved game ``gid`` to change (a copy of its own: :meth:`GameCache.checkout`, blocking: call it on a
-    worker thread); 404 when there is none. Store it with :func:`nardy.web.games.store_session`."""
-    game = cache_of(store).checkout(gid)
-    if game is None:
+    """The saved game ``gid``, a copy of its own read from the database (blocking: call it on a worker thread):
+    for code that holds none of the game's locks; 404 when there is none."""
+    saved = store.get(gid)
+    if saved is None:
         raise HTTPException(404, f"no saved game {gid!r}")
-    return game
+    return Loaded(gid, saved, materialise(saved))
 
 
-def read_shared(store: Storage, gid: str) -> Loaded:
-    """The saved game ``gid`` to read only (views): the process's kept one (:meth:`GameCache.read`, blocking);
-    404 when there is none. Never change it: :func:`read_game` gives a game to change."""
+def read_locked(store: Storage, gid: str) -> Loaded:
+    """The saved game ``gid``, the process's kept one (:meth:`GameCache.read`: one small query when nothing
+    changed; blocking). The caller holds the game's lock (:meth:`GameLocks.lock_for` to change it and store it
+    with :func:`nardy.web.games.store_session`, or :meth:`GameLocks.local` to read it) until it is done with
+    it; 404 when there is none."""
     game = cache_of(store).read(gid)
     if game is None:
         raise HTTPException(404, f"no saved game {gid!r}")

@@ -12,11 +12,12 @@ rebuild; when another process has stored actions since, only those are read and 
 changed in some other way (a join, a clock, a snapshot without its action) is rebuilt whole. Every read
 asks the database, so a process never serves a state older than the stored one.
 
-The kept games are shared by the requests of the process and never changed in place: :meth:`GameCache.read`
-gives the shared one, for reading only (views, records); :meth:`GameCache.checkout` a private copy, for
-whoever changes the game (under the game's lock: :class:`~nardy.web.deps.GameLocks`); once the change is
-stored, :meth:`GameCache.stored` makes that copy the shared one of its new revision. A change that fails
-(refused by the rules, or not stored) leaves the kept game as it was.
+A kept game is one object per process, read and changed in place, so every use of it holds the game's
+in-process lock (:meth:`nardy.web.deps.GameLocks.local`; writers hold it with the cross-process lock:
+:meth:`~nardy.web.deps.GameLocks.lock_for`): a reader never sees a change under way, nor one that is not
+stored. A writer that fails (the rules refuse, the store fails) leaves the game half changed: leaving the
+lock with an exception forgets it (:meth:`GameCache.forget`), and the next read rebuilds it from the
+database. Code that holds no lock reads a game of its own (:func:`nardy.web.deps.read_game`).
 
 Bounds: at most :data:`CACHE_SIZE` games a process (the least recently used go first).
 """
@@ -24,7 +25,6 @@ Bounds: at most :data:`CACHE_SIZE` games a process (the least recently used go f
 from __future__ import annotations
 
 import logging
-import pickle
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -63,14 +63,9 @@ def materialise(saved: SavedGame) -> Session:
     return s
 
 
-def _copy(game: Loaded) -> Loaded:
-    # a pickle round trip: a deep copy of the whole game, several times quicker than copy.deepcopy and than
-    # rebuilding it from its JSON (no rules are checked again)
-    return pickle.loads(pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL))
-
-
 class GameCache:
-    """The games of one process (see the module docstring); thread-safe.
+    """The games of one process (see the module docstring). Its own bookkeeping is thread-safe; the games it
+    gives are used under their locks.
 
     Args:
         storage: the database the games are read from.
@@ -85,7 +80,8 @@ class GameCache:
         #: figures (tests, benchmarks): reads answered as kept, by applying logged actions, by a rebuild
         self.hits = self.applied = self.rebuilt = 0
 
-    def _kept(self, gid: str) -> Loaded | None:
+    def peek(self, gid: str) -> Loaded | None:
+        """The kept game ``gid``, as it is (no query), or ``None``."""
         with self._lock:
             game = self._games.get(gid)
             if game is not None:
@@ -94,15 +90,13 @@ class GameCache:
 
     def _keep(self, game: Loaded) -> None:
         with self._lock:
-            old = self._games.get(game.id)
-            if old is not None and old.saved.revision > game.saved.revision:
-                return  # a later one was kept meanwhile
             self._games[game.id] = game
             self._games.move_to_end(game.id)
             while len(self._games) > self.size:
                 self._games.popitem(last=False)
 
     def forget(self, gid: str) -> None:
+        """Drop the kept game ``gid`` (changed but not stored, deleted): the next read rebuilds it."""
         with self._lock:
             self._games.pop(gid, None)
 
@@ -110,12 +104,12 @@ class GameCache:
         return len(self._games)
 
     def read(self, gid: str) -> Loaded | None:
-        """Game ``gid`` at its stored revision, shared: read it, never change it (:meth:`checkout`). ``None``:
-        no such game.
+        """Game ``gid`` at its stored revision, the process's one (the caller holds its lock: see the module
+        docstring). ``None``: no such game.
 
         Raises:
             StorageUnavailable: the database failed; GameStateError: the stored game cannot be rebuilt."""
-        kept = self._kept(gid)
+        kept = self.peek(gid)
         changes = self.storage.changes(gid, kept.saved.revision if kept is not None else None)
         if changes is None:
             self.forget(gid)
@@ -124,21 +118,19 @@ class GameCache:
             self.hits += 1
             return kept
         if changes.kind == "actions" and kept is not None and changes.saved is not None:
-            game = _copy(kept)
             try:
                 for entry in changes.actions:
-                    game.session.replay(entry)
+                    kept.session.replay(entry)
             except GameStateError:
                 log.warning("game %s: logged actions did not apply to the kept game; rebuilt whole", gid)
-            else:
-                game.saved = changes.saved
-                self.applied += 1
-                self._keep(game)
-                return game
-            changes = self.storage.changes(gid, None)
-            if changes is None:
                 self.forget(gid)
-                return None
+                changes = self.storage.changes(gid, None)
+                if changes is None:
+                    return None
+            else:
+                kept.saved = changes.saved
+                self.applied += 1
+                return kept
         saved = changes.saved
         assert saved is not None
         session = materialise(saved)
@@ -148,15 +140,9 @@ class GameCache:
         self._keep(game)
         return game
 
-    def checkout(self, gid: str) -> Loaded | None:
-        """Game ``gid`` at its stored revision, a private copy to change and store (then :meth:`stored`).
-        ``None``: no such game."""
-        game = self.read(gid)
-        return None if game is None else _copy(game)
-
     def stored(self, game: Loaded) -> None:
-        """``game`` (a copy from :meth:`checkout`) was stored at ``game.saved.revision``: keep it as the shared
-        one (its caller changes it no more)."""
+        """``game`` was stored at ``game.saved.revision`` (by the holder of its lock): keep it as the process's
+        one."""
         game.saved.data, game.saved.actions = {}, []
         self._keep(game)
 

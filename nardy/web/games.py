@@ -35,8 +35,7 @@ from .deps import (
     StorageDep,
     guest_name,
     load_game,
-    read_game,
-    read_shared,
+    read_locked,
 )
 from .errors import Refused, error_response
 from .gamecache import SNAPSHOT_EVERY, cache_of
@@ -405,9 +404,14 @@ async def get_game(
     numbering: Numbering = Query("own"),
 ):
     uid = await user_id(request)
-    game = await run_in_threadpool(read_shared, store, gid)
-    check_reader(game.session, uid)
-    return await run_in_threadpool(shown, game, uid, viewer, numbering)
+
+    def view():
+        game = read_locked(store, gid)
+        check_reader(game.session, uid)
+        return shown(game, uid, viewer, numbering)
+
+    async with request.app.state.game_locks.local(gid):
+        return await run_in_threadpool(view)
 
 
 @router.delete("/api/games/{gid}", tags=["games"], status_code=204, summary="Delete a saved game (its owner)")
@@ -448,7 +452,7 @@ async def act(
 ):
     uid = await user_id(request)
     async with lock:
-        game = await lane(read_game, store, gid)
+        game = await lane(read_locked, store, gid)
         saved, s = game.saved, game.session
         side = acting_side(s, uid, body.action, body.player)
         v, _ = viewer_for(s, uid, viewer)

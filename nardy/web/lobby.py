@@ -49,7 +49,7 @@ from .community import (
     Community,
     RatedMatch,
 )
-from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_game, read_shared
+from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_locked
 from .errors import Refused
 from .games import ClockBody
 from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce
@@ -79,6 +79,8 @@ ABANDON_GRACE = 120.0
 PRESENCE_EVERY = 15.0
 #: Lobby connections at most (in this process).
 MAX_LOBBY = 2048
+#: Seconds between two rounds of sending the lobby to its connections when changes keep coming.
+LOBBY_GAP = 0.25
 
 UserId = GameId  # the same shape: [0-9A-Za-z_-], at most 32
 
@@ -269,7 +271,29 @@ def lobby_view(com: Community, uid: str | None) -> dict:
 
 async def publish_lobby(app) -> None:
     """Send every lobby connection of this process the lobby as it sees it now (read from the database: a
-    notification from another process needs only the channel's name, :data:`LOBBY`)."""
+    notification from another process needs only the channel's name, :data:`LOBBY`).
+
+    Changes that come while the lobby is being sent are sent together, once, when it is done (at most one
+    lobby in the making a process, and :data:`LOBBY_GAP` seconds between two: a crowd arriving at once costs
+    a few rounds, not one round per arrival for everyone); every change is sent, the last round reading the
+    database after it."""
+    state = app.state
+    if getattr(state, "lobby_sending", False):
+        state.lobby_again = True
+        return
+    state.lobby_sending = True
+    try:
+        while True:
+            state.lobby_again = False
+            await _publish_lobby_once(app)
+            if not state.lobby_again:
+                return
+            await asyncio.sleep(LOBBY_GAP)
+    finally:
+        state.lobby_sending = False
+
+
+async def _publish_lobby_once(app) -> None:
     hub = app.state.hub
     conns = list(hub.games.get(LOBBY, ()))
     if not conns:
@@ -409,8 +433,13 @@ async def _take(request: Request, user: User, seed: str | None, take) -> tuple[C
 
 
 async def _game_view(request: Request, gid: str, uid: str) -> dict:
-    game = await run_in_threadpool(read_shared, request.app.state.storage, gid)
-    return shown(game, uid, None, "own").model_dump(mode="json", by_alias=True)
+    store = request.app.state.storage
+
+    def view() -> dict:
+        return shown(read_locked(store, gid), uid, None, "own").model_dump(mode="json", by_alias=True)
+
+    async with request.app.state.game_locks.local(gid):
+        return await run_in_threadpool(view)
 
 
 @router.post(
@@ -632,7 +661,7 @@ async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneD
     app = request.app
     grace = float(getattr(app.state, "abandon_grace", ABANDON_GRACE))
     async with lock:
-        game = await lane(read_game, store, gid)
+        game = await lane(read_locked, store, gid)
         s = game.session
         sides = s.sides_of(user.id)
         if not s.online or not sides:
