@@ -451,59 +451,75 @@ async def act(
     numbering: Numbering = Query("own"),
 ):
     uid = await user_id(request)
-    async with lock:
-        game = await lane(read_locked, store, gid)
-        saved, s = game.saved, game.session
+    t = time.time()
+    entry: dict = {}
+    held: dict = {}
+
+    def apply():
+        # one trip to a worker thread: read the kept game, check, act, and (an online game, whose only answer is
+        # the automatic roll) store and make the view at once; a game against the computer answers after
+        held["game"] = game = read_locked(store, gid)
+        s = game.session
         side = acting_side(s, uid, body.action, body.player)
         v, _ = viewer_for(s, uid, viewer)
         request.state.wording = s.wording(numbering, v)
-        if body.seq != saved.revision:
-            return error_response(
-                409,
-                f"stale action: it was chosen on state {body.seq} but the game is at state "
-                f"{saved.revision} (a repeated or late request); nothing was done; reload the game",
-                "StaleAction",
-                request=request,
-                seq=saved.revision,
-            )
+        if body.seq != game.saved.revision:
+            return "stale", None
+        done = s.act(
+            body.action,
+            frm=body.from_,
+            to=body.to,
+            die=body.die,
+            play=body.play,
+            level=body.level,
+            player=side,
+            viewer=v,
+            run=False,
+            now=t,
+        )
+        entry.update(done["entry"])
+        if s.bots_to_act() and not s.loggable:
+            return "computer", None
+        # an online game rolls for a person at the action's time: replayed from the log, the roll is the same
+        s.run_bots(now=t)
+        return "done", finish()
 
-        t = time.time()
-        entry: dict = {}
+    def finish():
+        store_session(store, game_of(), entry)
+        return shown(game_of(), uid, viewer, numbering)
 
-        def apply():
-            done = s.act(
-                body.action,
-                frm=body.from_,
-                to=body.to,
-                die=body.die,
-                play=body.play,
-                level=body.level,
-                player=side,
-                viewer=v,
-                run=False,
-                now=t,
-            )
-            entry.update(done["entry"])
+    def game_of() -> Loaded:
+        return held["game"]
 
+    timed_out = False
+    async with lock:
         try:
-            await lane(apply)
+            state, out = await lane(apply)
         except GameStateError as e:
             if e.code != "time_out":
                 raise
-            # the clock ran out before this action: the match is over; store that, then refuse
-            await lane(store_session, store, game)
-            await publish(request.app, gid)
-            raise
-        if s.bots_to_act():
-            # the person's action and the computer's answer are stored together, or not at all (an online game
-            # rolls for a person at the action's time: replayed from the log, the roll is the same)
-            await compute(lambda deadline: s.run_bots(deadline, now=t if s.loggable else None))
-
-        def finish():
-            store_session(store, game, entry)
-            return shown(game, uid, viewer, numbering)
-
-        out = await lane(finish)
+            # the clock ran out before this action: the match is over; store that, then refuse (after the lock)
+            await lane(store_session, store, game_of())
+            timed_out = True
+            state, out = "timeout", e
+        if state == "stale":
+            rev = game_of().saved.revision
+            return error_response(
+                409,
+                f"stale action: it was chosen on state {body.seq} but the game is at state "
+                f"{rev} (a repeated or late request); nothing was done; reload the game",
+                "StaleAction",
+                request=request,
+                seq=rev,
+            )
+        if state == "computer":
+            # the person's action and the computer's answer are stored together, or not at all
+            await compute(game_of().session.run_bots)
+            out = await lane(finish)
+    game, s = game_of(), game_of().session
+    if timed_out:
+        await publish(request.app, gid)
+        raise out
     if s.online:
         await publish(request.app, gid, game)
     return out

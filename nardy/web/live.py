@@ -120,10 +120,13 @@ class Hub:
 
         def views():
             current = game if (game is not None and cache_of(store).peek(gid) is game) else read_locked(store, gid)
-            out = []
+            out, made = [], {}
             for conn in conns:
+                key = (conn.user, conn.viewer, conn.numbering)  # a player's tabs drawn alike share one view
                 try:
-                    out.append((conn, shown(current, conn)))
+                    if key not in made:
+                        made[key] = shown(current, conn)
+                    out.append((conn, made[key]))
                 except Exception:
                     log.exception("live: no view of game %s for a connection", gid)
             return current.saved.revision, out

@@ -609,6 +609,8 @@ class Storage:
         )
         if whole:
             values.update(data=json.dumps(saved.data), base_revision=saved.revision + 1)
+        else:  # the snapshot stays: say which revision it is (a row stored before the log has none written)
+            values["base_revision"] = saved.base if saved.base is not None else saved.revision
         with self.engine.begin() as c:
             res = c.execute(
                 update(games).where(games.c.id == saved.id, games.c.revision == saved.revision).values(**values)
