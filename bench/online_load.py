@@ -2,14 +2,21 @@
 several server processes sharing one PostgreSQL.
 
 Starts ``nardy serve --workers N`` in a subprocess (a free loopback port, a PostgreSQL schema of its own in
-``--database``, dropped at the end), then simulated players, in pairs, for ``--seconds``. Each player is a
-guest (``POST /api/auth/guest``) with a loopback address of its own (127.1.x.y: the server's per-address
-limits treat them as different people) and its own cookies; a pair meets by invitation (one makes an online
-game, the other joins it with the token: the lobby's quick pairing, issue 15's other part, is not used
-here), both open the game's live channel (``WS /api/games/{id}/live``) and play the match to its end (long
-nardy to 1 point by default, some 90 actions: a random legal play on each roll after ``--think`` seconds, 2 on
-average by default), then they start another one. Only ``--games`` pairs play at once; the other players wait,
-logged in, for a game (players over 2 x games are the waiting room).
+``--database``, dropped at the end), then simulated players for ``--seconds``. Each player has a loopback
+address of its own (127.1.x.y: the server's per-address limits, registrations' among them, treat them as
+different people) and its own cookies. By default (``--pairing quick``) each registers an account (``POST
+/api/auth/register``; the server runs with ``--insecure-password-hashing`` so that hundreds of accounts are
+made in seconds: a benchmark-only flag, off by default), opens the lobby's live channel (``WS
+/api/lobby/live``) as the page does, and asks for quick pairing (``POST /api/lobby/quick``: long nardy to 1
+point, ``--clock`` blitz, rated); the server pairs it with another waiting player and it learns its game from
+the answer or, when it was the one waiting, from the lobby's channel (the page's way; after ``PAIR_POLL``
+seconds of silence it asks ``GET /api/lobby/quick``, counted). With ``--pairing invite``, guests in fixed
+pairs meet by invitation (one makes an online game, the other joins it: the first version of this
+benchmark, to compare servers that lack the lobby). Both players open the game's live channel (``WS
+/api/games/{id}/live``) and play the match to its end (some 90 actions: a random legal play on each roll
+after ``--think`` seconds, 2 on average by default): a rated match's result changes both ratings. Then they
+seek another game. Only ``--games`` pairs play at once; the other players wait, connected to the lobby
+(quick) or logged in (invite), for a game (players over 2 x games are the waiting room).
 
 Measured, from the load generator's side:
 

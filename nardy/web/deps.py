@@ -95,15 +95,17 @@ def guest_name(request: Request) -> str:
 
 
 # ----- the app's state ----------------------------------------------------------------------------------------
-def get_storage(request: Request) -> Storage:
+# (coroutines, though they only read an attribute: FastAPI runs a plain function dependency on a worker thread,
+# a trip per dependency and request that costs more than everything they do)
+async def get_storage(request: Request) -> Storage:
     return request.app.state.storage
 
 
-def get_bot_work(request: Request) -> BotWork:
+async def get_bot_work(request: Request) -> BotWork:
     return request.app.state.bot_work
 
 
-def seeds_allowed(request: Request) -> bool:
+async def seeds_allowed(request: Request) -> bool:
     """The server accepts ``seed`` for new games (``nardy serve --allow-seeded-dice``)."""
     return bool(request.app.state.allow_seeds)
 
@@ -127,7 +129,7 @@ class Compute:
         return await self.work.run(self.client, fn, is_disconnected=self.is_disconnected, budget=budget)
 
 
-def get_compute(request: Request, work: BotWorkDep) -> Compute:
+async def get_compute(request: Request, work: BotWorkDep) -> Compute:
     return Compute(work, client_key(request), request.is_disconnected)
 
 
@@ -155,7 +157,7 @@ class ActionLane:
         return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=limiter)
 
 
-def get_action_lane(request: Request) -> ActionLane:
+async def get_action_lane(request: Request) -> ActionLane:
     return request.app.state.action_lane
 
 

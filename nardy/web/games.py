@@ -1,11 +1,12 @@
 """Saved games over HTTP: list, start, view, act (the computer answers), hints, records, delete.
 
-A saved game is a :class:`~nardy.web.sessions.Session` stored as JSON (:mod:`nardy.web.storage`); every
-request rebuilds it. Actions name the state they were chosen on (``seq``, the stored revision): one on a
-state that has moved on is refused with 409 and changes nothing. One game's actions run one at a time in
-this process (:class:`~nardy.web.deps.GameLocks`) and a save that lost a race with another process is
-refused (the revision is checked when it is stored), so the person's action and the computer's answer
-are stored together, or not at all.
+A saved game is a :class:`~nardy.web.sessions.Session` stored as JSON, and an online game's actions as a log
+after it (:mod:`nardy.web.storage`); the process keeps the games it has loaded (:mod:`nardy.web.gamecache`).
+Actions name the state they were chosen on (``seq``, the stored revision): one on a state that has moved on
+is refused with 409 and changes nothing. One game's actions run one at a time in this process
+(:class:`~nardy.web.deps.GameLocks`) and a save that lost a race with another process is refused (the
+revision is checked when it is stored), so the person's action and the computer's answer are stored
+together, or not at all.
 """
 
 from __future__ import annotations

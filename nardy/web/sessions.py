@@ -2,8 +2,10 @@
 
 A *session* is what the page calls a saved game: a match (to N points, or a money session with
 ``length=0``) of one of the three games, two players of whom each is a person at this device or the
-computer (a :class:`~nardy.bots.Bot` at a level), and the page's settings. Everything is rebuilt from
-the stored JSON on every request (a few milliseconds), so the server keeps no game in memory.
+computer (a :class:`~nardy.bots.Bot` at a level), and the page's settings. It is stored as JSON
+(:meth:`Session.to_dict`) and, for an online game, as the log of its actions after that (:meth:`Session.act`'s
+``entry``, applied again by :meth:`Session.replay`); the server keeps the games it has loaded
+(:mod:`nardy.web.gamecache`).
 
 The page gets a *view* (:meth:`Session.game_view`, a :class:`~nardy.web.view.GameView`) from a fixed
 viewer's side: the board as 24 signed counts in the viewer's numbering (+ the viewer's checkers, - the

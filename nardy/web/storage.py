@@ -2,14 +2,17 @@
 PostgreSQL by URL), the schema kept by Alembic (:mod:`nardy.web.migrations`).
 
 A saved game is a :class:`~nardy.match.Match` (a match to N points, or a money session) with the
-settings of the web session (who is a person, the computer's level...). It is stored as JSON text
-beside a few columns for the list of saved games.
+settings of the web session (who is a person, the computer's level...). It is stored as JSON text (a
+*snapshot*, at revision ``base_revision``) beside a few columns for the list of saved games; an online game's
+actions after the snapshot are rows of ``nardy_game_actions`` (:meth:`Storage.append`: one short row an
+action, not the whole game again), and :meth:`Storage.changes` says what changed since a revision a process
+has loaded (:mod:`nardy.web.gamecache` rebuilds and keeps the games).
 
 * :func:`default_database_url`: an SQLite file in the user's data directory (``platformdirs``).
 * :func:`normalise_url`: ``postgresql://`` URLs use the psycopg (v3) driver (extra ``nardy[postgres]``).
 * :func:`migrate`: bring a database to the current schema (run by :class:`Storage`; a database made
   before Alembic is recognised and upgraded in place, its games kept).
-* :class:`Storage`: games ``create``, ``get``, ``save``, ``delete``, ``list``, ``ping``; users
+* :class:`Storage`: games ``create``, ``get``, ``save``, ``append``, ``changes``, ``delete``, ``list``, ``ping``; users
   ``create_user``, ``user``, ``user_by_name``, ``register_guest``, ``rename_guest``, ``set_password``;
   log-in sessions ``create_session``, ``session_user``, ``delete_session``; the server's ``heartbeat``.
 
