@@ -457,8 +457,13 @@ async def act(
     held: dict = {}
 
     def apply():
-        # one trip to a worker thread: read the kept game, check, act, and (an online game, whose only answer is
-        # the automatic roll) store and make the view at once; a game against the computer answers after
+        # one trip to a worker thread and one database connection (its transaction committed before the answer
+        # goes): read the kept game, check, act, and (an online game, whose only answer is the automatic roll)
+        # store and make the view at once; a game against the computer answers after
+        with store.unit():
+            return act_now()
+
+    def act_now():
         held["game"] = game = read_locked(store, gid)
         s = game.session
         side = acting_side(s, uid, body.action, body.player)

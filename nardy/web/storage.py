@@ -408,6 +408,8 @@ class Storage:
         self.url = normalise_url(url) if url else default_database_url()
         #: this process's name in the notifications it sends (:mod:`nardy.web.cluster` skips its own)
         self.origin = secrets.token_hex(6)
+        #: the connection of this thread's unit of work (:meth:`unit`), if any
+        self._units = threading.local()
         try:
             u = make_url(self.url)
             kwargs = {}
@@ -435,6 +437,35 @@ class Storage:
             ) from None
         except Exception as e:  # OperationalError and friends: say which database
             raise StorageError(f"cannot open the database {self._safe_url()}: {e}") from None
+
+    # ----- one connection for a unit of work -------------------------------------------------------------
+    @contextlib.contextmanager
+    def unit(self):
+        """One connection and one transaction for the game reads and writes of this thread within the block
+        (:meth:`get`, :meth:`changes`, :meth:`save`, :meth:`append`): an action read, applied and stored takes
+        one connection from the pool, not one per call. Committed when the block ends (so a write is stored
+        when the block is left, and not before), rolled back when it raises; a block within one joins it."""
+        if getattr(self._units, "conn", None) is not None:
+            yield self._units.conn
+            return
+        try:
+            with self.engine.begin() as c:
+                self._units.conn = c
+                try:
+                    yield c
+                finally:
+                    self._units.conn = None
+        except SQLAlchemyError as e:
+            log.warning("database %s failed in a unit of work: %s", self._safe_url(), e)
+            raise StorageUnavailable("the database is unavailable; try again shortly") from None
+
+    def _reading(self):
+        conn = getattr(self._units, "conn", None)
+        return contextlib.nullcontext(conn) if conn is not None else self.engine.connect()
+
+    def _writing(self):
+        conn = getattr(self._units, "conn", None)
+        return contextlib.nullcontext(conn) if conn is not None else self.engine.begin()
 
     @property
     def safe_url(self) -> str:
@@ -536,7 +567,7 @@ class Storage:
         """The stored game ``gid``: ``data`` is its snapshot at revision ``base``, ``actions`` the logged
         actions after it (empty for a game stored whole: :meth:`save`); ``None`` when there is no such game.
         :func:`nardy.web.gamecache.materialise` makes the game at ``revision`` of it."""
-        with self.engine.connect() as c:
+        with self._reading() as c:
             row = c.execute(select(games).where(games.c.id == gid)).first()
             if row is None:
                 return None
@@ -553,7 +584,7 @@ class Storage:
         """What changed in game ``gid`` since revision ``known`` (the one a process has loaded; ``None``:
         none): nothing (one small query: the stored revision is ``known``), the logged actions after
         ``known`` when they reach back to it, else the whole game (:meth:`get`). ``None``: no such game."""
-        with self.engine.connect() as c:
+        with self._reading() as c:
             if known is not None:
                 head = c.execute(select(games.c.revision).where(games.c.id == gid)).first()
                 if head is None:
@@ -614,7 +645,7 @@ class Storage:
             values.update(data=json.dumps(saved.data), base_revision=saved.revision + 1)
         else:  # the snapshot stays: say which revision it is (a row stored before the log has none written)
             values["base_revision"] = saved.base if saved.base is not None else saved.revision
-        with self.engine.begin() as c:
+        with self._writing() as c:
             res = c.execute(
                 update(games).where(games.c.id == saved.id, games.c.revision == saved.revision).values(**values)
             )
