@@ -213,12 +213,13 @@ class Figures:
     lobby_connected_peak: int = 0
     lobby_messages: int = 0
     pair_polls: int = 0
+    on_connect: int = 0  # actions whose state the opponent got on opening the game's channel (not timed)
 
     def reset(self) -> None:
         """Start the measured window: the counts of what was done before it are dropped (not the gauges)."""
         self.latencies.clear()
         self.actions = self.games_finished = self.games_started = self.reconnects = 0
-        self.lobby_messages = self.pair_polls = 0
+        self.lobby_messages = self.pair_polls = self.on_connect = 0
         self.errors.clear()
         self.connected_peak, self.in_progress_peak = self.connected, self.in_progress
         self.lobby_connected_peak = self.lobby_connected
@@ -461,11 +462,14 @@ class Player:
     def got(self, view: dict, t: float) -> None:
         if self.view is not None and view["seq"] <= self.view["seq"]:
             return
+        first = self.view is None
         self.view = view
         if self.side is None and view.get("you"):
             self.side = view["you"][0]  # paired in the lobby: the side is the one the server gave
         if self.side is not None:
-            self.run.seen(self.gid, 1 - self.side, view["seq"], t)
+            # the first view of a game's channel brings what the opponent did before this player came (a
+            # player paired in the lobby may come a moment after the other has moved): delivered, not timed
+            self.run.seen(self.gid, 1 - self.side, view["seq"], t, timed=not first)
         self.changed.set()
 
     async def play(self, rng: random.Random) -> bool:
@@ -546,14 +550,17 @@ class Run:
         if entry in lst:
             lst.remove(entry)
 
-    def seen(self, gid: str, sender: int, seq: int, t: float) -> None:
+    def seen(self, gid: str, sender: int, seq: int, t: float, timed: bool = True) -> None:
         lst = self.pending.get(gid)
         if not lst:
             return
         keep = []
         for e in lst:
             if e[2] == sender and seq > e[1]:
-                self.fig.latencies.append(t - e[0])
+                if timed:
+                    self.fig.latencies.append(t - e[0])
+                else:
+                    self.fig.on_connect += 1
             else:
                 keep.append(e)
         self.pending[gid] = keep
@@ -729,6 +736,7 @@ async def drive(args, server: ServerProc) -> dict:
         "lobby_connected_peak": f.lobby_connected_peak,
         "lobby_messages": f.lobby_messages,
         "pair_polls": f.pair_polls,
+        "delivered_on_connect": f.on_connect,
         "pairing": args.pairing,
         "in_progress_peak": f.in_progress_peak,
         "reconnects": f.reconnects,
@@ -783,7 +791,8 @@ def show(r: dict) -> None:
         print(
             f"  lobby: {r['pairing']} pairing, rated games; lobby channel peak {r['lobby_connected_peak']} "
             f"connections, {r['lobby_messages']} lobby messages received, {r['pair_polls']} pairings asked for "
-            f"after {PAIR_POLL:.0f} s of silence"
+            f"after {PAIR_POLL:.0f} s of silence; {r['delivered_on_connect']} actions made before the opponent "
+            f"opened the game (delivered on connecting, not timed)"
         )
     print(
         f"  server RSS peak MB {r['server_rss_mb_peak']}; server CPU s {r['server_cpu_s']} "
