@@ -95,16 +95,19 @@ class Hub:
             with contextlib.suppress(Exception):
                 await conn.ws.send_json({"type": "view", "view": view})
 
-    async def deliver(self, conn: Conn, seq: int, message: dict[str, Any]) -> None:
-        """Send ``message`` (made at ``seq``, e.g. :func:`time.time_ns`) unless this connection has had a later
-        one: the lobby's channel (:mod:`nardy.web.lobby`), whose messages are made afresh from the database
-        for each notification."""
+    async def deliver(self, conn: Conn, seq: int, message: dict[str, Any] | str) -> None:
+        """Send ``message`` (a dict, or its JSON text; made at ``seq``, e.g. :func:`time.time_ns`) unless this
+        connection has had a later one: the lobby's channel (:mod:`nardy.web.lobby`), whose messages are made
+        afresh from the database for each notification."""
         async with conn.lock:
             if seq < conn.sent:
                 return
             conn.sent = seq
             with contextlib.suppress(Exception):
-                await conn.ws.send_json(message)
+                if isinstance(message, str):  # JSON text made already
+                    await conn.ws.send_text(message)
+                else:
+                    await conn.ws.send_json(message)
 
     async def publish(self, gid: str, store, shown, game=None, lock: asyncio.Lock | None = None) -> None:
         """Send every connection of ``gid`` its view of the stored game. ``shown(game, conn)`` makes one

@@ -26,6 +26,7 @@ afresh from the database.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -301,19 +302,32 @@ async def _publish_lobby_once(app) -> None:
     com = community(app)
     seq = time.time_ns()
 
-    def render() -> list[tuple[Conn, dict]]:
+    def render() -> list[tuple[Conn, str]]:
+        # the messages as JSON text, made here (off the event loop); the part everyone shares is encoded once,
+        # each player's own part (their seek, their challenge taken) added to it, and only a player who blocks
+        # or is blocked by someone gets lists of their own
         snap = _snapshot(com)
         uids = sorted({c.user for c in conns if c.user})
         avoid, mine = com.avoided(uids), com.mine(uids)
-        return [(c, _personal(snap, c.user, avoid.get(c.user or "", set()), mine.get(c.user or "", {}))) for c in conns]
+        common = json.dumps({k: snap[k] for k in ("challenges", "online", "live")})[:-1]
+        out = []
+        for c in conns:
+            own, theirs = avoid.get(c.user or "", set()), mine.get(c.user or "", {})
+            if own:
+                out.append((c, json.dumps({"type": "lobby", "lobby": _personal(snap, c.user, own, theirs)})))
+                continue
+            seek, taken = theirs.get("seek"), theirs.get("taken")
+            tail = {"seek": seek.public() if seek else None, "taken": taken.public() if taken else None, "me": c.user}
+            out.append((c, '{"type": "lobby", "lobby": ' + common + ", " + json.dumps(tail)[1:] + "}"))
+        return out
 
     try:
         views = await run_in_threadpool(render)
     except Exception:  # the database is down a moment: the next change or round sends it again
         log.info("lobby: could not be read for its connections")
         return
-    for conn, view in views:
-        await hub.deliver(conn, seq, {"type": "lobby", "lobby": view})
+    for conn, text in views:
+        await hub.deliver(conn, seq, text)
 
 
 async def lobby_changed(app) -> None:
