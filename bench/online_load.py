@@ -2,14 +2,21 @@
 several server processes sharing one PostgreSQL.
 
 Starts ``nardy serve --workers N`` in a subprocess (a free loopback port, a PostgreSQL schema of its own in
-``--database``, dropped at the end), then simulated players, in pairs, for ``--seconds``. Each player is a
-guest (``POST /api/auth/guest``) with a loopback address of its own (127.1.x.y: the server's per-address
-limits treat them as different people) and its own cookies; a pair meets by invitation (one makes an online
-game, the other joins it with the token: the lobby's quick pairing, issue 15's other part, is not used
-here), both open the game's live channel (``WS /api/games/{id}/live``) and play the match to its end (long
-nardy to 1 point by default, some 90 actions: a random legal play on each roll after ``--think`` seconds, 2 on
-average by default), then they start another one. Only ``--games`` pairs play at once; the other players wait,
-logged in, for a game (players over 2 x games are the waiting room).
+``--database``, dropped at the end), then simulated players for ``--seconds``. Each player has a loopback
+address of its own (127.1.x.y: the server's per-address limits, registrations' among them, treat them as
+different people) and its own cookies. By default (``--pairing quick``) each registers an account (``POST
+/api/auth/register``; the server runs with ``--insecure-password-hashing`` so that hundreds of accounts are
+made in seconds: a benchmark-only flag, off by default), opens the lobby's live channel (``WS
+/api/lobby/live``) as the page does, and asks for quick pairing (``POST /api/lobby/quick``: long nardy to 1
+point, ``--clock`` blitz, rated); the server pairs it with another waiting player and it learns its game from
+the answer or, when it was the one waiting, from the lobby's channel (the page's way; after ``PAIR_POLL``
+seconds of silence it asks ``GET /api/lobby/quick``, counted). With ``--pairing invite``, guests in fixed
+pairs meet by invitation (one makes an online game, the other joins it: the first version of this
+benchmark, to compare servers that lack the lobby). Both players open the game's live channel (``WS
+/api/games/{id}/live``) and play the match to its end (some 90 actions: a random legal play on each roll
+after ``--think`` seconds, 2 on average by default): a rated match's result changes both ratings. Then they
+seek another game. Only ``--games`` pairs play at once; the other players wait, connected to the lobby
+(quick) or logged in (invite), for a game (players over 2 x games are the waiting room).
 
 Measured, from the load generator's side:
 
@@ -77,6 +84,10 @@ MAX_ACTIONS_PER_GAME = 2000
 #: Seconds the first games may take to be set up before the measured window opens anyway.
 SETUP_LIMIT = 120.0
 REQUEST_TIMEOUT = 30.0
+#: Seconds a player waiting to be paired trusts the lobby's channel before asking (GET /api/lobby/quick).
+PAIR_POLL = 10.0
+#: The players' password (accounts of a schema made for the run and dropped after it).
+PASSWORD = "bench-password-not-secret"
 
 
 def children(pid: int) -> list[int]:
@@ -135,7 +146,7 @@ class Schema:
 class ServerProc:
     """``nardy serve --workers N`` on a free loopback port."""
 
-    def __init__(self, database: str, workers: int, log_dir: Path):
+    def __init__(self, database: str, workers: int, log_dir: Path, cheap_passwords: bool = False):
         import socket
 
         with socket.socket() as s:
@@ -145,7 +156,9 @@ class ServerProc:
         self.log = open(log_dir / f"serve-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "nardy.cli", "serve", "--port", str(self.port), "--database", database]
-            + ["--workers", str(workers), "--no-warm-up"],
+            + ["--workers", str(workers), "--no-warm-up"]
+            # the players' accounts are made in seconds, not the minutes argon2's real cost would take
+            + (["--insecure-password-hashing"] if cheap_passwords else []),
             cwd=str(ROOT),
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -196,13 +209,20 @@ class Figures:
     in_progress_peak: int = 0
     connected: int = 0
     connected_peak: int = 0
+    lobby_connected: int = 0
+    lobby_connected_peak: int = 0
+    lobby_messages: int = 0
+    pair_polls: int = 0
+    on_connect: int = 0  # actions whose state the opponent got on opening the game's channel (not timed)
 
     def reset(self) -> None:
         """Start the measured window: the counts of what was done before it are dropped (not the gauges)."""
         self.latencies.clear()
         self.actions = self.games_finished = self.games_started = self.reconnects = 0
+        self.lobby_messages = self.pair_polls = self.on_connect = 0
         self.errors.clear()
         self.connected_peak, self.in_progress_peak = self.connected, self.in_progress
+        self.lobby_connected_peak = self.lobby_connected
 
     def error(self, what) -> None:
         self.errors[str(what)] = self.errors.get(str(what), 0) + 1
@@ -230,6 +250,11 @@ class Player:
         self.reader: asyncio.Task | None = None
         self.closing = False
         self.counted = False
+        self.lobby_ws = None
+        self.lobby_reader: asyncio.Task | None = None
+        self.paired: str | None = None
+        self.paired_event = asyncio.Event()
+        self.played: set[str] = set()
 
     async def request(self, method: str, path: str, body=None) -> tuple[int, dict | None]:
         headers = {}
@@ -254,9 +279,125 @@ class Player:
         return 0, None
 
     async def login(self) -> None:
-        status, out = await self.request("POST", "/api/auth/guest", {"name": self.name})
-        if status != 200:
-            raise RuntimeError(f"guest {self.name}: {status} {out}")
+        """A guest (invitation pairing), or an account (lobby pairing: rated games need one on both sides)."""
+        if self.run.args.pairing == "invite":
+            status, out = await self.request("POST", "/api/auth/guest", {"name": self.name})
+            if status != 200:
+                raise RuntimeError(f"guest {self.name}: {status} {out}")
+            return
+        status, out = await self.request("POST", "/api/auth/register", {"name": self.name, "password": PASSWORD})
+        if status != 201:
+            raise RuntimeError(f"account {self.name}: {status} {out}")
+
+    # the lobby's live channel (WS /api/lobby/live), as the page opens it while its player waits to be paired
+    async def open_lobby(self) -> None:
+        from websockets.asyncio.client import connect
+
+        cookies = "; ".join(f"{k}={v}" for k, v in self.client.cookies.items())
+        self.lobby_ws = await connect(
+            f"{self.ws_base}/api/lobby/live",
+            additional_headers={"Cookie": cookies},
+            local_addr=(self.addr, 0),
+            open_timeout=REQUEST_TIMEOUT,
+            max_size=2**22,
+        )
+        self.run.fig.lobby_connected += 1
+        self.run.fig.lobby_connected_peak = max(self.run.fig.lobby_connected_peak, self.run.fig.lobby_connected)
+        self.run.fig.connected += 1
+        self.run.fig.connected_peak = max(self.run.fig.connected_peak, self.run.fig.connected)
+        self.lobby_reader = asyncio.get_running_loop().create_task(self._read_lobby(self.lobby_ws))
+
+    async def _read_lobby(self, ws) -> None:
+        with contextlib.suppress(Exception):
+            async for msg in ws:
+                if not (isinstance(msg, str) and msg.startswith("{")):
+                    continue
+                m = json.loads(msg)
+                if m.get("type") != "lobby":
+                    continue
+                self.run.fig.lobby_messages += 1
+                lobby = m["lobby"]
+                # the page opens the game of a seek paired (or a challenge taken) while it waited
+                for c in (lobby.get("seek"), lobby.get("taken")):
+                    if c and c.get("status") == "accepted" and c.get("game_id") and c["game_id"] not in self.played:
+                        self.paired = c["game_id"]
+                        self.paired_event.set()
+
+    async def close_lobby(self) -> None:
+        if self.lobby_ws is not None:
+            with contextlib.suppress(Exception):
+                await self.lobby_ws.close()
+            self.run.fig.lobby_connected -= 1
+            self.run.fig.connected -= 1
+        if self.lobby_reader is not None:
+            self.lobby_reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self.lobby_reader
+        self.lobby_ws = self.lobby_reader = None
+
+    async def find_game(self) -> str | None:
+        """Quick pairing through the lobby, as the page does it: the lobby's channel open, ``POST
+        /api/lobby/quick`` (paired at once with a player waiting on the same terms, or waiting), then the game
+        named by the answer or by the lobby's channel when someone takes the seek. ``None``: the run ended."""
+        self.paired = None
+        self.paired_event.clear()
+        await self.open_lobby()
+        try:
+            a = self.run.args
+            terms = {"game": a.game, "length": 1, "clock": a.clock, "rated": a.rated, "client_seed": f"s{self.i}"}
+            status, out = await self.request("POST", "/api/lobby/quick", terms)
+            if status != 200:
+                self.run.fig.error(f"quick {status}")
+                await asyncio.sleep(1)
+                return None
+            if out["status"] == "paired" and out["game"] not in self.played:
+                return out["game"]
+            asked = time.monotonic()
+            while not self.run.stopping and time.monotonic() < self.run.deadline:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.paired_event.wait(), 1.0)
+                if self.paired is not None:
+                    return self.paired
+                if time.monotonic() - asked > PAIR_POLL:  # the channel said nothing for long: ask (as on a reload)
+                    asked = time.monotonic()
+                    self.run.fig.pair_polls += 1
+                    status, out = await self.request("GET", "/api/lobby/quick")
+                    if status == 200 and out["status"] == "paired" and out["game"] not in self.played:
+                        return out["game"]
+                    if status == 200 and out["status"] == "none":
+                        status, out = await self.request("POST", "/api/lobby/quick", terms)
+            return None
+        finally:
+            await self.close_lobby()
+
+    async def seek_and_play(self, rng: random.Random) -> None:
+        """Be paired through the lobby, play the game to its end, again, until the run ends."""
+        while not self.run.stopping and time.monotonic() < self.run.deadline:
+            gid = await self.find_game()
+            if gid is None:
+                continue
+            self.played.add(gid)
+            self.run.started_game(gid)
+            self.side = None
+            try:
+                await self.open_live(gid)
+                if await self.play(rng):
+                    self.run.finished_game(gid)
+            except Exception as e:
+                self.run.fig.error(type(e).__name__)
+                await asyncio.sleep(0.5)
+            finally:
+                self.run.left_game(gid)
+                await self.close_live()
+
+    async def wait_in_lobby(self) -> None:
+        """A player of the waiting room: connected to the lobby (its messages), playing nothing."""
+        await self.open_lobby()
+        try:
+            while not self.run.stopping:
+                await asyncio.sleep(1.0)
+        finally:
+            await self.close_lobby()
 
     # the live channel
     async def connect(self, gid: str) -> None:
@@ -321,9 +462,14 @@ class Player:
     def got(self, view: dict, t: float) -> None:
         if self.view is not None and view["seq"] <= self.view["seq"]:
             return
+        first = self.view is None
         self.view = view
+        if self.side is None and view.get("you"):
+            self.side = view["you"][0]  # paired in the lobby: the side is the one the server gave
         if self.side is not None:
-            self.run.seen(self.gid, 1 - self.side, view["seq"], t)
+            # the first view of a game's channel brings what the opponent did before this player came (a
+            # player paired in the lobby may come a moment after the other has moved): delivered, not timed
+            self.run.seen(self.gid, 1 - self.side, view["seq"], t, timed=not first)
         self.changed.set()
 
     async def play(self, rng: random.Random) -> bool:
@@ -387,6 +533,8 @@ class Run:
         self.think = args.think
         self.started = time.monotonic()
         self.deadline = self.started + args.seconds
+        self.live: dict[str, int] = {}
+        self.finished: set[str] = set()
 
     # latency: an action sent by ``side`` on state ``seq`` is seen by the opponent at the first later state
     def sent(self, gid: str, side: int, seq: int) -> list:
@@ -402,14 +550,17 @@ class Run:
         if entry in lst:
             lst.remove(entry)
 
-    def seen(self, gid: str, sender: int, seq: int, t: float) -> None:
+    def seen(self, gid: str, sender: int, seq: int, t: float, timed: bool = True) -> None:
         lst = self.pending.get(gid)
         if not lst:
             return
         keep = []
         for e in lst:
             if e[2] == sender and seq > e[1]:
-                self.fig.latencies.append(t - e[0])
+                if timed:
+                    self.fig.latencies.append(t - e[0])
+                else:
+                    self.fig.on_connect += 1
             else:
                 keep.append(e)
         self.pending[gid] = keep
@@ -421,6 +572,26 @@ class Run:
                 if e[3] is not None and now - e[3][0] > LOST_AFTER:
                     lost += 1
         return lost
+
+    # games paired in the lobby: each player reports what it saw (a game counts once)
+    def started_game(self, gid: str) -> None:
+        if gid not in self.live:
+            self.live[gid] = 0
+            self.fig.games_started += 1
+        self.live[gid] += 1
+        self.fig.in_progress = len(self.live)
+        self.fig.in_progress_peak = max(self.fig.in_progress_peak, self.fig.in_progress)
+
+    def finished_game(self, gid: str) -> None:
+        if gid not in self.finished:
+            self.finished.add(gid)
+            self.fig.games_finished += 1
+
+    def left_game(self, gid: str) -> None:
+        self.live[gid] = self.live.get(gid, 1) - 1
+        if self.live[gid] <= 0:
+            del self.live[gid]
+        self.fig.in_progress = len(self.live)
 
     async def pair(self, a: Player, b: Player, seed: int) -> None:
         rng = random.Random(seed)
@@ -486,10 +657,17 @@ async def drive(args, server: ServerProc) -> dict:
     run.deadline = time.monotonic() + SETUP_LIMIT + args.seconds
     t1 = time.monotonic()
     tasks = []
+    loop = asyncio.get_running_loop()
     for k, (a, b) in enumerate(pairs):
-        tasks.append(asyncio.get_running_loop().create_task(run.pair(a, b, args.seed * 100003 + k)))
+        if args.pairing == "invite":
+            tasks.append(loop.create_task(run.pair(a, b, args.seed * 100003 + k)))
+        else:  # each player seeks a game in the lobby by itself: the server pairs them
+            for j, p in enumerate((a, b)):
+                tasks.append(loop.create_task(p.seek_and_play(random.Random(args.seed * 100003 + 2 * k + j))))
         if k % 20 == 19:
             await asyncio.sleep(0.05)  # a gentle ramp
+    if args.pairing != "invite":
+        tasks += [loop.create_task(p.wait_in_lobby()) for p in waiting]
     while run.fig.games_started < games and time.monotonic() - t1 < SETUP_LIMIT:
         await asyncio.sleep(0.2)
     setup_s = time.monotonic() - t1
@@ -555,6 +733,11 @@ async def drive(args, server: ServerProc) -> dict:
         },
         "latency_samples": len(lat),
         "connected_peak": f.connected_peak,
+        "lobby_connected_peak": f.lobby_connected_peak,
+        "lobby_messages": f.lobby_messages,
+        "pair_polls": f.pair_polls,
+        "delivered_on_connect": f.on_connect,
+        "pairing": args.pairing,
         "in_progress_peak": f.in_progress_peak,
         "reconnects": f.reconnects,
         "lost_actions": lost,
@@ -604,6 +787,13 @@ def show(r: dict) -> None:
         f"lost actions {r['lost_actions']} (target 0); errors {r['errors'] or 'none'}"
         + (f"; worker {r['killed_worker']} SIGKILLed" if r["killed_worker"] else "")
     )
+    if r["pairing"] != "invite":
+        print(
+            f"  lobby: {r['pairing']} pairing, rated games; lobby channel peak {r['lobby_connected_peak']} "
+            f"connections, {r['lobby_messages']} lobby messages received, {r['pair_polls']} pairings asked for "
+            f"after {PAIR_POLL:.0f} s of silence; {r['delivered_on_connect']} actions made before the opponent "
+            f"opened the game (delivered on connecting, not timed)"
+        )
     print(
         f"  server RSS peak MB {r['server_rss_mb_peak']}; server CPU s {r['server_cpu_s']} "
         f"(x{r['server_cpu_share']} of a core, {r['server_cpu_ms_per_action']} ms a stored action); "
@@ -625,6 +815,15 @@ def main(argv=None) -> int:
         help="mean seconds a player thinks before acting (uniform 0.5-1.5 times it; 2 s: a quick player)",
     )
     ap.add_argument("--game", default="long", choices=["long", "short", "backgammon"])
+    ap.add_argument(
+        "--pairing",
+        default="quick",
+        choices=["quick", "invite"],
+        help="quick: accounts paired by the lobby's quick pairing (rated, with --clock); invite: guests paired by "
+        "invitation (the pairing of the first version of this benchmark, to compare with it)",
+    )
+    ap.add_argument("--clock", default="blitz", choices=["blitz", "rapid", "classic"], help="the lobby games' clock")
+    ap.add_argument("--unrated", action="store_true", help="lobby games unrated (default: rated)")
     ap.add_argument("--database", default=DEFAULT_DB, help="PostgreSQL URL (loopback); a schema of its own is made")
     ap.add_argument("--kill-at", type=float, default=None, help="SIGKILL one worker this many seconds into a run")
     ap.add_argument("--seed", type=int, default=1)
@@ -634,6 +833,7 @@ def main(argv=None) -> int:
     if not 2 <= args.players <= 5000 or not 1 <= args.seconds <= 600:
         ap.error("--players 2..5000, --seconds 1..600")
     args.games = args.players // 2 if args.games is None else max(1, args.games)
+    args.rated = not args.unrated
     workers = [int(x) for x in str(args.workers).split(",") if x.strip()]
     if not workers or any(not 1 <= w <= 16 for w in workers):
         ap.error("--workers: 1..16, or a list")
@@ -648,7 +848,7 @@ def main(argv=None) -> int:
         for w in workers:
             args.workers_now = w
             schema = Schema(args.database)
-            server = ServerProc(schema.url, w, Path(tmp))
+            server = ServerProc(schema.url, w, Path(tmp), cheap_passwords=args.pairing != "invite")
             try:
                 server.wait_ready()
                 r = asyncio.run(drive(args, server))
@@ -670,7 +870,7 @@ def main(argv=None) -> int:
             )
     print(
         "\n(figures from a machine shared with other work: see the load average and the load generator's CPU; "
-        "pairing by invitation, not the lobby)"
+        + ("pairing by invitation, not the lobby)" if args.pairing == "invite" else "players paired by the lobby)")
     )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

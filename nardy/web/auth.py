@@ -95,6 +95,10 @@ UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 #: argon2-cffi's defaults: argon2id, t=3, m=64 MiB, p=4 (RFC 9106's second recommended option).
 DEFAULT_HASHER = PasswordHasher()
+#: argon2id at its cheapest (1 pass over 1 MiB): ``nardy serve --insecure-password-hashing``, for load benchmarks
+#: that make hundreds of accounts; never the default (a hash made with it is replaced by a default one at the
+#: next log-in of a server without the flag).
+INSECURE_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 #: At most two hashes at once (64 MiB each), off the event loop.
 _HASHING = ActionLane(size=2)
 #: A hash of a password nobody has, per hasher parameters: what an unknown name is verified against.

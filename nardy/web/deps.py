@@ -18,7 +18,6 @@ import asyncio
 import functools
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -31,8 +30,9 @@ from ..bots.search import Deadline
 from ..messages import LANGS
 from ..numbering import SCHEMES
 from .botwork import BotWork
-from .sessions import BOT_LEVELS, Session
-from .storage import SavedGame, Storage
+from .gamecache import Loaded, cache_of, materialise
+from .sessions import BOT_LEVELS
+from .storage import Storage
 
 __all__ = [
     "StorageDep",
@@ -53,6 +53,7 @@ __all__ = [
     "language",
     "load_game",
     "read_game",
+    "read_locked",
 ]
 
 # ----- shared request parameters ---------------------------------------------------------------------------
@@ -94,15 +95,17 @@ def guest_name(request: Request) -> str:
 
 
 # ----- the app's state ----------------------------------------------------------------------------------------
-def get_storage(request: Request) -> Storage:
+# (coroutines, though they only read an attribute: FastAPI runs a plain function dependency on a worker thread,
+# a trip per dependency and request that costs more than everything they do)
+async def get_storage(request: Request) -> Storage:
     return request.app.state.storage
 
 
-def get_bot_work(request: Request) -> BotWork:
+async def get_bot_work(request: Request) -> BotWork:
     return request.app.state.bot_work
 
 
-def seeds_allowed(request: Request) -> bool:
+async def seeds_allowed(request: Request) -> bool:
     """The server accepts ``seed`` for new games (``nardy serve --allow-seeded-dice``)."""
     return bool(request.app.state.allow_seeds)
 
@@ -126,7 +129,7 @@ class Compute:
         return await self.work.run(self.client, fn, is_disconnected=self.is_disconnected, budget=budget)
 
 
-def get_compute(request: Request, work: BotWorkDep) -> Compute:
+async def get_compute(request: Request, work: BotWorkDep) -> Compute:
     return Compute(work, client_key(request), request.is_disconnected)
 
 
@@ -154,7 +157,7 @@ class ActionLane:
         return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=limiter)
 
 
-def get_action_lane(request: Request) -> ActionLane:
+async def get_action_lane(request: Request) -> ActionLane:
     return request.app.state.action_lane
 
 
@@ -172,8 +175,9 @@ class GameLocks:
         cluster: the process's :class:`~nardy.web.cluster.Cluster` (``None`` or inactive: in-process locks only).
     """
 
-    def __init__(self, cluster=None):
+    def __init__(self, cluster=None, storage: Storage | None = None):
         self.cluster = cluster
+        self.storage = storage if storage is not None else getattr(cluster, "storage", None)
         self._locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = weakref.WeakValueDictionary()
 
     def _local(self, gid: str) -> asyncio.Lock:
@@ -190,14 +194,20 @@ class GameLocks:
 
         Raises (on entering): StorageUnavailable: the database does not answer, or another process held the
         game for too long (503)."""
-        return HeldGame(self._local(gid), self.cluster, gid, wait)
+        return HeldGame(self._local(gid), self.cluster, gid, wait, self.storage)
+
+    def local(self, gid: str) -> asyncio.Lock:
+        """The in-process lock of game ``gid`` alone, held to read the process's kept game
+        (:func:`read_locked`) without changing it."""
+        return self._local(gid)
 
 
 class HeldGame:
     """A game's lock being held (:meth:`GameLocks.lock_for`): the in-process lock, then the cross-process one."""
 
-    def __init__(self, local: asyncio.Lock, cluster, gid: str, wait: bool):
+    def __init__(self, local: asyncio.Lock, cluster, gid: str, wait: bool, storage: Storage | None = None):
         self.local, self.cluster, self.gid, self.wait = local, cluster, gid, wait
+        self.storage = storage
         self.held = False
 
     async def __aenter__(self) -> bool:
@@ -213,6 +223,9 @@ class HeldGame:
         return self.held
 
     async def __aexit__(self, *exc) -> None:
+        if exc[0] is not None and self.storage is not None:
+            # the kept game may be half changed (refused, or not stored): the next read rebuilds it
+            cache_of(self.storage).forget(self.gid)
         try:
             if self.held and self.cluster is not None:
                 await self.cluster.unlock(self.gid)
@@ -230,26 +243,29 @@ GameLock = Annotated[HeldGame, Depends(game_lock)]
 
 
 # ----- saved games --------------------------------------------------------------------------------------------
-@dataclass
-class Loaded:
-    """A saved game: ``id`` as the request named it, ``saved`` its stored row (with ``revision``) and
-    ``session`` the game to act on."""
-
-    id: str
-    saved: SavedGame
-    session: Session
-
-
 def read_game(store: Storage, gid: str) -> Loaded:
-    """The saved game ``gid`` (blocking: call it on a worker thread); 404 when there is none."""
+    """The saved game ``gid``, a copy of its own read from the database (blocking: call it on a worker thread):
+    for code that holds none of the game's locks; 404 when there is none."""
     saved = store.get(gid)
     if saved is None:
         raise HTTPException(404, f"no saved game {gid!r}")
-    return Loaded(gid, saved, Session.from_dict(saved.data))
+    return Loaded(gid, saved, materialise(saved))
+
+
+def read_locked(store: Storage, gid: str) -> Loaded:
+    """The saved game ``gid``, the process's kept one (:meth:`GameCache.read`: one small query when nothing
+    changed; blocking). The caller holds the game's lock (:meth:`GameLocks.lock_for` to change it and store it
+    with :func:`nardy.web.games.store_session`, or :meth:`GameLocks.local` to read it) until it is done with
+    it; 404 when there is none."""
+    game = cache_of(store).read(gid)
+    if game is None:
+        raise HTTPException(404, f"no saved game {gid!r}")
+    return game
 
 
 async def load_game(gid: GameId, store: StorageDep) -> Loaded:
-    """The saved game of the route's ``gid`` (404 when there is none), read on a worker thread."""
+    """The saved game of the route's ``gid`` (404 when there is none), read on a worker thread (a copy of its
+    own: the route may change it)."""
     return await run_in_threadpool(read_game, store, gid)
 
 

@@ -20,7 +20,7 @@ from fastapi.responses import FileResponse
 
 from .. import fairdice
 from .deps import ActionLane, StorageDep
-from .sessions import Session
+from .gamecache import materialise
 from .storage import Storage
 
 __all__ = ["router", "MAX_ROLLS", "MAX_PLAYED", "roll_counts", "played_counts", "summary", "chi_square", "chi2_sf"]
@@ -62,7 +62,7 @@ def played_counts(store: Storage, most: int) -> tuple[int, list[list[int]]]:
                 continue
             saved = store.get(row.id)
             try:
-                rolls = Session.from_dict(saved.data).fairness()["rolls"] if saved else []
+                rolls = materialise(saved).fairness()["rolls"] if saved else []
             except Exception:  # a game saved by another version, or damaged: not counted
                 continue
             for roll in rolls:

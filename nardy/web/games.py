@@ -1,16 +1,18 @@
 """Saved games over HTTP: list, start, view, act (the computer answers), hints, records, delete.
 
-A saved game is a :class:`~nardy.web.sessions.Session` stored as JSON (:mod:`nardy.web.storage`); every
-request rebuilds it. Actions name the state they were chosen on (``seq``, the stored revision): one on a
-state that has moved on is refused with 409 and changes nothing. One game's actions run one at a time in
-this process (:class:`~nardy.web.deps.GameLocks`) and a save that lost a race with another process is
-refused (the revision is checked when it is stored), so the person's action and the computer's answer
-are stored together, or not at all.
+A saved game is a :class:`~nardy.web.sessions.Session` stored as JSON, and an online game's actions as a log
+after it (:mod:`nardy.web.storage`); the process keeps the games it has loaded (:mod:`nardy.web.gamecache`).
+Actions name the state they were chosen on (``seq``, the stored revision): one on a state that has moved on
+is refused with 409 and changes nothing. One game's actions run one at a time in this process
+(:class:`~nardy.web.deps.GameLocks`) and a save that lost a race with another process is refused (the
+revision is checked when it is stored), so the person's action and the computer's answer are stored
+together, or not at all.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+import time
 import unicodedata
 from typing import Any, Literal
 
@@ -34,9 +36,10 @@ from .deps import (
     StorageDep,
     guest_name,
     load_game,
-    read_game,
+    read_locked,
 )
 from .errors import Refused, error_response
+from .gamecache import SNAPSHOT_EVERY, cache_of
 from .online import acting_side, check_owner, check_reader, publish, shown, user_id, viewer_for
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage, User
@@ -167,26 +170,39 @@ def _numbering(s: Session, numbering: str) -> str:
     return numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
 
 
-def store_session(store: Storage, game: Loaded) -> None:
+def store_session(store: Storage, game: Loaded, entry: dict | None = None) -> None:
     """Store the session over its saved row, with its listing columns (status, owner, seats, when its clock
     runs out), and the ratings of a rated match that ends with this save, in one transaction; 404 when the game
-    was deleted meanwhile, 409 when another writer stored it first (the revision check)."""
+    was deleted meanwhile, 409 when another writer stored it first (the revision check). Once stored, the game
+    is this process's kept one of its new revision (:mod:`nardy.web.gamecache`).
+
+    ``entry``: the one action (:meth:`Session.act`'s ``entry``) that made this change, when that is all that
+    changed. An online game (:attr:`Session.loggable`) then appends it to its log (a row of its own:
+    :meth:`Storage.append`) instead of storing the whole game again, but every
+    :data:`~nardy.web.gamecache.SNAPSHOT_EVERY` actions and when the match ends (then it is stored whole, the
+    action logged with it)."""
     from .lobby import rating_step
 
     saved, s = game.saved, game.session
     also = rating_step(store, game)  # a rated match that ends: its ratings are stored with it
-    saved.data = s.to_dict()
     saved.status = s.status
     saved.title = s.title()
     saved.summary = s.summary()
     for k, v in columns(s).items():
         setattr(saved, k, v)
+    logged = entry is not None and s.loggable
+    base = saved.base if saved.base is not None else saved.revision
     try:
-        store.save(saved, also=also)
+        if logged and also is None and not s.table.is_over and saved.revision + 1 - base < SNAPSHOT_EVERY:
+            store.append(saved, entry)
+        else:
+            saved.data = s.to_dict()
+            store.save(saved, also=also, entry=entry if logged else None)
     except KeyError:
         raise HTTPException(404, f"no saved game {saved.id!r}: it was deleted") from None
     except StaleRevision:
         raise HTTPException(409, "the game changed while this action was under way; reload it") from None
+    cache_of(store).stored(game)
 
 
 def columns(s: Session) -> dict:
@@ -389,9 +405,14 @@ async def get_game(
     numbering: Numbering = Query("own"),
 ):
     uid = await user_id(request)
-    game = await load_game(gid, store)
-    check_reader(game.session, uid)
-    return await run_in_threadpool(shown, game, uid, viewer, numbering)
+
+    def view():
+        game = read_locked(store, gid)
+        check_reader(game.session, uid)
+        return shown(game, uid, viewer, numbering)
+
+    async with request.app.state.game_locks.local(gid):
+        return await run_in_threadpool(view)
 
 
 @router.delete("/api/games/{gid}", tags=["games"], status_code=204, summary="Delete a saved game (its owner)")
@@ -431,53 +452,80 @@ async def act(
     numbering: Numbering = Query("own"),
 ):
     uid = await user_id(request)
-    async with lock:
-        game = await lane(read_game, store, gid)
-        saved, s = game.saved, game.session
+    t = time.time()
+    entry: dict = {}
+    held: dict = {}
+
+    def apply():
+        # one trip to a worker thread and one database connection (its transaction committed before the answer
+        # goes): read the kept game, check, act, and (an online game, whose only answer is the automatic roll)
+        # store and make the view at once; a game against the computer answers after
+        with store.unit():
+            return act_now()
+
+    def act_now():
+        held["game"] = game = read_locked(store, gid)
+        s = game.session
         side = acting_side(s, uid, body.action, body.player)
         v, _ = viewer_for(s, uid, viewer)
         request.state.wording = s.wording(numbering, v)
-        if body.seq != saved.revision:
-            return error_response(
-                409,
-                f"stale action: it was chosen on state {body.seq} but the game is at state "
-                f"{saved.revision} (a repeated or late request); nothing was done; reload the game",
-                "StaleAction",
-                request=request,
-                seq=saved.revision,
-            )
+        if body.seq != game.saved.revision:
+            return "stale", None
+        done = s.act(
+            body.action,
+            frm=body.from_,
+            to=body.to,
+            die=body.die,
+            play=body.play,
+            level=body.level,
+            player=side,
+            viewer=v,
+            run=False,
+            now=t,
+        )
+        entry.update(done["entry"])
+        if s.bots_to_act() and not s.loggable:
+            return "computer", None
+        # an online game rolls for a person at the action's time: replayed from the log, the roll is the same
+        s.run_bots(now=t)
+        return "done", finish()
 
-        def apply():
-            s.act(
-                body.action,
-                frm=body.from_,
-                to=body.to,
-                die=body.die,
-                play=body.play,
-                level=body.level,
-                player=side,
-                viewer=v,
-                run=False,
-            )
+    def finish():
+        store_session(store, game_of(), entry)
+        return shown(game_of(), uid, viewer, numbering)
 
+    def game_of() -> Loaded:
+        return held["game"]
+
+    timed_out = False
+    async with lock:
         try:
-            await lane(apply)
+            state, out = await lane(apply)
         except GameStateError as e:
             if e.code != "time_out":
                 raise
-            # the clock ran out before this action: the match is over; store that, then refuse
-            await lane(store_session, store, game)
-            await publish(request.app, gid)
-            raise
-        if s.bots_to_act():
+            # the clock ran out before this action: the match is over; store that, then refuse (after the lock)
+            await lane(store_session, store, game_of())
+            timed_out = True
+            state, out = "timeout", e
+        if state == "stale":
+            rev = game_of().saved.revision
+            return error_response(
+                409,
+                f"stale action: it was chosen on state {body.seq} but the game is at state "
+                f"{rev} (a repeated or late request); nothing was done; reload the game",
+                "StaleAction",
+                request=request,
+                seq=rev,
+            )
+        if state == "computer":
             # the person's action and the computer's answer are stored together, or not at all
-            await compute(s.run_bots)
-
-        def finish():
-            store_session(store, game)
-            return shown(game, uid, viewer, numbering)
-
-        out = await lane(finish)
+            await compute(game_of().session.run_bots)
+            out = await lane(finish)
+    game, s = game_of(), game_of().session
+    if timed_out:
+        await publish(request.app, gid)
+        raise out
     if s.online:
         await publish(request.app, gid, game)
     return out

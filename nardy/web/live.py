@@ -95,39 +95,53 @@ class Hub:
             with contextlib.suppress(Exception):
                 await conn.ws.send_json({"type": "view", "view": view})
 
-    async def deliver(self, conn: Conn, seq: int, message: dict[str, Any]) -> None:
-        """Send ``message`` (made at ``seq``, e.g. :func:`time.time_ns`) unless this connection has had a later
-        one: the lobby's channel (:mod:`nardy.web.lobby`), whose messages are made afresh from the database
-        for each notification."""
+    async def deliver(self, conn: Conn, seq: int, message: dict[str, Any] | str) -> None:
+        """Send ``message`` (a dict, or its JSON text; made at ``seq``, e.g. :func:`time.time_ns`) unless this
+        connection has had a later one: the lobby's channel (:mod:`nardy.web.lobby`), whose messages are made
+        afresh from the database for each notification."""
         async with conn.lock:
             if seq < conn.sent:
                 return
             conn.sent = seq
             with contextlib.suppress(Exception):
-                await conn.ws.send_json(message)
+                if isinstance(message, str):  # JSON text made already
+                    await conn.ws.send_text(message)
+                else:
+                    await conn.ws.send_json(message)
 
-    async def publish(self, gid: str, store, shown, game=None) -> None:
+    async def publish(self, gid: str, store, shown, game=None, lock: asyncio.Lock | None = None) -> None:
         """Send every connection of ``gid`` its view of the stored game. ``shown(game, conn)`` makes one
-        connection's view (a dict) from the loaded game; the game is read once (``game``: the
-        :class:`~nardy.web.deps.Loaded` just stored, not read again)."""
+        connection's view (a dict) from the loaded game: the process's kept game, read under the game's
+        in-process ``lock`` (:mod:`nardy.web.gamecache`), all the views made in one go; ``game``: the
+        :class:`~nardy.web.deps.Loaded` just stored, used as it is when it is still the kept one (else the
+        game is read: it has changed since, and its newer state is what is sent)."""
         conns = list(self.games.get(gid, ()))
         if not conns:
             return
-        from .deps import read_game
+        from .deps import read_locked
+        from .gamecache import cache_of
 
-        if game is None:
-            try:
-                game = await run_in_threadpool(read_game, store, gid)
-            except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
-                log.info("live: game %s could not be read for its watchers", gid)
-                return
-        for conn in conns:
-            try:
-                view = await run_in_threadpool(shown, game, conn)
-            except Exception:
-                log.exception("live: no view of game %s for a connection", gid)
-                continue
-            await self.send(conn, game.saved.revision, view)
+        def views():
+            current = game if (game is not None and cache_of(store).peek(gid) is game) else read_locked(store, gid)
+            out, made = [], {}
+            for conn in conns:
+                key = (conn.user, conn.viewer, conn.numbering)  # a player's tabs drawn alike share one view
+                try:
+                    if key not in made:
+                        made[key] = shown(current, conn)
+                    out.append((conn, made[key]))
+                except Exception:
+                    log.exception("live: no view of game %s for a connection", gid)
+            return current.saved.revision, out
+
+        try:
+            async with lock if lock is not None else contextlib.nullcontext():
+                seq, made = await run_in_threadpool(views)
+        except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
+            log.info("live: game %s could not be read for its watchers", gid)
+            return
+        for conn, view in made:
+            await self.send(conn, seq, view)
 
 
 async def announce(app, kind: str, key: str) -> None:

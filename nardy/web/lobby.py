@@ -26,6 +26,7 @@ afresh from the database.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -49,7 +50,7 @@ from .community import (
     Community,
     RatedMatch,
 )
-from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_game
+from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_locked
 from .errors import Refused
 from .games import ClockBody
 from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce
@@ -79,6 +80,8 @@ ABANDON_GRACE = 120.0
 PRESENCE_EVERY = 15.0
 #: Lobby connections at most (in this process).
 MAX_LOBBY = 2048
+#: Seconds between two rounds of sending the lobby to its connections when changes keep coming.
+LOBBY_GAP = 0.25
 
 UserId = GameId  # the same shape: [0-9A-Za-z_-], at most 32
 
@@ -269,7 +272,29 @@ def lobby_view(com: Community, uid: str | None) -> dict:
 
 async def publish_lobby(app) -> None:
     """Send every lobby connection of this process the lobby as it sees it now (read from the database: a
-    notification from another process needs only the channel's name, :data:`LOBBY`)."""
+    notification from another process needs only the channel's name, :data:`LOBBY`).
+
+    Changes that come while the lobby is being sent are sent together, once, when it is done (at most one
+    lobby in the making a process, and :data:`LOBBY_GAP` seconds between two: a crowd arriving at once costs
+    a few rounds, not one round per arrival for everyone); every change is sent, the last round reading the
+    database after it."""
+    state = app.state
+    if getattr(state, "lobby_sending", False):
+        state.lobby_again = True
+        return
+    state.lobby_sending = True
+    try:
+        while True:
+            state.lobby_again = False
+            await _publish_lobby_once(app)
+            if not state.lobby_again:
+                return
+            await asyncio.sleep(LOBBY_GAP)
+    finally:
+        state.lobby_sending = False
+
+
+async def _publish_lobby_once(app) -> None:
     hub = app.state.hub
     conns = list(hub.games.get(LOBBY, ()))
     if not conns:
@@ -277,19 +302,32 @@ async def publish_lobby(app) -> None:
     com = community(app)
     seq = time.time_ns()
 
-    def render() -> list[tuple[Conn, dict]]:
+    def render() -> list[tuple[Conn, str]]:
+        # the messages as JSON text, made here (off the event loop); the part everyone shares is encoded once,
+        # each player's own part (their seek, their challenge taken) added to it, and only a player who blocks
+        # or is blocked by someone gets lists of their own
         snap = _snapshot(com)
         uids = sorted({c.user for c in conns if c.user})
         avoid, mine = com.avoided(uids), com.mine(uids)
-        return [(c, _personal(snap, c.user, avoid.get(c.user or "", set()), mine.get(c.user or "", {}))) for c in conns]
+        common = json.dumps({k: snap[k] for k in ("challenges", "online", "live")})[:-1]
+        out = []
+        for c in conns:
+            own, theirs = avoid.get(c.user or "", set()), mine.get(c.user or "", {})
+            if own:
+                out.append((c, json.dumps({"type": "lobby", "lobby": _personal(snap, c.user, own, theirs)})))
+                continue
+            seek, taken = theirs.get("seek"), theirs.get("taken")
+            tail = {"seek": seek.public() if seek else None, "taken": taken.public() if taken else None, "me": c.user}
+            out.append((c, '{"type": "lobby", "lobby": ' + common + ", " + json.dumps(tail)[1:] + "}"))
+        return out
 
     try:
         views = await run_in_threadpool(render)
     except Exception:  # the database is down a moment: the next change or round sends it again
         log.info("lobby: could not be read for its connections")
         return
-    for conn, view in views:
-        await hub.deliver(conn, seq, {"type": "lobby", "lobby": view})
+    for conn, text in views:
+        await hub.deliver(conn, seq, text)
 
 
 async def lobby_changed(app) -> None:
@@ -409,8 +447,13 @@ async def _take(request: Request, user: User, seed: str | None, take) -> tuple[C
 
 
 async def _game_view(request: Request, gid: str, uid: str) -> dict:
-    game = await run_in_threadpool(read_game, request.app.state.storage, gid)
-    return shown(game, uid, None, "own").model_dump(mode="json", by_alias=True)
+    store = request.app.state.storage
+
+    def view() -> dict:
+        return shown(read_locked(store, gid), uid, None, "own").model_dump(mode="json", by_alias=True)
+
+    async with request.app.state.game_locks.local(gid):
+        return await run_in_threadpool(view)
 
 
 @router.post(
@@ -632,7 +675,7 @@ async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneD
     app = request.app
     grace = float(getattr(app.state, "abandon_grace", ABANDON_GRACE))
     async with lock:
-        game = await lane(read_game, store, gid)
+        game = await lane(read_locked, store, gid)
         s = game.session
         sides = s.sides_of(user.id)
         if not s.online or not sides:

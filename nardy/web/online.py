@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from ..errors import GameStateError
 from ..table import ACTIONS
 from .auth import current_user, require_user
-from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, read_game
+from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, read_game, read_locked
 from .errors import Refused
 from .live import Conn
 from .sessions import NUMBERINGS, Session
@@ -135,7 +135,7 @@ async def publish(app, gid: str, game: Loaded | None = None) -> None:
     def view_of(game: Loaded, conn: Conn) -> dict:
         return shown(game, conn.user, conn.viewer, conn.numbering).model_dump(mode="json", by_alias=True)
 
-    await hub.publish(gid, app.state.storage, view_of, game)
+    await hub.publish(gid, app.state.storage, view_of, game, app.state.game_locks.local(gid))
 
 
 async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
@@ -151,7 +151,7 @@ async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
         if not held:
             return False
         try:
-            game = await run_in_threadpool(read_game, store, gid)
+            game = await run_in_threadpool(read_locked, store, gid)
         except Exception:
             await run_in_threadpool(store.clear_clock_due, gid)
             return False
@@ -219,8 +219,9 @@ class RematchBody(BaseModel):
     client_seed: str | None = Field(None, max_length=64)
 
 
-async def _online_game(store, gid: str) -> Loaded:
-    game = await run_in_threadpool(read_game, store, gid)
+async def _online_game(store, gid: str, locked: bool = True) -> Loaded:
+    """The online game ``gid``: the kept one (the caller holds its lock) or, ``locked`` False, a copy."""
+    game = await run_in_threadpool(read_locked if locked else read_game, store, gid)
     if not game.session.online:
         raise _conflict("not_online", "only a game against another person online has that")
     return game
@@ -346,7 +347,7 @@ async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: 
 )
 async def fairness(request: Request, store: StorageDep, gid: GameId):
     uid = await user_id(request)
-    game = await _online_game(store, gid)
+    game = await _online_game(store, gid, locked=False)
     check_reader(game.session, uid)
     return game.session.fairness()
 
@@ -358,13 +359,28 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
     app = ws.app
     uid = await user_id(ws)
     store = app.state.storage
+    local = app.state.game_locks.local(gid)
+
+    def first(conn: Conn | None):
+        # under the game's lock: the kept game, and the connection's first view of it
+        game = read_locked(store, gid)
+        s = game.session
+        if conn is None:
+            return game.saved.revision, s.may_watch(uid), s.sides_of(uid), None
+        return (
+            game.saved.revision,
+            True,
+            conn.sides,
+            shown(game, uid, conn.viewer, numbering).model_dump(mode="json", by_alias=True),
+        )
+
     try:
-        game = await run_in_threadpool(read_game, store, gid)
+        async with local:
+            seq, may, sides, _ = await run_in_threadpool(first, None)
     except Exception:
         await ws.close(code=4404)
         return
-    s = game.session
-    if not s.may_watch(uid):
+    if not may:
         await ws.close(code=4403)
         return
     hub = app.state.hub
@@ -372,15 +388,14 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
         await ws.close(code=4429)
         return
     v = viewer if viewer in (0, 1) else None
-    conn = Conn(ws, uid, s.sides_of(uid), v, numbering, language(ws))
+    conn = Conn(ws, uid, sides, v, numbering, language(ws))
     await ws.accept()
     hub.add(gid, conn)
     try:
-        # a change stored between the first read and joining the hub would be missed: read it again then
-        if await run_in_threadpool(store.revision, gid) != game.saved.revision:
-            game = await run_in_threadpool(read_game, store, gid)
-        view = shown(game, uid, v, numbering).model_dump(mode="json", by_alias=True)
-        await hub.send(conn, game.saved.revision, view)
+        # read again once in the hub (a change stored before would be missed): the stored revision's view
+        async with local:
+            seq, _, _, view = await run_in_threadpool(first, conn)
+        await hub.send(conn, seq, view)
         while True:
             msg = await ws.receive_text()
             if msg[:256] == "ping":

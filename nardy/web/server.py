@@ -91,6 +91,13 @@ def _warm_up():
     "TLS proxy that does not pass X-Forwarded-Proto. Without it they are Secure on https requests.",
 )
 @click.option(
+    "--insecure-password-hashing",
+    is_flag=True,
+    default=False,
+    help="Hash new passwords with argon2id at its cheapest (1 pass, 1 MiB) instead of 3 passes over 64 MiB: for "
+    "load benchmarks that make many accounts (bench/online_load.py), never for a server with real accounts.",
+)
+@click.option(
     "--workers",
     default=1,
     show_default=True,
@@ -118,6 +125,7 @@ def serve(
     bot_workers,
     bot_queue,
     secure_cookies,
+    insecure_password_hashing,
     workers,
     forwarded_allow_ips,
 ):
@@ -148,7 +156,10 @@ def serve(
         "bot_workers": bot_workers,
         "bot_queue": bot_queue,
         "secure_cookies": secure_cookies,
+        "insecure_password_hashing": insecure_password_hashing,
     }
+    if insecure_password_hashing:
+        click.echo("nardy: WARNING: --insecure-password-hashing: passwords hashed cheaply (benchmarks only)", err=True)
     if warm_up:
         _warm_up()
     proxies = {"forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
@@ -174,13 +185,18 @@ def _make_app(settings: dict, storage=None):
     from .botwork import BotWork
     from .storage import Storage
 
-    return create_app(
+    app = create_app(
         storage=storage if storage is not None else Storage(settings["database"]),
         allowed_hosts=settings["allowed_hosts"],
         allow_seeds=settings["allow_seeds"],
         bot_work=BotWork(workers=settings["bot_workers"], max_queued=settings["bot_queue"]),
         secure_cookies=settings["secure_cookies"],
     )
+    if settings.get("insecure_password_hashing"):
+        from .auth import INSECURE_HASHER
+
+        app.state.password_hasher = INSECURE_HASHER
+    return app
 
 
 #: A worker that exits within this many seconds of its start failed to start; three in a row stop the server.

@@ -2,8 +2,10 @@
 
 A *session* is what the page calls a saved game: a match (to N points, or a money session with
 ``length=0``) of one of the three games, two players of whom each is a person at this device or the
-computer (a :class:`~nardy.bots.Bot` at a level), and the page's settings. Everything is rebuilt from
-the stored JSON on every request (a few milliseconds), so the server keeps no game in memory.
+computer (a :class:`~nardy.bots.Bot` at a level), and the page's settings. It is stored as JSON
+(:meth:`Session.to_dict`) and, for an online game, as the log of its actions after that (:meth:`Session.act`'s
+``entry``, applied again by :meth:`Session.replay`); the server keeps the games it has loaded
+(:mod:`nardy.web.gamecache`).
 
 The page gets a *view* (:meth:`Session.game_view`, a :class:`~nardy.web.view.GameView`) from a fixed
 viewer's side: the board as 24 signed counts in the viewer's numbering (+ the viewer's checkers, - the
@@ -230,6 +232,8 @@ class Session:
     def __init__(self, table: Table, settings: dict):
         self.table = table
         self.settings = settings
+        #: numbering -> (game, events formatted, their items): :meth:`history` formats only the new events
+        self._history: dict[str, tuple] = {}
 
     @classmethod
     def from_match(cls, match: Match, settings: dict) -> Session:
@@ -440,10 +444,10 @@ class Session:
         """True when :meth:`run_bots` has something to do: the computer (or an automatic roll) acts next."""
         return self.table.computer_to_act()
 
-    def run_bots(self, deadline=None) -> int:
+    def run_bots(self, deadline=None, now: float | None = None) -> int:
         """Let the computer act until a person must act (:meth:`nardy.table.Table.advance`); returns the number
-        of actions taken."""
-        return self.table.advance(deadline)
+        of actions taken. ``now``: the wall time the actions are made at (default: the time of each)."""
+        return self.table.advance(deadline, now=now)
 
     # ----- actions ------------------------------------------------------------------------------
     def act(
@@ -458,9 +462,12 @@ class Session:
         player: int | None = None,
         viewer: int | None = None,
         run: bool = True,
+        now: float | None = None,
     ) -> dict:
         """Apply a person's action (:meth:`nardy.table.Table.act`), then let the computer answer (unless
-        ``run`` is False: then the caller calls :meth:`run_bots`). Returns a short note of what was done.
+        ``run`` is False: then the caller calls :meth:`run_bots`). Returns a short note of what was done:
+        ``{"action", "entry"}``, ``entry`` the action as the log stores it (:meth:`replay`: the table's own
+        arguments and ``now``, the wall time it was made at, default the time now).
 
         ``frm``/``to`` of a step are in the ``viewer``'s numbering (default: the session's viewer),
         25 = the mover's bar, 0 = off; ``play`` is notation in the mover's own numbering.
@@ -481,10 +488,53 @@ class Session:
                 frm, to = _from_viewer(frm, g.turn, v, hitting), _from_viewer(to, g.turn, v, hitting)
         if action == "play" and not isinstance(play, str):
             play = None
-        self.table.act(player, action, frm=frm, to=to, die=die, play=play, level=level)
+        now = time.time() if now is None else now
+        self.table.act(player, action, frm=frm, to=to, die=die, play=play, level=level, now=now)
+        entry: dict = {"action": action, "player": player, "t": now}
+        for k, x in (("frm", frm), ("to", to), ("die", die), ("play", play), ("level", level)):
+            if x is not None:
+                entry[k] = x
         if run:
-            self.run_bots()
-        return {"action": action}
+            self.run_bots(now=now)
+        return {"action": action, "entry": entry}
+
+    @property
+    def loggable(self) -> bool:
+        """Whether this game's actions can be stored as a log (:meth:`replay`): an online game, whose dice are
+        the provably fair ones (a roll is the same when replayed) and whose seats are all people (no
+        computer's choice to record)."""
+        return (
+            self.online
+            and isinstance(self.match.dice_source, fairdice.FairDice)
+            and all(seat.human for seat in self.table.seats)
+        )
+
+    def replay(self, entry: dict) -> None:
+        """Apply a logged action (the ``entry`` of :meth:`act`) as it was made: the same action, arguments and
+        time, then the automatic rolls that followed it (:meth:`run_bots` at the same time). Only for a
+        :attr:`loggable` game, in the state the action was made on: the result is then the same game.
+
+        Raises:
+            GameStateError: not a loggable game, a malformed entry, or one the game refuses (the log does
+                not belong to this state)."""
+        if not self.loggable:
+            raise GameStateError("only an online game's actions are replayed from a log", code="not_online")
+        try:
+            now = float(entry["t"])
+            self.table.act(
+                entry["player"],
+                entry["action"],
+                frm=entry.get("frm"),
+                to=entry.get("to"),
+                die=entry.get("die"),
+                play=entry.get("play"),
+                level=entry.get("level"),
+                now=now,
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise GameStateError(f"not a logged action: {e!r:.80}") from None
+        if self.bots_to_act():
+            self.run_bots(now=now)
 
     def wording(self, numbering: str = "own", viewer: int | None = None) -> dict:
         """How to word a refusal of this game for the page (keyword arguments of
@@ -823,8 +873,14 @@ class Session:
         carry ``dice`` and ``text`` (notation in ``numbering``, from the mover's side)."""
         g = self.game if g is None else g
         game = self.match.rules.name
-        out = []
-        for e in g.history:
+        # a game's history only grows (an undo point cuts it back, then new events follow): the items made for
+        # its first events are kept while the last of those events is still in place
+        known = self._history.get(numbering)
+        start, out = 0, []
+        if known is not None and known[0] is g and 0 < known[1] <= len(g.history):
+            if g.history[known[1] - 1] is known[2]:
+                start, out = known[1], list(known[3])
+        for e in g.history[start:]:
             if isinstance(e, RollEvent):
                 continue
             item: dict = {"kind": e.type}
@@ -843,4 +899,8 @@ class Session:
                 case EndEvent():
                     item.update(winner=e.winner, points=e.points, level_name=e.level_name, reason=e.reason)
             out.append(item)
+        if g.history and g is self.game:
+            if len(self._history) > 8:
+                self._history.clear()
+            self._history[numbering] = (g, len(g.history), g.history[-1], tuple(out))
         return out

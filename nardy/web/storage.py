@@ -2,14 +2,17 @@
 PostgreSQL by URL), the schema kept by Alembic (:mod:`nardy.web.migrations`).
 
 A saved game is a :class:`~nardy.match.Match` (a match to N points, or a money session) with the
-settings of the web session (who is a person, the computer's level...). It is stored as JSON text
-beside a few columns for the list of saved games.
+settings of the web session (who is a person, the computer's level...). It is stored as JSON text (a
+*snapshot*, at revision ``base_revision``) beside a few columns for the list of saved games; an online game's
+actions after the snapshot are rows of ``nardy_game_actions`` (:meth:`Storage.append`: one short row an
+action, not the whole game again), and :meth:`Storage.changes` says what changed since a revision a process
+has loaded (:mod:`nardy.web.gamecache` rebuilds and keeps the games).
 
 * :func:`default_database_url`: an SQLite file in the user's data directory (``platformdirs``).
 * :func:`normalise_url`: ``postgresql://`` URLs use the psycopg (v3) driver (extra ``nardy[postgres]``).
 * :func:`migrate`: bring a database to the current schema (run by :class:`Storage`; a database made
   before Alembic is recognised and upgraded in place, its games kept).
-* :class:`Storage`: games ``create``, ``get``, ``save``, ``delete``, ``list``, ``ping``; users
+* :class:`Storage`: games ``create``, ``get``, ``save``, ``append``, ``changes``, ``delete``, ``list``, ``ping``; users
   ``create_user``, ``user``, ``user_by_name``, ``register_guest``, ``rename_guest``, ``set_password``;
   log-in sessions ``create_session``, ``session_user``, ``delete_session``; the server's ``heartbeat``.
 
@@ -57,6 +60,7 @@ from sqlalchemy.pool import NullPool
 __all__ = [
     "Storage",
     "SavedGame",
+    "GameChanges",
     "User",
     "AuthSession",
     "NewSession",
@@ -95,6 +99,18 @@ games = Table(
     Column("visibility", String(8), nullable=False, server_default=text("'private'")),
     Column("invite_hash", String(64), nullable=True),
     Column("clock_due", DateTime(timezone=True), nullable=True, index=True),
+    # the action log (revision 0004): the revision whose whole state ``data`` is (NULL: ``revision``)
+    Column("base_revision", Integer, nullable=True),
+)
+
+#: The action log (revision 0004): the actions stored after a game's snapshot, one row each, keyed by the
+#: revision they made (:meth:`Storage.append`); ``entry`` is JSON (:meth:`nardy.web.sessions.Session.replay`).
+game_actions = Table(
+    "nardy_game_actions",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("revision", Integer, primary_key=True),
+    Column("entry", Text, nullable=False),
 )
 
 #: Guests and accounts. ``name_key``: an account's casefolded name (:func:`name_key`), unique; NULL for a
@@ -131,7 +147,7 @@ server = Table(
 )
 
 #: The newest schema revision (:mod:`nardy.web.migrations`); a database is brought to it when opened.
-SCHEMA_HEAD = "0003"
+SCHEMA_HEAD = "0004"
 #: The revision that matches a database made before Alembic (only ``nardy_games``, no ``alembic_version``).
 _BEFORE_ALEMBIC = "0001"
 #: PostgreSQL advisory lock held while migrating (servers starting at once migrate one after the other).
@@ -192,6 +208,10 @@ class SavedGame:
     seat1: str | None = None
     visibility: str = "private"
     clock_due: _dt.datetime | None = None
+    #: the revision whose whole state ``data`` is (``None``: ``revision``, a game stored whole)
+    base: int | None = None
+    #: the logged actions ``base + 1 .. revision`` to apply to ``data`` (:mod:`nardy.web.gamecache`)
+    actions: list[dict] = field(default_factory=list)
 
     def columns(self) -> dict:
         """The columns a game is found by (who it belongs to, who sits at it, who may watch, when its clock
@@ -203,6 +223,17 @@ class SavedGame:
             "visibility": self.visibility,
             "clock_due": self.clock_due,
         }
+
+
+@dataclass
+class GameChanges:
+    """What :meth:`Storage.changes` found: ``kind`` ``same`` (nothing new), ``actions`` (``saved``: the row
+    without its ``data``; ``actions``: the logged actions after the known revision) or ``whole`` (``saved``:
+    the whole stored game, as :meth:`Storage.get` gives it; ``actions``: its actions after its snapshot)."""
+
+    kind: str
+    saved: SavedGame | None
+    actions: list[dict]
 
 
 @dataclass
@@ -377,6 +408,8 @@ class Storage:
         self.url = normalise_url(url) if url else default_database_url()
         #: this process's name in the notifications it sends (:mod:`nardy.web.cluster` skips its own)
         self.origin = secrets.token_hex(6)
+        #: the connection of this thread's unit of work (:meth:`unit`), if any
+        self._units = threading.local()
         try:
             u = make_url(self.url)
             kwargs = {}
@@ -404,6 +437,35 @@ class Storage:
             ) from None
         except Exception as e:  # OperationalError and friends: say which database
             raise StorageError(f"cannot open the database {self._safe_url()}: {e}") from None
+
+    # ----- one connection for a unit of work -------------------------------------------------------------
+    @contextlib.contextmanager
+    def unit(self):
+        """One connection and one transaction for the game reads and writes of this thread within the block
+        (:meth:`get`, :meth:`changes`, :meth:`save`, :meth:`append`): an action read, applied and stored takes
+        one connection from the pool, not one per call. Committed when the block ends (so a write is stored
+        when the block is left, and not before), rolled back when it raises; a block within one joins it."""
+        if getattr(self._units, "conn", None) is not None:
+            yield self._units.conn
+            return
+        try:
+            with self.engine.begin() as c:
+                self._units.conn = c
+                try:
+                    yield c
+                finally:
+                    self._units.conn = None
+        except SQLAlchemyError as e:
+            log.warning("database %s failed in a unit of work: %s", self._safe_url(), e)
+            raise StorageUnavailable("the database is unavailable; try again shortly") from None
+
+    def _reading(self):
+        conn = getattr(self._units, "conn", None)
+        return contextlib.nullcontext(conn) if conn is not None else self.engine.connect()
+
+    def _writing(self):
+        conn = getattr(self._units, "conn", None)
+        return contextlib.nullcontext(conn) if conn is not None else self.engine.begin()
 
     @property
     def safe_url(self) -> str:
@@ -444,7 +506,7 @@ class Storage:
         gid = secrets.token_hex(8)
         now = _now()
         summary = summary or {}
-        saved = SavedGame(gid, now, now, game, status, title[:200], 0, data, summary, **(columns or {}))
+        saved = SavedGame(gid, now, now, game, status, title[:200], 0, data, summary, **(columns or {}), base=0)
         with contextlib.nullcontext(conn) if conn is not None else self.engine.begin() as c:
             c.execute(
                 games.insert().values(
@@ -457,17 +519,15 @@ class Storage:
                     summary=json.dumps(summary),
                     revision=0,
                     data=json.dumps(data),
+                    base_revision=0,
                     **saved.columns(),
                 )
             )
         return saved
 
-    @_guarded
-    def get(self, gid: str) -> SavedGame | None:
-        with self.engine.connect() as c:
-            row = c.execute(select(games).where(games.c.id == gid)).first()
-        if row is None:
-            return None
+    @staticmethod
+    def _saved(row, data: dict, actions: list[dict] | None = None) -> SavedGame:
+        base = row.base_revision if row.base_revision is not None else row.revision
         return SavedGame(
             row.id,
             _aware(row.created),
@@ -476,18 +536,77 @@ class Storage:
             row.status,
             row.title,
             row.revision,
-            json.loads(row.data),
+            data,
             json.loads(row.summary or "{}"),
             row.owner,
             row.seat0,
             row.seat1,
             row.visibility,
             _aware(row.clock_due) if row.clock_due is not None else None,
+            base,
+            list(actions or []),
         )
 
+    @staticmethod
+    def _actions(c, gid: str, after: int, upto: int) -> list[dict] | None:
+        """The logged actions of ``gid`` making revisions ``after + 1 .. upto``, in order; ``None`` when one of
+        them is missing (the log has a gap there: a snapshot was stored instead)."""
+        if upto <= after:
+            return []
+        rows = c.execute(
+            select(game_actions.c.revision, game_actions.c.entry)
+            .where(game_actions.c.game_id == gid, game_actions.c.revision > after, game_actions.c.revision <= upto)
+            .order_by(game_actions.c.revision)
+        ).all()
+        if [r.revision for r in rows] != list(range(after + 1, upto + 1)):
+            return None
+        return [json.loads(r.entry) for r in rows]
+
     @_guarded
-    def save(self, saved: SavedGame, also=None) -> SavedGame:
-        """Write back ``saved.data``/``status``/``title``/``summary``; bumps the revision and the update time.
+    def get(self, gid: str) -> SavedGame | None:
+        """The stored game ``gid``: ``data`` is its snapshot at revision ``base``, ``actions`` the logged
+        actions after it (empty for a game stored whole: :meth:`save`); ``None`` when there is no such game.
+        :func:`nardy.web.gamecache.materialise` makes the game at ``revision`` of it."""
+        with self._reading() as c:
+            row = c.execute(select(games).where(games.c.id == gid)).first()
+            if row is None:
+                return None
+            saved = self._saved(row, json.loads(row.data))
+            actions = self._actions(c, gid, saved.base or 0, saved.revision)
+        if actions is None:
+            log.warning("game %s: its action log lacks revisions after %s", gid, saved.base)
+            raise StorageUnavailable("the game's stored actions are incomplete")
+        saved.actions = actions
+        return saved
+
+    @_guarded
+    def changes(self, gid: str, known: int | None) -> GameChanges | None:
+        """What changed in game ``gid`` since revision ``known`` (the one a process has loaded; ``None``:
+        none): nothing (one small query: the stored revision is ``known``), the logged actions after
+        ``known`` when they reach back to it, else the whole game (:meth:`get`). ``None``: no such game."""
+        with self._reading() as c:
+            if known is not None:
+                head = c.execute(select(games.c.revision).where(games.c.id == gid)).first()
+                if head is None:
+                    return None
+                if head.revision == known:
+                    return GameChanges("same", None, [])
+                if known < head.revision:
+                    cols = [col for col in games.c if col.name != "data"]
+                    row = c.execute(select(*cols).where(games.c.id == gid)).first()
+                    if row is not None and row.revision >= head.revision:
+                        actions = self._actions(c, gid, known, row.revision)
+                        if actions is not None:
+                            return GameChanges("actions", self._saved(row, {}), actions)
+        saved = self.get(gid)
+        return None if saved is None else GameChanges("whole", saved, saved.actions)
+
+    @_guarded
+    def save(self, saved: SavedGame, also=None, entry: dict | None = None) -> SavedGame:
+        """Write back ``saved.data``/``status``/``title``/``summary`` whole (a snapshot: the game's ``base``
+        becomes its new revision); bumps the revision and the update time. ``entry``: the action that made
+        this revision, logged too (as :meth:`append` does), so that processes following the game by its log
+        go on doing so across a snapshot.
 
         The write happens only if the stored revision is still ``saved.revision`` (optimistic locking:
         two servers, or two requests, acting on one game cannot both win). ``also(connection)``: more writes
@@ -499,30 +618,52 @@ class Storage:
         Raises:
             KeyError: the game was deleted; StaleRevision: it was saved by someone else since it was read.
         """
+        return self._store(saved, entry, also, whole=True)
+
+    @_guarded
+    def append(self, saved: SavedGame, entry: dict, also=None) -> SavedGame:
+        """Store one action of the game: ``entry`` (JSON-able) is appended to its log as the next revision and
+        the listing columns (status, title, summary, seats, clock due) are written; ``data`` is not (the
+        snapshot stays at ``saved.base``). The same checks, transaction and ``NOTIFY`` as :meth:`save`.
+
+        Raises:
+            KeyError: the game was deleted; StaleRevision: it was saved by someone else since it was read.
+        """
+        return self._store(saved, entry, also, whole=False)
+
+    def _store(self, saved: SavedGame, entry: dict | None, also, whole: bool) -> SavedGame:
         now = _now()
-        with self.engine.begin() as c:
+        values: dict = dict(
+            updated=now,
+            status=saved.status,
+            title=saved.title[:200],
+            summary=json.dumps(saved.summary),
+            revision=saved.revision + 1,
+            **saved.columns(),
+        )
+        if whole:
+            values.update(data=json.dumps(saved.data), base_revision=saved.revision + 1)
+        else:  # the snapshot stays: say which revision it is (a row stored before the log has none written)
+            values["base_revision"] = saved.base if saved.base is not None else saved.revision
+        with self._writing() as c:
             res = c.execute(
-                update(games)
-                .where(games.c.id == saved.id, games.c.revision == saved.revision)
-                .values(
-                    updated=now,
-                    status=saved.status,
-                    title=saved.title[:200],
-                    summary=json.dumps(saved.summary),
-                    revision=saved.revision + 1,
-                    data=json.dumps(saved.data),
-                    **saved.columns(),
-                )
+                update(games).where(games.c.id == saved.id, games.c.revision == saved.revision).values(**values)
             )
             if res.rowcount != 1:
                 if c.execute(select(games.c.revision).where(games.c.id == saved.id)).first() is None:
                     raise KeyError(saved.id)
                 raise StaleRevision(f"game {saved.id} changed since revision {saved.revision}")
+            if entry is not None:
+                c.execute(
+                    game_actions.insert().values(game_id=saved.id, revision=saved.revision + 1, entry=json.dumps(entry))
+                )
             if also is not None:
                 also(c)
             self._notify(c, "game", saved.id)
         saved.updated = now
         saved.revision += 1
+        if whole:
+            saved.base = saved.revision
         return saved
 
     def _notify(self, c, kind: str, key: str) -> None:
@@ -554,6 +695,7 @@ class Storage:
     def delete(self, gid: str) -> bool:
         with self.engine.begin() as c:
             res = c.execute(delete(games).where(games.c.id == gid))
+            c.execute(delete(game_actions).where(game_actions.c.game_id == gid))
         return res.rowcount == 1
 
     @_guarded

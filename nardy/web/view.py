@@ -291,4 +291,5 @@ class SavedGameView(GameView, GameRef):
 
     @classmethod
     def of(cls, gid: str, seq: int, view: GameView) -> SavedGameView:
-        return cls(id=gid, seq=seq, **dict(view))
+        # the view's fields are checked already (a GameView): built as they are, not checked again
+        return cls.model_construct(id=gid, seq=seq, **dict(view))

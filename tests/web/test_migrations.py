@@ -34,8 +34,9 @@ NEW_TABLES = {"nardy_users", "nardy_auth_sessions", "nardy_server"} | {
     "nardy_rating_history",
     "nardy_blocks",
     "nardy_presence",
+    "nardy_game_actions",
 }
-NEW_GAME_COLUMNS = {"owner", "seat0", "seat1", "visibility", "invite_hash", "clock_due"}
+NEW_GAME_COLUMNS = {"owner", "seat0", "seat1", "visibility", "invite_hash", "clock_due", "base_revision"}
 
 
 def old_games_table(md: sa.MetaData) -> sa.Table:
@@ -77,7 +78,7 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     url = empty_db
     st = Storage(url)
     tables, cols, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0003"
+    assert rev == SCHEMA_HEAD == "0004"
     assert tables == {"alembic_version", "nardy_games"} | NEW_TABLES
     assert NEW_GAME_COLUMNS <= cols
     # what the revisions made is what nardy.web.storage's tables describe (names, types, indexes)
@@ -128,6 +129,8 @@ def test_a_database_made_before_alembic_is_upgraded_in_place_and_keeps_its_games
     assert st.count() == 3
     got = st.get("old1")
     assert got.data == s.to_dict() and got.revision == 1 and got.title == "game 1" and got.created == t0
+    # a game stored whole is its own snapshot: nothing to replay
+    assert got.base == 1 and got.actions == []
     assert [g.id for g in st.list()] == ["old2", "old1", "old0"]
     got.status = "over"
     st.save(got)  # the upgraded table takes writes

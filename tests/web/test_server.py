@@ -142,3 +142,33 @@ def test_port_zero_prints_the_real_port(tmp_path):
     finally:
         p.terminate()
         p.wait(10)
+
+
+def test_cheap_password_hashing_is_only_for_a_server_started_with_the_benchmarks_flag(tmp_path):
+    from nardy.web.auth import DEFAULT_HASHER, INSECURE_HASHER, _hasher
+    from nardy.web.server import _make_app
+
+    base = {
+        "database": f"sqlite:///{tmp_path / 'h.db'}",
+        "allowed_hosts": None,
+        "allow_seeds": False,
+        "bot_workers": 1,
+        "bot_queue": 8,
+        "secure_cookies": False,
+    }
+    plain = _make_app({**base, "insecure_password_hashing": False})
+    cheap = _make_app({**base, "insecure_password_hashing": True})
+
+    class Conn:
+        def __init__(self, app):
+            self.app = app
+
+    assert _hasher(Conn(plain)) is DEFAULT_HASHER and DEFAULT_HASHER.memory_cost == 65536
+    assert _hasher(Conn(cheap)) is INSECURE_HASHER and INSECURE_HASHER.time_cost == 1
+    # a password hashed cheaply is rehashed at the next log-in of a server without the flag
+    assert DEFAULT_HASHER.check_needs_rehash(INSECURE_HASHER.hash("a password of some length"))
+    for app in (plain, cheap):
+        app.state.storage.close()
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    words = " ".join(result.output.split())
+    assert "--insecure-password-hashing" in words and "never for a server with real accounts" in words
