@@ -145,11 +145,20 @@ class Server:
             return json.loads(r.read())
 
     def rss_mb(self) -> float:
+        return self.memory_mb()["VmRSS"]
+
+    def memory_mb(self) -> dict:
+        """The server's ``VmRSS``, ``RssAnon`` (its own heap and compiled code) and ``RssFile`` (mapped files such as
+        shared libraries, whose resident share depends on the page cache) from ``/proc/PID/status``, in MB."""
+        out = {}
         with open(f"/proc/{self.proc.pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-        raise RuntimeError("no VmRSS")
+                key = line.split(":")[0]
+                if key in ("VmRSS", "RssAnon", "RssFile"):
+                    out[key] = int(line.split()[1]) / 1024
+        if "VmRSS" not in out:
+            raise RuntimeError("no VmRSS")
+        return out
 
 
 class HttpPlayer:
