@@ -163,25 +163,20 @@ def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, race
             err=True,
         )
 
+    # the settings both fits share (the main net, and the race net on the race positions)
+    common = dict(
+        epochs=epochs,
+        lr=lr,
+        lr_final=lr_final,
+        batch=batch,
+        holdout=holdout,
+        seed=seed,
+        device=device,
+        threads=threads,
+        progress=progress,
+    )
     try:
-        res = fit_net(
-            game,
-            boards,
-            firsts,
-            targets,
-            hidden=hidden,
-            init=init_net,
-            epochs=epochs,
-            lr=lr,
-            lr_final=lr_final,
-            batch=batch,
-            holdout=holdout,
-            seed=seed,
-            device=device,
-            threads=threads,
-            provenance=prov,
-            progress=progress,
-        )
+        res = fit_net(game, boards, firsts, targets, hidden=hidden, init=init_net, provenance=prov, **common)
         race = None
         if race_hidden:
             from nardy.bots.evaluator import race_mask
@@ -192,23 +187,7 @@ def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, race
             init_race = None if init_net is None else (init_net.race or init_net)
             if init_race is not None and init_race.hidden > race_hidden:
                 init_race = None
-            race = fit_net(
-                game,
-                boards[m],
-                firsts[m],
-                targets[m],
-                hidden=race_hidden,
-                init=init_race,
-                epochs=epochs,
-                lr=lr,
-                lr_final=lr_final,
-                batch=batch,
-                holdout=holdout,
-                seed=seed,
-                device=device,
-                threads=threads,
-                progress=progress,
-            )
+            race = fit_net(game, boards[m], firsts[m], targets[m], hidden=race_hidden, init=init_race, **common)
     except (ValueError, ImportError) as e:
         raise click.UsageError(str(e)) from None
     if race is not None:

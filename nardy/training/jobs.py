@@ -104,7 +104,6 @@ def label_positions(
     firsts = np.ascontiguousarray(firsts, np.bool_)
     n = len(boards)
     n_chunks = (n + chunk - 1) // chunk
-    k = None
     targets = None
     done = np.zeros(n_chunks, np.bool_)
     if path is not None and Path(path).exists():
