@@ -5,8 +5,10 @@ than one legal play), as in ``bench/bot_error_rate.py``. For every position the 
 legal play by bgsage at ``--screen`` (default 2ply) and keeps the ``--top`` best; each player's choice is
 added, and all of these are evaluated at ``--judge`` (default 4ply; bgsage counts plies as XG does, its
 1ply is its raw nets). A player's loss on a position = the best judged equity minus the judged equity of
-its play (cubeless money, the mover's view), reported in millipoints per move (1000 = one point), with a
-95% interval, split race/contact, and paired differences against the first player.
+its play (cubeless money, the mover's view; bgsage with its bearoff database attached, as its own analyzer
+runs it: its plain batch calls skip the database and misjudge bear-offs by up to 0.2), reported in
+millipoints per move (1000 = one point), with a 95% interval, split race/contact, and paired differences
+against the first player.
 
 Players: ``nardy:LEVEL`` (optionally ``nardy:LEVEL:WEIGHTS.npz``), ``gnubg:PLIES`` (gnubg-nn). Judged
 equities are cached by resulting position in ``--cache`` (JSON), so a new player costs only its new plays.
@@ -28,13 +30,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import bgsage  # noqa: E402
 from bot_error_rate import sample_positions  # noqa: E402
 from bot_vs_gnubg import gnubg_choice  # noqa: E402
 
 from nardy.bots import Bot  # noqa: E402
 from nardy.bots._kernels import is_race  # noqa: E402
-from nardy.training.teachers import bgsage_board  # noqa: E402
+from nardy.training.teachers import bgsage_evaluate  # noqa: E402
 
 
 def result_value(play) -> float | None:
@@ -48,8 +49,18 @@ def result_value(play) -> float | None:
     return 3.0 if (o[25] > 0 or any(o[q] for q in range(19, 25))) else 2.0
 
 
+def cache_key(level: str, play) -> str:
+    """The judged-equity cache key of ``play``'s result. Races are keyed ``LEVEL+db:ID``: they are judged
+    with bgsage's bearoff database since 2026-12-02 (earlier caches hold the batch path's net-only values
+    there, which are wrong in bear-offs); contact positions keep ``LEVEL:ID`` (a bear-off is never reached
+    within the judge's plies from contact in practice, so their values did not change)."""
+    board = play.result.array
+    return f"{level}+db:{play.result.id()}" if is_race(board, True) else f"{level}:{play.result.id()}"
+
+
 def judge(plays, level: str, threads: int, cache: dict | None = None) -> list[float]:
-    """bgsage's cubeless equity (mover's view, after the play) of each play at ``level``."""
+    """bgsage's cubeless equity (mover's view, after the play) of each play at ``level``, with bgsage's
+    bearoff database (:func:`nardy.training.teachers.bgsage_evaluate`; the plain batch call skips it)."""
     out: list = [None] * len(plays)
     need, keys = [], []
     for i, p in enumerate(plays):
@@ -57,17 +68,16 @@ def judge(plays, level: str, threads: int, cache: dict | None = None) -> list[fl
         if v is not None:
             out[i] = v
             continue
-        key = f"{level}:{p.result.id()}"
+        key = cache_key(level, p)
         if cache is not None and key in cache:
             out[i] = cache[key]
             continue
         need.append(i)
         keys.append(key)
     if need:
-        pos = [{"board": bgsage_board(plays[i].result.array), "cube_owner": "centered"} for i in need]
-        res = bgsage.batch_post_move_evaluate(pos, level, n_threads=threads, jacoby=False)
-        for i, k, r in zip(need, keys, res):
-            out[i] = float(r.cubeless_equity)
+        _, equity = bgsage_evaluate([plays[i].result.array for i in need], level, post_move=True, threads=threads)
+        for i, k, e in zip(need, keys, equity):
+            out[i] = float(e)
             if cache is not None:
                 cache[k] = out[i]
     return out

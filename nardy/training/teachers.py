@@ -27,7 +27,15 @@ from nardy.bots.evaluator import HybridEvaluator
 from nardy.bots.net import GAME_CODES, Net, scoring_values, shipped_path
 from nardy.rules import get_rules
 
-__all__ = ["Teacher", "SearchTeacher", "RolloutTeacher", "BgsageTeacher", "make_teacher", "bgsage_board"]
+__all__ = [
+    "Teacher",
+    "SearchTeacher",
+    "RolloutTeacher",
+    "BgsageTeacher",
+    "make_teacher",
+    "bgsage_board",
+    "bgsage_evaluate",
+]
 
 
 class Teacher:
@@ -120,40 +128,108 @@ def bgsage_board(board) -> list[int]:
     return b
 
 
+_BGSAGE_LEVELS = ("1ply", "2ply", "3ply", "4ply")
+_BGSAGE_CACHE: dict = {}
+
+
+def _bgsage_strategy(level: str):
+    """bgsage's evaluation at ``level`` with its one-sided bearoff database attached, built once per process.
+
+    ``bgsage.batch_evaluate`` and ``batch_post_move_evaluate`` build their strategies *without* the bearoff
+    database (only its ``BgBotAnalyzer`` attaches it), so in bear-offs they answer with the nets alone, which
+    can be far off: on the post-move bear-off ``0 4 0 1 / -2 -3`` (our 3/off 1/off against 3/2 3/off, exactly
+    equal, 0.2122 to win) the batch path gives -0.66/-0.73 at 1ply and -0.51/-0.73 at 4ply, a phantom 0.22
+    difference. The strategy here is built the analyzer's way (``BearoffStrategy`` at 1ply,
+    ``multipy_set_bearoff_db`` above) and returns -0.5756 for both at every level."""
+    if level not in _BGSAGE_LEVELS:
+        raise ValueError(f"bgsage level {level!r}: one of {', '.join(_BGSAGE_LEVELS)}")
+    if level in _BGSAGE_CACHE:
+        return _BGSAGE_CACHE[level]
+    try:
+        import bgbot_cpp
+        from bgsage.weights import bearoff_db_path, default_weights
+    except ImportError:
+        raise ImportError("the bgsage teacher needs bgsage: pip install bgsage (training time only)") from None
+    if "db" not in _BGSAGE_CACHE:
+        db = bgbot_cpp.BearoffDB()
+        path = bearoff_db_path()
+        if path is None or not db.load(path):
+            raise RuntimeError("bgsage's bearoff database is missing or did not load")
+        _BGSAGE_CACHE["db"] = db
+    db = _BGSAGE_CACHE["db"]
+    w = default_weights()
+    if level == "1ply":
+        raw = bgbot_cpp.create_strategy(w.strategy_type, w.weight_paths_list, w.hidden_sizes_list)
+        strategy = bgbot_cpp.BearoffStrategy(raw, db)
+        _BGSAGE_CACHE["raw"] = raw  # the wrapper keeps a reference only on the C++ side
+    else:
+        strategy = bgbot_cpp.create_multipy(
+            w.strategy_type,
+            w.weight_paths_list,
+            w.hidden_sizes_list,
+            n_plies=int(level[0]),
+            filter_max_moves=5,
+            filter_threshold=0.08,
+            parallel_evaluate=False,
+            parallel_threads=0,
+        )
+        bgbot_cpp.multipy_set_bearoff_db(strategy, db)
+    _BGSAGE_CACHE[level] = strategy
+    return strategy
+
+
+def bgsage_evaluate(boards, level: str = "2ply", *, post_move: bool = False, threads: int = 1):
+    """bgsage's cubeless money evaluation of backgammon positions, with its bearoff database.
+
+    ``boards``: nardy ``int8[28]`` boards (a sequence or ``int8[n, 28]``), from the mover's view. Pre-roll
+    (``post_move=False``): the mover is on roll. Post-move (``post_move=True``): the mover has just played
+    and the opponent rolls next (bgsage's post-move evaluation). Returns ``(probs float32[n, 5], equity
+    float64[n])``: the mover's ``[win, win g+, win bg, lose g+, lose bg]`` and cubeless equity (points per
+    game, gammons counted: no Jacoby). ``level``: bgsage's ``1ply`` (raw nets) to ``4ply`` (XG's numbering).
+
+    Raises:
+        ValueError: an unknown level. ImportError: bgsage missing (``pip install bgsage``).
+    """
+    import bgsage.analyzer
+
+    strategy = _bgsage_strategy(level)
+    owner = bgsage.analyzer.resolve_owner("centered")
+    import bgbot_cpp
+
+    if post_move:
+        cpp = [(bgsage_board(b), owner) for b in boards]
+        res = bgbot_cpp.batch_evaluate_post_move(cpp, strategy, int(threads), jacoby=False)
+    else:
+        cpp = [(bgsage_board(b), 1, owner) for b in boards]
+        res = bgbot_cpp.batch_evaluate_positions(cpp, strategy, int(threads), jacoby=False, beaver=False)
+    probs = np.array([list(r["probs"]) for r in res], np.float32).reshape(len(cpp), 5)
+    equity = np.array([r["cubeless_equity"] for r in res], np.float64)
+    return probs, equity
+
+
 class BgsageTeacher(Teacher):
     """bgsage's cubeless evaluation of each (backgammon) position at ``level`` (``1ply`` = its raw nets,
     ``2ply``, ``3ply``, ``4ply``; bgsage counts plies as XG does, one more than gnubg), one thread per
-    worker. Raises ImportError with the install line when bgsage is missing."""
+    worker, with bgsage's bearoff database in bear-offs (:func:`bgsage_evaluate`). Raises ImportError with
+    the install line when bgsage is missing."""
 
-    LEVELS = ("1ply", "2ply", "3ply", "4ply")
+    LEVELS = _BGSAGE_LEVELS
 
     def __init__(self, level: str = "2ply", threads: int = 1):
         if level not in self.LEVELS:
             raise ValueError(f"bgsage level {level!r}: one of {', '.join(self.LEVELS)}")
         try:
-            import bgsage  # noqa: F401
+            import bgsage
         except ImportError:
             raise ImportError("the bgsage teacher needs bgsage: pip install bgsage (training time only)") from None
         self.game = "backgammon"
         self.level = level
         self.threads = int(threads)
-        import bgsage
-
-        self.name = f"bgsage {bgsage.PRODUCTION_MODEL} {level} (cubeless)"
+        self.name = f"bgsage {bgsage.PRODUCTION_MODEL} {level} (cubeless, with its bearoff database)"
 
     def label(self, boards, firsts, seed: int = 0) -> np.ndarray:
-        import bgsage
-
-        pos = [{"board": bgsage_board(b), "cube_value": 1, "cube_owner": "centered"} for b in boards]
-        res = bgsage.batch_evaluate(pos, self.level, n_threads=self.threads, jacoby=False, beaver=False)
-        out = np.array(
-            [
-                [r.probs.win, r.probs.gammon_win, r.probs.backgammon_win, r.probs.gammon_loss, r.probs.backgammon_loss]
-                for r in res
-            ],
-            np.float32,
-        )
-        return out
+        probs, _ = bgsage_evaluate(boards, self.level, post_move=False, threads=self.threads)
+        return probs
 
     def __reduce__(self):
         return (BgsageTeacher, (self.level, self.threads))

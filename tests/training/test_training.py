@@ -126,6 +126,30 @@ def test_bgsage_teacher_gives_the_roller_the_edge_at_the_start_and_a_lost_race_a
     assert lab[1, 0] < 0.01 and lab[1, 3] > 0.95  # a lost race with nothing off: a gammon
 
 
+def test_bgsage_judges_a_bearoff_with_its_bearoff_database_at_every_level():
+    """Post-move bear-off: the mover 4 on its 1-point and 1 on its 3-point (3/off 1/off with 4-1 from 5 on
+    the 1 and 2 on the 3) or 5 on the 1 and 1 on the 2 (3/2 3/off); the opponent 3 on its 1-point and 2 on
+    its 2-point, to roll. Each side's rolls to finish decide it (no gammons), and both plays win exactly
+    0.21219 (the two-sided table of bench/two_sided_bearoff.py): equity -0.5756. bgsage's plain batch call
+    gives -0.51 and -0.73 at 4ply (nets only); with its bearoff database both are exact."""
+    pytest.importorskip("bgsage")
+    from nardy.training.teachers import bgsage_evaluate
+
+    a = np.zeros(28, np.int8)
+    a[1], a[3], a[23], a[24], a[0], a[27] = 4, 1, -2, -3, 10, 10
+    b = np.zeros(28, np.int8)
+    b[1], b[2], b[23], b[24], b[0], b[27] = 5, 1, -2, -3, 9, 10
+    for level in ("1ply", "3ply"):
+        probs, equity = bgsage_evaluate([a, b], level, post_move=True)
+        assert equity == pytest.approx([-0.5756, -0.5756], abs=2e-4)
+        assert probs[:, 0] == pytest.approx([0.21219, 0.21219], abs=1e-4) and not probs[:, 1:].any()
+    # pre-roll, the same side on roll: the opponent's view of b after it is on roll is 1 - 0.21219 to win
+    flipped = np.zeros(28, np.int8)
+    flipped[1], flipped[2], flipped[23], flipped[24], flipped[0], flipped[27] = 3, 2, -1, -5, 10, 9
+    lab = make_teacher("bgsage:2ply", "backgammon").label(flipped[None, :], np.zeros((1, 2), bool))
+    assert lab[0, 0] == pytest.approx(1 - 0.21219, abs=1e-4)
+
+
 def test_net_provenance_round_trips(tmp_path):
     net = Net.random("long", 8, seed=1)
     net.provenance = json.dumps({"teacher": "nardy 2-ply search"})
