@@ -20,7 +20,12 @@ the share of the 36 rolls with which the side on roll can hit an opponent blot, 
 games in contact: the pips the opponent loses to the mover's best hit averaged over the 36 rolls ``/12``, the
 same for the mover were the opponent on roll (GNU Backgammon's "pip loss"), and the chance that a checker on
 the bar fails to enter, ``(closed home points / 6)^2``, for the mover (against the opponent's board) then for
-the opponent (zero for long nardy and in races). Nets of an older version are read with zero weights for
+the opponent (zero for long nardy and in races). Encoding version 4 adds, for the hitting games in contact,
+GNU Backgammon's escape figures: the share of the 36 rolls with which the mover's rearmost checker escapes
+the opponent's points in front of it (a roll escapes when the point its whole move reaches is not held by
+2+ opponent checkers and at least one of its single-die points is not: :data:`ESCAPES`), the same for the
+opponent's rearmost checker, then the containment of each side, ``1 - min escapes / 36`` over its points
+15..24 (the mover's first, then the opponent's). Nets of an older version are read with zero weights for
 the inputs they lack, which leaves their outputs unchanged.
 """
 
@@ -39,7 +44,31 @@ SIDE_INPUTS = 104
 N_INPUTS_V1 = 2 * SIDE_INPUTS + 4
 #: Inputs of encoding version 2 (version 3 adds 4: pip loss to hits and closed-board entering).
 N_INPUTS_V2 = N_INPUTS_V1 + 4
-N_INPUTS = N_INPUTS_V2 + 4
+#: Inputs of encoding version 3 (version 4 adds 4: escapes of the rearmost checkers, containment).
+N_INPUTS_V3 = N_INPUTS_V2 + 4
+N_INPUTS = N_INPUTS_V3 + 4
+
+
+def _escape_table() -> np.ndarray:
+    """``ESCAPES[mask]``: of the 36 rolls, how many let a checker escape when bit ``i`` of ``mask`` (12 bits)
+    says the point ``i + 1`` pips in front of it is held by 2+ opponent checkers. A roll ``d0-d1`` escapes
+    when the point ``d0 + d1`` pips ahead is open and ``d0`` or ``d1`` pips ahead is open (doubles: ``d`` and
+    ``2d`` open); GNU Backgammon's escape count (eval.c, ``anEscapes``), beyond 12 pips nothing blocks."""
+    t = np.zeros(4096, np.int64)
+    for mask in range(4096):
+        c = 0
+        for d0 in range(1, 7):
+            for d1 in range(d0, 7):
+                whole = (mask >> (d0 + d1 - 1)) & 1
+                both = (mask >> (d0 - 1)) & 1 and (mask >> (d1 - 1)) & 1
+                if not whole and not both:
+                    c += 1 if d0 == d1 else 2
+        t[mask] = c
+    return t
+
+
+#: int64[4096], see :func:`_escape_table`.
+ESCAPES = _escape_table()
 MAX_GAME_PLIES = 3000
 
 #: Policies for :func:`play_matches`: a net (greedy at 0-ply), uniform random, the simple heuristic.
@@ -177,6 +206,11 @@ def encode(b, game, first_m, first_o, x):
             x[k + 10] = c * c / 36.0
             c = _home_points(b, 1)
             x[k + 11] = c * c / 36.0
+            x[k + 12] = _back_escapes(b) / 36.0
+            x[k + 14] = 1.0 - _min_escapes(b) / 36.0
+            m = _core.mirror_hitting(b)
+            x[k + 13] = _back_escapes(m) / 36.0
+            x[k + 15] = 1.0 - _min_escapes(m) / 36.0
         x[k + 6] = _prime(b, 1) / 6.0
         x[k + 7] = _prime(b, -1) / 6.0
 
@@ -194,6 +228,43 @@ def _opp_block_run(b):
                 best = run
         else:
             run = 0
+    return best
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _escapes_from(b, n):
+    """Escaping rolls (of 36, :data:`ESCAPES`) of a mover checker on point ``n`` (1..24, 25 = the bar) past
+    the points in front of it held by 2+ opponent checkers (hitting games)."""
+    w = 0
+    for i in range(12):
+        q = n - 1 - i
+        if q < 1:
+            break
+        if b[q] <= -2:
+            w |= 1 << i
+    return ESCAPES[w]
+
+
+@njit(cache=True, nogil=True)
+def _back_escapes(b):
+    """Escaping rolls of the mover's rearmost checker (GNU Backgammon's back escapes); 36 with none left."""
+    if b[25] > 0:
+        return _escapes_from(b, 25)
+    for p in range(24, 0, -1):
+        if b[p] > 0:
+            return _escapes_from(b, p)
+    return 36
+
+
+@njit(cache=True, nogil=True)
+def _min_escapes(b):
+    """The fewest escaping rolls from any of the mover's points 15..24 (checkers there or not): how well the
+    opponent contains that region (GNU Backgammon's containment input uses ``1 - this / 36``)."""
+    best = 36
+    for p in range(15, 25):
+        e = _escapes_from(b, p)
+        if e < best:
+            best = e
     return best
 
 

@@ -25,9 +25,9 @@ __all__ = ["Net", "shipped_path", "read_npz", "scoring_values", "start_board", "
 #: Game name -> kernel game code.
 GAME_CODES = {"backgammon": K.GAME_BG, "short": K.GAME_SHORT, "long": K.GAME_LONG}
 #: Bumped whenever the input encoding changes (weights of another version are refused).
-ENCODING_VERSION = 3
+ENCODING_VERSION = 4
 #: Inputs of each older encoding version (read with zero weights for the inputs they lack).
-_OLD_INPUTS = {1: K.N_INPUTS_V1, 2: K.N_INPUTS_V2}
+_OLD_INPUTS = {1: K.N_INPUTS_V1, 2: K.N_INPUTS_V2, 3: K.N_INPUTS_V3}
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -171,18 +171,22 @@ class Net:
         keys = ("W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version")
         z = read_npz(path, keys, "nardy net file", ("provenance", *_RACE_KEYS))
         version = int(z["version"])
-        W1 = z["W1"]
-        if version in _OLD_INPUTS and W1.shape[0] == _OLD_INPUTS[version]:
-            # older versions lack the last inputs: zero weights keep their outputs unchanged
-            W1 = np.vstack([W1, np.zeros((K.N_INPUTS - W1.shape[0], W1.shape[1]), W1.dtype)])
-        elif version != ENCODING_VERSION:
-            raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
+
+        def inputs(W1):
+            if version in _OLD_INPUTS and W1.shape[0] == _OLD_INPUTS[version]:
+                # older versions lack the last inputs: zero weights keep their outputs unchanged
+                return np.vstack([W1, np.zeros((K.N_INPUTS - W1.shape[0], W1.shape[1]), W1.dtype)])
+            if version != ENCODING_VERSION:
+                raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
+            return W1
+
+        W1 = inputs(z["W1"])
         prov = str(z["provenance"]) if "provenance" in z else ""
         net = cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]), int(z["seed"]), prov)
         if all(k in z for k in _RACE_KEYS):
-            if version != ENCODING_VERSION:
-                raise ValueError(f"{path}: a race net needs encoding version {ENCODING_VERSION}")
-            net.race = cls(net.game, *(z[k] for k in _RACE_KEYS), net.games_trained, net.seed)
+            rw = [z[k] for k in _RACE_KEYS]
+            rw[0] = inputs(rw[0])
+            net.race = cls(net.game, *rw, net.games_trained, net.seed)
         return net
 
     def save(self, path) -> Path:

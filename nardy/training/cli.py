@@ -179,10 +179,12 @@ def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, race
         res = fit_net(game, boards, firsts, targets, hidden=hidden, init=init_net, provenance=prov, **common)
         race = None
         if race_hidden:
-            from nardy.bots.evaluator import race_mask
+            from nardy.bots.evaluator import _bearoff_mask, race_mask
 
-            m = race_mask(boards, game != "long")
-            click.echo(f"race net: {int(m.sum())} race positions", err=True)
+            # the race net answers where no contact is left but the bearoff database does not apply
+            # (HybridEvaluator): pure bear-offs are left out of its fit
+            m = race_mask(boards, game != "long") & ~_bearoff_mask(boards, game != "long")
+            click.echo(f"race net: {int(m.sum())} race positions (bear-offs left to the database)", err=True)
             # start from the old race net, else from the old main net, where the width allows
             init_race = None if init_net is None else (init_net.race or init_net)
             if init_race is not None and init_race.hidden > race_hidden:

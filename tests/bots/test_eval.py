@@ -56,6 +56,7 @@ def test_encoding_is_symmetric_between_the_sides(game):
         if pos.rules.hitting:
             assert x[k + 4] == y[k + 5] and x[k + 5] == y[k + 4]
             assert x[k + 6] == y[k + 7] and x[k + 7] == y[k + 6]
+            assert x[k + 12] == y[k + 13] and x[k + 14] == y[k + 15]  # escapes, containment
         # the vectorised mirror agrees with the engine's
         assert m.tobytes() == pos.mirror().array.tobytes()
 
@@ -125,6 +126,37 @@ def test_pip_loss_and_closed_board_inputs():
     b2 = np.ascontiguousarray(Position.from_boards(race, race, "backgammon").array)
     K.encode(b2, K.GAME_BG, False, False, x2)
     assert x2[k] == 1.0 and not x2[k + 4 : k + 6].any() and not x2[k + 8 : k + 12].any()
+
+
+def test_escape_inputs_count_rolls_past_the_opponents_points():
+    # gnubg's escape count: a roll escapes when the point its whole move reaches is open and one of its
+    # single-die points is open. Nothing held in front: all 36; points 2..6 pips ahead held: only 6-1.
+    assert K.ESCAPES[0] == 36 and K.ESCAPES[0b111110] == 2 and K.ESCAPES[0b111111] == 0
+    # at the start the mover's back checkers on its 24 face the opponent's points 5, 7 and 12 pips ahead:
+    # sums 5 (4 rolls), 7 (6), 12 (6-6) and 5-5 (single 5 held) are stopped, 24 rolls escape
+    b = np.ascontiguousarray(Position.start("backgammon").array)
+    x = np.zeros(K.N_INPUTS, np.float32)
+    K.encode(b, K.GAME_BG, False, False, x)
+    k = 2 * K.SIDE_INPUTS
+    assert x[k + 12] * 36 == pytest.approx(24) and x[k + 13] * 36 == pytest.approx(24)
+    # a full prime: the opponent holds the mover's points 18..13 (its 7..12), the mover's back checker is on
+    # its 20. Only the 19 (1 pip) is open within 7 pips, and no roll with a 1 reaches past the 13: 0 escape
+    m = [0] * 26
+    o = [0] * 26
+    m[20], m[6] = 1, 14
+    for q in range(7, 13):  # opponent points 7..12 = mover points 18..13
+        o[q] = 2
+    o[1] = 3
+    b = np.ascontiguousarray(Position.from_boards(m, o, "backgammon").array)
+    assert K._back_escapes(b) == 0
+    K.encode(b, K.GAME_BG, False, False, x)
+    assert x[k + 12] == 0.0 and x[k + 14] == pytest.approx(1.0)  # no escape from the 20: fully contained
+    # a race has no escape inputs
+    race = [0] * 26
+    race[1] = 15
+    b2 = np.ascontiguousarray(Position.from_boards(race, race, "backgammon").array)
+    K.encode(b2, K.GAME_BG, False, False, x)
+    assert not x[k + 12 : k + 16].any()
 
 
 def test_hit_chance_equals_a_count_over_all_36_ordered_rolls():
