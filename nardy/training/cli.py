@@ -14,6 +14,7 @@ Examples::
 from __future__ import annotations
 
 import json
+import signal
 import time
 from pathlib import Path
 
@@ -40,6 +41,20 @@ def teach():
     show_default=True,
     help="search:N | rollout:TRIALS[:vr][:tN] | bgsage:1ply..4ply (backgammon)",
 )
+@click.option(
+    "--siblings",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 64),
+    help="also the positions after the K best plays (0-ply) of one roll of each root",
+)
+@click.option(
+    "--sibling-roots",
+    "sibling_roots",
+    default=None,
+    type=click.IntRange(1, 10**9),
+    help="roots for --siblings: this many of the drawn positions, chosen by --seed (default all)",
+)
 @click.option("--weights", type=click.Path(exists=True, dir_okay=False), default=None, help="net of self-play/teacher")
 @click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**31 - 1))
 @click.option("--chunk", default=4096, show_default=True, type=click.IntRange(1, 10**6), help="positions per task")
@@ -48,13 +63,13 @@ def teach():
 )
 @click.option("--ray", "address", default=None, help="join this Ray cluster (HOST:PORT) instead of starting one")
 @click.option("--out", "-o", required=True, type=click.Path(dir_okay=False), help="dataset file (resumed if present)")
-def label(game, self_play, eps, records, teacher, weights, seed, chunk, workers, address, out):
+def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weights, seed, chunk, workers, address, out):
     """Draw positions and label them with a teacher into a dataset (.npz); rerun to resume."""
     from nardy.bots.net import Net, shipped_path
     from nardy.rules import get_rules
 
     from .jobs import label_positions
-    from .positions import concat, dedupe, record_positions, self_play_positions
+    from .positions import concat, dedupe, record_positions, self_play_positions, sibling_positions
     from .teachers import make_teacher
 
     game = get_rules(game).name
@@ -71,6 +86,14 @@ def label(game, self_play, eps, records, teacher, weights, seed, chunk, workers,
         click.echo(f"records: {st['read']} read, {st['skipped']} skipped, {st['positions']} positions", err=True)
     if not parts:
         raise click.UsageError("give --self-play N and/or --records PATH")
+    if siblings:
+        roots_b, roots_f = concat(*parts)
+        if sibling_roots is not None and sibling_roots < len(roots_b):
+            pick = np.sort(np.random.default_rng(seed).choice(len(roots_b), sibling_roots, replace=False))
+            roots_b, roots_f = roots_b[pick], roots_f[pick]
+        net = Net.load(weights or shipped_path(game))
+        parts.append(sibling_positions(net, roots_b, roots_f, siblings, seed))
+        source.append(f"the {siblings} best plays' positions of {len(roots_b)} roots (seed {seed})")
     boards, firsts = dedupe(*concat(*parts))
     click.echo(f"{len(boards)} distinct positions in {time.perf_counter() - t0:.1f} s", err=True)
     try:
@@ -86,6 +109,10 @@ def label(game, self_play, eps, records, teacher, weights, seed, chunk, workers,
             rate = done / max(1e-9, last[0] - t1)
             click.echo(f"labelled {done}/{n} ({rate:.0f}/s)", err=True)
 
+    def stop(signum, frame):  # a batch system's SIGTERM stops the run as Ctrl-C does: finished chunks are kept
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
         data = label_positions(
             tch,
@@ -101,6 +128,8 @@ def label(game, self_play, eps, records, teacher, weights, seed, chunk, workers,
         )
     except ValueError as e:
         raise click.UsageError(str(e)) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     dt = time.perf_counter() - t1
     click.echo(
         json.dumps(

@@ -14,7 +14,7 @@ import numpy as np
 from nardy.bots.net import Net
 from nardy.bots.rollout import sample_positions
 
-__all__ = ["self_play_positions", "record_positions", "dedupe", "concat"]
+__all__ = ["self_play_positions", "record_positions", "sibling_positions", "dedupe", "concat"]
 
 
 def self_play_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: float = 0.1):
@@ -22,6 +22,43 @@ def self_play_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: fl
     after the first two plies kept with probability ``keep``), reproducible from ``seed``
     (:func:`nardy.bots.rollout.sample_positions`)."""
     return sample_positions(net, int(n), int(seed), eps, keep)
+
+
+def sibling_positions(net: Net, boards, firsts, top: int = 6, seed: int = 0):
+    """The positions after the ``top`` best plays of one roll of each root: what a net must rank well.
+
+    Self-play keeps mostly the positions after the play the net chose; a move decision compares that one
+    with its siblings, the positions after the other good plays of the same roll, which the net then has
+    rarely seen labelled. For each root (``boards int8[n, 28]`` / ``firsts bool[n, 2]``, side on roll) one
+    roll is drawn (``numpy.random.default_rng(seed)``, in root order), its legal plays ranked by ``net``
+    at 0-ply (with the bearoff database, as :class:`nardy.bots.Bot` plays), and the positions after the
+    best ``top`` are returned from the opponent's view (pre-roll: the opponent on roll; the mover's
+    first-turn flag cleared). Positions that end the game are left out.
+
+    Returns:
+        ``(boards int8[m, 28], firsts bool[m, 2])``, ``m <= n * top``, not deduplicated.
+    """
+    from nardy.bots.bot import Bot
+    from nardy.position import Position
+    from nardy.rules import get_rules
+
+    rules = get_rules(net.game)
+    bot = Bot(rules, level="advanced", weights=net, seed=0)
+    boards = np.asarray(boards, np.int8).reshape(-1, 28)
+    firsts = np.asarray(firsts, np.bool_).reshape(-1, 2)
+    rng = np.random.default_rng(seed)
+    dice = rng.integers(1, 7, size=(len(boards), 2))
+    rows, flags = [], []
+    for b, f, d in zip(boards, firsts, dice):
+        pos = Position(b.tobytes(), rules, (bool(f[0]), bool(f[1])))
+        for h in bot.hints(pos, (int(d[0]), int(d[1])), n=top, ply=0):
+            after = h.play.result
+            if after.is_game_over():
+                continue
+            nxt = after.with_first_turn((False, bool(f[1]))).mirror()
+            rows.append(nxt.array.copy())
+            flags.append(nxt.first_turn)
+    return np.array(rows, np.int8).reshape(-1, 28), np.array(flags, np.bool_).reshape(-1, 2)
 
 
 def record_positions(paths, game: str = "backgammon", limit: int | None = None):

@@ -150,6 +150,22 @@ def test_bgsage_judges_a_bearoff_with_its_bearoff_database_at_every_level():
     assert lab[0, 0] == pytest.approx(1 - 0.21219, abs=1e-4)
 
 
+def test_siblings_are_the_positions_after_the_best_plays_of_one_roll_from_the_opponents_view():
+    from nardy.bots import Bot
+    from nardy.training.positions import sibling_positions
+
+    net = Net.load(shipped_path("backgammon"))
+    start = Position.start("backgammon")
+    roots = np.stack([start.array, start.array])
+    b, f = sibling_positions(net, roots, np.zeros((2, 2), bool), top=3, seed=5)
+    assert b.shape == (6, 28) and not f.any()
+    dice = np.random.default_rng(5).integers(1, 7, size=(2, 2))
+    hints = Bot("backgammon", level="advanced", weights=net).hints(start, tuple(int(x) for x in dice[0]), n=3)
+    for row, h in zip(b[:3], hints):  # the first root's three best plays, best first, the opponent on roll
+        assert row.tobytes() == h.play.result.mirror().array.tobytes()
+        assert row[27] == 0 and int(row[1:26].clip(0).sum()) == 15  # 15 of the opponent's, none off
+
+
 def test_net_provenance_round_trips(tmp_path):
     net = Net.random("long", 8, seed=1)
     net.provenance = json.dumps({"teacher": "nardy 2-ply search"})
@@ -256,3 +272,31 @@ def test_a_stopped_labelling_run_keeps_the_chunks_it_finished(short_positions, t
         label_positions(t, b, f, seed=1, chunk=60, workers=0, path=path)
     d = load_dataset(path)
     assert d["done"].tolist() == [True, True, False, False] and d["labelled"].sum() == 120
+
+
+def test_a_terminated_labelling_run_keeps_its_finished_chunks(tmp_path):
+    """SIGTERM (what a batch system sends) stops ``nardy teach label`` as Ctrl-C does: the chunks finished
+    so far are saved (a rerun of the same command labels only the rest)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from nardy.training.jobs import load_dataset
+
+    out = tmp_path / "d.npz"
+    cmd = [sys.executable, "-m", "nardy.cli", "teach", "label", "-g", "short", "--self-play", "20000"]
+    cmd += ["-t", "search:1", "--workers", "0", "--chunk", "256", "-o", str(out)]
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    try:
+        for line in proc.stderr:  # labelling starts after this line
+            if "distinct positions" in line:
+                break
+        time.sleep(3)
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode != 0
+    d = load_dataset(out)
+    assert 0 < d["done"].sum() < len(d["done"])  # part done, saved
