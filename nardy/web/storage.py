@@ -31,6 +31,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -393,6 +394,37 @@ def migrate(engine: Engine) -> str:
             migrator.dispose()
 
 
+#: Connections a PostgreSQL storage keeps open, and how many more it may open for a while.
+POOL_SIZE = 16
+POOL_OVERFLOW = 16
+#: Seconds a pooled connection may lie unused before it is pinged when taken again (a database restarted
+#: meanwhile is noticed there, not by the request); a busy server's connections are never pinged.
+IDLE_PING = 10.0
+
+
+def _ping_when_idle(engine: Engine, idle: float = IDLE_PING) -> None:
+    """Ping a pooled connection when it is taken after lying unused for ``idle`` seconds, and replace it
+    when the ping fails (SQLAlchemy's ``pool_pre_ping`` pings on every checkout: a round trip for each
+    request). A connection that fails in use (the database restarted under load) makes SQLAlchemy invalidate
+    the pool's connections, and that one request answers 503; the next ones get new connections."""
+    from sqlalchemy import exc
+
+    @event.listens_for(engine.pool, "checkin")
+    def _checkin(dbapi_connection, record):
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine.pool, "checkout")
+    def _checkout(dbapi_connection, record, proxy):
+        since = record.info.get("idle_since")
+        if since is not None and time.monotonic() - since > idle:
+            try:
+                ok = engine.dialect.do_ping(dbapi_connection)
+            except Exception:
+                ok = False
+            if not ok:
+                raise exc.DisconnectionError("a pooled connection did not answer its ping")
+
+
 class Storage:
     """Saved games in a database given by URL (default: :func:`default_database_url`).
 
@@ -422,9 +454,15 @@ class Storage:
 
                     kwargs["poolclass"] = StaticPool
             else:
-                kwargs["pool_pre_ping"] = True
-                kwargs["pool_timeout"] = 10
+                # connections kept open for the request threads and the action lane (an overflow connection is
+                # made and closed again each time: a new PostgreSQL backend), recycled now and then; no ping on
+                # every checkout (a round trip each), only on one idle for a while (:func:`_ping_when_idle`)
+                kwargs.update(pool_timeout=10, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_recycle=1800)
             self.engine = create_engine(u, **kwargs)
+            if u.get_backend_name() != "sqlite":
+                _ping_when_idle(self.engine)
+            #: the same pool for one-statement reads outside a unit of work: no BEGIN/ROLLBACK round trips
+            self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
             migrate(self.engine)
         except StorageError:
             raise
@@ -876,7 +914,7 @@ class Storage:
             return None
         now = now or _now()
         th = _token_hash(token)
-        with self.engine.connect() as c:
+        with self.autocommit.connect() as c:
             row = c.execute(
                 select(auth_sessions.c.csrf, auth_sessions.c.expires, auth_sessions.c.last_seen, users)
                 .join(users, users.c.id == auth_sessions.c.user_id)
