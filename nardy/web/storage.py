@@ -75,6 +75,7 @@ __all__ = [
     "StorageUnavailable",
     "StaleRevision",
     "NOTIFY_CHANNEL",
+    "token_hash",
 ]
 
 log = logging.getLogger("nardy.web")
@@ -284,6 +285,12 @@ def name_key(name: str) -> str:
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a log-in session's cookie token (its sha256, hex), and what names the session
+    in the ``auth`` notifications (:meth:`Storage.delete_session`)."""
+    return _token_hash(token)
 
 
 def default_database_url() -> str:
@@ -851,6 +858,7 @@ class Storage:
                 if res.rowcount != 1:
                     raise KeyError(user_id)
                 row = c.execute(select(users).where(users.c.id == user_id)).one()
+                self._notify(c, "auth", "u:" + user_id)  # the user's sessions kept by other processes are read again
         except IntegrityError:
             raise NameTaken(name) from None
         return self._user(row)
@@ -863,6 +871,7 @@ class Storage:
             if res.rowcount != 1:
                 raise KeyError(user_id)
             row = c.execute(select(users).where(users.c.id == user_id)).one()
+            self._notify(c, "auth", "u:" + user_id)
         return self._user(row)
 
     @_guarded
@@ -938,8 +947,11 @@ class Storage:
     @_guarded
     def delete_session(self, token: str) -> bool:
         """End the session of the cookie token ``token``; ``False`` when there was none."""
+        th = _token_hash(token)
         with self.engine.begin() as c:
-            res = c.execute(delete(auth_sessions).where(auth_sessions.c.token_hash == _token_hash(token)))
+            res = c.execute(delete(auth_sessions).where(auth_sessions.c.token_hash == th))
+            # the other server processes forget the session at once (their caches: nardy.web.auth.SessionCache)
+            self._notify(c, "auth", "t:" + th)
         return res.rowcount == 1
 
     # ----- the server ------------------------------------------------------------------------------------
