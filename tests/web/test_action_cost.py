@@ -25,7 +25,11 @@ def _body(v: dict) -> dict:
     """The first legal action of the side to act on view ``v``."""
     if v["phase"] == "move":
         plays = Position.from_id(v["position_id"], v["game"]).legal_plays(tuple(v["dice"]))
-        return {"action": "play", "play": str(plays[0]), "seq": v["seq"]} if plays else {"action": "confirm", "seq": v["seq"]}
+        return (
+            {"action": "play", "play": str(plays[0]), "seq": v["seq"]}
+            if plays
+            else {"action": "confirm", "seq": v["seq"]}
+        )
     return {"action": next(a for a in ("roll", "take", "accept", "confirm") if a in v["actions"]), "seq": v["seq"]}
 
 
