@@ -45,6 +45,8 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    TextClause,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -432,6 +434,30 @@ def _ping_when_idle(engine: Engine, idle: float = IDLE_PING) -> None:
                 raise exc.DisconnectionError("a pooled connection did not answer its ping")
 
 
+#: A game's stored revision (a statement made once: its compiled form is cached by SQLAlchemy).
+_REVISION_OF = select(games.c.revision).where(games.c.id == bindparam("gid"))
+_PG_STORE: dict[tuple, TextClause] = {}
+
+
+def _pg_store(columns: tuple[str, ...], logged: bool) -> TextClause:
+    """PostgreSQL's statement storing a game's change (:meth:`Storage.save`, :meth:`Storage.append`) in one round
+    trip: ``columns`` of ``nardy_games`` set where the row is still at revision ``:_old``, the action
+    ``:_entry`` logged at the new ``:revision`` (``logged``), and ``NOTIFY`` sent; a row comes back when the
+    game was stored (none: deleted, or stored by someone else first). Made once per shape."""
+    stmt = _PG_STORE.get((columns, logged))
+    if stmt is None:
+        sets = ", ".join(f"{c} = :{c}" for c in columns)
+        sql = f"WITH u AS (UPDATE {games.name} SET {sets} WHERE id = :_id AND revision = :_old RETURNING id)"
+        if logged:
+            sql += (
+                f", a AS (INSERT INTO {game_actions.name} (game_id, revision, entry) "
+                "SELECT id, CAST(:revision AS INTEGER), CAST(:_entry AS TEXT) FROM u)"
+            )
+        sql += " SELECT pg_notify(:_channel, :_payload) FROM u"
+        stmt = _PG_STORE[(columns, logged)] = text(sql)
+    return stmt
+
+
 class Storage:
     """Saved games in a database given by URL (default: :func:`default_database_url`).
 
@@ -631,7 +657,7 @@ class Storage:
         ``known`` when they reach back to it, else the whole game (:meth:`get`). ``None``: no such game."""
         with self._reading() as c:
             if known is not None:
-                head = c.execute(select(games.c.revision).where(games.c.id == gid)).first()
+                head = c.execute(_REVISION_OF, {"gid": gid}).first()
                 if head is None:
                     return None
                 if head.revision == known:
@@ -691,20 +717,39 @@ class Storage:
         else:  # the snapshot stays: say which revision it is (a row stored before the log has none written)
             values["base_revision"] = saved.base if saved.base is not None else saved.revision
         with self._writing() as c:
-            res = c.execute(
-                update(games).where(games.c.id == saved.id, games.c.revision == saved.revision).values(**values)
-            )
-            if res.rowcount != 1:
-                if c.execute(select(games.c.revision).where(games.c.id == saved.id)).first() is None:
+            if c.dialect.name == "postgresql":
+                # one statement: the row updated if still at its revision, the action logged, NOTIFY sent
+                params = {
+                    **values,
+                    "_id": saved.id,
+                    "_old": saved.revision,
+                    "_channel": NOTIFY_CHANNEL,
+                    "_payload": f"game {self.origin} {saved.id}",
+                }
+                if entry is not None:
+                    params["_entry"] = json.dumps(entry)
+                stored = len(c.execute(_pg_store(tuple(values), entry is not None), params).all()) == 1
+            else:
+                stored = (
+                    c.execute(
+                        update(games).where(games.c.id == saved.id, games.c.revision == saved.revision).values(**values)
+                    ).rowcount
+                    == 1
+                )
+                if stored and entry is not None:
+                    c.execute(
+                        game_actions.insert().values(
+                            game_id=saved.id, revision=saved.revision + 1, entry=json.dumps(entry)
+                        )
+                    )
+            if not stored:
+                if c.execute(_REVISION_OF, {"gid": saved.id}).first() is None:
                     raise KeyError(saved.id)
                 raise StaleRevision(f"game {saved.id} changed since revision {saved.revision}")
-            if entry is not None:
-                c.execute(
-                    game_actions.insert().values(game_id=saved.id, revision=saved.revision + 1, entry=json.dumps(entry))
-                )
             if also is not None:
                 also(c)
-            self._notify(c, "game", saved.id)
+            if c.dialect.name != "postgresql":
+                self._notify(c, "game", saved.id)
         saved.updated = now
         saved.revision += 1
         if whole:
