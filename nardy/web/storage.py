@@ -436,6 +436,18 @@ def _ping_when_idle(engine: Engine, idle: float = IDLE_PING) -> None:
 
 #: A game's stored revision (a statement made once: its compiled form is cached by SQLAlchemy).
 _REVISION_OF = select(games.c.revision).where(games.c.id == bindparam("gid"))
+#: A game's row without its snapshot (what a process that keeps the game needs to follow it).
+_ROW_OF = select(*[col for col in games.c if col.name != "data"]).where(games.c.id == bindparam("gid"))
+#: A game's logged actions after revision ``after`` up to ``upto``, in order.
+_ACTIONS_OF = (
+    select(game_actions.c.revision, game_actions.c.entry)
+    .where(
+        game_actions.c.game_id == bindparam("gid"),
+        game_actions.c.revision > bindparam("after"),
+        game_actions.c.revision <= bindparam("upto"),
+    )
+    .order_by(game_actions.c.revision)
+)
 _PG_STORE: dict[tuple, TextClause] = {}
 
 
@@ -624,11 +636,7 @@ class Storage:
         them is missing (the log has a gap there: a snapshot was stored instead)."""
         if upto <= after:
             return []
-        rows = c.execute(
-            select(game_actions.c.revision, game_actions.c.entry)
-            .where(game_actions.c.game_id == gid, game_actions.c.revision > after, game_actions.c.revision <= upto)
-            .order_by(game_actions.c.revision)
-        ).all()
+        rows = c.execute(_ACTIONS_OF, {"gid": gid, "after": after, "upto": upto}).all()
         if [r.revision for r in rows] != list(range(after + 1, upto + 1)):
             return None
         return [json.loads(r.entry) for r in rows]
@@ -653,22 +661,19 @@ class Storage:
     @_guarded
     def changes(self, gid: str, known: int | None) -> GameChanges | None:
         """What changed in game ``gid`` since revision ``known`` (the one a process has loaded; ``None``:
-        none): nothing (one small query: the stored revision is ``known``), the logged actions after
+        none): nothing (one query: the stored revision is ``known``), the logged actions after
         ``known`` when they reach back to it, else the whole game (:meth:`get`). ``None``: no such game."""
         with self._reading() as c:
             if known is not None:
-                head = c.execute(_REVISION_OF, {"gid": gid}).first()
-                if head is None:
+                row = c.execute(_ROW_OF, {"gid": gid}).first()
+                if row is None:
                     return None
-                if head.revision == known:
+                if row.revision == known:
                     return GameChanges("same", None, [])
-                if known < head.revision:
-                    cols = [col for col in games.c if col.name != "data"]
-                    row = c.execute(select(*cols).where(games.c.id == gid)).first()
-                    if row is not None and row.revision >= head.revision:
-                        actions = self._actions(c, gid, known, row.revision)
-                        if actions is not None:
-                            return GameChanges("actions", self._saved(row, {}), actions)
+                if known < row.revision:
+                    actions = self._actions(c, gid, known, row.revision)
+                    if actions is not None:
+                        return GameChanges("actions", self._saved(row, {}), actions)
         saved = self.get(gid)
         return None if saved is None else GameChanges("whole", saved, saved.actions)
 

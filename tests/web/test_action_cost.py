@@ -167,3 +167,32 @@ def test_the_session_cache_keeps_nothing_without_a_cluster_that_listens():
     cache = SessionCache(_Cluster(active=False))
     cache.put("h1", _session(), cache.generation)
     assert cache.get("h1") is None and not cache.enabled
+
+
+def test_another_process_follows_an_action_by_two_statements(pg_pair):
+    # a second server process on the database (here a second Storage) keeps the game and follows each action
+    # by its log: the row without its snapshot (its revision told it changed) and the logged actions
+    from nardy.web.gamecache import cache_of
+
+    app, a, b = pg_pair
+    g = a.post("/api/games", json={"game": "long", "opponent": "online", "length": 3}).json()
+    v = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
+    gid, players = g["id"], [a, b]
+    other = Storage(app.state.storage.url)
+    try:
+        kept = cache_of(other).read(gid)
+        statements = []
+        event.listen(other.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+        for _ in range(4):
+            r = players[v["to_act"]].post(f"/api/games/{gid}/actions", json=_body(v))
+            assert r.status_code == 200, r.text
+            v = r.json()
+            statements.clear()
+            applied = cache_of(other).applied
+            followed = cache_of(other).read(gid)
+            assert followed is kept and followed.saved.revision == v["seq"]
+            assert cache_of(other).applied == applied + 1 and len(statements) == 2, statements
+            # the same game as the process that stored the action keeps
+            assert followed.session.to_dict() == cache_of(app.state.storage).peek(gid).session.to_dict()
+    finally:
+        other.close()
