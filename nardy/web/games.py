@@ -457,9 +457,7 @@ async def act(
     entry: dict = {}
     held: dict = {}
     hub = request.app.state.hub
-    # the game's live connections in this process, taken before it changes (one that comes later reads the
-    # stored game when it opens); their views are made with the answer, on its thread, under the game's lock
-    conns = hub.connections(gid)
+    conns: list = []
 
     def apply():
         # one trip to a worker thread and one database connection (its transaction committed before the answer
@@ -512,6 +510,10 @@ async def act(
 
     timed_out = False
     async with lock:
+        # the game's live connections in this process, taken once its lock is held: one added later reads its
+        # first view under the lock, after this change is stored; the views of these are made with the answer
+        # (on its thread, under the lock) and sent once it is committed
+        conns = hub.connections(gid)
         try:
             state, out = await lane(apply)
         except GameStateError as e:

@@ -506,8 +506,10 @@ class Storage:
             self.engine = create_engine(u, **kwargs)
             if u.get_backend_name() != "sqlite":
                 _ping_when_idle(self.engine)
-            #: the same pool for one-statement reads outside a unit of work: no BEGIN/ROLLBACK round trips
-            self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            #: the same pool for reads outside a unit of work, without BEGIN/ROLLBACK round trips (PostgreSQL; at
+            #: READ COMMITTED each statement sees what was committed before it began, inside a transaction too)
+            pg = u.get_backend_name() == "postgresql"
+            self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT") if pg else self.engine
             migrate(self.engine)
         except StorageError:
             raise
@@ -544,7 +546,7 @@ class Storage:
 
     def _reading(self):
         conn = getattr(self._units, "conn", None)
-        return contextlib.nullcontext(conn) if conn is not None else self.engine.connect()
+        return contextlib.nullcontext(conn) if conn is not None else self.autocommit.connect()
 
     def _writing(self):
         conn = getattr(self._units, "conn", None)
