@@ -503,6 +503,7 @@ async def act(
         # the other connections' views are made now (each (player, viewer, numbering) once), sent after commit
         text = encode(out.model_dump(mode="json", by_alias=True))
         held["pushes"] = hub.messages(conns, conn_view, game, {(uid, viewer, numbering): text})
+        held["seq"] = game.saved.revision  # now: once the lock is left, the kept game may change again
         return Response(text, media_type="application/json")
 
     def game_of() -> Loaded:
@@ -543,7 +544,7 @@ async def act(
         raise out
     if s.online:
         if "pushes" in held:  # sent after the action is committed (the unit of work ended in the lane)
-            await hub.push(game.saved.revision, held["pushes"])
+            await hub.push(held["seq"], held["pushes"])
         else:
             await publish(request.app, gid, game)
     return out
