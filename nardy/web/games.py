@@ -40,7 +40,6 @@ from .deps import (
 )
 from .errors import Refused, error_response
 from .gamecache import SNAPSHOT_EVERY, cache_of
-from .live import encode
 from .online import acting_side, check_owner, check_reader, conn_view, publish, shown, user_id, viewer_for
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage, User
@@ -501,7 +500,7 @@ async def act(
             return out
         # an online game: the answer is the view of the player's own live connections too, encoded once, and
         # the other connections' views are made now (each (player, viewer, numbering) once), sent after commit
-        text = encode(out.model_dump(mode="json", by_alias=True))
+        text = out.model_dump_json(by_alias=True)
         held["pushes"] = hub.messages(conns, conn_view, game, {(uid, viewer, numbering): text})
         held["seq"] = game.saved.revision  # now: once the lock is left, the kept game may change again
         return Response(text, media_type="application/json")

@@ -105,7 +105,8 @@ class Hub:
     def messages(conns: list[Conn], shown, game, made: dict | None = None) -> list[tuple[Conn, str]]:
         """Each connection's view of ``game`` as JSON text: one view made and encoded per (user, viewer,
         numbering), however many tabs share it; ``made``: texts made already by that key (the view the
-        writer answers with is its own connection's). ``shown(game, conn)`` makes a view (a dict). Blocking
+        writer answers with is its own connection's). ``shown(game, conn)`` makes a view (a dict, or its JSON
+        text). Blocking
         (call it on a worker thread, under the game's lock)."""
         texts: dict[tuple, str] = dict(made or {})
         out = []
@@ -113,7 +114,8 @@ class Hub:
             key = (conn.user, conn.viewer, conn.numbering)
             try:
                 if key not in texts:
-                    texts[key] = encode(shown(game, conn))
+                    view = shown(game, conn)
+                    texts[key] = view if isinstance(view, str) else encode(view)
                 out.append((conn, texts[key]))
             except Exception:
                 log.exception("live: no view of game %s for a connection", game.id)

@@ -135,9 +135,9 @@ async def publish(app, gid: str, game: Loaded | None = None) -> None:
     await hub.publish(gid, app.state.storage, conn_view, game, app.state.game_locks.local(gid))
 
 
-def conn_view(game: Loaded, conn: Conn) -> dict:
-    """The view live connection ``conn`` is sent of ``game`` (its player's, side, numbering), as JSON data."""
-    return shown(game, conn.user, conn.viewer, conn.numbering).model_dump(mode="json", by_alias=True)
+def conn_view(game: Loaded, conn: Conn) -> str:
+    """The view live connection ``conn`` is sent of ``game`` (its player's, side, numbering), as JSON text."""
+    return shown(game, conn.user, conn.viewer, conn.numbering).model_dump_json(by_alias=True)
 
 
 async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
