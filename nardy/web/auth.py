@@ -45,7 +45,10 @@ Passwords
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import contextlib
+import datetime as _dt
 import hmac
 import math
 import time
@@ -64,7 +67,7 @@ from starlette.requests import HTTPConnection
 
 from .deps import ActionLane, client_key
 from .errors import Refused
-from .storage import AuthSession, NameTaken, NewSession, User, name_key
+from .storage import AuthSession, NameTaken, NewSession, User, name_key, token_hash
 
 __all__ = [
     "router",
@@ -73,6 +76,9 @@ __all__ = [
     "current_user",
     "require_user",
     "session_of",
+    "session_cache",
+    "SessionCache",
+    "end_session",
     "check_request",
     "origin_allowed",
     "check_name",
@@ -245,11 +251,118 @@ def _hasher(conn: HTTPConnection) -> PasswordHasher:
 
 # ----- the request's session --------------------------------------------------------------------------------
 _UNREAD = "unread"
+#: Seconds a server process trusts a log-in session it has read (see :class:`SessionCache`).
+SESSION_CACHE_TTL = 20.0
+#: Sessions a process keeps at most.
+SESSION_CACHE_SIZE = 20000
+#: Seconds a logout waits for its notification to come back (every process has been told by then).
+LOGOUT_ECHO = 2.0
+
+
+class SessionCache:
+    """The log-in sessions this server process has read lately (by the sha256 of their token), so that a
+    player's every action is not a trip to the database for their session (:func:`session_of`).
+
+    Only where several processes hear of each other (PostgreSQL, :class:`~nardy.web.cluster.Cluster` listening;
+    with SQLite, one process, the session is read each time). A session ended anywhere
+    (:meth:`Storage.delete_session <nardy.web.storage.Storage.delete_session>`: a logout, a new log-in) sends
+    ``NOTIFY auth t:<hash>`` in its transaction, and a guest renamed or registered ``auth u:<id>``; each process
+    drops the session (or the user's sessions) as it reads the notification, before anything else runs
+    (:meth:`Cluster.on_now`), and a logout answers only once its own notification came back to its process
+    (:func:`end_session`): by then PostgreSQL has handed it to every process. While the listening connection is
+    down nothing is trusted, and when it is made again (notifications may have been missed) everything is
+    forgotten. A session read before a drop and kept after it is not kept (the drops are counted: a read that
+    saw one meanwhile keeps nothing). An entry lasts :data:`SESSION_CACHE_TTL` seconds (the session's
+    ``last_seen`` is written when it is read again), never past the session's own end.
+
+    Args:
+        cluster: the process's :class:`~nardy.web.cluster.Cluster` (inactive: the cache keeps nothing).
+        ttl, size: seconds an entry is trusted; entries kept at most (the oldest go first).
+        clock: monotonic seconds (tests).
+    """
+
+    def __init__(self, cluster, ttl: float = SESSION_CACHE_TTL, size: int = SESSION_CACHE_SIZE, clock=time.monotonic):
+        self.cluster = cluster
+        self.ttl, self.size, self.clock = ttl, size, clock
+        self._entries: collections.OrderedDict[str, tuple[float, AuthSession]] = collections.OrderedDict()
+        #: drops so far (a read that saw one meanwhile keeps nothing)
+        self.generation = 0
+        #: figures (tests, benchmarks): sessions answered from the cache, and read from the database
+        self.hits = self.reads = 0
+        if self.enabled:
+            cluster.on_now("auth", self._notified)
+            cluster.on_resync(self._resync)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.cluster is not None and self.cluster.active)
+
+    def _trusted(self) -> bool:
+        return self.enabled and self.cluster.listening.is_set()
+
+    def get(self, th: str) -> AuthSession | None:
+        """The kept session of token hash ``th``, if it is still to be trusted."""
+        if not self._trusted():
+            return None
+        entry = self._entries.get(th)
+        if entry is None:
+            return None
+        at, s = entry
+        if self.clock() - at > self.ttl or s.expires <= _dt.datetime.now(_dt.UTC):
+            self._entries.pop(th, None)
+            return None
+        self.hits += 1
+        return s
+
+    def put(self, th: str, s: AuthSession, generation: int) -> None:
+        """Keep ``s``, read when :attr:`generation` was ``generation`` (nothing is kept if a drop came since)."""
+        if not self._trusted() or generation != self.generation:
+            return
+        self._entries[th] = (self.clock(), s)
+        self._entries.move_to_end(th)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def drop(self, th: str) -> None:
+        self.generation += 1
+        self._entries.pop(th, None)
+
+    def drop_user(self, user_id: str) -> None:
+        self.generation += 1
+        for th in [k for k, (_, s) in self._entries.items() if s.user.id == user_id]:
+            del self._entries[th]
+
+    def clear(self) -> None:
+        self.generation += 1
+        self._entries.clear()
+
+    def _notified(self, key: str) -> None:
+        if key.startswith("t:"):
+            self.drop(key[2:])
+        elif key.startswith("u:"):
+            self.drop_user(key[2:])
+        else:
+            self.clear()
+
+    async def _resync(self) -> None:
+        self.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def session_cache(app) -> SessionCache:
+    """The app's :class:`SessionCache` (made on first use, with the app's cluster)."""
+    cache = getattr(app.state, "session_cache", None)
+    if cache is None:
+        cache = app.state.session_cache = SessionCache(getattr(app.state, "cluster", None))
+    return cache
 
 
 async def session_of(conn: HTTPConnection) -> AuthSession | None:
     """The valid log-in session of the request's ``nardy_session`` cookie (``None``: no cookie, or one of
-    no session, or of an expired one), read once per request (on a worker thread).
+    no session, or of an expired one), read once per request (on a worker thread), or kept by the process
+    (:class:`SessionCache`).
 
     Raises:
         StorageUnavailable: the database failed (503).
@@ -258,9 +371,34 @@ async def session_of(conn: HTTPConnection) -> AuthSession | None:
     if not isinstance(cached, str):
         return cached
     token = conn.cookies.get(SESSION_COOKIE)
-    found = await run_in_threadpool(conn.app.state.storage.session_user, token) if token else None
+    found = None
+    if token and len(token) <= 200:
+        cache = session_cache(conn.app)
+        th = token_hash(token)
+        found = cache.get(th)
+        if found is None:
+            generation = cache.generation
+            found = await run_in_threadpool(conn.app.state.storage.session_user, token)
+            cache.reads += 1
+            if found is not None:
+                cache.put(th, found, generation)
     conn.state.auth_session = found
     return found
+
+
+async def end_session(app, token: str) -> None:
+    """End the log-in session of cookie token ``token`` (a logout, or a new log-in replacing it): deleted, and
+    forgotten by every server process before this returns (:class:`SessionCache`)."""
+    cache = session_cache(app)
+    th = token_hash(token)
+    echo = app.state.cluster.expect("auth", "t:" + th) if cache.enabled else None
+    try:
+        await run_in_threadpool(app.state.storage.delete_session, token)
+    finally:
+        cache.drop(th)
+    if echo is not None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(echo, LOGOUT_ECHO)
 
 
 async def current_user(conn: HTTPConnection) -> User | None:
@@ -352,7 +490,7 @@ async def _start_session(conn: HTTPConnection, user: User, status: int = 200) ->
     new = await run_in_threadpool(store.create_session, user.id)
     old = conn.cookies.get(SESSION_COOKIE)
     if old:
-        await run_in_threadpool(store.delete_session, old)
+        await end_session(conn.app, old)
     response = JSONResponse({"user": user.public(), "csrf": new.csrf}, status_code=status)
     _set_cookies(response, conn, new)
     return response
@@ -407,6 +545,7 @@ async def guest(body: GuestBody, request: Request):
     current = await session_of(request)
     if current is not None and current.user.guest:
         user = await run_in_threadpool(store.rename_guest, current.user.id, name)
+        session_cache(request.app).drop_user(user.id)
         return JSONResponse({"user": user.public(), "csrf": current.csrf})
     limits: AuthLimits = request.app.state.auth_limits
     address = client_key(request)
@@ -443,6 +582,7 @@ async def register(body: Credentials, request: Request):
     try:
         if current is not None and current.user.guest:
             user = await run_in_threadpool(store.register_guest, current.user.id, name, password_hash)
+            session_cache(request.app).drop_user(user.id)
         else:
             user = await run_in_threadpool(store.create_user, name, password_hash)
     except NameTaken:
@@ -482,7 +622,7 @@ async def logout(request: Request):
     """End the request's log-in session: ``{"ok": true}``, cookies cleared."""
     token = request.cookies.get(SESSION_COOKIE)
     if token:
-        await run_in_threadpool(request.app.state.storage.delete_session, token)
+        await end_session(request.app, token)
     response = JSONResponse({"ok": True})
     _clear_cookies(response, request)
     return response

@@ -78,6 +78,8 @@ class Cluster:
         self.active = storage.backend == "postgresql"
         self._url = libpq_url(storage.url) if self.active else None
         self.handlers: dict[str, Handler] = {}
+        self.now_handlers: dict[str, Callable[[str], None]] = {}
+        self._expected: dict[str, list[asyncio.Future]] = {}
         self.resync: list[Callable[[], Awaitable[None]]] = []
         self._listener: asyncio.Task | None = None
         self._lock_conn = None
@@ -95,6 +97,35 @@ class Cluster:
         if not kind or " " in kind:
             raise ValueError(f"notification kind {kind!r}: one word")
         self.handlers[kind] = handler
+
+    def on_now(self, kind: str, handler: Callable[[str], None]) -> None:
+        """Call ``handler(key)`` for every notification of ``kind`` sent by another process, at once as it is
+        read (on the event loop, before anything else runs: it must be quick and must not block), not in a
+        task of its own as :meth:`on` does: a cache's invalidation (:class:`nardy.web.auth.SessionCache`)."""
+        if not kind or " " in kind:
+            raise ValueError(f"notification kind {kind!r}: one word")
+        self.now_handlers[kind] = handler
+
+    def expect(self, kind: str, key: str) -> asyncio.Future:
+        """A future resolved when this process's own notification ``kind key`` comes back to its listener: sent
+        by a transaction committed after this call (made before it, so that the echo cannot be missed). By
+        then PostgreSQL has handed the notification to every listening process (a logout waits for it before
+        it answers: :func:`nardy.web.auth.end_session`). Resolved with ``False`` at once when inactive."""
+        fut = asyncio.get_running_loop().create_future()
+        if not self.active or not self.listening.is_set():
+            fut.set_result(False)
+            return fut
+        self._expected.setdefault(f"{kind} {key}", []).append(fut)
+
+        def _gone(f, name=f"{kind} {key}"):
+            waiting = self._expected.get(name)
+            if waiting is not None and f in waiting:
+                waiting.remove(f)
+                if not waiting:
+                    del self._expected[name]
+
+        fut.add_done_callback(_gone)
+        return fut
 
     def on_resync(self, handler: Callable[[], Awaitable[None]]) -> None:
         """Call ``await handler()`` after the listening connection was lost and made again (notifications
@@ -157,7 +188,16 @@ class Cluster:
             return
         kind, origin, key = parts
         if origin == self.origin:
+            for fut in self._expected.pop(f"{kind} {key}", ()):
+                if not fut.done():
+                    fut.set_result(True)
             return
+        now = self.now_handlers.get(kind)
+        if now is not None:
+            try:
+                now(key)
+            except Exception:
+                log.warning("live: a notification's handler failed", exc_info=True)
         handler = self.handlers.get(kind)
         if handler is None:
             return

@@ -40,7 +40,7 @@ from .deps import (
 )
 from .errors import Refused, error_response
 from .gamecache import SNAPSHOT_EVERY, cache_of
-from .online import acting_side, check_owner, check_reader, publish, shown, user_id, viewer_for
+from .online import acting_side, check_owner, check_reader, conn_view, publish, shown, user_id, viewer_for
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage, User
 from .view import SavedGameView
@@ -455,6 +455,8 @@ async def act(
     t = time.time()
     entry: dict = {}
     held: dict = {}
+    hub = request.app.state.hub
+    conns: list = []
 
     def apply():
         # one trip to a worker thread and one database connection (its transaction committed before the answer
@@ -491,14 +493,27 @@ async def act(
         return "done", finish()
 
     def finish():
-        store_session(store, game_of(), entry)
-        return shown(game_of(), uid, viewer, numbering)
+        game = game_of()
+        store_session(store, game, entry)
+        out = shown(game, uid, viewer, numbering)
+        if not game.session.online:
+            return out
+        # an online game: the answer is the view of the player's own live connections too, encoded once, and
+        # the other connections' views are made now (each (player, viewer, numbering) once), sent after commit
+        text = out.model_dump_json(by_alias=True)
+        held["pushes"] = hub.messages(conns, conn_view, game, {(uid, viewer, numbering): text})
+        held["seq"] = game.saved.revision  # now: once the lock is left, the kept game may change again
+        return Response(text, media_type="application/json")
 
     def game_of() -> Loaded:
         return held["game"]
 
     timed_out = False
     async with lock:
+        # the game's live connections in this process, taken once its lock is held: one added later reads its
+        # first view under the lock, after this change is stored; the views of these are made with the answer
+        # (on its thread, under the lock) and sent once it is committed
+        conns = hub.connections(gid)
         try:
             state, out = await lane(apply)
         except GameStateError as e:
@@ -527,7 +542,10 @@ async def act(
         await publish(request.app, gid)
         raise out
     if s.online:
-        await publish(request.app, gid, game)
+        if "pushes" in held:  # sent after the action is committed (the unit of work ended in the lane)
+            await hub.push(held["seq"], held["pushes"])
+        else:
+            await publish(request.app, gid, game)
     return out
 
 

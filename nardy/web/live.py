@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as _dt
+import json
 import logging
 import time
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ from starlette.concurrency import run_in_threadpool
 
 log = logging.getLogger("nardy.web")
 
-__all__ = ["Hub", "Conn", "ClockKeeper", "announce", "MAX_PER_GAME", "MAX_CONNECTIONS"]
+__all__ = ["Hub", "Conn", "ClockKeeper", "announce", "encode", "view_message", "MAX_PER_GAME", "MAX_CONNECTIONS"]
 
 MAX_PER_GAME = 64
 MAX_CONNECTIONS = 4096
@@ -84,16 +85,46 @@ class Hub:
             if not conns:
                 del self.games[gid]
 
-    async def send(self, conn: Conn, seq: int, view: dict[str, Any]) -> None:
-        """Send ``view`` (state ``seq``) unless this connection has it, or a later one, already (a change pushed
-        twice, by this process and after a notification, goes once); a failed send drops nothing but the
-        message (the page reconnects and reads the current view)."""
+    async def send(self, conn: Conn, seq: int, view: dict[str, Any] | str) -> None:
+        """Send ``view`` (state ``seq``: a dict, or its JSON text) unless this connection has it, or a later one,
+        already (a change pushed twice, by this process and after a notification, goes once); a failed send
+        drops nothing but the message (the page reconnects and reads the current view)."""
         async with conn.lock:
             if seq <= conn.sent:
                 return
             conn.sent = seq
             with contextlib.suppress(Exception):
-                await conn.ws.send_json({"type": "view", "view": view})
+                await conn.ws.send_text(view_message(view if isinstance(view, str) else encode(view)))
+
+    def connections(self, gid: str) -> list[Conn]:
+        """The live connections of ``gid`` now (taken on the event loop; a writer takes them before it changes
+        the game, and a connection added later reads its first view after the change: :meth:`publish`)."""
+        return list(self.games.get(gid, ()))
+
+    @staticmethod
+    def messages(conns: list[Conn], shown, game, made: dict | None = None) -> list[tuple[Conn, str]]:
+        """Each connection's view of ``game`` as JSON text: one view made and encoded per (user, viewer,
+        numbering), however many tabs share it; ``made``: texts made already by that key (the view the
+        writer answers with is its own connection's). ``shown(game, conn)`` makes a view (a dict, or its JSON
+        text). Blocking
+        (call it on a worker thread, under the game's lock)."""
+        texts: dict[tuple, str] = dict(made or {})
+        out = []
+        for conn in conns:
+            key = (conn.user, conn.viewer, conn.numbering)
+            try:
+                if key not in texts:
+                    view = shown(game, conn)
+                    texts[key] = view if isinstance(view, str) else encode(view)
+                out.append((conn, texts[key]))
+            except Exception:
+                log.exception("live: no view of game %s for a connection", game.id)
+        return out
+
+    async def push(self, seq: int, made: list[tuple[Conn, str]]) -> None:
+        """Send the views :meth:`messages` made (state ``seq``)."""
+        for conn, text in made:
+            await self.send(conn, seq, text)
 
     async def deliver(self, conn: Conn, seq: int, message: dict[str, Any] | str) -> None:
         """Send ``message`` (a dict, or its JSON text; made at ``seq``, e.g. :func:`time.time_ns`) unless this
@@ -115,7 +146,7 @@ class Hub:
         in-process ``lock`` (:mod:`nardy.web.gamecache`), all the views made in one go; ``game``: the
         :class:`~nardy.web.deps.Loaded` just stored, used as it is when it is still the kept one (else the
         game is read: it has changed since, and its newer state is what is sent)."""
-        conns = list(self.games.get(gid, ()))
+        conns = self.connections(gid)
         if not conns:
             return
         from .deps import read_locked
@@ -123,16 +154,7 @@ class Hub:
 
         def views():
             current = game if (game is not None and cache_of(store).peek(gid) is game) else read_locked(store, gid)
-            out, made = [], {}
-            for conn in conns:
-                key = (conn.user, conn.viewer, conn.numbering)  # a player's tabs drawn alike share one view
-                try:
-                    if key not in made:
-                        made[key] = shown(current, conn)
-                    out.append((conn, made[key]))
-                except Exception:
-                    log.exception("live: no view of game %s for a connection", gid)
-            return current.saved.revision, out
+            return current.saved.revision, self.messages(conns, shown, current)
 
         try:
             async with lock if lock is not None else contextlib.nullcontext():
@@ -140,8 +162,17 @@ class Hub:
         except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
             log.info("live: game %s could not be read for its watchers", gid)
             return
-        for conn, view in made:
-            await self.send(conn, seq, view)
+        await self.push(seq, made)
+
+
+def encode(data: Any) -> str:
+    """JSON text as the answers and the live channel send it (UTF-8, no spaces)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def view_message(view_json: str) -> str:
+    """The live channel's message of a view given as JSON text: ``{"type": "view", "view": {...}}``."""
+    return '{"type":"view","view":' + view_json + "}"
 
 
 async def announce(app, kind: str, key: str) -> None:

@@ -37,6 +37,7 @@ __all__ = [
     "acting_side",
     "check_owner",
     "shown",
+    "conn_view",
     "publish",
     "publish_all",
     "expire",
@@ -131,11 +132,12 @@ async def publish(app, gid: str, game: Loaded | None = None) -> None:
     of the change from its ``NOTIFY``, :mod:`nardy.web.cluster`, and push theirs). ``game``: the game as just
     stored by this request (else it is read)."""
     hub = app.state.hub
+    await hub.publish(gid, app.state.storage, conn_view, game, app.state.game_locks.local(gid))
 
-    def view_of(game: Loaded, conn: Conn) -> dict:
-        return shown(game, conn.user, conn.viewer, conn.numbering).model_dump(mode="json", by_alias=True)
 
-    await hub.publish(gid, app.state.storage, view_of, game, app.state.game_locks.local(gid))
+def conn_view(game: Loaded, conn: Conn) -> str:
+    """The view live connection ``conn`` is sent of ``game`` (its player's, side, numbering), as JSON text."""
+    return shown(game, conn.user, conn.viewer, conn.numbering).model_dump_json(by_alias=True)
 
 
 async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:

@@ -171,13 +171,22 @@ def serve(
         return
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
-    config = uvicorn.Config(_make_app(settings, storage), host=host, port=bound, log_level=log_level, **proxies)
+    config = uvicorn.Config(
+        _make_app(settings, storage), host=host, port=bound, log_level=log_level, **_UVICORN, **proxies
+    )
     click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {where})", err=True)
     sys.stderr.flush()
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
+
+
+#: uvicorn's settings for every server process. The live channels' messages are sent uncompressed: a game's view
+#: is a few kilobytes, sent to two or three connections about once a second, and permessage-deflate cost
+#: the server a zlib stream per connection and a compression per message (its memory too). uvicorn picks
+#: httptools and uvloop (dependencies) for HTTP and the event loop where they are installed.
+_UVICORN = {"ws_per_message_deflate": False}
 
 
 def _make_app(settings: dict, storage=None):
@@ -267,7 +276,7 @@ def _worker_main(settings: dict, host: str, port: int, log_level: str, proxies: 
 
     _limit_malloc_arenas()
     sock = _reuse_port_socket(host, port, listen=True)
-    config = uvicorn.Config(_make_app(settings), host=host, port=port, log_level=log_level, **proxies)
+    config = uvicorn.Config(_make_app(settings), host=host, port=port, log_level=log_level, **_UVICORN, **proxies)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

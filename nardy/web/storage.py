@@ -31,6 +31,7 @@ import json
 import logging
 import secrets
 import threading
+import time
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,8 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    TextClause,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -74,6 +77,7 @@ __all__ = [
     "StorageUnavailable",
     "StaleRevision",
     "NOTIFY_CHANNEL",
+    "token_hash",
 ]
 
 log = logging.getLogger("nardy.web")
@@ -285,6 +289,12 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def token_hash(token: str) -> str:
+    """What the database keeps of a log-in session's cookie token (its sha256, hex), and what names the session
+    in the ``auth`` notifications (:meth:`Storage.delete_session`)."""
+    return _token_hash(token)
+
+
 def default_database_url() -> str:
     """``sqlite:///<user data dir>/nardy.db`` (the folder is created)."""
     from platformdirs import user_data_dir
@@ -393,6 +403,73 @@ def migrate(engine: Engine) -> str:
             migrator.dispose()
 
 
+#: Connections a PostgreSQL storage keeps open, and how many more it may open for a while.
+POOL_SIZE = 16
+POOL_OVERFLOW = 16
+#: Seconds a pooled connection may lie unused before it is pinged when taken again (a database restarted
+#: meanwhile is noticed there, not by the request); a busy server's connections are never pinged.
+IDLE_PING = 10.0
+
+
+def _ping_when_idle(engine: Engine, idle: float = IDLE_PING) -> None:
+    """Ping a pooled connection when it is taken after lying unused for ``idle`` seconds, and replace it
+    when the ping fails (SQLAlchemy's ``pool_pre_ping`` pings on every checkout: a round trip for each
+    request). A connection that fails in use (the database restarted under load) makes SQLAlchemy invalidate
+    the pool's connections, and that one request answers 503; the next ones get new connections."""
+    from sqlalchemy import exc
+
+    @event.listens_for(engine.pool, "checkin")
+    def _checkin(dbapi_connection, record):
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine.pool, "checkout")
+    def _checkout(dbapi_connection, record, proxy):
+        since = record.info.get("idle_since")
+        if since is not None and time.monotonic() - since > idle:
+            try:
+                ok = engine.dialect.do_ping(dbapi_connection)
+            except Exception:
+                ok = False
+            if not ok:
+                raise exc.DisconnectionError("a pooled connection did not answer its ping")
+
+
+#: A game's stored revision (a statement made once: its compiled form is cached by SQLAlchemy).
+_REVISION_OF = select(games.c.revision).where(games.c.id == bindparam("gid"))
+#: A game's row without its snapshot (what a process that keeps the game needs to follow it).
+_ROW_OF = select(*[col for col in games.c if col.name != "data"]).where(games.c.id == bindparam("gid"))
+#: A game's logged actions after revision ``after`` up to ``upto``, in order.
+_ACTIONS_OF = (
+    select(game_actions.c.revision, game_actions.c.entry)
+    .where(
+        game_actions.c.game_id == bindparam("gid"),
+        game_actions.c.revision > bindparam("after"),
+        game_actions.c.revision <= bindparam("upto"),
+    )
+    .order_by(game_actions.c.revision)
+)
+_PG_STORE: dict[tuple, TextClause] = {}
+
+
+def _pg_store(columns: tuple[str, ...], logged: bool) -> TextClause:
+    """PostgreSQL's statement storing a game's change (:meth:`Storage.save`, :meth:`Storage.append`) in one round
+    trip: ``columns`` of ``nardy_games`` set where the row is still at revision ``:_old``, the action
+    ``:_entry`` logged at the new ``:revision`` (``logged``), and ``NOTIFY`` sent; a row comes back when the
+    game was stored (none: deleted, or stored by someone else first). Made once per shape."""
+    stmt = _PG_STORE.get((columns, logged))
+    if stmt is None:
+        sets = ", ".join(f"{c} = :{c}" for c in columns)
+        sql = f"WITH u AS (UPDATE {games.name} SET {sets} WHERE id = :_id AND revision = :_old RETURNING id)"
+        if logged:
+            sql += (
+                f", a AS (INSERT INTO {game_actions.name} (game_id, revision, entry) "
+                "SELECT id, CAST(:revision AS INTEGER), CAST(:_entry AS TEXT) FROM u)"
+            )
+        sql += " SELECT pg_notify(:_channel, :_payload) FROM u"
+        stmt = _PG_STORE[(columns, logged)] = text(sql)
+    return stmt
+
+
 class Storage:
     """Saved games in a database given by URL (default: :func:`default_database_url`).
 
@@ -422,9 +499,17 @@ class Storage:
 
                     kwargs["poolclass"] = StaticPool
             else:
-                kwargs["pool_pre_ping"] = True
-                kwargs["pool_timeout"] = 10
+                # connections kept open for the request threads and the action lane (an overflow connection is
+                # made and closed again each time: a new PostgreSQL backend), recycled now and then; no ping on
+                # every checkout (a round trip each), only on one idle for a while (:func:`_ping_when_idle`)
+                kwargs.update(pool_timeout=10, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_recycle=1800)
             self.engine = create_engine(u, **kwargs)
+            if u.get_backend_name() != "sqlite":
+                _ping_when_idle(self.engine)
+            #: the same pool for reads outside a unit of work, without BEGIN/ROLLBACK round trips (PostgreSQL; at
+            #: READ COMMITTED each statement sees what was committed before it began, inside a transaction too)
+            pg = u.get_backend_name() == "postgresql"
+            self.autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT") if pg else self.engine
             migrate(self.engine)
         except StorageError:
             raise
@@ -461,7 +546,7 @@ class Storage:
 
     def _reading(self):
         conn = getattr(self._units, "conn", None)
-        return contextlib.nullcontext(conn) if conn is not None else self.engine.connect()
+        return contextlib.nullcontext(conn) if conn is not None else self.autocommit.connect()
 
     def _writing(self):
         conn = getattr(self._units, "conn", None)
@@ -553,11 +638,7 @@ class Storage:
         them is missing (the log has a gap there: a snapshot was stored instead)."""
         if upto <= after:
             return []
-        rows = c.execute(
-            select(game_actions.c.revision, game_actions.c.entry)
-            .where(game_actions.c.game_id == gid, game_actions.c.revision > after, game_actions.c.revision <= upto)
-            .order_by(game_actions.c.revision)
-        ).all()
+        rows = c.execute(_ACTIONS_OF, {"gid": gid, "after": after, "upto": upto}).all()
         if [r.revision for r in rows] != list(range(after + 1, upto + 1)):
             return None
         return [json.loads(r.entry) for r in rows]
@@ -582,22 +663,19 @@ class Storage:
     @_guarded
     def changes(self, gid: str, known: int | None) -> GameChanges | None:
         """What changed in game ``gid`` since revision ``known`` (the one a process has loaded; ``None``:
-        none): nothing (one small query: the stored revision is ``known``), the logged actions after
+        none): nothing (one query: the stored revision is ``known``), the logged actions after
         ``known`` when they reach back to it, else the whole game (:meth:`get`). ``None``: no such game."""
         with self._reading() as c:
             if known is not None:
-                head = c.execute(select(games.c.revision).where(games.c.id == gid)).first()
-                if head is None:
+                row = c.execute(_ROW_OF, {"gid": gid}).first()
+                if row is None:
                     return None
-                if head.revision == known:
+                if row.revision == known:
                     return GameChanges("same", None, [])
-                if known < head.revision:
-                    cols = [col for col in games.c if col.name != "data"]
-                    row = c.execute(select(*cols).where(games.c.id == gid)).first()
-                    if row is not None and row.revision >= head.revision:
-                        actions = self._actions(c, gid, known, row.revision)
-                        if actions is not None:
-                            return GameChanges("actions", self._saved(row, {}), actions)
+                if known < row.revision:
+                    actions = self._actions(c, gid, known, row.revision)
+                    if actions is not None:
+                        return GameChanges("actions", self._saved(row, {}), actions)
         saved = self.get(gid)
         return None if saved is None else GameChanges("whole", saved, saved.actions)
 
@@ -646,20 +724,39 @@ class Storage:
         else:  # the snapshot stays: say which revision it is (a row stored before the log has none written)
             values["base_revision"] = saved.base if saved.base is not None else saved.revision
         with self._writing() as c:
-            res = c.execute(
-                update(games).where(games.c.id == saved.id, games.c.revision == saved.revision).values(**values)
-            )
-            if res.rowcount != 1:
-                if c.execute(select(games.c.revision).where(games.c.id == saved.id)).first() is None:
+            if c.dialect.name == "postgresql":
+                # one statement: the row updated if still at its revision, the action logged, NOTIFY sent
+                params = {
+                    **values,
+                    "_id": saved.id,
+                    "_old": saved.revision,
+                    "_channel": NOTIFY_CHANNEL,
+                    "_payload": f"game {self.origin} {saved.id}",
+                }
+                if entry is not None:
+                    params["_entry"] = json.dumps(entry)
+                stored = len(c.execute(_pg_store(tuple(values), entry is not None), params).all()) == 1
+            else:
+                stored = (
+                    c.execute(
+                        update(games).where(games.c.id == saved.id, games.c.revision == saved.revision).values(**values)
+                    ).rowcount
+                    == 1
+                )
+                if stored and entry is not None:
+                    c.execute(
+                        game_actions.insert().values(
+                            game_id=saved.id, revision=saved.revision + 1, entry=json.dumps(entry)
+                        )
+                    )
+            if not stored:
+                if c.execute(_REVISION_OF, {"gid": saved.id}).first() is None:
                     raise KeyError(saved.id)
                 raise StaleRevision(f"game {saved.id} changed since revision {saved.revision}")
-            if entry is not None:
-                c.execute(
-                    game_actions.insert().values(game_id=saved.id, revision=saved.revision + 1, entry=json.dumps(entry))
-                )
             if also is not None:
                 also(c)
-            self._notify(c, "game", saved.id)
+            if c.dialect.name != "postgresql":
+                self._notify(c, "game", saved.id)
         saved.updated = now
         saved.revision += 1
         if whole:
@@ -813,6 +910,7 @@ class Storage:
                 if res.rowcount != 1:
                     raise KeyError(user_id)
                 row = c.execute(select(users).where(users.c.id == user_id)).one()
+                self._notify(c, "auth", "u:" + user_id)  # the user's sessions kept by other processes are read again
         except IntegrityError:
             raise NameTaken(name) from None
         return self._user(row)
@@ -825,6 +923,7 @@ class Storage:
             if res.rowcount != 1:
                 raise KeyError(user_id)
             row = c.execute(select(users).where(users.c.id == user_id)).one()
+            self._notify(c, "auth", "u:" + user_id)
         return self._user(row)
 
     @_guarded
@@ -876,7 +975,7 @@ class Storage:
             return None
         now = now or _now()
         th = _token_hash(token)
-        with self.engine.connect() as c:
+        with self.autocommit.connect() as c:
             row = c.execute(
                 select(auth_sessions.c.csrf, auth_sessions.c.expires, auth_sessions.c.last_seen, users)
                 .join(users, users.c.id == auth_sessions.c.user_id)
@@ -900,8 +999,11 @@ class Storage:
     @_guarded
     def delete_session(self, token: str) -> bool:
         """End the session of the cookie token ``token``; ``False`` when there was none."""
+        th = _token_hash(token)
         with self.engine.begin() as c:
-            res = c.execute(delete(auth_sessions).where(auth_sessions.c.token_hash == _token_hash(token)))
+            res = c.execute(delete(auth_sessions).where(auth_sessions.c.token_hash == th))
+            # the other server processes forget the session at once (their caches: nardy.web.auth.SessionCache)
+            self._notify(c, "auth", "t:" + th)
         return res.rowcount == 1
 
     # ----- the server ------------------------------------------------------------------------------------

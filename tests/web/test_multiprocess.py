@@ -181,6 +181,48 @@ def test_exactly_one_process_ends_a_game_whose_clock_ran_out_and_both_players_he
         w.close()
 
 
+def _with_cookies(url: str, method: str, path: str, cookies: dict, body=None) -> tuple[int, dict]:
+    """A request with exactly these cookies (and the CSRF header of ``nardy_csrf``): an old cookie kept after
+    the browser was told to drop it."""
+    import urllib.error
+    import urllib.request
+
+    headers = {"Content-Type": "application/json", "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())}
+    if method != "GET" and "nardy_csrf" in cookies:
+        headers["X-CSRF-Token"] = cookies["nardy_csrf"]
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+def test_a_logged_out_session_is_refused_at_once_on_every_process_despite_their_caches(two_servers):
+    # each process keeps the sessions it has read (nardy.web.auth.SessionCache); a logout on one process must
+    # be refused by the other on the very next request, however recently that one read the session
+    s1, s2 = two_servers
+    a, b = _guests(s1.url)
+    g = a.post("/api/games", {"game": "long", "opponent": "online", "length": 1}, status=201)
+    b.post(f"/api/games/{g['id']}/join", {"invite": g["invite"]})
+    for here, there in ((s1, s2), (s2, s1), (s1, s2), (s2, s1)):
+        p = HttpPlayer(here.url)
+        p.post("/api/auth/guest", {"name": "Cleo"})
+        cookies = {c.name: c.value for c in p.jar}
+        for server in (s1, s2, s1, s2):  # both processes read the session, and keep it
+            status, me = _with_cookies(server.url, "GET", "/api/me", cookies)
+            assert status == 200 and me["user"]["name"] == "Cleo"
+        assert p.post("/api/auth/logout")["ok"] is True
+        # at once, on the other process: nobody, and an unsafe request of the old session acts for nobody
+        status, me = _with_cookies(there.url, "GET", "/api/me", cookies)
+        assert status == 200 and me["user"] is None, me
+        status, out = _with_cookies(there.url, "POST", "/api/lobby/quick", cookies, {"game": "long", "rated": False})
+        assert status == 401 and out["code"] == "login_needed", out
+        status, me = _with_cookies(here.url, "GET", "/api/me", cookies)
+        assert me["user"] is None
+
+
 def test_a_process_killed_mid_game_loses_nothing_and_its_players_finish_on_the_other(two_servers):
     s1, s2 = two_servers
     a, b = _guests(s1.url)
