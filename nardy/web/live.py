@@ -253,8 +253,13 @@ class ClockKeeper(PeriodicTask):
         due = await run_in_threadpool(store.due_games, _when(now))
         n = 0
         for gid in due:
-            if await self.expire(self.app, gid, now):
-                n += 1
+            try:
+                if await self.expire(self.app, gid, now):
+                    n += 1
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one game's trouble does not hold up the others' clocks: next round again
+                log.warning("clock keeper: game %s could not be ended on time this round", gid, exc_info=True)
         return n
 
     async def run(self) -> None:

@@ -18,7 +18,7 @@ import contextlib
 import secrets
 import time
 
-from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -160,7 +160,14 @@ async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
         before = game.saved.clock_due
         changed = change(game.session)
         if changed or columns(game.session)["clock_due"] != before:
-            await run_in_threadpool(store_game, store, game)
+            try:
+                await run_in_threadpool(store_game, store, game)
+            except HTTPException as e:
+                if e.status_code != 409:
+                    raise
+                # another writer stored the game since it was read (it acted on it): nothing is stored
+                # here, the next round reads what it did
+                return False
     return changed
 
 

@@ -437,3 +437,35 @@ def test_a_rated_match_ended_by_the_clock_keeper_is_rated_too(app, ann, bob):
     loser = ann if v["match_winner"] not in v["you"] else bob
     h = loser.get(f"/api/players/{loser.me['id']}/history").json()["history"]
     assert [x["reason"] for x in h] == ["time"] and h[0]["won"] is False
+
+
+def test_the_clock_keeper_passes_a_game_another_writer_stored_meanwhile_and_ends_it_next_round(
+    app, ann, bob, monkeypatch
+):
+    """Two keepers (two server processes) may read a due game at once; the one whose store comes second
+    finds a newer revision (409). That is not an error of the round: it passes, and the next round (which
+    reads what the other stored) has nothing or the rest to do. Other due games are not held up."""
+    import asyncio
+
+    from nardy.web import online as online_module
+
+    keeper = app.state.clock_keeper
+    keeper.period = 3600.0  # the app's own rounds: one more at most, within the second, then none
+    time.sleep(1.1)
+    clock = {"initial": 1, "increment": 0, "delay": 0}
+    ann.post("/api/lobby/quick", json={**BLITZ, "clock": clock})
+    gid = bob.post("/api/lobby/quick", json={**BLITZ, "clock": clock}).json()["game"]
+    real = online_module.store_game
+    calls = []
+
+    def conflict(store, game):
+        calls.append(game.saved.id)
+        raise online_module.HTTPException(409, "the game changed while this action was under way; reload it")
+
+    time.sleep(1.2)
+    monkeypatch.setattr(online_module, "store_game", conflict)
+    assert asyncio.run(keeper.tick()) == 0 and calls == [gid]
+    monkeypatch.setattr(online_module, "store_game", real)
+    assert asyncio.run(keeper.tick()) == 1
+    v = ann.get(f"/api/games/{gid}").json()
+    assert v["match_over"] and v["online"]["ended"]["reason"] == "time"
