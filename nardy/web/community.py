@@ -5,8 +5,9 @@ Everything here is in the database, nothing in a process's memory, so several se
 lobby: a challenge is taken and a quick pairing made under one lock of the database (PostgreSQL: an advisory
 transaction lock; SQLite has one writer) and by a conditional update (two players accepting at once: one
 wins, the other is told it is taken); a player plays one game from the lobby at a time (checked under that
-lock from the games' seats; a pairing withdraws both players' other challenges and seeks), a rated result is written in the transaction that stores the finished match
-(:meth:`Community.rate_match`, given to :meth:`nardy.web.storage.Storage.save`) and at most once per match.
+lock from the games' seats; a pairing withdraws both players' other challenges and seeks); a rated result is
+written in the transaction that stores the finished match (:meth:`Community.rate_match`, given to
+:meth:`nardy.web.storage.Storage.save`) and at most once per match.
 
 :class:`Community` wraps a :class:`~nardy.web.storage.Storage` (its engine); every method is one short
 transaction and raises :class:`~nardy.web.storage.StorageUnavailable` when the database fails.
