@@ -28,6 +28,9 @@ Measured, from the load generator's side:
 * **lost actions**: acknowledged (200) actions whose state never reached the opponent within
   ``LOST_AFTER`` seconds (the run's last few seconds are left out: still under way);
 * **reconnects** (a live connection that closed by itself and was made again), errors by status;
+* the **pairing audit**, from the server's database at the end: players seated at two or more unfinished games
+  at once (paired twice: the other game's actions are lost to a player who is elsewhere; 0 is the target),
+  and games a player left unfinished on an error (it seeks again, and the server's answer sends it back);
 * the **server processes' RSS** (each worker, and the supervisor) and CPU seconds, the load generator's own
   CPU (when it is near a core, it is the bottleneck, not the server).
 
@@ -135,6 +138,27 @@ class Schema:
         sep = "&" if "?" in url else "?"
         self.url = f"{url}{sep}options={quote(f'-csearch_path={self.name}')}"
 
+    def audit(self) -> dict:
+        """What the server's database says at the end of a run: the players seated at two or more unfinished
+        games at once (a player paired twice), the games they are in, and games with one player in both seats."""
+        import sqlalchemy as sa
+
+        live = "status IN ('waiting', 'playing', 'game-over') AND seat0 IS NOT NULL AND seat1 IS NOT NULL"
+        with self.engine.connect() as c:
+            rows = c.execute(sa.text(f"SELECT id, seat0, seat1 FROM {self.name}.nardy_games WHERE {live}")).all()
+        games_of: dict[str, set[str]] = {}
+        for r in rows:
+            if r.seat0 != r.seat1:
+                games_of.setdefault(r.seat0, set()).add(r.id)
+                games_of.setdefault(r.seat1, set()).add(r.id)
+        twice = {u: g for u, g in games_of.items() if len(g) > 1}
+        return {
+            "unfinished_games_at_end": len(rows),
+            "players_in_two_games": len(twice),
+            "games_of_players_in_two": len(set().union(*twice.values())) if twice else 0,
+            "games_with_one_player": sum(1 for r in rows if r.seat0 == r.seat1),
+        }
+
     def drop(self):
         import sqlalchemy as sa
 
@@ -214,12 +238,13 @@ class Figures:
     lobby_messages: int = 0
     pair_polls: int = 0
     on_connect: int = 0  # actions whose state the opponent got on opening the game's channel (not timed)
+    left_unfinished: int = 0  # games a player left on an error, unfinished (it seeks, and goes back to them)
 
     def reset(self) -> None:
         """Start the measured window: the counts of what was done before it are dropped (not the gauges)."""
         self.latencies.clear()
         self.actions = self.games_finished = self.games_started = self.reconnects = 0
-        self.lobby_messages = self.pair_polls = self.on_connect = 0
+        self.lobby_messages = self.pair_polls = self.on_connect = self.left_unfinished = 0
         self.errors.clear()
         self.connected_peak, self.in_progress_peak = self.connected, self.in_progress
         self.lobby_connected_peak = self.lobby_connected
@@ -237,7 +262,7 @@ class Player:
         self.client = httpx.AsyncClient(
             base_url=base,
             transport=httpx.AsyncHTTPTransport(local_address=self.addr, retries=0),
-            timeout=REQUEST_TIMEOUT,
+            timeout=run.args.request_timeout,
             # idle connections are dropped before the server's keep-alive (5 s) would close them under a request
             limits=httpx.Limits(max_connections=2, max_keepalive_connections=1, keepalive_expiry=3.0),
         )
@@ -266,10 +291,12 @@ class Player:
                 r = await self.client.request(method, path, json=body, headers=headers)
             except httpx.HTTPError as e:
                 self.run.fig.error(type(e).__name__)
+                self.run.sent_again(method, path, type(e).__name__)
                 await asyncio.sleep(0.2)
                 continue
             if r.status_code in (429, 503):
                 self.run.fig.error(r.status_code)
+                self.run.sent_again(method, path, str(r.status_code))
                 await asyncio.sleep(min(5.0, float(r.headers.get("retry-after", "1"))))
                 continue
             try:
@@ -376,7 +403,6 @@ class Player:
             gid = await self.find_game()
             if gid is None:
                 continue
-            self.played.add(gid)
             self.run.started_game(gid)
             self.side = None
             try:
@@ -385,8 +411,13 @@ class Player:
                     self.run.finished_game(gid)
             except Exception as e:
                 self.run.fig.error(type(e).__name__)
+                self.run.fig.left_unfinished += 1
                 await asyncio.sleep(0.5)
             finally:
+                # a game left unfinished (an error here) is not done with: the server's next answer to quick
+                # pairing names it again, and the player goes back to it, as a page reloaded does
+                if self.view is not None and self.view["status"] in ("over", "cancelled", "declined"):
+                    self.played.add(gid)
                 self.run.left_game(gid)
                 await self.close_live()
 
@@ -535,6 +566,14 @@ class Run:
         self.deadline = self.started + args.seconds
         self.live: dict[str, int] = {}
         self.finished: set[str] = set()
+        self.retried: dict[str, int] = {}  # requests sent again, the whole run (not reset with the window)
+
+    def sent_again(self, method: str, path: str, why: str) -> None:
+        """A request sent again (after ``why``: a transport error or timeout, 429, 503), counted over the whole
+        run, set-up included: a repeated POST the server had done already must be answered the same."""
+        what = "POST /api/lobby/quick" if path == "/api/lobby/quick" and method == "POST" else "other"
+        key = f"{what} after {why}"
+        self.retried[key] = self.retried.get(key, 0) + 1
 
     # latency: an action sent by ``side`` on state ``seq`` is seen by the opponent at the first later state
     def sent(self, gid: str, side: int, seq: int) -> list:
@@ -737,6 +776,8 @@ async def drive(args, server: ServerProc) -> dict:
         "lobby_messages": f.lobby_messages,
         "pair_polls": f.pair_polls,
         "delivered_on_connect": f.on_connect,
+        "left_unfinished": f.left_unfinished,
+        "sent_again": dict(sorted(run.retried.items())),
         "pairing": args.pairing,
         "in_progress_peak": f.in_progress_peak,
         "reconnects": f.reconnects,
@@ -794,6 +835,13 @@ def show(r: dict) -> None:
             f"after {PAIR_POLL:.0f} s of silence; {r['delivered_on_connect']} actions made before the opponent "
             f"opened the game (delivered on connecting, not timed)"
         )
+        print(
+            f"  pairing audit (the database at the end): {r['unfinished_games_at_end']} unfinished games; "
+            f"{r['players_in_two_games']} players seated at two or more at once (in {r['games_of_players_in_two']} "
+            f"games; target 0), {r['games_with_one_player']} with one player in both seats; "
+            f"{r['left_unfinished']} games left unfinished by a player on an error; requests sent again over the "
+            f"whole run (set-up included) {r['sent_again'] or 'none'}"
+        )
     print(
         f"  server RSS peak MB {r['server_rss_mb_peak']}; server CPU s {r['server_cpu_s']} "
         f"(x{r['server_cpu_share']} of a core, {r['server_cpu_ms_per_action']} ms a stored action); "
@@ -826,6 +874,13 @@ def main(argv=None) -> int:
     ap.add_argument("--unrated", action="store_true", help="lobby games unrated (default: rated)")
     ap.add_argument("--database", default=DEFAULT_DB, help="PostgreSQL URL (loopback); a schema of its own is made")
     ap.add_argument("--kill-at", type=float, default=None, help="SIGKILL one worker this many seconds into a run")
+    ap.add_argument(
+        "--request-timeout",
+        type=float,
+        default=REQUEST_TIMEOUT,
+        help="seconds an HTTP request may take before it is sent again (as a client gives up on a slow server; "
+        "short: the repeats of requests the server did already, a quick pairing among them)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default=None, help="write the figures here")
     ap.add_argument("--log-dir", default=None, help="keep the servers' logs here (default: a temporary folder)")
@@ -852,6 +907,7 @@ def main(argv=None) -> int:
             try:
                 server.wait_ready()
                 r = asyncio.run(drive(args, server))
+                r.update(schema.audit())
             finally:
                 server.stop()
                 schema.drop()

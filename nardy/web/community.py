@@ -2,10 +2,12 @@
 quick-pairing seeks, Glicko-2 ratings and their history, blocks, presence.
 
 Everything here is in the database, nothing in a process's memory, so several server processes share one
-lobby: a challenge is taken by one conditional update (two players accepting at once: one wins, the other is
-told it is taken), a quick pairing runs under a lock of the database (PostgreSQL: an advisory transaction
-lock; SQLite has one writer), a rated result is written in the transaction that stores the finished match
-(:meth:`Community.rate_match`, given to :meth:`nardy.web.storage.Storage.save`) and at most once per match.
+lobby: a challenge is taken and a quick pairing made under one lock of the database (PostgreSQL: an advisory
+transaction lock; SQLite has one writer) and by a conditional update (two players accepting at once: one
+wins, the other is told it is taken); a player plays one game from the lobby at a time (checked under that
+lock from the games' seats; a pairing withdraws both players' other challenges and seeks); a rated result is
+written in the transaction that stores the finished match (:meth:`Community.rate_match`, given to
+:meth:`nardy.web.storage.Storage.save`) and at most once per match.
 
 :class:`Community` wraps a :class:`~nardy.web.storage.Storage` (its engine); every method is one short
 transaction and raises :class:`~nardy.web.storage.StorageUnavailable` when the database fails.
@@ -65,8 +67,10 @@ PRESENCE_FRESH = _dt.timedelta(seconds=45)
 CHALLENGE_TTL = _dt.timedelta(hours=1)
 #: A paired seek is shown to its owner this long (the page opens the game).
 PAIRED_SHOWN = _dt.timedelta(minutes=5)
-#: PostgreSQL advisory lock of quick pairing ("pair").
+#: PostgreSQL advisory lock of pairing ("pair"): quick pairing and taking a challenge, one at a time.
 _PAIRING_LOCK = 0x70616972
+#: A game's statuses while it is unfinished (its players are playing it).
+UNFINISHED = ("waiting", "playing", "game-over")
 
 challenges = Table(
     "nardy_challenges",
@@ -159,11 +163,13 @@ class ChallengeLimit(Exception):
 
 class ChallengeRefused(Exception):
     """A challenge that cannot be taken: ``code`` ``no_challenge``, ``challenge_taken``, ``own_challenge``,
-    ``blocked``, ``out_of_range``."""
+    ``blocked``, ``out_of_range``, ``already_playing`` (the taker sits at an unfinished game made in the lobby:
+    ``game_id``)."""
 
-    def __init__(self, code: str):
+    def __init__(self, code: str, game_id: str | None = None):
         super().__init__(code)
         self.code = code
+        self.game_id = game_id
 
 
 @dataclass
@@ -630,7 +636,8 @@ class Community:
         Raises :class:`ChallengeRefused`: ``no_challenge`` (unknown, withdrawn or lapsed), ``own_challenge``,
         ``challenge_taken`` (by someone else), ``blocked``."""
         now = now or _now()
-        with self.engine.begin() as c:
+        with self._pairing, self.engine.begin() as c:
+            self._lock_pairing(c)
             row = c.execute(select(challenges).where(challenges.c.id == cid)).first()
             if row is None:
                 raise ChallengeRefused("no_challenge")
@@ -645,7 +652,60 @@ class Community:
                 raise ChallengeRefused("own_challenge")
             if self._avoid(c, ch.owner, taker):
                 raise ChallengeRefused("blocked")
+            playing = self._playing(c, taker)
+            if playing is not None:
+                raise ChallengeRefused("already_playing", playing.game_id)
+            if self._playing(c, ch.owner) is not None:  # cannot happen while every pairing withdraws the rest
+                c.execute(update(challenges).where(challenges.c.id == ch.id).values(status="cancelled", closed=now))
+                raise ChallengeRefused("no_challenge")
             return self._take_in(c, ch, taker, build, now), True
+
+    @staticmethod
+    def _lock_pairing(c) -> None:
+        """One pairing at a time across processes, to the end of ``c``'s transaction: PostgreSQL's advisory
+        lock; SQLite's write lock, taken at once by a write that changes nothing (a pairing that only read
+        first would miss a seek stored meanwhile by another process)."""
+        if c.dialect.name == "postgresql":
+            c.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PAIRING_LOCK})
+        else:
+            c.execute(update(challenges).where(challenges.c.id == "").values(status="open"))
+
+    @staticmethod
+    def _playing(c, user_id: str) -> Challenge | None:
+        """The challenge or seek (accepted) whose game ``user_id`` sits at, unfinished (status
+        :data:`UNFINISHED`), the newest; ``None`` when they play no game made in the lobby. Read under the
+        pairing lock, it is what keeps a player to one game from the lobby at a time (a rated match among
+        them): every pairing checks it and withdraws both players' other challenges and seeks."""
+        live = c.execute(
+            select(games.c.id, games.c.seat0, games.c.seat1)
+            .where(
+                or_(games.c.seat0 == user_id, games.c.seat1 == user_id),
+                games.c.seat0 != games.c.seat1,
+                games.c.status.in_(UNFINISHED),
+            )
+            .limit(100)
+        ).all()
+        if not live:
+            return None
+        people = sorted({p for r in live for p in (r.seat0, r.seat1) if p})
+        row = c.execute(
+            select(challenges)
+            .where(
+                challenges.c.owner.in_(people),
+                challenges.c.game_id.in_([r.id for r in live]),
+                challenges.c.status == "accepted",
+                or_(challenges.c.owner == user_id, challenges.c.taken_by == user_id),
+            )
+            .order_by(challenges.c.closed.desc())
+            .limit(1)
+        ).first()
+        return None if row is None else Challenge.of(row)
+
+    @_guarded
+    def playing(self, user_id: str) -> Challenge | None:
+        """:meth:`_playing` on a connection of its own (``GET /api/lobby/quick``)."""
+        with self.engine.connect() as c:
+            return self._playing(c, user_id)
 
     @staticmethod
     def _take_in(c, ch: Challenge, taker: str, build, now: _dt.datetime) -> Challenge:
@@ -658,14 +718,11 @@ class Community:
             raise ChallengeRefused("challenge_taken")
         gid = build(ch, c)
         c.execute(update(challenges).where(challenges.c.id == ch.id).values(game_id=gid))
-        # the two players are playing now: their other seeks are withdrawn (no second pairing meanwhile)
+        # the two players are playing now: their other seeks and challenges are withdrawn (no second pairing
+        # meanwhile; :meth:`_playing` refuses one anyway)
         c.execute(
             update(challenges)
-            .where(
-                challenges.c.owner.in_((ch.owner, taker)),
-                challenges.c.kind == "quick",
-                challenges.c.status == "open",
-            )
+            .where(challenges.c.owner.in_((ch.owner, taker)), challenges.c.status == "open")
             .values(status="cancelled", closed=now)
         )
         ch.status, ch.taken_by, ch.closed, ch.game_id = "accepted", taker, now, gid
@@ -758,20 +815,22 @@ class Community:
     ) -> tuple[Challenge, bool]:
         """Quick pairing: pair ``user_id`` (rating ``rating`` at these terms) with the longest-waiting seek of
         another online player on the same terms (game, length, clock, rated) whose range takes ``rating`` and
-        whose rating ``terms``' range takes, neither blocking the other; ``build(seek, conn)`` makes the game.
-        Without one, ``user_id``'s own seek is stored (an earlier one on the same terms is kept, one on other
-        terms withdrawn). Returns (the seek, paired now).
+        whose rating ``terms``' range takes, neither blocking the other nor playing a game from the lobby;
+        ``build(seek, conn)`` makes the game. Without one, ``user_id``'s own seek is stored (an earlier one on
+        the same terms is kept, one on other terms withdrawn). Returns (the seek, paired).
 
-        Raises :class:`ChallengeLimit` (a new seek over the limits)."""
+        A player who already plays a game of a quick pairing (its game unfinished) is not paired again: the
+        answer is that seek and its game, ``(seek, True)`` (a repeated request, one whose answer was
+        lost, two tabs: the same game). Raises :class:`ChallengeLimit` (a new seek over the limits),
+        :class:`ChallengeRefused` ``already_playing`` (they play a game of an open challenge)."""
         now = now or _now()
         with self._pairing, self.engine.begin() as c:
-            # one pairing at a time across processes: PostgreSQL's advisory lock; SQLite's write lock, taken
-            # at once by a write that changes nothing (a pairing that only read first would miss a seek
-            # stored meanwhile by another process)
-            if c.dialect.name == "postgresql":
-                c.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _PAIRING_LOCK})
-            else:
-                c.execute(update(challenges).where(challenges.c.id == "").values(status="open"))
+            self._lock_pairing(c)
+            playing = self._playing(c, user_id)
+            if playing is not None:
+                if playing.kind == "quick":
+                    return playing, True
+                raise ChallengeRefused("already_playing", playing.game_id)
             mine = c.execute(
                 select(challenges).where(
                     challenges.c.owner == user_id, challenges.c.kind == "quick", challenges.c.status == "open"
@@ -818,17 +877,19 @@ class Community:
                     continue
                 if self._avoid(c, other.owner, user_id):
                     continue
-                if keep is not None:
+                if self._playing(c, other.owner) is not None:  # cannot happen while pairings withdraw the rest
                     c.execute(
-                        update(challenges).where(challenges.c.id == keep.id).values(status="cancelled", closed=now)
+                        update(challenges).where(challenges.c.id == other.id).values(status="cancelled", closed=now)
                     )
+                    continue
                 return self._take_in(c, other, user_id, build, now), True
             if keep is not None:
                 return keep, False
             self._check_limits(c, user_id, now)
             new = self._new_row(user_id, "quick", terms, now)
             c.execute(challenges.insert().values(**new))
-            return Challenge.of(c.execute(select(challenges).where(challenges.c.id == new["id"])).one()), False
+            seek = Challenge.of(c.execute(select(challenges).where(challenges.c.id == new["id"])).one())
+            return seek, False
 
     # ----- games -------------------------------------------------------------------------------------
     @_guarded

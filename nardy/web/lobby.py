@@ -9,6 +9,8 @@ Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
   may accept (``POST /api/lobby/challenges/{id}/accept``: the game is made and begins, both seated);
   ``DELETE /api/lobby/challenges/{id}`` withdraws it.
 * ``POST /api/lobby/quick``: quick pairing by game, length, clock and rating; ``GET``/``DELETE`` the seek.
+  A player plays one game from the lobby at a time: asked again while its game is unfinished, the answer is
+  that game (``paired``); taking a challenge meanwhile is refused (409 ``already_playing``).
 * ``GET /api/ratings`` (the leaderboard), ``GET /api/players/{id}`` (ratings, fair play),
   ``/api/players/{id}/history`` (rated matches), ``/api/players/{id}/games`` (finished games with their
   records' links).
@@ -103,11 +105,14 @@ _REFUSALS = {
     "challenge_taken": (409, "someone else accepted this challenge first", "Conflict"),
     "own_challenge": (409, "this is your own challenge", "Conflict"),
     "blocked": (403, "you cannot play this player", "Forbidden"),
+    "already_playing": (409, "you are playing a game from the lobby; finish it first", "Conflict"),
 }
 
 
 def _challenge_refused(e: ChallengeRefused) -> Refused:
     status, detail, kind = _REFUSALS[e.code]
+    if e.code == "already_playing":
+        return _refused(status, e.code, detail, kind, game=e.game_id)
     return _refused(status, e.code, detail, kind)
 
 
@@ -523,7 +528,10 @@ async def my_seek(request: Request):
     user = await _signed_in(request)
     com = community(request.app)
     await run_in_threadpool(com.touch, [(user.id, LOBBY)])
-    seek = await run_in_threadpool(com.seek, user.id)
+    # the game of a quick pairing being played (theirs taken, or another's seek they took), else their seek
+    seek = await run_in_threadpool(com.playing, user.id)
+    if seek is None or seek.kind != "quick":
+        seek = await run_in_threadpool(com.seek, user.id)
     if seek is None:
         return {"status": "none", "game": None, "seek": None}
     status = "paired" if seek.status == "accepted" else "waiting"
