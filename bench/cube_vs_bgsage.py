@@ -51,13 +51,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bgsage  # noqa: E402
 import gnubg_nn  # noqa: E402
 from bgsage.batch import bgbot_cpp  # noqa: E402
-from bgsage.weights import bearoff_db_path  # noqa: E402
 
 from nardy import Position  # noqa: E402
 from nardy.bots import Bot  # noqa: E402
 from nardy.bots._kernels import is_race  # noqa: E402
 from nardy.bots.cubeful import CubeState, cube_efficiency, decide, match_cube_decision, money_cube_decision  # noqa: E402
 from nardy.bots.met import get_met  # noqa: E402
+from nardy.training.teachers import bgsage_bearoff_db  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_vs_gnubg import gnubg_board, gnubg_choice  # noqa: E402
@@ -91,17 +91,9 @@ def self_play_positions(n: int, seed: int) -> list[Position]:
     return out[:n]
 
 
-_BEAROFF = []
-
-
 def bearoff_db():
     """bgsage's own one-sided bearoff database (``batch_cube_action`` does not consult it)."""
-    if not _BEAROFF:
-        db = bgbot_cpp.BearoffDB()
-        if not db.load(bearoff_db_path()):
-            raise RuntimeError("bgsage's bearoff database did not load")
-        _BEAROFF.append(db)
-    return _BEAROFF[0]
+    return bgsage_bearoff_db()
 
 
 def cube_states(positions, rng) -> list[dict]:

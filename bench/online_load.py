@@ -317,17 +317,21 @@ class Player:
             raise RuntimeError(f"account {self.name}: {status} {out}")
 
     # the lobby's live channel (WS /api/lobby/live), as the page opens it while its player waits to be paired
-    async def open_lobby(self) -> None:
+    async def _open_ws(self, path: str, max_size: int):
+        """A WebSocket to ``path`` with this player's cookies, from its own loopback address."""
         from websockets.asyncio.client import connect
 
         cookies = "; ".join(f"{k}={v}" for k, v in self.client.cookies.items())
-        self.lobby_ws = await connect(
-            f"{self.ws_base}/api/lobby/live",
+        return await connect(
+            f"{self.ws_base}{path}",
             additional_headers={"Cookie": cookies},
             local_addr=(self.addr, 0),
             open_timeout=REQUEST_TIMEOUT,
-            max_size=2**22,
+            max_size=max_size,
         )
+
+    async def open_lobby(self) -> None:
+        self.lobby_ws = await self._open_ws("/api/lobby/live", 2**22)
         self.run.fig.lobby_connected += 1
         self.run.fig.lobby_connected_peak = max(self.run.fig.lobby_connected_peak, self.run.fig.lobby_connected)
         self.run.fig.connected += 1
@@ -432,16 +436,7 @@ class Player:
 
     # the live channel
     async def connect(self, gid: str) -> None:
-        from websockets.asyncio.client import connect
-
-        cookies = "; ".join(f"{k}={v}" for k, v in self.client.cookies.items())
-        self.ws = await connect(
-            f"{self.ws_base}/api/games/{gid}/live",
-            additional_headers={"Cookie": cookies},
-            local_addr=(self.addr, 0),
-            open_timeout=REQUEST_TIMEOUT,
-            max_size=2**20,
-        )
+        self.ws = await self._open_ws(f"/api/games/{gid}/live", 2**20)
 
     async def open_live(self, gid: str) -> None:
         self.gid, self.closing, self.view = gid, False, None

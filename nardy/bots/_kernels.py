@@ -195,10 +195,11 @@ def encode(b, game, first_m, first_o, x):
         x[k + 7] = _opp_block_run(b) / 6.0
     else:
         if not race:  # no contact: nobody can hit
+            m = _core.mirror_hitting(b)  # the opponent's view, for its figures below
             n, loss = hit_stats(b)
             x[k + 4] = n / 36.0
             x[k + 8] = loss / (36.0 * 12.0)
-            n, loss = hit_stats(_core.mirror_hitting(b))
+            n, loss = hit_stats(m)
             x[k + 5] = n / 36.0
             x[k + 9] = loss / (36.0 * 12.0)
             # chance that a checker on the bar fails to enter: (closed home points / 6) squared
@@ -208,7 +209,6 @@ def encode(b, game, first_m, first_o, x):
             x[k + 11] = c * c / 36.0
             x[k + 12] = _back_escapes(b) / 36.0
             x[k + 14] = 1.0 - _min_escapes(b) / 36.0
-            m = _core.mirror_hitting(b)
             x[k + 13] = _back_escapes(m) / 36.0
             x[k + 15] = 1.0 - _min_escapes(m) / 36.0
         x[k + 6] = _prime(b, 1) / 6.0

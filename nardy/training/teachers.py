@@ -35,6 +35,7 @@ __all__ = [
     "make_teacher",
     "bgsage_board",
     "bgsage_evaluate",
+    "bgsage_bearoff_db",
 ]
 
 
@@ -132,6 +133,27 @@ _BGSAGE_LEVELS = ("1ply", "2ply", "3ply", "4ply")
 _BGSAGE_CACHE: dict = {}
 
 
+def bgsage_bearoff_db():
+    """bgsage's one-sided bearoff database (its ``bgbot_cpp.BearoffDB``), loaded once per process.
+
+    Raises:
+        ImportError: bgsage missing (``pip install bgsage``). RuntimeError: its database file missing or
+            unreadable.
+    """
+    if "db" not in _BGSAGE_CACHE:
+        try:
+            import bgbot_cpp
+            from bgsage.weights import bearoff_db_path
+        except ImportError:
+            raise ImportError("the bgsage teacher needs bgsage: pip install bgsage (training time only)") from None
+        db = bgbot_cpp.BearoffDB()
+        path = bearoff_db_path()
+        if path is None or not db.load(path):
+            raise RuntimeError("bgsage's bearoff database is missing or did not load")
+        _BGSAGE_CACHE["db"] = db
+    return _BGSAGE_CACHE["db"]
+
+
 def _bgsage_strategy(level: str):
     """bgsage's evaluation at ``level`` with its one-sided bearoff database attached, built once per process.
 
@@ -145,18 +167,10 @@ def _bgsage_strategy(level: str):
         raise ValueError(f"bgsage level {level!r}: one of {', '.join(_BGSAGE_LEVELS)}")
     if level in _BGSAGE_CACHE:
         return _BGSAGE_CACHE[level]
-    try:
-        import bgbot_cpp
-        from bgsage.weights import bearoff_db_path, default_weights
-    except ImportError:
-        raise ImportError("the bgsage teacher needs bgsage: pip install bgsage (training time only)") from None
-    if "db" not in _BGSAGE_CACHE:
-        db = bgbot_cpp.BearoffDB()
-        path = bearoff_db_path()
-        if path is None or not db.load(path):
-            raise RuntimeError("bgsage's bearoff database is missing or did not load")
-        _BGSAGE_CACHE["db"] = db
-    db = _BGSAGE_CACHE["db"]
+    db = bgsage_bearoff_db()
+    import bgbot_cpp
+    from bgsage.weights import default_weights
+
     w = default_weights()
     if level == "1ply":
         raw = bgbot_cpp.create_strategy(w.strategy_type, w.weight_paths_list, w.hidden_sizes_list)
@@ -190,11 +204,11 @@ def bgsage_evaluate(boards, level: str = "2ply", *, post_move: bool = False, thr
     Raises:
         ValueError: an unknown level. ImportError: bgsage missing (``pip install bgsage``).
     """
+    strategy = _bgsage_strategy(level)
+    import bgbot_cpp
     import bgsage.analyzer
 
-    strategy = _bgsage_strategy(level)
     owner = bgsage.analyzer.resolve_owner("centered")
-    import bgbot_cpp
 
     if post_move:
         cpp = [(bgsage_board(b), owner) for b in boards]
