@@ -224,12 +224,12 @@ def test_overlong_line_is_refused():
 )
 def test_every_line_is_read_in_linear_time(line):
     text = " 1 point match\n\n Game 1\n" + (line + "\n") * 50
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         replay(text)
     except RecordError as e:
         _assert_clean_error(e, text)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0  # CPU time: other work on the machine does not count
 
 
 def test_cube_never_passes_32768():
