@@ -155,10 +155,17 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
     type=click.IntRange(0, 4096),
     help="also fit a race net of this width on the race positions (0: none)",
 )
+@click.option(
+    "--race-net",
+    default=None,
+    help="keep the race net of this weights file (or 'shipped') instead of fitting one (not with --race-hidden)",
+)
 @click.option("--device", default=None, help="cuda or cpu (default: the GPU when there is one)")
 @click.option("--threads", default=None, type=click.IntRange(1, 1024), help="PyTorch CPU threads")
 @click.option("--out", "-o", required=True, type=click.Path(dir_okay=False), help="weights file (.npz)")
-def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, race_hidden, device, threads, out):
+def fit(
+    datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, race_hidden, race_net, device, threads, out
+):
     """Fit a net to one or more labelled datasets of the same game; write the numpy weights."""
     from nardy.bots.net import Net, shipped_path
 
@@ -176,6 +183,15 @@ def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, race
     init_net = None
     if init:
         init_net = Net.load(shipped_path(game) if init == "shipped" else init)
+    kept_race = None
+    if race_net:
+        if race_hidden:
+            raise click.UsageError("--race-net keeps a race net, --race-hidden fits one: give one of them")
+        kept_race = Net.load(shipped_path(game) if race_net == "shipped" else race_net)
+        if kept_race.game != game:
+            raise click.UsageError(f"--race-net {race_net}: a {kept_race.game} net, the datasets are {game}")
+        if kept_race.race is None:
+            raise click.UsageError(f"--race-net {race_net}: that net has no race net")
     prov = {
         "teachers": sorted({d["teacher"] for d in ds}),
         "data": [
@@ -225,6 +241,13 @@ def fit(datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, race
         res.net.race = race.net
         p = json.loads(res.net.provenance)
         p["race"] = json.loads(race.net.provenance)["fit"]
+        res.net.provenance = json.dumps(p, sort_keys=True)
+    elif kept_race is not None:
+        # the race net kept as it was, with what its provenance said of it
+        res.net.race = kept_race.race
+        p = json.loads(res.net.provenance)
+        old = json.loads(kept_race.provenance or "{}")
+        p["race"] = {"kept_from": Path(race_net).name, **({"fit": old["race"]} if "race" in old else {})}
         res.net.provenance = json.dumps(p, sort_keys=True)
     res.net.save(out)
     click.echo(json.dumps({"out": out, **res.history[-1], **({"race": race.history[-1]} if race else {})}))

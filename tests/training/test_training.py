@@ -254,6 +254,38 @@ def test_a_race_net_evaluates_the_races_and_the_main_net_the_contact_positions(t
     assert not np.allclose(got[1], NeuralEvaluator(alone).evaluate_batch(boards[[1]])[0])
 
 
+def test_a_fit_may_keep_another_nets_race_net_bit_for_bit(tmp_path):
+    """``nardy teach fit --race-net F`` fits the main net and keeps F's race net as it is (its provenance
+    says where it came from); with ``--race-hidden`` as well it is refused."""
+    pytest.importorskip("torch")
+    from click.testing import CliRunner
+
+    from nardy.cli import main
+
+    data, out, donor = tmp_path / "d.npz", tmp_path / "n.npz", tmp_path / "donor.npz"
+    run = CliRunner().invoke(
+        main,
+        ["teach", "label", "-g", "backgammon", "--self-play", "80", "-t", "search:0", "-j", "0", "-o", str(data)],
+    )
+    assert run.exit_code == 0, run.output
+    d = Net.random("backgammon", 8, seed=1)
+    d.race = Net.random("backgammon", 6, seed=2)
+    d.save(donor)
+    args = ["teach", "fit", str(data), "--hidden", "10", "--epochs", "1", "-o", str(out)]
+    run = CliRunner().invoke(main, [*args, "--race-net", str(donor)])
+    assert run.exit_code == 0, run.output
+    net = Net.load(out)
+    assert net.hidden == 10 and net.race is not None and net.race.hidden == 6
+    assert all(np.array_equal(a, b) for a, b in zip(net.race.weights, d.race.weights))
+    assert json.loads(net.provenance)["race"]["kept_from"] == "donor.npz"
+    both = CliRunner().invoke(main, [*args, "--race-net", str(donor), "--race-hidden", "4"])
+    assert both.exit_code == 2 and "give one of them" in both.output
+    d.race = None
+    d.save(donor)
+    none = CliRunner().invoke(main, [*args, "--race-net", str(donor)])
+    assert none.exit_code == 2 and "has no race net" in none.output
+
+
 def test_a_stopped_labelling_run_keeps_the_chunks_it_finished(short_positions, tmp_path):
     b, f = short_positions
     t = SearchTeacher("short", plies=0)
