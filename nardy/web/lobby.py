@@ -4,7 +4,9 @@ Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
 
 * ``GET /api/lobby``: the lobby as its asker sees it (challenges of players they neither block nor are
   blocked by, who is online, games being played that anyone may watch, their own quick-pairing seek).
-  ``WS /api/lobby/live``: the same, ``{"type": "lobby", "lobby": {...}}`` now and after every change.
+  ``WS /api/lobby/live``: the same, ``{"type": "lobby", "v": version, "lobby": {...}}``, when it opens, then
+  only what changed (``{"type": "lobby-delta", "from": version, "v": version, ...}``: :func:`publish_lobby`,
+  docs/online.md "The lobby's live channel").
 * ``POST /api/lobby/challenges`` (game, length, clock, rated, rating range, colour): an open challenge anyone
   may accept (``POST /api/lobby/challenges/{id}/accept``: the game is made and begins, both seated);
   ``DELETE /api/lobby/challenges/{id}`` withdraws it.
@@ -21,8 +23,8 @@ Every action is authorised (a log-in session; a rated match needs an account on 
 (a repeated accept answers the same game, a repeated withdrawal or block changes nothing), and stored before
 it is answered; the lobby's state is the database's (:mod:`nardy.web.community`), so several server
 processes share it. Changes reach the pages through the live channel's hub (:class:`nardy.web.live.Hub`,
-channel :data:`LOBBY`): a notification names only the channel, and each connection's message is made
-afresh from the database.
+channel :data:`LOBBY`): a notification names only the channel, and each process compares the lobby it reads
+afresh from the database with the one it read before, sending each connection the difference as it sees it.
 """
 
 from __future__ import annotations
@@ -758,8 +760,9 @@ async def leave_quick(request: Request):
 
 @router.websocket("/api/lobby/live")
 async def lobby_live(ws: WebSocket):
-    """The lobby's live channel: ``{"type": "lobby", "lobby": {...}}`` now and after every change; ``"ping"``
-    is answered ``"pong"`` (the handshake's Origin is checked by :func:`nardy.web.auth.check_request`)."""
+    """The lobby's live channel: a snapshot now, then the deltas (:func:`publish_lobby`); ``"ping"`` is answered
+    ``"pong"``, ``"snapshot"`` with a snapshot (at most one a :data:`SNAPSHOT_GAP`); the handshake's Origin is
+    checked by :func:`nardy.web.auth.check_request`."""
     app = ws.app
     user = await current_user(ws)
     uid = user.id if user else None
