@@ -544,14 +544,21 @@ async def _publish_full_once(app) -> None:
             feed.sent_snapshots += 1
 
 
+#: The rounds started by :func:`lobby_changed` and not yet done (kept so that they are not collected).
+_ROUNDS: set[asyncio.Task] = set()
+
+
 async def lobby_changed(app) -> None:
     """The lobby changed through this process: tell the other server processes (``NOTIFY``, kind ``lobby``:
-    they send their own connections what changed, :func:`publish_lobby`) and send it to this process's."""
+    they send their own connections what changed, :func:`publish_lobby`) and start this process's round, which
+    goes on after the caller answers (a request does not wait for the lobby's connections to be sent)."""
     try:
         await announce(app, "lobby", LOBBY)
     except Exception:  # the notification is lost: the other processes' presence rounds send it within 15 s
         log.info("lobby: could not tell the other processes")
-    await publish_lobby(app)
+    task = asyncio.get_running_loop().create_task(publish_lobby(app))
+    _ROUNDS.add(task)
+    task.add_done_callback(_ROUNDS.discard)
 
 
 class PresenceKeeper(PeriodicTask):

@@ -119,6 +119,10 @@ def test_a_page_that_missed_a_delta_gets_a_snapshot(app, three, monkeypatch):
 
         monkeypatch.setattr(lobby_module, "_send", lose_once)
         c1 = challenge(ann)
+        for _ in range(100):  # the round goes on after the answer
+            if lost and viewer_of(app, bob.me["id"]).v is None:
+                break
+            time.sleep(0.05)
         assert lost and json.loads(lost[0])["type"] == "lobby-delta"
         assert viewer_of(app, bob.me["id"]).v is None
         c2 = challenge(ann, length=5)
