@@ -344,10 +344,10 @@ class Player:
                 if not (isinstance(msg, str) and msg.startswith("{")):
                     continue
                 m = json.loads(msg)
-                if m.get("type") != "lobby":
+                if m.get("type") not in ("lobby", "lobby-delta"):
                     continue
                 self.run.fig.lobby_messages += 1
-                lobby = m["lobby"]
+                lobby = m["lobby"] if m["type"] == "lobby" else m  # a delta: seek/taken when they changed
                 # the page opens the game of a seek paired (or a challenge taken) while it waited
                 for c in (lobby.get("seek"), lobby.get("taken")):
                     if c and c.get("status") == "accepted" and c.get("game_id") and c["game_id"] not in self.played:

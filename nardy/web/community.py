@@ -231,7 +231,7 @@ class Challenge:
             "rating_max": self.rating_max,
             "colour": self.colour,
             "status": self.status,
-            "created": self.created.isoformat(),
+            "created": _utc(self.created),
             "game_id": self.game_id,
         }
 
@@ -303,19 +303,25 @@ class Community:
 
     @_guarded
     def online(self, now: _dt.datetime | None = None, limit: int = 200) -> list[dict]:
-        """Players connected within :data:`PRESENCE_FRESH` of ``now``, most recently seen first:
-        ``{"id", "name", "guest"}``."""
+        """Players connected within :data:`PRESENCE_FRESH` of ``now``, by name (then id; by code point):
+        ``{"id", "name", "guest"}``, at most ``limit``. A stable order: the presence rounds rewrite everyone's
+        ``seen`` every few seconds, so an order by it would change the list (and the lobby's live deltas) all the
+        time."""
         since = (now or _now()) - PRESENCE_FRESH
-        q = (
-            select(users.c.id, users.c.name, users.c.kind, func.max(presence.c.seen).label("seen"))
-            .join(users, users.c.id == presence.c.user_id)
-            .where(presence.c.seen >= since)
-            .group_by(users.c.id, users.c.name, users.c.kind)
-            .order_by(func.max(presence.c.seen).desc())
-            .limit(limit)
-        )
+        fresh = select(presence.c.user_id).where(presence.c.user_id == users.c.id, presence.c.seen >= since).exists()
+        q = select(users.c.id, users.c.name, users.c.kind).where(fresh).order_by(users.c.name, users.c.id).limit(limit)
         with self.engine.connect() as c:
-            return [{"id": r.id, "name": r.name, "guest": r.kind == "guest"} for r in c.execute(q).all()]
+            out = [{"id": r.id, "name": r.name, "guest": r.kind == "guest"} for r in c.execute(q).all()]
+        return sorted(out, key=lambda u: (u["name"], u["id"]))  # by code point, as the page orders (not collation)
+
+    @_guarded
+    def names(self, user_ids: list[str]) -> dict[str, dict]:
+        """``{id: {"id", "name", "guest"}}`` of the players among ``user_ids`` that exist."""
+        if not user_ids:
+            return {}
+        q = select(users.c.id, users.c.name, users.c.kind).where(users.c.id.in_(sorted(set(user_ids))))
+        with self.engine.connect() as c:
+            return {r.id: {"id": r.id, "name": r.name, "guest": r.kind == "guest"} for r in c.execute(q).all()}
 
     # ----- blocks ------------------------------------------------------------------------------------
     @_guarded
@@ -608,7 +614,7 @@ class Community:
                 challenges.c.created > now - CHALLENGE_TTL,
                 fresh,
             )
-            .order_by(challenges.c.created)
+            .order_by(challenges.c.created, challenges.c.id)
             .limit(limit)
         )
         with self.engine.connect() as c:
@@ -894,17 +900,19 @@ class Community:
     # ----- games -------------------------------------------------------------------------------------
     @_guarded
     def live_games(self, limit: int = 50) -> list[dict]:
-        """Online games open to watchers and being played, most recently played first: ``{"id", "game",
-        "title", "players", "length", "score", "rated"}``."""
+        """Online games open to watchers and being played, the most recently begun first: ``{"id", "game",
+        "title", "players", "length", "score", "status", "winner", "rated", "started"}`` (``started``: ISO 8601,
+        UTC). Ordered by when they began, not by their last move, so the list changes when a game begins or
+        ends (or its score), not with every move."""
         q = (
-            select(games.c.id, games.c.game, games.c.title, games.c.summary)
+            select(games.c.id, games.c.game, games.c.title, games.c.summary, games.c.created)
             .where(games.c.visibility == "public", games.c.status.in_(("playing", "game-over")))
-            .order_by(games.c.updated.desc())
+            .order_by(games.c.created.desc(), games.c.id)
             .limit(limit)
         )
         with self.engine.connect() as c:
             rows = c.execute(q).all()
-        return [_game_row(r) for r in rows]
+        return [{**_game_row(r), "started": _utc(r.created)} for r in rows]
 
     @_guarded
     def finished_games(self, user_id: str, public_only: bool, limit: int = 50, offset: int = 0) -> list[dict]:
@@ -926,6 +934,11 @@ class Community:
         with self.engine.connect() as c:
             rows = c.execute(q).all()
         return [{**_game_row(r), "ended": _aware(r.updated).isoformat()} for r in rows]
+
+
+def _utc(t: _dt.datetime) -> str:
+    """ISO 8601 in UTC (``+00:00``): strings of one form, so the page may order by them as text."""
+    return _aware(t).astimezone(_dt.UTC).isoformat()
 
 
 def _rating_row(r) -> dict:

@@ -4,7 +4,9 @@ Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
 
 * ``GET /api/lobby``: the lobby as its asker sees it (challenges of players they neither block nor are
   blocked by, who is online, games being played that anyone may watch, their own quick-pairing seek).
-  ``WS /api/lobby/live``: the same, ``{"type": "lobby", "lobby": {...}}`` now and after every change.
+  ``WS /api/lobby/live``: the same, ``{"type": "lobby", "v": version, "lobby": {...}}``, when it opens, then
+  only what changed (``{"type": "lobby-delta", "from": version, "v": version, ...}``: :func:`publish_lobby`,
+  docs/online.md "The lobby's live channel").
 * ``POST /api/lobby/challenges`` (game, length, clock, rated, rating range, colour): an open challenge anyone
   may accept (``POST /api/lobby/challenges/{id}/accept``: the game is made and begins, both seated);
   ``DELETE /api/lobby/challenges/{id}`` withdraws it.
@@ -21,8 +23,8 @@ Every action is authorised (a log-in session; a rated match needs an account on 
 (a repeated accept answers the same game, a repeated withdrawal or block changes nothing), and stored before
 it is answered; the lobby's state is the database's (:mod:`nardy.web.community`), so several server
 processes share it. Changes reach the pages through the live channel's hub (:class:`nardy.web.live.Hub`,
-channel :data:`LOBBY`): a notification names only the channel, and each connection's message is made
-afresh from the database.
+channel :data:`LOBBY`): a notification names only the channel, and each process compares the lobby it reads
+afresh from the database with the one it read before, sending each connection the difference as it sees it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import json
 import logging
 import secrets
 import time
+from dataclasses import dataclass
 from typing import Literal
 
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
@@ -55,7 +58,7 @@ from .community import (
 from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_locked
 from .errors import Refused
 from .games import ClockBody
-from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce
+from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
 from .online import publish, shown
 from .sessions import new_session
 from .storage import User
@@ -238,12 +241,19 @@ def _builder(store, taker: User, client_seed: str | None):
 
 
 # ----- the lobby's view ------------------------------------------------------------------------------------
+#: The lists of the lobby that every connection shares (then filtered by its blocks), each entry with an ``id``.
+LISTS = ("challenges", "online", "live")
+
+
 def _snapshot(com: Community) -> dict:
     """What every lobby connection shares: open challenges (with their owners' names and ratings), who is
     online, games to watch."""
     chs = com.open_challenges()
     online = com.online()
     names = {u["id"]: u for u in online}
+    missing = [ch.owner for ch in chs if ch.owner not in names]  # online, but not among the players listed
+    if missing:
+        names.update(com.names(missing))
     rated = com.ratings_for([(ch.owner, ch.game, ch.clock_class) for ch in chs if ch.rated])
     out = []
     for ch in chs:
@@ -251,6 +261,13 @@ def _snapshot(com: Community) -> dict:
         r = rated.get((ch.owner, ch.game, ch.clock_class)) if ch.rated else None
         out.append({**ch.public(), "owner": who, "owner_rating": round(r.rating) if r else None})
     return {"challenges": out, "online": online, "live": com.live_games()}
+
+
+def _owner(entry: dict, key: str) -> str:
+    """The player an entry of list ``key`` belongs to (the one whose blocks hide it), ``""`` for none."""
+    if key == "challenges":
+        return entry["owner"]["id"]
+    return entry["id"] if key == "online" else ""
 
 
 def _personal(snap: dict, uid: str | None, avoid: set[str], mine: dict) -> dict:
@@ -275,12 +292,93 @@ def lobby_view(com: Community, uid: str | None) -> dict:
     return _personal(snap, uid, com.avoided([uid])[uid], com.mine([uid])[uid])
 
 
-async def publish_lobby(app) -> None:
-    """Send every lobby connection of this process the lobby as it sees it now (read from the database: a
-    notification from another process needs only the channel's name, :data:`LOBBY`).
+def lobby_diff(old: dict, new: dict) -> dict:
+    """What changed from snapshot ``old`` to ``new`` (both of :func:`_snapshot`, shared by all): for each list
+    of :data:`LISTS` that changed, ``{"put": [entries new or changed, in the new order], "drop": [ids gone]}``
+    (either left out when empty; a list that did not change is left out: ``{}`` when nothing did)."""
+    out = {}
+    for key in LISTS:
+        before = {e["id"]: e for e in old[key]}
+        now = {e["id"] for e in new[key]}
+        put = [e for e in new[key] if before.get(e["id"]) != e]
+        drop = [i for i in before if i not in now]
+        if put or drop:
+            out[key] = _change(put, drop)
+    return out
 
-    Changes that come while the lobby is being sent are sent together, once, when it is done (at most one
-    lobby in the making a process, and :data:`LOBBY_GAP` seconds between two: a crowd arriving at once costs
+
+def _change(put: list, drop: list) -> dict:
+    return ({"put": put} if put else {}) | ({"drop": drop} if drop else {})
+
+
+def _seen_by(diff: dict, old: dict, avoid: set[str]) -> dict:
+    """``diff`` as a player who blocks or is blocked by the players ``avoid`` sees it (their entries left out,
+    put and dropped alike; ``old``: the snapshot it moves from, whose entries name the owners of the ids
+    dropped)."""
+    out = {}
+    for key, d in diff.items():
+        owners = {e["id"]: _owner(e, key) for e in old[key]}
+        put = [e for e in d.get("put", ()) if _owner(e, key) not in avoid]
+        drop = [i for i in d.get("drop", ()) if owners.get(i, "") not in avoid]
+        if put or drop:
+            out[key] = _change(put, drop)
+    return out
+
+
+@dataclass(eq=False)
+class _Viewer:
+    """What one lobby connection has been sent: ``v`` the version its page holds (``None``: it needs a
+    snapshot), the blocks it was filtered by, its seek and taken challenge as sent (JSON text), when its last
+    snapshot went (``time.monotonic``)."""
+
+    v: int | None = None
+    avoid: frozenset = frozenset()
+    seek: str = "null"
+    taken: str = "null"
+    snapshot_at: float = -1e9
+
+
+class LobbyFeed:
+    """The lobby's live messages of one process (``app.state.lobby_feed``): the version of the lobby its
+    connections were last sent, the snapshot that version is (``shared``), and each connection's
+    :class:`_Viewer`. One round at a time (:func:`publish_lobby`) reads and changes it."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.shared: dict | None = None
+        self.viewers: dict[Conn, _Viewer] = {}
+        self.sent_messages = 0  # figures (bench/lobby_fanout.py): messages and bytes sent, snapshots among them
+        self.sent_bytes = 0
+        self.sent_snapshots = 0
+
+
+def lobby_feed(app) -> LobbyFeed:
+    feed = getattr(app.state, "lobby_feed", None)
+    if feed is None:
+        feed = app.state.lobby_feed = LobbyFeed()
+    return feed
+
+
+#: The way before the live deltas, kept as the reference of bench/lobby_fanout.py: every round sends every
+#: connection the whole lobby (``{"type": "lobby", "lobby": {...}}``, no version).
+FULL_SNAPSHOTS = False
+#: Seconds at least between two snapshots a page asks for (``"snapshot"``) on one connection.
+SNAPSHOT_GAP = 1.0
+
+
+async def publish_lobby(app) -> None:
+    """Send every lobby connection of this process what changed in the lobby as it sees it (read from the
+    database: a notification from another process needs only the channel's name, :data:`LOBBY`).
+
+    A connection's first message is the lobby whole, ``{"type": "lobby", "v": version, "lobby": {...}}``; after
+    it, a round sends only what changed since the snapshot this process read last (:func:`lobby_diff`, filtered
+    by the connection's blocks, with its own seek and taken challenge when they changed):
+    ``{"type": "lobby-delta", "from": version, "v": version, ...}``, and nothing to a connection that sees no
+    change. A connection whose blocks changed, whose page asked (``"snapshot"``) or whose last message was not
+    sent gets the lobby whole again (docs/online.md, "The lobby's live channel").
+
+    Changes that come while a round is under way are sent together, once, when it is done (at most one
+    round in the making a process, and :data:`LOBBY_GAP` seconds between two: a crowd arriving at once costs
     a few rounds, not one round per arrival for everyone); every change is sent, the last round reading the
     database after it."""
     state = app.state
@@ -291,7 +389,7 @@ async def publish_lobby(app) -> None:
     try:
         while True:
             state.lobby_again = False
-            await _publish_lobby_once(app)
+            await (_publish_full_once(app) if FULL_SNAPSHOTS else _publish_lobby_once(app))
             if not state.lobby_again:
                 return
             await asyncio.sleep(LOBBY_GAP)
@@ -299,22 +397,130 @@ async def publish_lobby(app) -> None:
         state.lobby_sending = False
 
 
+def _tail(seek: str, taken: str) -> str:
+    return f'"seek":{seek},"taken":{taken}'
+
+
 async def _publish_lobby_once(app) -> None:
+    hub = app.state.hub
+    conns = list(hub.games.get(LOBBY, ()))
+    feed = lobby_feed(app)
+    for gone in [c for c in feed.viewers if c not in set(conns)]:
+        del feed.viewers[gone]
+    if not conns:
+        feed.shared = None  # nobody to compare with: the next connection's round reads the lobby afresh
+        return
+    com = community(app)
+    now = time.monotonic()
+
+    def render() -> list[tuple[Conn, str, bool]]:
+        # the messages as JSON text, made here (off the event loop): the snapshot and the change encoded once
+        # for everyone who blocks nobody, each one's own part added to it
+        snap = _snapshot(com)
+        uids = sorted({c.user for c in conns if c.user})
+        avoid, mine = com.avoided(uids), com.mine(uids)
+        old, before = feed.shared, feed.version
+        diff = lobby_diff(old, snap) if old is not None else None
+        version = before + 1
+        feed.shared, feed.version = snap, version
+        common_snap = common_diff = None
+        out = []
+        for c in conns:
+            viewer = feed.viewers.get(c)
+            if viewer is None:
+                viewer = feed.viewers[c] = _Viewer()
+            own = frozenset(avoid.get(c.user or "", ()))
+            theirs = mine.get(c.user or "", {})
+            seek, taken = theirs.get("seek"), theirs.get("taken")
+            seek_t = encode(seek.public()) if seek else "null"
+            taken_t = encode(taken.public()) if taken else "null"
+            fresh = viewer.v is None or diff is None or own != viewer.avoid
+            if fresh:
+                if own:
+                    body = encode(_personal(snap, c.user, set(own), theirs))[1:-1]
+                else:
+                    if common_snap is None:
+                        common_snap = encode({k: snap[k] for k in LISTS})[1:-1]
+                    body = common_snap + "," + _tail(seek_t, taken_t) + ',"me":' + encode(c.user)
+                text = f'{{"type":"lobby","v":{version},"lobby":{{{body}}}}}'
+            else:
+                assert diff is not None and old is not None
+                if own:
+                    mine_diff = _seen_by(diff, old, set(own))
+                    part = encode(mine_diff)[1:-1] if mine_diff else ""
+                else:
+                    if common_diff is None:
+                        common_diff = encode(diff)[1:-1] if diff else ""
+                    part = common_diff
+                bits = [part] if part else []
+                if seek_t != viewer.seek:
+                    bits.append('"seek":' + seek_t)
+                if taken_t != viewer.taken:
+                    bits.append('"taken":' + taken_t)
+                text = ""
+                if bits:
+                    text = f'{{"type":"lobby-delta","from":{viewer.v},"v":{version},' + ",".join(bits) + "}"
+            viewer.avoid, viewer.seek, viewer.taken = own, seek_t, taken_t
+            if text:
+                viewer.v = version
+                if fresh:
+                    viewer.snapshot_at = now
+                out.append((c, text, fresh))
+        return out
+
+    try:
+        views = await run_in_threadpool(render)
+    except Exception:  # the database is down a moment: the next change or round sends it again
+        log.info("lobby: could not be read for its connections")
+        return
+    for conn, text, fresh in views:
+        if await _send(conn, text):
+            feed.sent_messages += 1
+            feed.sent_bytes += len(text.encode())
+            feed.sent_snapshots += fresh
+        elif (viewer := feed.viewers.get(conn)) is not None:
+            viewer.v = None  # not sent: its page is behind; the next round sends it the lobby whole
+
+
+#: The event loop each lobby connection is served by (one a process, but a test's clients run one each).
+_LOOPS: dict[Conn, asyncio.AbstractEventLoop] = {}
+
+
+async def _send(conn: Conn, text: str) -> bool:
+    """Send ``text`` on ``conn`` (on the event loop that serves it); False when it could not be sent (the
+    socket is closing)."""
+
+    async def send() -> bool:
+        async with conn.lock:
+            try:
+                await conn.ws.send_text(text)
+            except Exception:
+                return False
+        return True
+
+    loop = _LOOPS.get(conn)
+    if loop is None or loop is asyncio.get_running_loop():
+        return await send()
+    try:
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(send(), loop))
+    except Exception:  # that loop has closed
+        return False
+
+
+async def _publish_full_once(app) -> None:
+    """The reference (:data:`FULL_SNAPSHOTS`): every connection the whole lobby, as before the live deltas."""
     hub = app.state.hub
     conns = list(hub.games.get(LOBBY, ()))
     if not conns:
         return
     com = community(app)
-    seq = time.time_ns()
+    feed = lobby_feed(app)
 
     def render() -> list[tuple[Conn, str]]:
-        # the messages as JSON text, made here (off the event loop); the part everyone shares is encoded once,
-        # each player's own part (their seek, their challenge taken) added to it, and only a player who blocks
-        # or is blocked by someone gets lists of their own
         snap = _snapshot(com)
         uids = sorted({c.user for c in conns if c.user})
         avoid, mine = com.avoided(uids), com.mine(uids)
-        common = json.dumps({k: snap[k] for k in ("challenges", "online", "live")})[:-1]
+        common = json.dumps({k: snap[k] for k in LISTS})[:-1]
         out = []
         for c in conns:
             own, theirs = avoid.get(c.user or "", set()), mine.get(c.user or "", {})
@@ -328,21 +534,31 @@ async def _publish_lobby_once(app) -> None:
 
     try:
         views = await run_in_threadpool(render)
-    except Exception:  # the database is down a moment: the next change or round sends it again
+    except Exception:
         log.info("lobby: could not be read for its connections")
         return
     for conn, text in views:
-        await hub.deliver(conn, seq, text)
+        if await _send(conn, text):
+            feed.sent_messages += 1
+            feed.sent_bytes += len(text.encode())
+            feed.sent_snapshots += 1
+
+
+#: The rounds started by :func:`lobby_changed` and not yet done (kept so that they are not collected).
+_ROUNDS: set[asyncio.Task] = set()
 
 
 async def lobby_changed(app) -> None:
     """The lobby changed through this process: tell the other server processes (``NOTIFY``, kind ``lobby``:
-    they send their own connections the lobby again, :func:`publish_lobby`) and send it to this process's."""
+    they send their own connections what changed, :func:`publish_lobby`) and start this process's round, which
+    goes on after the caller answers (a request does not wait for the lobby's connections to be sent)."""
     try:
         await announce(app, "lobby", LOBBY)
     except Exception:  # the notification is lost: the other processes' presence rounds send it within 15 s
         log.info("lobby: could not tell the other processes")
-    await publish_lobby(app)
+    task = asyncio.get_running_loop().create_task(publish_lobby(app))
+    _ROUNDS.add(task)
+    task.add_done_callback(_ROUNDS.discard)
 
 
 class PresenceKeeper(PeriodicTask):
@@ -551,8 +767,9 @@ async def leave_quick(request: Request):
 
 @router.websocket("/api/lobby/live")
 async def lobby_live(ws: WebSocket):
-    """The lobby's live channel: ``{"type": "lobby", "lobby": {...}}`` now and after every change; ``"ping"``
-    is answered ``"pong"`` (the handshake's Origin is checked by :func:`nardy.web.auth.check_request`)."""
+    """The lobby's live channel: a snapshot now, then the deltas (:func:`publish_lobby`); ``"ping"`` is answered
+    ``"pong"``, ``"snapshot"`` with a snapshot (at most one a :data:`SNAPSHOT_GAP`); the handshake's Origin is
+    checked by :func:`nardy.web.auth.check_request`."""
     app = ws.app
     user = await current_user(ws)
     uid = user.id if user else None
@@ -563,23 +780,35 @@ async def lobby_live(ws: WebSocket):
         return
     conn = Conn(ws, uid, [], None, "own", language(ws))
     await ws.accept()
+    _LOOPS[conn] = asyncio.get_running_loop()
     hub.add(LOBBY, conn)
     com = community(app)
+    feed = lobby_feed(app)
     try:
+        # its first message, the lobby whole, comes with the round this starts
         if uid is not None:
             await run_in_threadpool(com.touch, [(uid, LOBBY)])
-            await lobby_changed(app)  # someone came online: everyone sees them (this one its first lobby)
+            await lobby_changed(app)  # someone came online: everyone sees them
         else:
-            view = await run_in_threadpool(lobby_view, com, None)
-            await hub.deliver(conn, time.time_ns(), {"type": "lobby", "lobby": view})
+            await publish_lobby(app)
         while True:
-            msg = await ws.receive_text()
-            if msg[:256] == "ping":
-                await ws.send_text("pong")
+            msg = (await ws.receive_text())[:256]
+            if msg == "ping":
+                await _send(conn, "pong")
+            elif msg == "snapshot":  # the page missed a change: the lobby whole, at most one a SNAPSHOT_GAP
+                viewer = feed.viewers.get(conn)
+                if viewer is not None:
+                    wait = viewer.snapshot_at + SNAPSHOT_GAP - time.monotonic()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    viewer.v = None
+                await publish_lobby(app)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         hub.remove(LOBBY, conn)
+        feed.viewers.pop(conn, None)
+        _LOOPS.pop(conn, None)
 
 
 # ----- routes: ratings and players -------------------------------------------------------------------------

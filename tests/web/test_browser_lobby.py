@@ -168,3 +168,53 @@ def test_two_players_pair_quickly_play_a_rated_game_and_see_their_new_ratings(se
     href = loser.get_attribute("#lobby-player a[download]", "href")
     assert href.startswith("/api/games/") and href.endswith("/mat")
     shot(loser, shots, "04-loser-history")
+
+
+def test_a_challenge_appears_for_another_player_and_goes_when_withdrawn_or_taken_through_deltas(server, people, shots):
+    """docs/online.md, "The lobby's live channel": each page gets the lobby whole once, then only what changed;
+    one player's challenge appears on another's page and goes when it is withdrawn or taken, with no second
+    snapshot."""
+    stamp = int(time.time() * 1000) % 100000
+    ann_name, bob_name = f"Ada{stamp}", f"Ben{stamp}"
+    ann, bob = people(2)
+    register(ann, server, ann_name)
+    register(bob, server, bob_name)
+    open_lobby(ann)
+    open_lobby(bob)
+    bob.wait_for_function("(n) => window.nardyLobby.state.online.some((u) => u.name === n)", arg=ann_name)
+    counts = "() => [window.nardyLobby.snapshots, window.nardyLobby.deltas]"
+    assert bob.evaluate(counts)[0] == 1 and ann.evaluate(counts)[0] == 1
+
+    def bobs_challenges():
+        return bob.evaluate(
+            "() => [...document.querySelectorAll('#lobby-challenges li[data-challenge]')].map((li) => li.textContent)"
+        )
+
+    # Ann posts a challenge (short nardy to 3, rapid, unrated): it appears on Bob's page, with "Accept"
+    ann.select_option("#lq-game", "short")
+    ann.fill("#lq-length", "3")
+    ann.select_option("#lq-clock", "rapid")
+    ann.set_checked("#lq-rated", False)
+    before = bob.evaluate(counts)[1]
+    ann.click("#btn-challenge")
+    bob.wait_for_selector("#lobby-challenges li[data-challenge] button.accept", timeout=PUSH_WAIT * 1000)
+    [text] = bobs_challenges()
+    assert ann_name in text and "Short nardy" in text and "to 3" in text and "unrated" in text, text
+    assert bob.evaluate(counts)[1] > before
+    ann.wait_for_selector("#lobby-challenges li[data-challenge] button.withdraw")  # hers: "Withdraw"
+    shot(bob, shots, "05-bob-sees-the-challenge")
+
+    # she withdraws it: it goes from Bob's page
+    ann.click("#lobby-challenges button.withdraw")
+    bob.wait_for_function("!document.querySelector('#lobby-challenges li[data-challenge]')", timeout=PUSH_WAIT * 1000)
+    assert bob.is_visible("#lobby-challenges li.empty")
+
+    # posted again, Bob takes it: both pages open the game; Ann's learnt it from her own part of a delta
+    ann.click("#btn-challenge")
+    bob.wait_for_selector("#lobby-challenges button.accept", timeout=PUSH_WAIT * 1000)
+    assert ann.evaluate(counts)[0] == 1 and bob.evaluate(counts)[0] == 1  # no second snapshot for either
+    bob.click("#lobby-challenges button.accept")
+    for p in (ann, bob):
+        p.wait_for_function("window.nardy.view && window.nardy.view.status === 'playing'", timeout=PUSH_WAIT * 1000)
+    assert view(ann)["id"] == view(bob)["id"] and sorted(view(ann)["you"] + view(bob)["you"]) == [0, 1]
+    assert ann.evaluate(counts)[0] == 1 and ann.evaluate(counts)[1] >= 3

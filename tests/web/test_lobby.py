@@ -14,6 +14,7 @@ from nardy.web.community import LOBBY, MAX_OPEN, Community
 from nardy.web.ratings import START, match_update
 from nardy.web.storage import Storage
 
+from .lobby_page import Page, ids
 from .players import PlayerClient
 
 BLITZ = {"game": "long", "length": 1, "clock": "blitz", "rated": True}
@@ -346,26 +347,21 @@ def test_running_out_of_time_in_a_rated_match_is_a_rated_loss(ann, bob):
 # ----- the live lobby -----------------------------------------------------------------------------------------
 def test_the_lobby_channel_sends_the_lobby_and_each_change(app, ann, bob):
     anon = client(app)  # nobody signed in may watch the lobby too
+    page, page2 = Page(), Page()
     with bob.websocket_connect("/api/lobby/live") as ws, anon.websocket_connect("/api/lobby/live") as ws2:
-        first = ws.receive_json()
+        first = page.receive(ws)
         assert first["type"] == "lobby" and first["lobby"]["me"] == bob.me["id"]
-        assert ws2.receive_json()["lobby"]["me"] is None
+        assert page2.receive(ws2)["lobby"]["me"] is None
         ch = challenge(ann)
-        for w in (ws, ws2):
-            while True:  # the next message with Ann's challenge (another may come first: someone came online)
-                msg = w.receive_json()
-                if ch["id"] in {c["id"] for c in msg["lobby"]["challenges"]}:
-                    break
-        assert msg["lobby"]["seek"] is None and msg["lobby"]["me"] is None
+        for p, w in ((page, ws), (page2, ws2)):  # (another change may come first: someone came online)
+            lobby = p.until(w, lambda lobby: ch["id"] in ids(lobby))
+        assert lobby["seek"] is None and lobby["me"] is None
         ws.send_text("ping")
         assert ws.receive_text() == "pong"
         # Ann's quick seek and Bob's pairing: Bob is told through the channel too (his seek is paired)
         ann.post("/api/lobby/quick", json=BLITZ)
         gid = bob.post("/api/lobby/quick", json=BLITZ).json()["game"]
-        while True:
-            msg = ws.receive_json()
-            if msg["lobby"]["seek"] is None and gid in {g["id"] for g in msg["lobby"]["live"]}:
-                break
+        page.until(ws, lambda lobby: lobby["seek"] is None and gid in ids(lobby, "live"))
     anon.__exit__(None, None, None)
     from starlette.websockets import WebSocketDisconnect
 

@@ -1,7 +1,8 @@
 // The lobby (#/lobby): quick pairing, open challenges, who is online, games to watch, the leaderboard, a
 // player's ratings, history and finished games, blocks. Live over WS /api/lobby/live (docs/online.md,
-// "Lobby"). app.js's route() calls showLobby()/hideLobby(); this file builds its own part of the page and
-// takes its texts from the one message catalogue (nardy/data/catalogue.toml, section page: lobby_*).
+// "Lobby"): a snapshot, then only what changed. app.js's route() calls showLobby()/hideLobby(); this file
+// builds its own part of the page and takes its texts from the one message catalogue
+// (nardy/data/catalogue.toml, section page: lobby_*).
 "use strict";
 
 const LOBBY = {
@@ -10,7 +11,11 @@ const LOBBY = {
   retry: 0,
   timer: null,
   ping: null,
-  state: null,       // the last lobby message
+  state: null,       // the lobby as shown: the last snapshot with the deltas since applied
+  v: null,           // its version (null: a snapshot is awaited)
+  asked: 0,          // when a snapshot was last asked for (Date.now())
+  snapshots: 0,      // counts the snapshots and the deltas received (tests read them)
+  deltas: 0,
   seeds: {},         // seek/challenge id -> the dice seed this browser gave it
   opened: null,      // the paired game already opened
   updates: 0,        // counts lobby messages drawn (tests wait on it)
@@ -84,6 +89,52 @@ function wordLobby() {
   }
 }
 
+// ----- the lobby's live messages (docs/online.md, "The lobby's live channel") ----------------------------
+// Each list's order, as the server sends it: challenges oldest first, players by name, games to watch the
+// most recently begun first (then by id). The times are ISO 8601 in UTC, one form: ordered as text.
+const LOBBY_ORDER = {
+  challenges: (a, b) => cmp(a.created, b.created) || cmp(a.id, b.id),
+  online: (a, b) => cmp(a.name, b.name) || cmp(a.id, b.id),
+  live: (a, b) => cmp(b.started || "", a.started || "") || cmp(a.id, b.id),
+};
+
+function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+
+// The lobby ``lobby`` with the delta ``msg`` applied: each list's entries put (added or replaced, by id) and
+// dropped, in the list's order; the seek and the taken challenge replaced when the delta has them.
+function applyLobbyDelta(lobby, msg) {
+  const out = { ...lobby };
+  for (const key of Object.keys(LOBBY_ORDER)) {
+    const d = msg[key];
+    if (!d) continue;
+    const byId = new Map(lobby[key].map((e) => [e.id, e]));
+    for (const id of d.drop || []) byId.delete(id);
+    for (const e of d.put || []) byId.set(e.id, e);
+    out[key] = [...byId.values()].sort(LOBBY_ORDER[key]);
+  }
+  for (const key of ["seek", "taken"]) if (key in msg) out[key] = msg[key];
+  return out;
+}
+
+// A message of the lobby's channel: a snapshot replaces the lobby; a delta from the version shown moves it
+// on; a delta from another version (one was missed) asks for a snapshot (at most one every 2 seconds).
+function lobbyMessage(ws, msg) {
+  if (msg.type === "lobby") {
+    LOBBY.v = msg.v === undefined ? null : msg.v;
+    LOBBY.snapshots++;
+    renderLobby(msg.lobby);
+  } else if (msg.type === "lobby-delta") {
+    if (LOBBY.state && LOBBY.v !== null && msg.from === LOBBY.v) {
+      LOBBY.v = msg.v;
+      LOBBY.deltas++;
+      renderLobby(applyLobbyDelta(LOBBY.state, msg));
+    } else {
+      LOBBY.v = null;
+      if (Date.now() - LOBBY.asked > 2000 && ws.readyState === 1) { LOBBY.asked = Date.now(); ws.send("snapshot"); }
+    }
+  }
+}
+
 // The page's language changed (app.js sets it first): word the lobby again.
 function relabelLobby() {
   setTimeout(() => {
@@ -121,6 +172,7 @@ function openLobbyLive() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/api/lobby/live`);
   LOBBY.ws = ws;
+  LOBBY.v = null;  // a new connection: its first message is the lobby whole
   ws.onopen = () => {
     LOBBY.retry = 0;
     LOBBY.ping = setInterval(() => { if (ws.readyState === 1) ws.send("ping"); }, 20000);
@@ -129,7 +181,7 @@ function openLobbyLive() {
     if (ev.data === "pong") return;
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
-    if (msg.type === "lobby") renderLobby(msg.lobby);
+    if (LOBBY.ws === ws) lobbyMessage(ws, msg);
   };
   ws.onclose = () => {
     clearInterval(LOBBY.ping);
