@@ -280,6 +280,8 @@ class Player:
         self.paired: str | None = None
         self.paired_event = asyncio.Event()
         self.played: set[str] = set()
+        self.answers: dict[int, asyncio.Future] = {}  # actions sent on the game's live channel, by id
+        self.next_id = 0
 
     async def request(self, method: str, path: str, body=None) -> tuple[int, dict | None]:
         headers = {}
@@ -466,7 +468,13 @@ class Player:
             try:
                 async for msg in self.ws:
                     if isinstance(msg, str) and msg.startswith("{"):
-                        self.got(json.loads(msg)["view"], time.monotonic())
+                        m = json.loads(msg)
+                        if m.get("type") == "answer":
+                            fut = self.answers.get(m.get("id"))
+                            if fut is not None and not fut.done():
+                                fut.set_result(m)
+                        else:
+                            self.got(m["view"], time.monotonic())
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -527,7 +535,10 @@ class Player:
                 body = {"action": action, "seq": v["seq"]}
             acted = v["seq"]
             sent = self.run.sent(self.gid, self.side, v["seq"])
-            status, out = await self.request("POST", f"/api/games/{self.gid}/actions", body)
+            if self.run.args.actions == "socket":
+                status, out = await self.act_on_socket(body)
+            else:
+                status, out = await self.request("POST", f"/api/games/{self.gid}/actions", body)
             if status == 200:
                 self.run.fig.actions += 1
                 self.run.acked(self.gid, sent, out["seq"])
@@ -541,6 +552,23 @@ class Player:
                         self.view = None
                         self.got(fresh, time.monotonic())
         return False
+
+    async def act_on_socket(self, body: dict) -> tuple[int, dict | None]:
+        """Send an action on the game's live channel (``{"type": "action", "id", "body"}``) and wait for its
+        answer there: (status, view or error body) as the HTTP route would answer; (0, None) when the
+        connection failed or no answer came within the request timeout (the state is read again)."""
+        rid = self.next_id = self.next_id + 1
+        fut = asyncio.get_running_loop().create_future()
+        self.answers[rid] = fut
+        try:
+            await self.ws.send(json.dumps({"type": "action", "id": rid, "body": body}))
+            m = await asyncio.wait_for(fut, self.run.args.request_timeout)
+        except Exception as e:
+            self.run.fig.error(f"socket {type(e).__name__}")
+            return 0, None
+        finally:
+            self.answers.pop(rid, None)
+        return m["status"], m.get("view") if m["status"] == 200 else m.get("error")
 
     def _idle(self, acted: int) -> bool:
         v = self.view
@@ -774,6 +802,7 @@ async def drive(args, server: ServerProc) -> dict:
         "left_unfinished": f.left_unfinished,
         "sent_again": dict(sorted(run.retried.items())),
         "pairing": args.pairing,
+        "actions_by": args.actions,
         "in_progress_peak": f.in_progress_peak,
         "reconnects": f.reconnects,
         "lost_actions": lost,
@@ -864,6 +893,13 @@ def main(argv=None) -> int:
         choices=["quick", "invite"],
         help="quick: accounts paired by the lobby's quick pairing (rated, with --clock); invite: guests paired by "
         "invitation (the pairing of the first version of this benchmark, to compare with it)",
+    )
+    ap.add_argument(
+        "--actions",
+        default="socket",
+        choices=["socket", "http"],
+        help="how players send their actions: on the game's live channel (the page's way) or POST "
+        "/api/games/{id}/actions (the route kept for other clients; the first versions of this benchmark)",
     )
     ap.add_argument("--clock", default="blitz", choices=["blitz", "rapid", "classic"], help="the lobby games' clock")
     ap.add_argument("--unrated", action="store_true", help="lobby games unrated (default: rated)")

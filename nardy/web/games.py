@@ -443,19 +443,61 @@ async def delete_game(request: Request, store: StorageDep, lock: GameLock, gid: 
 async def act(
     request: Request,
     body: Action,
-    store: StorageDep,
     compute: ComputeDep,
-    lock: GameLock,
-    lane: LaneDep,
     gid: GameId,
     viewer: int | None = Query(None, ge=0, le=1),
     numbering: Numbering = Query("own"),
 ):
     uid = await user_id(request)
+    try:
+        out = await perform(request.app, gid, uid, body, viewer, numbering, request.state, compute)
+    except StaleAction as e:
+        return error_response(409, e.detail, "StaleAction", request=request, seq=e.revision)
+    return Response(out, media_type="application/json") if isinstance(out, str) else out
+
+
+class StaleAction(Exception):
+    """An action chosen on state ``seq`` of a game now at ``revision``: nothing was done (409 ``stale_action``)."""
+
+    def __init__(self, seq: int, revision: int):
+        self.seq, self.revision = seq, revision
+        self.detail = (
+            f"stale action: it was chosen on state {seq} but the game is at state {revision} (a repeated or late "
+            f"request); nothing was done; reload the game"
+        )
+        super().__init__(self.detail)
+
+
+async def perform(
+    app,
+    gid: str,
+    uid: str | None,
+    body: Action,
+    viewer: int | None,
+    numbering: str,
+    state,
+    compute=None,
+    skip=None,
+) -> SavedGameView | str:
+    """Player ``uid``'s action ``body`` on game ``gid``, as ``POST /api/games/{gid}/actions`` and the game's live
+    channel (:func:`nardy.web.online.live`) take it: checked (seated, their turn, the ``seq`` it was chosen on),
+    applied, the computer's answer run (``compute``: a game against the computer; ``None``: refused unless the
+    game is online), stored, then pushed to the game's live connections here (but ``skip``, the connection
+    the action came by, which gets the answer) once committed. Returns the acting player's view: JSON text for an
+    online game (encoded once, the same text their live connections get), else a :class:`SavedGameView`.
+    ``state.wording`` is set to the game's wording (error messages label points as the view does).
+
+    Raises:
+        StaleAction: ``body.seq`` is not the stored revision (nothing was done); the rules' errors
+        (:class:`~nardy.errors.NardyError`), Refused 403 (not seated, not their turn), HTTPException 404/409,
+        StorageUnavailable 503: as the HTTP route answers them."""
+    store = app.state.storage
+    lane = app.state.action_lane
+    lock = app.state.game_locks.lock_for(gid)
     t = time.time()
     entry: dict = {}
     held: dict = {}
-    hub = request.app.state.hub
+    hub = app.state.hub
     conns: list = []
 
     def apply():
@@ -470,9 +512,11 @@ async def act(
         s = game.session
         side = acting_side(s, uid, body.action, body.player)
         v, _ = viewer_for(s, uid, viewer)
-        request.state.wording = s.wording(numbering, v)
+        state.wording = s.wording(numbering, v)
         if body.seq != game.saved.revision:
             return "stale", None
+        if compute is None and not s.online:
+            raise Refused(409, "only a game against another person online has that", code="not_online", kind="Conflict")
         done = s.act(
             body.action,
             frm=body.from_,
@@ -501,9 +545,11 @@ async def act(
         # an online game: the answer is the view of the player's own live connections too, encoded once, and
         # the other connections' views are made now (each (player, viewer, numbering) once), sent after commit
         text = out.model_dump_json(by_alias=True)
-        held["pushes"] = hub.messages(conns, conn_view, game, {(uid, viewer, numbering): text})
-        held["seq"] = game.saved.revision  # now: once the lock is left, the kept game may change again
-        return Response(text, media_type="application/json")
+        held["pushes"] = hub.messages(
+            [c for c in conns if c is not skip], conn_view, game, {(uid, viewer, numbering): text}
+        )
+        held["seq"] = state.seq = game.saved.revision  # now: once the lock is left, the kept game may change
+        return text
 
     def game_of() -> Loaded:
         return held["game"]
@@ -515,37 +561,30 @@ async def act(
         # (on its thread, under the lock) and sent once it is committed
         conns = hub.connections(gid)
         try:
-            state, out = await lane(apply)
+            stage, out = await lane(apply)
         except GameStateError as e:
             if e.code != "time_out":
                 raise
             # the clock ran out before this action: the match is over; store that, then refuse (after the lock)
             await lane(store_session, store, game_of())
             timed_out = True
-            state, out = "timeout", e
-        if state == "stale":
-            rev = game_of().saved.revision
-            return error_response(
-                409,
-                f"stale action: it was chosen on state {body.seq} but the game is at state "
-                f"{rev} (a repeated or late request); nothing was done; reload the game",
-                "StaleAction",
-                request=request,
-                seq=rev,
-            )
-        if state == "computer":
+            stage, out = "timeout", e
+        if stage == "stale":
+            raise StaleAction(body.seq, game_of().saved.revision)
+        if stage == "computer":
             # the person's action and the computer's answer are stored together, or not at all
+            assert compute is not None
             await compute(game_of().session.run_bots)
             out = await lane(finish)
     game, s = game_of(), game_of().session
     if timed_out:
-        await publish(request.app, gid)
+        await publish(app, gid)
         raise out
     if s.online:
         if "pushes" in held:  # sent after the action is committed (the unit of work ended in the lane)
             await hub.push(held["seq"], held["pushes"])
         else:
-            await publish(request.app, gid, game)
+            await publish(app, gid, game)
     return out
 
 
