@@ -140,12 +140,16 @@ class Hub:
                 else:
                     await conn.ws.send_json(message)
 
-    async def publish(self, gid: str, store, shown, game=None, lock: asyncio.Lock | None = None) -> None:
+    async def publish(
+        self, gid: str, store, shown, game=None, lock: asyncio.Lock | None = None, notice: tuple | None = None
+    ) -> None:
         """Send every connection of ``gid`` its view of the stored game. ``shown(game, conn)`` makes one
         connection's view (a dict) from the loaded game: the process's kept game, read under the game's
         in-process ``lock`` (:mod:`nardy.web.gamecache`), all the views made in one go; ``game``: the
         :class:`~nardy.web.deps.Loaded` just stored, used as it is when it is still the kept one (else the
-        game is read: it has changed since, and its newer state is what is sent)."""
+        game is read: it has changed since, and its newer state is what is sent); ``notice``: ``(revision, base,
+        entry)``, the change another process stored, as its notification told it: the kept game follows it
+        without a query when it can (:meth:`nardy.web.gamecache.GameCache.follow`), else it is read."""
         conns = self.connections(gid)
         if not conns:
             return
@@ -153,7 +157,12 @@ class Hub:
         from .gamecache import cache_of
 
         def views():
-            current = game if (game is not None and cache_of(store).peek(gid) is game) else read_locked(store, gid)
+            cache = cache_of(store)
+            current = game if (game is not None and cache.peek(gid) is game) else None
+            if current is None and notice is not None:
+                current = cache.follow(gid, *notice)
+            if current is None:
+                current = read_locked(store, gid)
             return current.saved.revision, self.messages(conns, shown, current)
 
         try:

@@ -42,6 +42,7 @@ __all__ = [
     "conn_view",
     "publish",
     "publish_all",
+    "follow",
     "expire",
     "invite_url",
 ]
@@ -135,6 +136,25 @@ async def publish(app, gid: str, game: Loaded | None = None) -> None:
     stored by this request (else it is read)."""
     hub = app.state.hub
     await hub.publish(gid, app.state.storage, conn_view, game, app.state.game_locks.local(gid))
+
+
+async def follow(app, key: str) -> None:
+    """A game's notification from another server process (:mod:`nardy.web.cluster`, kind ``game``): ``key`` is
+    ``"<id>"``, or ``"<id> <revision> <base> <logged action JSON>"`` when the change was one logged action
+    (:meth:`nardy.web.storage.Storage.append`): this process's kept game follows it without a query when it is
+    at the revision before. Then the game's live connections here are pushed their views."""
+    gid, _, rest = key.partition(" ")
+    notice = None
+    if rest:
+        try:
+            rev, base, entry = rest.split(" ", 2)
+            notice = (int(rev), int(base), json.loads(entry))
+            if not isinstance(notice[2], dict):
+                notice = None
+        except ValueError:
+            notice = None
+    hub = app.state.hub
+    await hub.publish(gid, app.state.storage, conn_view, None, app.state.game_locks.local(gid), notice)
 
 
 def conn_view(game: Loaded, conn: Conn) -> str:

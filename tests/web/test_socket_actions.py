@@ -194,3 +194,64 @@ def test_a_socket_action_costs_two_statements_and_one_commit(pair):
             v = m["view"]
     for cost in costs:
         assert cost.get("statements", 0) <= 2 and cost.get("commits", 0) == 1, costs
+
+
+def test_another_process_follows_a_logged_action_from_its_notification_without_a_query():
+    # two server processes on one database (here two apps in this process, each with its storage, listener
+    # and game cache): Ann acts on the first; Bob's live connection is on the second, which keeps the game and
+    # brings it to the new revision from the notification's payload, with no statement of its own
+    from nardy.web.gamecache import cache_of
+
+    url, drop = pg_schema("nardy_follow")
+    stores = [Storage(url), Storage(url)]
+    apps = [create_app(storage=st) for st in stores]
+    a, b = PlayerClient(apps[0], base_url="http://testserver"), PlayerClient(apps[1], base_url="http://testserver")
+    try:
+        for c, name in ((a, "Ann"), (b, "Bob")):
+            c.__enter__()
+            c.portal.call(c.app.state.clock_keeper.stop)
+            c.portal.call(c.app.state.presence_keeper.stop)
+            c.guest(name)
+        g = a.post("/api/games", json={"game": "long", "opponent": "online", "length": 3}).json()
+        v = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
+        gid = g["id"]
+        statements: list = []
+        event.listen(stores[1].engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+        with a.websocket_connect(f"/api/games/{gid}/live") as wa, b.websocket_connect(f"/api/games/{gid}/live") as wb:
+            for w in (wa, wb):
+                assert w.receive_json()["view"]["seq"] == v["seq"]
+            followed = cache_of(stores[1]).followed
+            seen = 0
+            for rid in range(8):
+                side = v["to_act"]
+                ws = (wa, wb)[side]
+                statements.clear()
+                _send(ws, _body(v), rid)
+                m = _answer(ws)
+                assert m["status"] == 200, m
+                theirs = (wa, wb)[1 - side].receive_json()["view"]
+                assert theirs["seq"] == m["view"]["seq"] and theirs["you"] == [1 - side]
+                if side == 0:  # Ann's action, on the first process: the second followed it without a query
+                    assert [s for s in statements if "nardy_games" in s or "nardy_game_actions" in s] == []
+                    seen += 1
+                v = m["view"]
+            assert seen >= 3 and cache_of(stores[1]).followed >= followed + seen
+            # the followed game is the stored one (read whole, afresh) and the first process's kept one
+            kept = cache_of(stores[1]).peek(gid)
+            fresh = Storage(url)
+            try:
+                from nardy.web.gamecache import materialise
+
+                stored = fresh.get(gid)
+                assert kept.saved.revision == stored.revision == v["seq"] and kept.saved.base == stored.base
+                assert kept.session.to_dict() == materialise(stored).to_dict()
+                assert kept.saved.status == stored.status and kept.saved.clock_due == stored.clock_due
+                assert kept.saved.summary == stored.summary and kept.saved.title == stored.title
+            finally:
+                fresh.close()
+    finally:
+        for c in (a, b):
+            c.__exit__(None, None, None)
+        for st in stores:
+            st.close()
+        drop()
