@@ -493,7 +493,14 @@ async def perform(
         StorageUnavailable 503: as the HTTP route answers them."""
     store = app.state.storage
     lane = app.state.action_lane
-    lock = app.state.game_locks.lock_for(gid)
+    cluster = app.state.cluster
+    kept = cache_of(store).peek(gid)
+    # an online game kept here is read, acted on and stored in one unit of work: its cross-process lock is then
+    # the transaction's (Cluster.lock_in, taken first in it); else (the computer answers outside the unit, or
+    # the game is not known yet) the session lock of the lock connection, held around the whole
+    in_unit = kept is not None and kept.session.online and cluster is not None
+    locks = app.state.game_locks
+    lock = locks.lock_for(gid) if not in_unit else locks.local_held(gid)
     t = time.time()
     entry: dict = {}
     held: dict = {}
@@ -504,8 +511,17 @@ async def perform(
         # one trip to a worker thread and one database connection (its transaction committed before the answer
         # goes): read the kept game, check, act, and (an online game, whose only answer is the automatic roll)
         # store and make the view at once; a game against the computer answers after
-        with store.unit():
-            return act_now()
+        with store.unit() as c:
+            if in_unit:
+                cluster.lock_in(c, gid)
+            try:
+                return act_now()
+            except GameStateError as e:
+                if e.code != "time_out" or "game" not in held:
+                    raise
+                # the clock ran out before this action: the match is over; stored so (then refused)
+                store_session(store, game_of())
+                return "timeout", e
 
     def act_now():
         held["game"] = game = read_locked(store, gid)
@@ -554,21 +570,13 @@ async def perform(
     def game_of() -> Loaded:
         return held["game"]
 
-    timed_out = False
     async with lock:
         # the game's live connections in this process, taken once its lock is held: one added later reads its
         # first view under the lock, after this change is stored; the views of these are made with the answer
         # (on its thread, under the lock) and sent once it is committed
         conns = hub.connections(gid)
-        try:
-            stage, out = await lane(apply)
-        except GameStateError as e:
-            if e.code != "time_out":
-                raise
-            # the clock ran out before this action: the match is over; store that, then refuse (after the lock)
-            await lane(store_session, store, game_of())
-            timed_out = True
-            stage, out = "timeout", e
+        stage, out = await lane(apply)
+        timed_out = stage == "timeout"
         if stage == "stale":
             raise StaleAction(body.seq, game_of().saved.revision)
         if stage == "computer":

@@ -2,7 +2,7 @@
 "body"}``, docs/online.md): the same checks and answers as ``POST /api/games/{id}/actions`` (the player of the
 connection's log-in session, seated, on their turn; a stale ``seq`` is 409 ``stale_action`` and changes
 nothing, so a resend is harmless), answered on the channel only once stored, pushed to the opponent, and as
-cheap in database work as the route (2 statements, 1 commit)."""
+cheap in database work as the route (3 statements, 1 commit)."""
 
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ def test_a_socket_action_is_answered_only_once_stored(pair, monkeypatch):
         assert live[1 - side].receive_json()["view"]["seq"] == v["seq"] + 1
 
 
-def test_a_socket_action_costs_two_statements_and_one_commit(pair):
+def test_a_socket_action_costs_three_statements_and_one_commit(pair):
     app, players, gid, v = pair
     app_ = app
     players[0].portal.call(app_.state.clock_keeper.stop)
@@ -193,7 +193,8 @@ def test_a_socket_action_costs_two_statements_and_one_commit(pair):
             live[1 - side].receive_json()
             v = m["view"]
     for cost in costs:
-        assert cost.get("statements", 0) <= 2 and cost.get("commits", 0) == 1, costs
+        # the game's lock (in the transaction), its revision, the action stored with its NOTIFY
+        assert cost.get("statements", 0) <= 3 and cost.get("commits", 0) == 1, costs
 
 
 def test_another_process_follows_a_logged_action_from_its_notification_without_a_query():
@@ -255,3 +256,44 @@ def test_another_process_follows_a_logged_action_from_its_notification_without_a
         for st in stores:
             st.close()
         drop()
+
+
+def test_an_action_waits_for_the_game_held_by_another_process_and_is_stored_after_it(pair):
+    # another server process holding the game (its clock keeper, a join: the session lock of its lock
+    # connection) keeps this process's action waiting: the transaction's lock excludes it; once given back,
+    # the action is stored on the latest state
+    import threading
+    import time
+
+    import psycopg
+
+    from nardy.web.cluster import LOCK_CLASS, game_lock_key, libpq_url
+
+    app, players, gid, v = pair
+    store = app.state.storage
+    side = v["to_act"]
+    other = psycopg.connect(libpq_url(store.url), autocommit=True)
+    try:
+        assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, game_lock_key(gid))).fetchone()[0]
+        out: dict = {}
+        t = threading.Thread(
+            target=lambda: out.update(r=players[side].post(f"/api/games/{gid}/actions", json=_body(v))), daemon=True
+        )
+        t.start()
+        time.sleep(0.6)
+        assert "r" not in out and store.revision(gid) == v["seq"]  # waiting: nothing stored meanwhile
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, game_lock_key(gid)))
+        t.join(10)
+        assert out["r"].status_code == 200, out["r"].text
+        assert store.revision(gid) == out["r"].json()["seq"] == v["seq"] + 1
+        # and while this process's action holds the game, the other process cannot take it
+        cluster = app.state.cluster
+        with store.unit() as c:
+            cluster.lock_in(c, gid)
+            assert not other.execute(
+                "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, game_lock_key(gid))
+            ).fetchone()[0]
+        # given back with the transaction
+        assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, game_lock_key(gid))).fetchone()[0]
+    finally:
+        other.close()
