@@ -14,14 +14,17 @@ seconds of silence it asks ``GET /api/lobby/quick``, counted). With ``--pairing 
 pairs meet by invitation (one makes an online game, the other joins it: the first version of this
 benchmark, to compare servers that lack the lobby). Both players open the game's live channel (``WS
 /api/games/{id}/live``) and play the match to its end (some 90 actions: a random legal play on each roll
-after ``--think`` seconds, 2 on average by default): a rated match's result changes both ratings. Then they
+after ``--think`` seconds, 2 on average by default), sending their actions on that channel as the page does
+(``{"type": "action", "id", "body"}``, answered ``{"type": "answer", ...}`` once stored; ``--actions http``:
+by ``POST /api/games/{id}/actions``, the route kept for other clients and the first versions of this
+benchmark): a rated match's result changes both ratings. Then they
 seek another game. Only ``--games`` pairs play at once; the other players wait, connected to the lobby
 (quick) or logged in (invite), for a game (players over 2 x games are the waiting room).
 
 Measured, from the load generator's side:
 
 * **games finished per second**, actions per second;
-* **action latency**: from an action sent (its HTTP request) to the *opponent* having the new state over
+* **action latency**: from an action sent (its message, or its HTTP request) to the *opponent* having the new state over
   its WebSocket (p50/p95/p99/max): the figure that says whether people feel they play live. The players'
   connections land on the server processes as the kernel hands them out (one listening socket), so with
   several processes most moves cross from one process to the other through PostgreSQL NOTIFY;

@@ -40,7 +40,17 @@ from .deps import (
 )
 from .errors import Refused, error_response
 from .gamecache import SNAPSHOT_EVERY, cache_of
-from .online import acting_side, check_owner, check_reader, conn_view, publish, shown, user_id, viewer_for
+from .online import (
+    acting_side,
+    check_owner,
+    check_reader,
+    conn_view,
+    publish,
+    shown,
+    shown_json,
+    user_id,
+    viewer_for,
+)
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage, User
 from .view import SavedGameView
@@ -555,12 +565,11 @@ async def perform(
     def finish():
         game = game_of()
         store_session(store, game, entry)
-        out = shown(game, uid, viewer, numbering)
         if not game.session.online:
-            return out
+            return shown(game, uid, viewer, numbering)
         # an online game: the answer is the view of the player's own live connections too, encoded once, and
         # the other connections' views are made now (each (player, viewer, numbering) once), sent after commit
-        text = out.model_dump_json(by_alias=True)
+        text = shown_json(game, uid, viewer, numbering)
         held["pushes"] = hub.messages(
             [c for c in conns if c is not skip], conn_view, game, {(uid, viewer, numbering): text}
         )

@@ -156,18 +156,24 @@ class Hub:
         from .deps import read_locked
         from .gamecache import cache_of
 
-        def views():
+        def views(read: bool):
             cache = cache_of(store)
             current = game if (game is not None and cache.peek(gid) is game) else None
             if current is None and notice is not None:
                 current = cache.follow(gid, *notice)
             if current is None:
+                if not read:
+                    return None
                 current = read_locked(store, gid)
             return current.saved.revision, self.messages(conns, shown, current)
 
         try:
             async with lock if lock is not None else contextlib.nullcontext():
-                seq, made = await run_in_threadpool(views)
+                # a game that needs no query (just stored here, or followed from its notification) is shown on the
+                # event loop: the work is the interpreter's either way, and a trip to a worker thread costs more
+                # than a view; one that must be read goes to a worker thread (blocking I/O)
+                out = views(False) if (game is not None or notice is not None) else None
+                seq, made = out if out is not None else await run_in_threadpool(views, True)
         except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
             log.info("live: game %s could not be read for its watchers", gid)
             return

@@ -31,7 +31,7 @@ from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, lang
 from .errors import Refused
 from .live import Conn
 from .sessions import NUMBERINGS, Session
-from .view import SavedGameView
+from .view import SavedGameView, view_json
 
 __all__ = [
     "router",
@@ -39,6 +39,7 @@ __all__ = [
     "acting_side",
     "check_owner",
     "shown",
+    "shown_json",
     "conn_view",
     "publish",
     "publish_all",
@@ -116,6 +117,15 @@ def shown(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> 
     return SavedGameView.of(game.id, game.saved.revision, s.game_view(v, numbering, sides))
 
 
+def shown_json(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> str:
+    """:func:`shown` as JSON text, the same text as its ``model_dump_json(by_alias=True)`` (``id`` and ``seq``
+    first, then the view's fields), without making the :class:`SavedGameView`."""
+    s = game.session
+    numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
+    v, sides = viewer_for(s, uid, viewer)
+    return view_json(game.id, game.saved.revision, s.game_view(v, numbering, sides))
+
+
 async def user_id(conn) -> str | None:
     """The id of the request's (or WebSocket's) player, ``None`` without a log-in session."""
     user = await current_user(conn)
@@ -159,7 +169,7 @@ async def follow(app, key: str) -> None:
 
 def conn_view(game: Loaded, conn: Conn) -> str:
     """The view live connection ``conn`` is sent of ``game`` (its player's, side, numbering), as JSON text."""
-    return shown(game, conn.user, conn.viewer, conn.numbering).model_dump_json(by_alias=True)
+    return shown_json(game, conn.user, conn.viewer, conn.numbering)
 
 
 async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:

@@ -297,3 +297,34 @@ def test_an_action_waits_for_the_game_held_by_another_process_and_is_stored_afte
         assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, game_lock_key(gid))).fetchone()[0]
     finally:
         other.close()
+
+
+def test_the_live_views_json_is_the_saved_views_own_json_text():
+    # the live channel's and the socket answer's view text is made without the SavedGameView (view_json): the
+    # same bytes as the model's own JSON, for the side to act (moves, blocked checkers), the other side, a
+    # name that is not ASCII, a waiting seat
+    import time
+
+    from nardy.web.sessions import new_session
+    from nardy.web.view import SavedGameView, view_json
+
+    s = new_session("long", length=3, opponent="online", players=["Аня", 'Bo"b'], owner="u0", clock="blitz")
+    checked = 0
+    for side in (0, 1):
+        v = s.game_view(side, "own", [side])
+        assert view_json("g-1", 0, v) == SavedGameView.of("g-1", 0, v).model_dump_json(by_alias=True)
+    s.join("u1", 'Bo"b', None, time.time())
+    s.run_bots()
+    for _ in range(6):
+        for side in (0, 1):
+            for numbering in ("own", "absolute"):
+                v = s.game_view(side, numbering, [side])
+                assert view_json("abc_-9", 41, v) == SavedGameView.of("abc_-9", 41, v).model_dump_json(by_alias=True)
+                checked += 1
+        g = s.game
+        plays = g.legal_plays() if g.phase == "move" else []
+        if not plays:
+            break
+        s.act("play", play=str(plays[0]), player=s.table.to_act, run=False, now=time.time())
+        s.run_bots(now=time.time())
+    assert checked >= 8
