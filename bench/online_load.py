@@ -14,14 +14,17 @@ seconds of silence it asks ``GET /api/lobby/quick``, counted). With ``--pairing 
 pairs meet by invitation (one makes an online game, the other joins it: the first version of this
 benchmark, to compare servers that lack the lobby). Both players open the game's live channel (``WS
 /api/games/{id}/live``) and play the match to its end (some 90 actions: a random legal play on each roll
-after ``--think`` seconds, 2 on average by default): a rated match's result changes both ratings. Then they
+after ``--think`` seconds, 2 on average by default), sending their actions on that channel as the page does
+(``{"type": "action", "id", "body"}``, answered ``{"type": "answer", ...}`` once stored; ``--actions http``:
+by ``POST /api/games/{id}/actions``, the route kept for other clients and the first versions of this
+benchmark): a rated match's result changes both ratings. Then they
 seek another game. Only ``--games`` pairs play at once; the other players wait, connected to the lobby
 (quick) or logged in (invite), for a game (players over 2 x games are the waiting room).
 
 Measured, from the load generator's side:
 
 * **games finished per second**, actions per second;
-* **action latency**: from an action sent (its HTTP request) to the *opponent* having the new state over
+* **action latency**: from an action sent (its message, or its HTTP request) to the *opponent* having the new state over
   its WebSocket (p50/p95/p99/max): the figure that says whether people feel they play live. The players'
   connections land on the server processes as the kernel hands them out (one listening socket), so with
   several processes most moves cross from one process to the other through PostgreSQL NOTIFY;
@@ -280,6 +283,8 @@ class Player:
         self.paired: str | None = None
         self.paired_event = asyncio.Event()
         self.played: set[str] = set()
+        self.answers: dict[int, asyncio.Future] = {}  # actions sent on the game's live channel, by id
+        self.next_id = 0
 
     async def request(self, method: str, path: str, body=None) -> tuple[int, dict | None]:
         headers = {}
@@ -466,7 +471,13 @@ class Player:
             try:
                 async for msg in self.ws:
                     if isinstance(msg, str) and msg.startswith("{"):
-                        self.got(json.loads(msg)["view"], time.monotonic())
+                        m = json.loads(msg)
+                        if m.get("type") == "answer":
+                            fut = self.answers.get(m.get("id"))
+                            if fut is not None and not fut.done():
+                                fut.set_result(m)
+                        else:
+                            self.got(m["view"], time.monotonic())
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -527,7 +538,10 @@ class Player:
                 body = {"action": action, "seq": v["seq"]}
             acted = v["seq"]
             sent = self.run.sent(self.gid, self.side, v["seq"])
-            status, out = await self.request("POST", f"/api/games/{self.gid}/actions", body)
+            if self.run.args.actions == "socket":
+                status, out = await self.act_on_socket(body)
+            else:
+                status, out = await self.request("POST", f"/api/games/{self.gid}/actions", body)
             if status == 200:
                 self.run.fig.actions += 1
                 self.run.acked(self.gid, sent, out["seq"])
@@ -541,6 +555,23 @@ class Player:
                         self.view = None
                         self.got(fresh, time.monotonic())
         return False
+
+    async def act_on_socket(self, body: dict) -> tuple[int, dict | None]:
+        """Send an action on the game's live channel (``{"type": "action", "id", "body"}``) and wait for its
+        answer there: (status, view or error body) as the HTTP route would answer; (0, None) when the
+        connection failed or no answer came within the request timeout (the state is read again)."""
+        rid = self.next_id = self.next_id + 1
+        fut = asyncio.get_running_loop().create_future()
+        self.answers[rid] = fut
+        try:
+            await self.ws.send(json.dumps({"type": "action", "id": rid, "body": body}))
+            m = await asyncio.wait_for(fut, self.run.args.request_timeout)
+        except Exception as e:
+            self.run.fig.error(f"socket {type(e).__name__}")
+            return 0, None
+        finally:
+            self.answers.pop(rid, None)
+        return m["status"], m.get("view") if m["status"] == 200 else m.get("error")
 
     def _idle(self, acted: int) -> bool:
         v = self.view
@@ -774,6 +805,7 @@ async def drive(args, server: ServerProc) -> dict:
         "left_unfinished": f.left_unfinished,
         "sent_again": dict(sorted(run.retried.items())),
         "pairing": args.pairing,
+        "actions_by": args.actions,
         "in_progress_peak": f.in_progress_peak,
         "reconnects": f.reconnects,
         "lost_actions": lost,
@@ -864,6 +896,13 @@ def main(argv=None) -> int:
         choices=["quick", "invite"],
         help="quick: accounts paired by the lobby's quick pairing (rated, with --clock); invite: guests paired by "
         "invitation (the pairing of the first version of this benchmark, to compare with it)",
+    )
+    ap.add_argument(
+        "--actions",
+        default="socket",
+        choices=["socket", "http"],
+        help="how players send their actions: on the game's live channel (the page's way) or POST "
+        "/api/games/{id}/actions (the route kept for other clients; the first versions of this benchmark)",
     )
     ap.add_argument("--clock", default="blitz", choices=["blitz", "rapid", "classic"], help="the lobby games' clock")
     ap.add_argument("--unrated", action="store_true", help="lobby games unrated (default: rated)")

@@ -267,6 +267,18 @@ class _Turn:
         self.hitting = position.rules.hitting
         self.hl = 1 if self.hitting else position.head_limit(dice)
         self.groups: list[list[Step]] = []
+        #: the next steps of each sequence of steps taken (:meth:`legal_steps`), worked out once per turn state
+        self._legal: dict[tuple[Step, ...], list[tuple[int, int]]] = {}
+
+    def legal_steps(self) -> list[tuple[int, int]]:
+        """The single steps ``(from, to)`` that may be taken next after the steps taken so far and can still
+        be completed to a legal play, highest first (:meth:`Game.legal_steps`); each turn state's worked out
+        once (a view asks for them twice: the moves and the blocked checkers; every live connection's view)."""
+        key = tuple(self.steps)
+        out = self._legal.get(key)
+        if out is None:
+            out = self._legal[key] = sorted({(s.frm, s.to) for s, _ in self.children(self.state())}, reverse=True)
+        return list(out)
 
     @property
     def steps(self) -> list[Step]:
@@ -834,7 +846,7 @@ class Game:
         """The single steps ``(from, to)`` that may be taken next and can still be completed to a
         legal play (25 = bar, 0 = off); empty when the play is complete (then :meth:`confirm`)."""
         self._need(("move",), "list steps")
-        return sorted({(s.frm, s.to) for s, _ in self._turn.children(self._turn.state())}, reverse=True)
+        return self._turn.legal_steps()
 
     @property
     def dice_left(self) -> list[int]:

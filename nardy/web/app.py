@@ -122,7 +122,7 @@ def create_app(
     app.state.cluster = Cluster(app.state.storage)
     app.state.game_locks = GameLocks(app.state.cluster)
     # what other server processes store reaches this one's live connections (PostgreSQL LISTEN/NOTIFY)
-    app.state.cluster.on("game", lambda gid: online.publish(app, gid))
+    app.state.cluster.on("game", lambda key: online.follow(app, key))  # key: the id, and the change
     app.state.cluster.on_resync(lambda: online.publish_all(app))
     app.state.cluster.on("lobby", lambda key: lobby.publish_lobby(app))  # the lobby changed through another process
     app.state.cluster.on_resync(lambda: lobby.publish_lobby(app))

@@ -271,6 +271,32 @@ class Cluster:
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.05)
 
+    def lock_in(self, conn, gid: str, wait: float = LOCK_WAIT) -> None:
+        """Take game ``gid``'s lock for the transaction of ``conn`` (a SQLAlchemy connection in a unit of work,
+        :meth:`Storage.unit`, on a worker thread): PostgreSQL's transaction-level advisory lock on the same key
+        as :meth:`lock`'s (the two exclude each other across processes), given back by the commit or rollback
+        that ends the unit (a killed process's with its connection). One statement when the game is free,
+        no round trip at the end, and no turn at the lock connection's gate: an action read, applied and
+        stored in one unit of work (:func:`nardy.web.games.perform`) holds the game from reading it to
+        storing it so. Nothing when inactive (the caller holds the in-process lock).
+
+        Raises:
+            StorageUnavailable: another process held the game for ``wait`` seconds (503 with Retry-After)."""
+        if not self.active:
+            return
+        import time
+
+        from sqlalchemy import text
+
+        end = time.monotonic() + wait
+        pause = 0.002
+        key = {"c": LOCK_CLASS, "k": game_lock_key(gid)}
+        while not conn.execute(text("SELECT pg_try_advisory_xact_lock(:c, :k)"), key).scalar():
+            if time.monotonic() > end:
+                raise StorageUnavailable("the game is busy in another server process; try again shortly")
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
     async def unlock(self, gid: str) -> None:
         """Give game ``gid``'s lock back (a lock whose connection was lost is gone already)."""
         if not self.active or self._lock_conn is None or self._lock_loop is not asyncio.get_running_loop():

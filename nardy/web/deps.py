@@ -196,6 +196,12 @@ class GameLocks:
         game for too long (503)."""
         return HeldGame(self._local(gid), self.cluster, gid, wait, self.storage)
 
+    def local_held(self, gid: str) -> HeldGame:
+        """The in-process lock of game ``gid`` alone, held to change it (as :meth:`lock_for`: a kept game left
+        half changed by an exception is forgotten) by a writer that takes the cross-process lock itself, in
+        the transaction that stores the change (:meth:`nardy.web.cluster.Cluster.lock_in`)."""
+        return HeldGame(self._local(gid), None, gid, True, self.storage)
+
     def local(self, gid: str) -> asyncio.Lock:
         """The in-process lock of game ``gid`` alone, held to read the process's kept game
         (:func:`read_locked`) without changing it."""

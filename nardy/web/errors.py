@@ -25,7 +25,15 @@ from .botwork import Busy, ClientGone
 from .deps import language
 from .storage import StorageUnavailable
 
-__all__ = ["error_response", "clean_message", "install_error_handlers", "KIND_CODES", "Refused"]
+__all__ = [
+    "error_response",
+    "error_body",
+    "answer_of",
+    "clean_message",
+    "install_error_handlers",
+    "KIND_CODES",
+    "Refused",
+]
 
 #: Codes of the errors the app raises itself (the engine's errors carry their own).
 KIND_CODES = {
@@ -102,6 +110,43 @@ def error_response(
         {"detail": message, "error": kind, "code": code, "params": params or {}, "message": text, **extra},
         status_code=status,
     )
+
+
+def error_body(
+    status: int,
+    message: str,
+    kind: str,
+    code: str | None = None,
+    params: dict | None = None,
+    *,
+    lang: str = "en",
+    wording: dict | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The body of :func:`error_response` (for a channel that is not an HTTP answer: a WebSocket's)."""
+    code = code or KIND_CODES.get(kind, "invalid_request")
+    text = describe(code, params, lang, **(wording or {}))
+    return {"detail": message, "error": kind, "code": code, "params": params or {}, "message": text, **extra}
+
+
+def answer_of(e: Exception, lang: str = "en", wording: dict | None = None) -> tuple[int, dict[str, Any]] | None:
+    """The status and body the HTTP routes answer exception ``e`` with (the app's handlers below), for an
+    action that came by a WebSocket (:func:`nardy.web.online.live`); ``None``: not an error the API answers
+    (a bug: the caller logs it and answers 500 ``internal_error``)."""
+    w = {"lang": lang, "wording": wording}
+    if isinstance(e, NardyError):
+        status = _status_for(e)
+        return status, error_body(status, str(e), type(e).__name__, e.code, e.params, **w)
+    if isinstance(e, Busy):
+        kind = "Busy" if e.status == 503 else "TooManyRequests"
+        return e.status, error_body(e.status, e.message, kind, retry_after=e.retry_after, **w)
+    if isinstance(e, StorageUnavailable):
+        return 503, error_body(503, str(e), "DatabaseUnavailable", retry_after=5, **w)
+    if isinstance(e, Refused):
+        return e.status, error_body(e.status, e.detail, e.kind, e.code, e.params, **w)
+    if isinstance(e, StarletteHTTPException):
+        return e.status_code, error_body(e.status_code, str(e.detail), _http_kind(e.status_code), **w)
+    return None
 
 
 def clean_message(msg: object) -> str:

@@ -24,6 +24,7 @@ Bounds: at most :data:`CACHE_SIZE` games a process (the least recently used go f
 
 from __future__ import annotations
 
+import datetime as _dt
 import logging
 import threading
 from collections import OrderedDict
@@ -79,6 +80,8 @@ class GameCache:
         self._lock = threading.Lock()
         #: figures (tests, benchmarks): reads answered as kept, by applying logged actions, by a rebuild
         self.hits = self.applied = self.rebuilt = 0
+        #: changes followed from a notification's payload, with no query (:meth:`follow`)
+        self.followed = 0
 
     def peek(self, gid: str) -> Loaded | None:
         """The kept game ``gid``, as it is (no query), or ``None``."""
@@ -139,6 +142,39 @@ class GameCache:
         self.rebuilt += 1
         self._keep(game)
         return game
+
+    def follow(self, gid: str, revision: int, base: int, entry: dict) -> Loaded | None:
+        """The kept game ``gid`` brought to ``revision`` by the logged action ``entry`` another process stored
+        (its notification's payload, sent in the transaction that stored it: :meth:`Storage.append`), with no
+        query: when it is kept at ``revision - 1``; as it is when kept at ``revision`` or later (it was read
+        since). ``None``: not kept, kept at an older revision, or the action did not apply (then forgotten):
+        the caller reads it (:meth:`read`). The caller holds the game's lock; ``base``: the revision of the
+        stored snapshot after the change (a writer of the kept game later stores its actions against it)."""
+        from .games import columns
+
+        kept = self.peek(gid)
+        if kept is None:
+            return None
+        saved = kept.saved
+        if saved.revision >= revision:
+            return kept
+        if saved.revision != revision - 1:
+            return None
+        s = kept.session
+        try:
+            s.replay(entry)
+        except Exception:
+            log.warning("game %s: a notified action did not apply to the kept game; read again", gid)
+            self.forget(gid)
+            return None
+        # the row as the writer stored it (store_session: the same values from the same game)
+        saved.revision, saved.base = revision, base
+        saved.status, saved.title, saved.summary = s.status, s.title(), s.summary()
+        for k, v in columns(s).items():
+            setattr(saved, k, v)
+        saved.updated = _dt.datetime.now(_dt.UTC)
+        self.followed += 1
+        return kept
 
     def stored(self, game: Loaded) -> None:
         """``game`` was stored at ``game.saved.revision`` (by the holder of its lock): keep it as the process's

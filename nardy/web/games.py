@@ -40,7 +40,17 @@ from .deps import (
 )
 from .errors import Refused, error_response
 from .gamecache import SNAPSHOT_EVERY, cache_of
-from .online import acting_side, check_owner, check_reader, conn_view, publish, shown, user_id, viewer_for
+from .online import (
+    acting_side,
+    check_owner,
+    check_reader,
+    conn_view,
+    publish,
+    shown,
+    shown_json,
+    user_id,
+    viewer_for,
+)
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage, User
 from .view import SavedGameView
@@ -443,36 +453,96 @@ async def delete_game(request: Request, store: StorageDep, lock: GameLock, gid: 
 async def act(
     request: Request,
     body: Action,
-    store: StorageDep,
     compute: ComputeDep,
-    lock: GameLock,
-    lane: LaneDep,
     gid: GameId,
     viewer: int | None = Query(None, ge=0, le=1),
     numbering: Numbering = Query("own"),
 ):
     uid = await user_id(request)
+    try:
+        out = await perform(request.app, gid, uid, body, viewer, numbering, request.state, compute)
+    except StaleAction as e:
+        return error_response(409, e.detail, "StaleAction", request=request, seq=e.revision)
+    return Response(out, media_type="application/json") if isinstance(out, str) else out
+
+
+class StaleAction(Exception):
+    """An action chosen on state ``seq`` of a game now at ``revision``: nothing was done (409 ``stale_action``)."""
+
+    def __init__(self, seq: int, revision: int):
+        self.seq, self.revision = seq, revision
+        self.detail = (
+            f"stale action: it was chosen on state {seq} but the game is at state {revision} (a repeated or late "
+            f"request); nothing was done; reload the game"
+        )
+        super().__init__(self.detail)
+
+
+async def perform(
+    app,
+    gid: str,
+    uid: str | None,
+    body: Action,
+    viewer: int | None,
+    numbering: str,
+    state,
+    compute=None,
+    skip=None,
+) -> SavedGameView | str:
+    """Player ``uid``'s action ``body`` on game ``gid``, as ``POST /api/games/{gid}/actions`` and the game's live
+    channel (:func:`nardy.web.online.live`) take it: checked (seated, their turn, the ``seq`` it was chosen on),
+    applied, the computer's answer run (``compute``: a game against the computer; ``None``: refused unless the
+    game is online), stored, then pushed to the game's live connections here (but ``skip``, the connection
+    the action came by, which gets the answer) once committed. Returns the acting player's view: JSON text for an
+    online game (encoded once, the same text their live connections get), else a :class:`SavedGameView`.
+    ``state.wording`` is set to the game's wording (error messages label points as the view does).
+
+    Raises:
+        StaleAction: ``body.seq`` is not the stored revision (nothing was done); the rules' errors
+        (:class:`~nardy.errors.NardyError`), Refused 403 (not seated, not their turn), HTTPException 404/409,
+        StorageUnavailable 503: as the HTTP route answers them."""
+    store = app.state.storage
+    lane = app.state.action_lane
+    cluster = app.state.cluster
+    kept = cache_of(store).peek(gid)
+    # an online game kept here is read, acted on and stored in one unit of work: its cross-process lock is then
+    # the transaction's (Cluster.lock_in, taken first in it); else (the computer answers outside the unit, or
+    # the game is not known yet) the session lock of the lock connection, held around the whole
+    in_unit = kept is not None and kept.session.online and cluster is not None
+    locks = app.state.game_locks
+    lock = locks.lock_for(gid) if not in_unit else locks.local_held(gid)
     t = time.time()
     entry: dict = {}
     held: dict = {}
-    hub = request.app.state.hub
+    hub = app.state.hub
     conns: list = []
 
     def apply():
         # one trip to a worker thread and one database connection (its transaction committed before the answer
         # goes): read the kept game, check, act, and (an online game, whose only answer is the automatic roll)
         # store and make the view at once; a game against the computer answers after
-        with store.unit():
-            return act_now()
+        with store.unit() as c:
+            if in_unit:
+                cluster.lock_in(c, gid)
+            try:
+                return act_now()
+            except GameStateError as e:
+                if e.code != "time_out" or "game" not in held:
+                    raise
+                # the clock ran out before this action: the match is over; stored so (then refused)
+                store_session(store, game_of())
+                return "timeout", e
 
     def act_now():
         held["game"] = game = read_locked(store, gid)
         s = game.session
         side = acting_side(s, uid, body.action, body.player)
         v, _ = viewer_for(s, uid, viewer)
-        request.state.wording = s.wording(numbering, v)
+        state.wording = s.wording(numbering, v)
         if body.seq != game.saved.revision:
             return "stale", None
+        if compute is None and not s.online:
+            raise Refused(409, "only a game against another person online has that", code="not_online", kind="Conflict")
         done = s.act(
             body.action,
             frm=body.from_,
@@ -495,57 +565,43 @@ async def act(
     def finish():
         game = game_of()
         store_session(store, game, entry)
-        out = shown(game, uid, viewer, numbering)
         if not game.session.online:
-            return out
+            return shown(game, uid, viewer, numbering)
         # an online game: the answer is the view of the player's own live connections too, encoded once, and
         # the other connections' views are made now (each (player, viewer, numbering) once), sent after commit
-        text = out.model_dump_json(by_alias=True)
-        held["pushes"] = hub.messages(conns, conn_view, game, {(uid, viewer, numbering): text})
-        held["seq"] = game.saved.revision  # now: once the lock is left, the kept game may change again
-        return Response(text, media_type="application/json")
+        text = shown_json(game, uid, viewer, numbering)
+        held["pushes"] = hub.messages(
+            [c for c in conns if c is not skip], conn_view, game, {(uid, viewer, numbering): text}
+        )
+        held["seq"] = state.seq = game.saved.revision  # now: once the lock is left, the kept game may change
+        return text
 
     def game_of() -> Loaded:
         return held["game"]
 
-    timed_out = False
     async with lock:
         # the game's live connections in this process, taken once its lock is held: one added later reads its
         # first view under the lock, after this change is stored; the views of these are made with the answer
         # (on its thread, under the lock) and sent once it is committed
         conns = hub.connections(gid)
-        try:
-            state, out = await lane(apply)
-        except GameStateError as e:
-            if e.code != "time_out":
-                raise
-            # the clock ran out before this action: the match is over; store that, then refuse (after the lock)
-            await lane(store_session, store, game_of())
-            timed_out = True
-            state, out = "timeout", e
-        if state == "stale":
-            rev = game_of().saved.revision
-            return error_response(
-                409,
-                f"stale action: it was chosen on state {body.seq} but the game is at state "
-                f"{rev} (a repeated or late request); nothing was done; reload the game",
-                "StaleAction",
-                request=request,
-                seq=rev,
-            )
-        if state == "computer":
+        stage, out = await lane(apply)
+        timed_out = stage == "timeout"
+        if stage == "stale":
+            raise StaleAction(body.seq, game_of().saved.revision)
+        if stage == "computer":
             # the person's action and the computer's answer are stored together, or not at all
+            assert compute is not None
             await compute(game_of().session.run_bots)
             out = await lane(finish)
     game, s = game_of(), game_of().session
     if timed_out:
-        await publish(request.app, gid)
+        await publish(app, gid)
         raise out
     if s.online:
         if "pushes" in held:  # sent after the action is committed (the unit of work ended in the lane)
             await hub.push(held["seq"], held["pushes"])
         else:
-            await publish(request.app, gid, game)
+            await publish(app, gid, game)
     return out
 
 

@@ -140,25 +140,40 @@ class Hub:
                 else:
                     await conn.ws.send_json(message)
 
-    async def publish(self, gid: str, store, shown, game=None, lock: asyncio.Lock | None = None) -> None:
+    async def publish(
+        self, gid: str, store, shown, game=None, lock: asyncio.Lock | None = None, notice: tuple | None = None
+    ) -> None:
         """Send every connection of ``gid`` its view of the stored game. ``shown(game, conn)`` makes one
         connection's view (a dict) from the loaded game: the process's kept game, read under the game's
         in-process ``lock`` (:mod:`nardy.web.gamecache`), all the views made in one go; ``game``: the
         :class:`~nardy.web.deps.Loaded` just stored, used as it is when it is still the kept one (else the
-        game is read: it has changed since, and its newer state is what is sent)."""
+        game is read: it has changed since, and its newer state is what is sent); ``notice``: ``(revision, base,
+        entry)``, the change another process stored, as its notification told it: the kept game follows it
+        without a query when it can (:meth:`nardy.web.gamecache.GameCache.follow`), else it is read."""
         conns = self.connections(gid)
         if not conns:
             return
         from .deps import read_locked
         from .gamecache import cache_of
 
-        def views():
-            current = game if (game is not None and cache_of(store).peek(gid) is game) else read_locked(store, gid)
+        def views(read: bool):
+            cache = cache_of(store)
+            current = game if (game is not None and cache.peek(gid) is game) else None
+            if current is None and notice is not None:
+                current = cache.follow(gid, *notice)
+            if current is None:
+                if not read:
+                    return None
+                current = read_locked(store, gid)
             return current.saved.revision, self.messages(conns, shown, current)
 
         try:
             async with lock if lock is not None else contextlib.nullcontext():
-                seq, made = await run_in_threadpool(views)
+                # a game that needs no query (just stored here, or followed from its notification) is shown on the
+                # event loop: the work is the interpreter's either way, and a trip to a worker thread costs more
+                # than a view; one that must be read goes to a worker thread (blocking I/O)
+                out = views(False) if (game is not None or notice is not None) else None
+                seq, made = out if out is not None else await run_in_threadpool(views, True)
         except Exception:  # deleted meanwhile, or the database is down: the pages reconnect and see
             log.info("live: game %s could not be read for its watchers", gid)
             return

@@ -15,11 +15,13 @@ Routes here: join, decline, cancel, rematch, fairness and the live WebSocket. Th
 from __future__ import annotations
 
 import contextlib
+import json
+import logging
 import secrets
 import time
 
 from fastapi import APIRouter, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError
@@ -29,7 +31,7 @@ from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, lang
 from .errors import Refused
 from .live import Conn
 from .sessions import NUMBERINGS, Session
-from .view import SavedGameView
+from .view import SavedGameView, view_json
 
 __all__ = [
     "router",
@@ -37,9 +39,11 @@ __all__ = [
     "acting_side",
     "check_owner",
     "shown",
+    "shown_json",
     "conn_view",
     "publish",
     "publish_all",
+    "follow",
     "expire",
     "invite_url",
 ]
@@ -113,6 +117,15 @@ def shown(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> 
     return SavedGameView.of(game.id, game.saved.revision, s.game_view(v, numbering, sides))
 
 
+def shown_json(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> str:
+    """:func:`shown` as JSON text, the same text as its ``model_dump_json(by_alias=True)`` (``id`` and ``seq``
+    first, then the view's fields), without making the :class:`SavedGameView`."""
+    s = game.session
+    numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
+    v, sides = viewer_for(s, uid, viewer)
+    return view_json(game.id, game.saved.revision, s.game_view(v, numbering, sides))
+
+
 async def user_id(conn) -> str | None:
     """The id of the request's (or WebSocket's) player, ``None`` without a log-in session."""
     user = await current_user(conn)
@@ -135,9 +148,28 @@ async def publish(app, gid: str, game: Loaded | None = None) -> None:
     await hub.publish(gid, app.state.storage, conn_view, game, app.state.game_locks.local(gid))
 
 
+async def follow(app, key: str) -> None:
+    """A game's notification from another server process (:mod:`nardy.web.cluster`, kind ``game``): ``key`` is
+    ``"<id>"``, or ``"<id> <revision> <base> <logged action JSON>"`` when the change was one logged action
+    (:meth:`nardy.web.storage.Storage.append`): this process's kept game follows it without a query when it is
+    at the revision before. Then the game's live connections here are pushed their views."""
+    gid, _, rest = key.partition(" ")
+    notice = None
+    if rest:
+        try:
+            rev, base, entry = rest.split(" ", 2)
+            notice = (int(rev), int(base), json.loads(entry))
+            if not isinstance(notice[2], dict):
+                notice = None
+        except ValueError:
+            notice = None
+    hub = app.state.hub
+    await hub.publish(gid, app.state.storage, conn_view, None, app.state.game_locks.local(gid), notice)
+
+
 def conn_view(game: Loaded, conn: Conn) -> str:
     """The view live connection ``conn`` is sent of ``game`` (its player's, side, numbering), as JSON text."""
-    return shown(game, conn.user, conn.viewer, conn.numbering).model_dump_json(by_alias=True)
+    return shown_json(game, conn.user, conn.viewer, conn.numbering)
 
 
 async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
@@ -409,6 +441,8 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
             msg = await ws.receive_text()
             if msg[:256] == "ping":
                 await ws.send_text("pong")
+            elif msg[:1] == "{" and len(msg) <= MAX_MESSAGE:
+                await socket_action(ws, conn, gid, msg)
     except (WebSocketDisconnect, RuntimeError):
         pass
     except Exception:  # the database failed meanwhile: the page reconnects
@@ -416,6 +450,91 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
             await ws.close(code=1011)
     finally:
         hub.remove(gid, conn)
+
+
+#: Bytes an action message on a game's live channel may have (an action's body is a few hundred).
+MAX_MESSAGE = 2048
+
+
+async def socket_action(ws: WebSocket, conn: Conn, gid: str, msg: str) -> None:
+    """An action sent on the game's live channel: ``{"type": "action", "id": ID, "body": {...}}`` with ``body``
+    as ``POST /api/games/{gid}/actions`` takes it (:class:`nardy.web.games.Action`: ``action``, ``seq``...),
+    checked, applied and stored as that route does it (:func:`nardy.web.games.perform`; the player is the one
+    of the connection's log-in session, looked at again for each action, so a log-out ends their actions here
+    too; the view is the connection's side and numbering). Answered once stored, on this channel:
+    ``{"type": "answer", "id": ID, "status": 200, "view": {...}}`` (the view the route answers, which this
+    connection is then not sent again), or ``{"type": "answer", "id": ID, "status": 409, "error": {...}}`` with
+    the status and error body the route answers (``stale_action`` with ``seq``, ``not_your_turn``...). ``ID``:
+    the client's own number or string (up to 64 characters) for matching answers to actions; one action of a
+    connection is under way at a time (the next message is read once it is answered)."""
+    from .errors import answer_of, clean_message, error_body
+    from .games import Action, StaleAction, perform
+
+    lang = conn.lang
+    rid = None
+    state = _ActionState()
+    try:
+        m = json.loads(msg)
+        if not isinstance(m, dict) or m.get("type") != "action":
+            raise ValueError('expected {"type": "action", "id": ..., "body": {...}}')
+        rid = m.get("id")
+        if not (rid is None or (isinstance(rid, int) and not isinstance(rid, bool) and abs(rid) < 2**53)) and not (
+            isinstance(rid, str) and len(rid) <= 64
+        ):
+            rid = None
+            raise ValueError("id: a number or a string of at most 64 characters")
+        body = Action.model_validate(m.get("body"))
+    except (ValueError, ValidationError, RecursionError) as e:
+        if isinstance(e, ValidationError):
+            detail = "; ".join(
+                f"{'.'.join(str(x) for x in er.get('loc', ())) or 'body'}: {clean_message(er.get('msg'))}"
+                for er in e.errors()[:5]
+            )
+        else:
+            detail = clean_message(e)
+        err = error_body(422, detail or "invalid action", "RequestValidationError", lang=lang)
+        await _answer(conn, rid, 422, err)
+        return
+    # the log-in session looked at again (kept by the process: no query), not the one the handshake found
+    with contextlib.suppress(AttributeError):
+        del ws.state.auth_session
+    uid = await user_id(ws)
+    try:
+        text = await perform(ws.app, gid, uid, body, conn.viewer, conn.numbering, state, skip=conn)
+    except StaleAction as e:
+        err = error_body(409, e.detail, "StaleAction", lang=lang, wording=state.wording, seq=e.revision)
+        await _answer(conn, rid, 409, err)
+        return
+    except Exception as e:
+        out = answer_of(e, lang, state.wording)
+        if out is None:
+            logging.getLogger("nardy.web").exception("live: an action of game %s failed", gid)
+            out = 500, error_body(500, "internal error", "InternalError", "internal_error", lang=lang)
+        await _answer(conn, rid, out[0], out[1])
+        return
+    assert isinstance(text, str)
+    await _answer(conn, rid, 200, text, state.seq)
+
+
+class _ActionState:
+    """What :func:`nardy.web.games.perform` leaves for its caller (the request's ``state`` for the HTTP route)."""
+
+    wording: dict | None = None
+    seq: int | None = None
+
+
+async def _answer(conn: Conn, rid, status: int, out: dict | str, seq: int | None = None) -> None:
+    """Send an action's answer on its connection: the view (JSON text, state ``seq``; the connection then has
+    it, :meth:`Hub.send` does not send it again) or an error body."""
+    from .live import encode
+
+    head = '{"type":"answer","id":' + encode(rid) + ',"status":' + str(status)
+    text = head + (',"view":' + out + "}" if isinstance(out, str) else ',"error":' + encode(out) + "}")
+    async with conn.lock:
+        if seq is not None:
+            conn.sent = max(conn.sent, seq)
+        with contextlib.suppress(Exception):
+            await conn.ws.send_text(text)
 
 
 def new_invite(s: Session) -> str:

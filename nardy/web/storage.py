@@ -158,6 +158,9 @@ _BEFORE_ALEMBIC = "0001"
 _MIGRATION_LOCK = 0x6E617264  # "nard"
 #: PostgreSQL ``NOTIFY`` channel of stored changes (:mod:`nardy.web.cluster`): payload ``"<kind> <origin> <key>"``.
 NOTIFY_CHANNEL = "nardy_live"
+#: Bytes of a game's notification carrying its change (PostgreSQL's limit is 8000): ``"game <origin> <id>
+#: <revision> <base revision> <logged action JSON>"``; a longer one is sent as ``"game <origin> <id>"``.
+NOTICE_MAX = 7000
 #: PostgreSQL advisory lock (one-key form) held while the heartbeat is read and replaced.
 _HEARTBEAT_LOCK = 0x6E617265
 #: Alembic's ``context`` is one per process: migrations in one process run one at a time.
@@ -735,6 +738,12 @@ class Storage:
                 }
                 if entry is not None:
                     params["_entry"] = json.dumps(entry)
+                    # the change itself, for the processes that keep the game at the revision before: they follow
+                    # it without reading it again (:func:`nardy.web.online.follow`)
+                    rev = saved.revision + 1
+                    notice = f"{params['_payload']} {rev} {values['base_revision']} {params['_entry']}"
+                    if len(notice.encode()) <= NOTICE_MAX:
+                        params["_payload"] = notice
                 stored = len(c.execute(_pg_store(tuple(values), entry is not None), params).all()) == 1
             else:
                 stored = (

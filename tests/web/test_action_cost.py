@@ -51,7 +51,7 @@ def pg_pair():
         drop()
 
 
-def test_a_stored_action_costs_one_connection_one_transaction_and_few_statements_on_postgresql(pg_pair):
+def test_a_stored_action_costs_one_connection_one_transaction_and_three_statements_on_postgresql(pg_pair):
     app, a, b = pg_pair
     # the background rounds (clocks, presence) query the database too: stopped, so only the actions count
     a.portal.call(app.state.clock_keeper.stop)
@@ -63,6 +63,15 @@ def test_a_stored_action_costs_one_connection_one_transaction_and_few_statements
     event.listen(engine, "commit", lambda conn: seen.update(["commits"]))
     event.listen(engine.pool, "checkout", lambda *args: seen.update(["checkouts"]))
     event.listen(engine.pool, "connect", lambda *args: seen.update(["new connections"]))
+    cluster = app.state.cluster
+    for name in ("lock", "unlock"):
+        real = getattr(cluster, name)
+
+        async def counted(*args, real=real, **kwargs):
+            seen.update(["lock connection"])
+            return await real(*args, **kwargs)
+
+        setattr(cluster, name, counted)
     g = a.post("/api/games", json={"game": "long", "opponent": "online", "length": 3}).json()
     v = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
     gid, players = g["id"], [a, b]
@@ -80,9 +89,11 @@ def test_a_stored_action_costs_one_connection_one_transaction_and_few_statements
         v = r.json()
     assert len(costs) >= 8
     for cost in costs:
-        # the game's revision read, the action stored with its log row and NOTIFY in one statement; one
-        # connection, one commit; the player's session kept by the process (read once in SESSION_CACHE_TTL s)
-        assert cost.get("statements", 0) <= 2, costs
+        # the game's lock taken in the transaction, its revision read, the action stored with its log row and
+        # NOTIFY in one statement; one connection, one commit, nothing on the lock connection (no lock and
+        # unlock round trips there); the player's session kept by the process (read once in SESSION_CACHE_TTL s)
+        assert cost.get("statements", 0) <= 3, costs
+        assert cost.get("lock connection", 0) == 0, costs
         assert cost.get("checkouts", 0) <= 1 and cost.get("commits", 0) == 1, costs
         assert cost["session reads"] == 0, costs
     # the pool keeps its connections (none made and closed again per action: a PostgreSQL backend each)

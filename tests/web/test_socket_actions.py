@@ -1,0 +1,330 @@
+"""Actions sent on an online game's live channel (``WS /api/games/{id}/live``: ``{"type": "action", "id",
+"body"}``, docs/online.md): the same checks and answers as ``POST /api/games/{id}/actions`` (the player of the
+connection's log-in session, seated, on their turn; a stale ``seq`` is 409 ``stale_action`` and changes
+nothing, so a resend is harmless), answered on the channel only once stored, pushed to the opponent, and as
+cheap in database work as the route (3 statements, 1 commit)."""
+
+from __future__ import annotations
+
+import collections
+import json
+
+import pytest
+from sqlalchemy import event
+
+from nardy.web.app import create_app
+from nardy.web.storage import Storage, StorageUnavailable
+
+from .helpers import pg_schema
+from .players import PlayerClient
+from .test_action_cost import _body
+
+
+@pytest.fixture
+def pair():
+    url, drop = pg_schema("nardy_sock")
+    store = Storage(url)
+    app = create_app(storage=store)
+    a, b = PlayerClient(app, base_url="http://testserver"), PlayerClient(app, base_url="http://testserver")
+    try:
+        for c, name in ((a, "Ann"), (b, "Bob")):
+            c.__enter__()
+            c.guest(name)
+        g = a.post("/api/games", json={"game": "long", "opponent": "online", "length": 3}).json()
+        v = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
+        yield app, [a, b], g["id"], v
+    finally:
+        for c in (a, b):
+            c.__exit__(None, None, None)
+        store.close()
+        drop()
+
+
+def _send(ws, body, rid=1) -> None:
+    ws.send_text(json.dumps({"type": "action", "id": rid, "body": body}))
+
+
+def _answer(ws) -> dict:
+    m = ws.receive_json()
+    assert m["type"] == "answer", m
+    return m
+
+
+def _live(players, gid):
+    return [p.websocket_connect(f"/api/games/{gid}/live") for p in players]
+
+
+def test_an_action_on_the_socket_is_answered_with_the_movers_view_and_pushed_to_the_opponent(pair):
+    app, players, gid, v = pair
+    with _live(players, gid)[0] as wa, _live(players, gid)[1] as wb:
+        live = [wa, wb]
+        for w in live:
+            assert w.receive_json()["view"]["seq"] == v["seq"]
+        for rid in range(1, 7):
+            side = v["to_act"]
+            _send(live[side], _body(v), rid)
+            m = _answer(live[side])
+            assert m["id"] == rid and m["status"] == 200, m
+            mine, theirs = m["view"], live[1 - side].receive_json()["view"]
+            assert mine["seq"] == v["seq"] + 1 and mine["you"] == [side]
+            # the opponent's own view of the same state (the mover's connection is not sent it again)
+            assert theirs["seq"] == mine["seq"] and theirs["you"] == [1 - side] and theirs["pips"] == mine["pips"][::-1]
+            # the same view as the route would answer now
+            assert players[side].get(f"/api/games/{gid}").json() == mine
+            v = mine
+
+
+def test_a_stale_or_repeated_action_on_the_socket_is_refused_as_the_route_refuses_it_and_changes_nothing(pair):
+    app, players, gid, v = pair
+    side = v["to_act"]
+    store = app.state.storage
+    with players[side].websocket_connect(f"/api/games/{gid}/live") as ws:
+        assert ws.receive_json()["view"]["seq"] == v["seq"]
+        body = _body(v)
+        # chosen on a state the game is not at: 409 stale_action with the current seq, nothing done
+        _send(ws, {**body, "seq": v["seq"] + 5}, "stale")
+        m = _answer(ws)
+        assert m["id"] == "stale" and m["status"] == 409, m
+        assert m["error"]["code"] == "stale_action" and m["error"]["error"] == "StaleAction"
+        assert m["error"]["seq"] == v["seq"] and m["error"]["message"]
+        assert store.revision(gid) == v["seq"]
+        _send(ws, body, "first")
+        assert _answer(ws)["status"] == 200
+        revision = store.revision(gid)
+        assert revision == v["seq"] + 1
+        # the same action again (a resend after a lost answer): refused (the turn has passed), nothing done
+        _send(ws, body, "again")
+        m = _answer(ws)
+        assert m["id"] == "again" and m["status"] in (403, 409), m
+        assert store.revision(gid) == revision
+        # the route answers the same
+        r = players[side].post(f"/api/games/{gid}/actions", json=body)
+        assert r.status_code == m["status"] and r.json()["code"] == m["error"]["code"]
+        r = players[side].post(f"/api/games/{gid}/actions", json={**body, "seq": v["seq"] + 5})
+        assert store.revision(gid) == revision
+
+
+def test_socket_actions_are_authorised_as_the_route_authorises_them(pair):
+    app, players, gid, v = pair
+    side = v["to_act"]
+    other = players[1 - side]
+    stranger = PlayerClient(app, base_url="http://testserver")
+    stranger.__enter__()
+    try:
+        stranger.guest("Eve")
+        with other.websocket_connect(f"/api/games/{gid}/live") as ws:
+            ws.receive_json()
+            # out of turn
+            _send(ws, _body(v))
+            m = _answer(ws)
+            assert m["status"] == 403 and m["error"]["code"] == "not_your_turn", m
+            # a side that is not theirs
+            _send(ws, {**_body(v), "player": side})
+            m = _answer(ws)
+            assert m["status"] == 403 and m["error"]["code"] == "not_your_side", m
+            # malformed: answered 422, the connection kept
+            _send(ws, {"action": "fly", "seq": v["seq"]}, 9)
+            m = _answer(ws)
+            assert m["id"] == 9 and m["status"] == 422 and m["error"]["code"] == "invalid_request", m
+            ws.send_text('{"type": "action", "id": [1], "body": {}}')
+            m = _answer(ws)
+            assert m["id"] is None and m["status"] == 422, m
+            ws.send_text("[" * 1500 + "]" * 1500)  # too long: ignored, as other messages are
+            ws.send_text("ping")
+            assert ws.receive_text() == "pong"
+            # logged out meanwhile: the connection's player is looked at again for each action
+            assert other.post("/api/auth/logout").status_code in (200, 204)
+            _send(ws, _body(v))
+            m = _answer(ws)
+            assert m["status"] == 403 and m["error"]["code"] == "not_seated", m
+        assert app.state.storage.revision(gid) == v["seq"]
+    finally:
+        stranger.__exit__(None, None, None)
+
+
+def test_a_socket_action_is_answered_only_once_stored(pair, monkeypatch):
+    app, players, gid, v = pair
+    side = v["to_act"]
+    store = app.state.storage
+
+    def down(*args, **kwargs):
+        raise StorageUnavailable("the database is unavailable; try again shortly")
+
+    with _live(players, gid)[0] as wa, _live(players, gid)[1] as wb:
+        live = [wa, wb]
+        for w in live:
+            w.receive_json()
+        with monkeypatch.context() as m:
+            m.setattr(store, "append", down)
+            m.setattr(store, "save", down)
+            _send(live[side], _body(v))
+            ans = _answer(live[side])
+        assert ans["status"] == 503 and ans["error"]["code"] == "database_unavailable", ans
+        assert store.revision(gid) == v["seq"]
+        # the same action once the database is back: stored, then answered (the stored revision is the answer's)
+        _send(live[side], _body(v), 2)
+        ans = _answer(live[side])
+        assert ans["status"] == 200 and store.revision(gid) == ans["view"]["seq"] == v["seq"] + 1
+        # the opponent had nothing of the refused one: its next view is the stored state
+        assert live[1 - side].receive_json()["view"]["seq"] == v["seq"] + 1
+
+
+def test_a_socket_action_costs_three_statements_and_one_commit(pair):
+    app, players, gid, v = pair
+    app_ = app
+    players[0].portal.call(app_.state.clock_keeper.stop)
+    players[0].portal.call(app_.state.presence_keeper.stop)
+    engine = app.state.storage.engine
+    seen: collections.Counter = collections.Counter()
+    event.listen(engine, "before_cursor_execute", lambda *args: seen.update(["statements"]))
+    event.listen(engine, "commit", lambda conn: seen.update(["commits"]))
+    with _live(players, gid)[0] as wa, _live(players, gid)[1] as wb:
+        live = [wa, wb]
+        for w in live:
+            w.receive_json()
+        costs = []
+        for rid in range(8):
+            side = v["to_act"]
+            seen.clear()
+            _send(live[side], _body(v), rid)
+            m = _answer(live[side])
+            assert m["status"] == 200, m
+            costs.append(dict(seen))
+            live[1 - side].receive_json()
+            v = m["view"]
+    for cost in costs:
+        # the game's lock (in the transaction), its revision, the action stored with its NOTIFY
+        assert cost.get("statements", 0) <= 3 and cost.get("commits", 0) == 1, costs
+
+
+def test_another_process_follows_a_logged_action_from_its_notification_without_a_query():
+    # two server processes on one database (here two apps in this process, each with its storage, listener
+    # and game cache): Ann acts on the first; Bob's live connection is on the second, which keeps the game and
+    # brings it to the new revision from the notification's payload, with no statement of its own
+    from nardy.web.gamecache import cache_of
+
+    url, drop = pg_schema("nardy_follow")
+    stores = [Storage(url), Storage(url)]
+    apps = [create_app(storage=st) for st in stores]
+    a, b = PlayerClient(apps[0], base_url="http://testserver"), PlayerClient(apps[1], base_url="http://testserver")
+    try:
+        for c, name in ((a, "Ann"), (b, "Bob")):
+            c.__enter__()
+            c.portal.call(c.app.state.clock_keeper.stop)
+            c.portal.call(c.app.state.presence_keeper.stop)
+            c.guest(name)
+        g = a.post("/api/games", json={"game": "long", "opponent": "online", "length": 3}).json()
+        v = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
+        gid = g["id"]
+        statements: list = []
+        event.listen(stores[1].engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+        with a.websocket_connect(f"/api/games/{gid}/live") as wa, b.websocket_connect(f"/api/games/{gid}/live") as wb:
+            for w in (wa, wb):
+                assert w.receive_json()["view"]["seq"] == v["seq"]
+            followed = cache_of(stores[1]).followed
+            seen = 0
+            for rid in range(8):
+                side = v["to_act"]
+                ws = (wa, wb)[side]
+                statements.clear()
+                _send(ws, _body(v), rid)
+                m = _answer(ws)
+                assert m["status"] == 200, m
+                theirs = (wa, wb)[1 - side].receive_json()["view"]
+                assert theirs["seq"] == m["view"]["seq"] and theirs["you"] == [1 - side]
+                if side == 0:  # Ann's action, on the first process: the second followed it without a query
+                    assert [s for s in statements if "nardy_games" in s or "nardy_game_actions" in s] == []
+                    seen += 1
+                v = m["view"]
+            assert seen >= 3 and cache_of(stores[1]).followed >= followed + seen
+            # the followed game is the stored one (read whole, afresh) and the first process's kept one
+            kept = cache_of(stores[1]).peek(gid)
+            fresh = Storage(url)
+            try:
+                from nardy.web.gamecache import materialise
+
+                stored = fresh.get(gid)
+                assert kept.saved.revision == stored.revision == v["seq"] and kept.saved.base == stored.base
+                assert kept.session.to_dict() == materialise(stored).to_dict()
+                assert kept.saved.status == stored.status and kept.saved.clock_due == stored.clock_due
+                assert kept.saved.summary == stored.summary and kept.saved.title == stored.title
+            finally:
+                fresh.close()
+    finally:
+        for c in (a, b):
+            c.__exit__(None, None, None)
+        for st in stores:
+            st.close()
+        drop()
+
+
+def test_an_action_waits_for_the_game_held_by_another_process_and_is_stored_after_it(pair):
+    # another server process holding the game (its clock keeper, a join: the session lock of its lock
+    # connection) keeps this process's action waiting: the transaction's lock excludes it; once given back,
+    # the action is stored on the latest state
+    import threading
+    import time
+
+    import psycopg
+
+    from nardy.web.cluster import LOCK_CLASS, game_lock_key, libpq_url
+
+    app, players, gid, v = pair
+    store = app.state.storage
+    side = v["to_act"]
+    other = psycopg.connect(libpq_url(store.url), autocommit=True)
+    try:
+        assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, game_lock_key(gid))).fetchone()[0]
+        out: dict = {}
+        t = threading.Thread(
+            target=lambda: out.update(r=players[side].post(f"/api/games/{gid}/actions", json=_body(v))), daemon=True
+        )
+        t.start()
+        time.sleep(0.6)
+        assert "r" not in out and store.revision(gid) == v["seq"]  # waiting: nothing stored meanwhile
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, game_lock_key(gid)))
+        t.join(10)
+        assert out["r"].status_code == 200, out["r"].text
+        assert store.revision(gid) == out["r"].json()["seq"] == v["seq"] + 1
+        # and while this process's action holds the game, the other process cannot take it
+        cluster = app.state.cluster
+        with store.unit() as c:
+            cluster.lock_in(c, gid)
+            assert not other.execute(
+                "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, game_lock_key(gid))
+            ).fetchone()[0]
+        # given back with the transaction
+        assert other.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, game_lock_key(gid))).fetchone()[0]
+    finally:
+        other.close()
+
+
+def test_the_live_views_json_is_the_saved_views_own_json_text():
+    # the live channel's and the socket answer's view text is made without the SavedGameView (view_json): the
+    # same bytes as the model's own JSON, for the side to act (moves, blocked checkers), the other side, a
+    # name that is not ASCII, a waiting seat
+    import time
+
+    from nardy.web.sessions import new_session
+    from nardy.web.view import SavedGameView, view_json
+
+    s = new_session("long", length=3, opponent="online", players=["Аня", 'Bo"b'], owner="u0", clock="blitz")
+    checked = 0
+    for side in (0, 1):
+        v = s.game_view(side, "own", [side])
+        assert view_json("g-1", 0, v) == SavedGameView.of("g-1", 0, v).model_dump_json(by_alias=True)
+    s.join("u1", 'Bo"b', None, time.time())
+    s.run_bots()
+    for _ in range(6):
+        for side in (0, 1):
+            for numbering in ("own", "absolute"):
+                v = s.game_view(side, numbering, [side])
+                assert view_json("abc_-9", 41, v) == SavedGameView.of("abc_-9", 41, v).model_dump_json(by_alias=True)
+                checked += 1
+        g = s.game
+        plays = g.legal_plays() if g.phase == "move" else []
+        if not plays:
+            break
+        s.act("play", play=str(plays[0]), player=s.table.to_act, run=False, now=time.time())
+        s.run_bots(now=time.time())
+    assert checked >= 8
