@@ -21,7 +21,7 @@ Example::
     >>> bot.choose_play(pos, (3, 1))         # one of pos.legal_plays((3, 1))
     <Play 8/5 6/5 -> 4HPwATCwZ/ABMA>
     >>> round(bot.evaluate(pos).win, 2)      # P(the side on roll wins)
-    0.53
+    0.52
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ def click_and_wait(page, selector: str):
 
 def new_game(page, server, game: str, level: str, seed: int, length: int = 0):
     page.goto(f"{server.url}/?seed={seed}")
-    page.wait_for_selector("#home:not([hidden])")
+    page.wait_for_selector("body[data-ready] #home:not([hidden])")
     page.click("#btn-new")
     page.select_option("#ng-game", game)
     page.fill("#ng-length", str(length))

@@ -56,7 +56,7 @@ def shots(tmp_path_factory):
 
 def register(page, server, name: str):
     page.goto(server.url + "/")
-    page.wait_for_selector("#home:not([hidden])")
+    page.wait_for_selector("body[data-ready] #home:not([hidden])")
     page.click("#btn-account")
     page.fill("#acc-name", name)
     page.fill("#acc-password", "a long password")

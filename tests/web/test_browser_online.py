@@ -101,7 +101,7 @@ def shot(page, folder, name: str):
 
 def sign_in_as_guest(page, server, name: str):
     page.goto(server.url + "/")
-    page.wait_for_selector("#home:not([hidden])")
+    page.wait_for_selector("body[data-ready] #home:not([hidden])")
     page.click("#btn-account")
     page.fill("#acc-name", name)
     page.click("#acc-guest")
@@ -234,7 +234,7 @@ def test_two_people_play_long_nardy_online_by_link_with_a_watcher(server, people
 
     # Cat registers an account and watches (the game allows watchers): she sees it, she cannot act
     cat.goto(server.url + "/")
-    cat.wait_for_selector("#home:not([hidden])")
+    cat.wait_for_selector("body[data-ready] #home:not([hidden])")
     cat.click("#btn-account")
     cat.fill("#acc-name", f"Cat{int(time.time() * 1000) % 100000}")
     cat.fill("#acc-password", "a long password")

@@ -49,7 +49,7 @@ FAST = "localStorage.setItem('nardy.review.level', 'advanced');"
 def home(page, server, query: str = ""):
     """The home screen, once the page is ready (its handlers bound: /api/info answered, the list drawn)."""
     page.goto(f"{server.url}/{query}")
-    page.wait_for_selector("#home:not([hidden])")
+    page.wait_for_selector("body[data-ready] #home:not([hidden])")
     page.wait_for_function("window.nardy.info && window.nardy.updates > 0 && !window.nardy.busy")
 
 

@@ -72,7 +72,7 @@ def open_page(browser, server):
         pg.errors = []
         pg.on("pageerror", lambda e: pg.errors.append(str(e)))
         pg.goto(server.url + "/")
-        pg.wait_for_selector("#home:not([hidden])")
+        pg.wait_for_selector("body[data-ready] #home:not([hidden])")
         pg.wait_for_function("window.nardy.updates > 0")  # the page has its handlers and its list
         ctxs.append((ctx, pg))
         return pg

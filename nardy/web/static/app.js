@@ -840,6 +840,7 @@ async function init() {
   window.addEventListener("hashchange", route);
   await loadMe();   // who plays here, before the first screen (the invitation page asks a newcomer's name)
   route();
+  document.body.dataset.ready = "yes";   // the buttons answer from now on (tests wait for it)
 }
 
 document.addEventListener("DOMContentLoaded", init);
