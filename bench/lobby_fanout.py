@@ -30,6 +30,8 @@ import tempfile
 import time
 import zlib
 
+from lobby_render import clean  # bench/lobby_render.py: removes a run's rows (sys.path[0] is bench/)
+
 from nardy.web import lobby
 from nardy.web.app import create_app
 from nardy.web.community import LOBBY, Community
@@ -71,15 +73,6 @@ def build(st: Storage, players: int, challenges: int) -> list[str]:
     for i in range(0, players - 1, 10):
         com.block(ids[i], ids[i + 1])
     return ids
-
-
-def clean(st: Storage, ids: list[str]) -> None:
-    from nardy.web.community import blocks, challenges, presence
-    from nardy.web.storage import users
-
-    with st.engine.begin() as c:
-        for table, col in ((challenges, "owner"), (presence, "user_id"), (blocks, "blocker"), (users, "id")):
-            c.execute(table.delete().where(table.c[col].in_(ids)))
 
 
 async def measure(app, ids: list[str], changes: int, full: bool, deflate: bool) -> dict:

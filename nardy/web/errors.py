@@ -103,13 +103,10 @@ def error_response(
     ``code`` and ``params`` (:mod:`nardy.errors`), and ``message``: the refusal worded for the player from
     the message catalogue (:mod:`nardy.messages`) in their language (``?lang=`` or ``Accept-Language``),
     points labelled as the page shows them when the route knows the game (``request.state.wording``)."""
-    code = code or KIND_CODES.get(kind, "invalid_request")
     wording = getattr(request.state, "wording", None) if request is not None else None
-    text = describe(code, params, language(request) if request is not None else "en", **(wording or {}))
-    return JSONResponse(
-        {"detail": message, "error": kind, "code": code, "params": params or {}, "message": text, **extra},
-        status_code=status,
-    )
+    lang = language(request) if request is not None else "en"
+    body = error_body(status, message, kind, code, params, lang=lang, wording=wording, **extra)
+    return JSONResponse(body, status_code=status)
 
 
 def error_body(
