@@ -324,21 +324,51 @@ def _best_hit(b, a, c):
 def hit_stats(b):
     """(rolls of 36 with which the mover can hit an opponent blot, sum over the 36 rolls of the pips the
     opponent loses to the best such hit) for board ``b`` (hitting games). Pips lost = the mover's number of
-    the hit point (the checker restarts from the bar); GNU Backgammon's contact inputs use the same figures."""
-    blot = False
+    the hit point (the checker restarts from the bar); GNU Backgammon's contact inputs use the same figures.
+
+    Each roll's best hit is :func:`_best_hit`'s (``tests/bots/test_eval.py`` checks that they agree on
+    every roll), found with bit masks over the points (bit ``p``: mover point ``p``, 25 the bar): the
+    mover's source points ``S`` (the bar alone while checkers are on it), the opponent's blots and the
+    points not held by 2+ opponent checkers. A die ``d`` moves ``S`` to ``S >> d``; a combined hit passes an
+    open point; a double steps up to four times (once with 2+ checkers on the bar) through open points
+    without blots, since a blot met earlier is the higher hit anyway. The best hit is the highest bit."""
+    bar = b[25]
+    S = np.int64(1) << 25 if bar > 0 else np.int64(0)
+    blots = np.int64(0)
+    open_ = np.int64(0)
     for p in range(1, 25):
-        if b[p] == -1:
-            blot = True
-            break
-    if not blot:
+        v = b[p]
+        if v > 0 and bar == 0:
+            S |= np.int64(1) << p
+        elif v == -1:
+            blots |= np.int64(1) << p
+        if v >= -1:
+            open_ |= np.int64(1) << p
+    if blots == 0:
         return 0, 0
+    one_bar = bar <= 1
+    through = open_ & ~blots
     n = 0
     loss = 0
     for a in range(1, 7):
-        for c in range(a, 7):  # _best_hit is symmetric in the two dice
-            t = _best_hit(b, a, c)
-            if t > 0:
-                w = 1 if a == c else 2
+        for c in range(a, 7):  # symmetric in the two dice
+            if a != c:
+                m = ((S >> a) | (S >> c)) & blots
+                if one_bar:
+                    m |= ((((S >> a) & open_) >> c) | (((S >> c) & open_) >> a)) & blots
+                w = 2
+            else:
+                m = np.int64(0)
+                reach = S
+                for _ in range(4 if one_bar else 1):
+                    reach = reach >> a
+                    m |= reach & blots
+                    reach &= through
+                w = 1
+            if m != 0:
+                t = 24
+                while (m >> t) & 1 == 0:
+                    t -= 1
                 n += w
                 loss += w * t
     return n, loss
@@ -936,8 +966,9 @@ def hidden_boards(W1, b1, boards, game, first_m, first_o):
     """Negated hidden pre-activations ``-clip(x @ W1 + b1, -40, 40)`` (float32[n, H]) of boards
     (int8[n, 28], side on roll's view; ``first_m``/``first_o``: bool[n]), encoding each row into a small
     scratch instead of materialising ``x`` (float32[n, N_INPUTS]): the same sums, in the same order, as
-    :func:`hidden_batch` of :func:`encode_batch`, without the memory traffic of ``x``. The caller takes
-    ``exp`` (vectorised numpy) and passes the result to :func:`output_from_exp`."""
+    :func:`hidden_batch` of :func:`encode_batch`, without the memory traffic of ``x``. The caller finishes
+    the sigmoid ``1 / (1 + exp(.))`` with numpy (vectorised, as ``nardy.bots.net._sigmoid_inplace``) and
+    passes the result to :func:`output_batch`."""
     n = boards.shape[0]
     H = b1.shape[0]
     out = np.empty((n, H), np.float32)
@@ -956,28 +987,45 @@ def hidden_boards(W1, b1, boards, game, first_m, first_o):
     return out
 
 
+#: Rows of a block in :func:`_second_layer_rows`: the product runs across rows, one SIMD lane a row
+#: (passed as an argument: a block size known when compiling is unrolled into scalar code instead).
+ROW_BLOCK = 32
+
+
 @njit(cache=True, nogil=True)
-def output_from_exp(W2, b2, e):
-    """Output pre-activations ``h @ W2 + b2`` (float32[n, K]) where ``h = 1 / (1 + e)`` (float32 arithmetic),
-    ``e`` = ``exp`` of :func:`hidden_boards`' output: the hidden sigmoid finished inside the product."""
-    n, H = e.shape
-    one = np.float32(1.0)
-    out = np.empty((n, b2.shape[0]), np.float32)
-    h = np.empty(H, np.float32)
-    for r in range(n):
-        er = e[r]
-        for j in range(H):
-            h[j] = one / (one + er[j])
-        _second_layer(W2, b2, h, out[r])
-    return out
+def _second_layer_rows(W2, b2, h, out, B):
+    """``out <- h @ W2 + b2`` for the rows of ``h`` (float32[n, H]): each row's sums are those of
+    :func:`_second_layer` in its order (``b2[k]``, then ``+ h[j] * W2[j, k]`` for ``j = 0, 1, ...``), so
+    the bits are the same, but the ``B`` rows of a block are summed side by side (from a transposed copy
+    of the block), which vectorises across rows; a row's ``K`` (3-7) outputs alone do not."""
+    n, H = h.shape
+    K = b2.shape[0]
+    hT = np.zeros((H, B), np.float32)
+    acc = np.empty(B, np.float32)
+    for r0 in range(0, n, B):
+        m = min(B, n - r0)
+        for t in range(m):
+            hr = h[r0 + t]
+            for j in range(H):
+                hT[j, t] = hr[j]
+        for k in range(K):
+            bk = b2[k]
+            for t in range(B):
+                acc[t] = bk
+            for j in range(H):
+                w = W2[j, k]
+                hj = hT[j]
+                for t in range(B):
+                    acc[t] += hj[t] * w
+            for t in range(m):
+                out[r0 + t, k] = acc[t]
 
 
 @njit(cache=True, nogil=True)
 def output_batch(W2, b2, h):
     """Output pre-activations ``h @ W2 + b2`` (float32[n, K]) of hidden activations ``h`` (float32[n, H])."""
     out = np.empty((h.shape[0], b2.shape[0]), np.float32)
-    for r in range(h.shape[0]):
-        _second_layer(W2, b2, h[r], out[r])
+    _second_layer_rows(W2, b2, h, out, ROW_BLOCK)
     return out
 
 

@@ -118,6 +118,27 @@ def _index_njit(arr6):
     return idx
 
 
+@njit(cache=True, nogil=True)
+def board_indices(boards, hitting):
+    """Database indices ``(mover, opponent)`` (int64[n] each) of bear-off boards (int8[n, 28], the mover's
+    view; each side's checkers on its own points 1..6): the mover's points 1..6 are board points 1..6, the
+    opponent's own 1..6 are board points 24..19 in the hitting games and 13..18 in long nardy. No
+    validation (the caller checks :func:`nardy.bots._kernels.bearoff_mask` first)."""
+    n = boards.shape[0]
+    im = np.empty(n, np.int64)
+    io = np.empty(n, np.int64)
+    m6 = np.zeros(6, np.int64)
+    o6 = np.zeros(6, np.int64)
+    for i in range(n):
+        b = boards[i]
+        for p in range(6):
+            m6[p] = max(b[1 + p], 0)
+            o6[p] = max(-b[24 - p], 0) if hitting else max(-b[13 + p], 0)
+        im[i] = _index_njit(m6)
+        io[i] = _index_njit(o6)
+    return im, io
+
+
 @njit(cache=True)
 def _positions_table_njit():
     out = np.zeros((54264, 6), dtype=np.int8)

@@ -342,21 +342,9 @@ def _bearoff_mask(boards: np.ndarray, hitting: bool) -> np.ndarray:
 
 
 def _bearoff_indices(boards: np.ndarray, hitting: bool):
-    from .bearoff import _index_njit
+    from .bearoff import board_indices
 
-    n = boards.shape[0]
-    im = np.empty(n, np.int64)
-    io = np.empty(n, np.int64)
-    for i in range(n):
-        b = boards[i]
-        m6 = np.clip(b[1:7], 0, None).astype(np.int64)
-        if hitting:
-            o6 = np.clip(-b[24:18:-1], 0, None).astype(np.int64)  # opponent's own 1..6 = mover 24..19
-        else:
-            o6 = np.clip(-b[13:19], 0, None).astype(np.int64)  # opponent's own 1..6 = mover 13..18
-        im[i] = _index_njit(m6)
-        io[i] = _index_njit(o6)
-    return im, io
+    return board_indices(boards, hitting)
 
 
 class HybridEvaluator(_Base):

@@ -216,8 +216,8 @@ class Net:
         """Outputs (float32[n, K], not sanitised) for boards (int8[n, 28], side on roll's view) with long
         nardy first-turn flags ``first_m``/``first_o`` (bool[n]): :meth:`forward_inputs` of their encoding,
         bit for bit. Batches of :data:`DENSE_BATCH` rows or more are encoded row by row inside the first
-        layer's product (no ``n x N_INPUTS`` input array) and the hidden sigmoid is finished inside the
-        second product, leaving only numpy's vectorised ``exp`` (``bench/net_forward.py``: "boards").
+        layer's product (no ``n x N_INPUTS`` input array), clipped and negated there, so that numpy's
+        vectorised ``exp`` and reciprocal finish the sigmoid (``bench/net_forward.py``: "boards").
         ``dense`` forces the choice of path (True: layer by layer at any size), which keeps a batch's outputs
         bit for bit the same when a caller evaluates a subset of it."""
         if dense is None:
@@ -226,9 +226,11 @@ class Net:
             return K.forward_batch(
                 self.W1, self.b1, self.W2, self.b2, K.encode_batch(boards, self.code, first_m, first_o)
             )
-        e = K.hidden_boards(self.W1, self.b1, boards, self.code, first_m, first_o)
-        np.exp(e, out=e)
-        o = K.output_from_exp(self.W2, self.b2, e)
+        h = K.hidden_boards(self.W1, self.b1, boards, self.code, first_m, first_o)
+        np.exp(h, out=h)  # the rest of _sigmoid_inplace: hidden_boards clipped and negated
+        h += 1.0
+        np.reciprocal(h, out=h)
+        o = K.output_batch(self.W2, self.b2, h)
         _sigmoid_inplace(o)
         return o
 

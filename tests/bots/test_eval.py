@@ -167,6 +167,19 @@ def test_hit_chance_equals_a_count_over_all_36_ordered_rolls():
         assert K.hit_chance(b) * 36 == pytest.approx(n)
 
 
+def test_hit_stats_equal_the_best_hit_of_every_roll_on_random_boards():
+    # hit_stats lists the mover's points once and scans only them; the answer must be _best_hit's per roll,
+    # summed as the pip-loss input defines it, on boards of all kinds (both views, checkers on the bar)
+    positions = _random_positions("backgammon", n_games=12, seed=3)
+    with_bar = 0
+    for pos in positions:
+        for v in (np.ascontiguousarray(pos.array), np.ascontiguousarray(pos.mirror().array)):
+            hits = [K._best_hit(v, a, c) for a in range(1, 7) for c in range(1, 7)]
+            assert K.hit_stats(v) == (sum(t > 0 for t in hits), sum(hits)), v.tolist()
+            with_bar += v[25] > 0
+    assert len(positions) > 1000 and with_bar > 100
+
+
 def test_finished_games_are_exact():
     # backgammon: mover bore off all 15, opponent has nothing off and a checker in mover's home: backgammon
     mover = [15] + [0] * 25
