@@ -254,8 +254,11 @@ async function act(action, extra) {
   }
   try {
     // seq names the state this action was chosen on: a repeated click or a retry is refused (409)
-    const v = await api("POST", `/api/games/${S.id}/actions?${gameQuery()}`,
-                        { action, ...(extra || {}), seq: before ? before.seq : 0 });
+    const body = { action, ...(extra || {}), seq: before ? before.seq : 0 };
+    const path = `/api/games/${S.id}/actions?${gameQuery()}`;
+    const post = () => api("POST", path, body);
+    // an online game's action goes on its open live channel (online.js), else (or if that fails) by POST
+    const v = await (liveAction(body, post) || post());
     S.message = null;
     noteOutcome(before, v, action);
     setView(v, { animate: true, step: extra && action === "step" ? [extra.from, extra.to] : null });
@@ -799,7 +802,7 @@ async function init() {
   $("#lang").onchange = (e) => {
     setLanguage(e.target.value);
     renderMe();
-    if (S.view) { render(); renderClocks(); } else if (S.join) route(); else if (!$("#home").hidden) showHome();
+    if (S.view) { render(); renderClocks(); syncLive(); } else if (S.join) route(); else if (!$("#home").hidden) showHome();
   };
   try { S.info = await api("GET", "/api/info"); } catch (e) { showError(e); return; }
   initOnline();

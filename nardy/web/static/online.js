@@ -18,6 +18,9 @@ const ONLINE = {
   fairState: null,     // the view status it was read at
   fairResult: null,    // {ok, text} of the last check
   anim: null,          // the running animation
+  actionId: 0,         // the last id given to an action sent on the channel
+  pending: new Map(),  // id -> the action sent on the channel and not yet answered (see liveAction)
+  actionWait: 10000,   // ms an action sent on the channel waits for its answer before it goes by POST
 };
 
 // ----- small helpers -----------------------------------------------------------------------------------
@@ -229,15 +232,23 @@ async function createOnline(body) {
 }
 
 // ----- the live channel --------------------------------------------------------------------------------
+// The channel's query: the view's (side, numbering) and the page's language (the answers' refusals are worded
+// in it, as api()'s are by Accept-Language).
+function liveQuery() {
+  const q = new URLSearchParams(gameQuery());
+  q.set("lang", LANG);
+  return q.toString();
+}
+
 function liveUrl() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${proto}//${location.host}/api/games/${S.id}/live?${gameQuery()}`;
+  return `${proto}//${location.host}/api/games/${S.id}/live?${liveQuery()}`;
 }
 
 // Keep a live channel open for the shown game when it is an online one (a new query: a new channel).
 function syncLive() {
   const v = S.view;
-  const want = v && v.online && S.id && v.id === S.id ? `${S.id}?${gameQuery()}` : null;
+  const want = v && v.online && S.id && v.id === S.id ? `${S.id}?${liveQuery()}` : null;
   if (want === ONLINE.key) return;
   closeLive();
   if (want === null) return;
@@ -264,8 +275,10 @@ function connect() {
     let m;
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     if (m && m.type === "view" && m.view && m.view.id === S.id) receiveView(m.view);
+    else if (m && m.type === "answer") receiveAnswer(m);
   };
   ws.onclose = (ev) => {
+    postPending(ws);
     if (ONLINE.ws !== ws) return;
     ONLINE.ws = null;
     clearInterval(ONLINE.ping);
@@ -291,7 +304,7 @@ function closeLive() {
   clearInterval(ONLINE.ping);
   const ws = ONLINE.ws;
   ONLINE.ws = null;
-  if (ws) { try { ws.close(1000); } catch (e) { /* closing anyway */ } }
+  if (ws) { postPending(ws); try { ws.close(1000); } catch (e) { /* closing anyway */ } }
   setLive(null);
 }
 
@@ -314,6 +327,60 @@ function receiveView(v) {
   const prev = S.view;
   if (prev && prev.id === v.id && v.seq <= prev.seq) return;   // nothing newer
   setView(v, { animate: true });
+}
+
+// ----- actions on the live channel -------------------------------------------------------------------------
+// Send an action (body as POST /api/games/{id}/actions takes it) of the shown game on its open live channel
+// (no HTTP request per move); null when the channel cannot take it (none, not open yet, opened for another
+// view's query): the caller POSTs it. The promise settles as api()'s would: the view, or an Error with status
+// and code. post() sends it by POST instead, once, if the channel closes or no answer comes in time
+// (ONLINE.actionWait): with the same seq, so an action the server did apply is refused 409, never done twice.
+function liveAction(body, post) {
+  const ws = ONLINE.ws;
+  if (!ws || ws.readyState !== WebSocket.OPEN || ONLINE.key !== `${S.id}?${liveQuery()}`) return null;
+  const id = ++ONLINE.actionId;
+  return new Promise((resolve, reject) => {
+    const p = { ws, post, resolve, reject, timer: setTimeout(() => postAction(id), ONLINE.actionWait) };
+    ONLINE.pending.set(id, p);
+    try { ws.send(JSON.stringify({ type: "action", id, body })); } catch (e) { postAction(id); }
+  });
+}
+
+// The channel gave up on action id (closed, silent): it goes by POST, and its answer is the POST's.
+function postAction(id) {
+  const p = ONLINE.pending.get(id);
+  if (!p) return;
+  ONLINE.pending.delete(id);
+  clearTimeout(p.timer);
+  p.post().then(p.resolve, p.reject);
+}
+
+// Every action still waiting on channel ws, which is closing.
+function postPending(ws) {
+  for (const [id, p] of [...ONLINE.pending]) if (p.ws === ws) postAction(id);
+}
+
+function receiveAnswer(m) {
+  const p = ONLINE.pending.get(m.id);
+  if (!p) {
+    // an answer that came after its action was sent by POST: its view may still be news
+    if (m.status === 200 && m.view && m.view.id === S.id) receiveView(m.view);
+    return;
+  }
+  ONLINE.pending.delete(m.id);
+  clearTimeout(p.timer);
+  if (m.status === 200 && m.view) p.resolve(m.view);
+  else p.reject(answerError(m));
+}
+
+// The Error api() throws for the same refusal by HTTP: the server's words (in the page's language), else the
+// catalogue's for its kind; with its status and code.
+function answerError(m) {
+  const data = m.error || {};
+  const err = new Error(data.message || msg(m.status === 404 ? "not_found" : "http_error"));
+  err.status = m.status;
+  err.code = data.code;
+  return err;
 }
 
 // ----- the opponent's moves, animated --------------------------------------------------------------------
