@@ -897,17 +897,6 @@ def _first_layer(W1, b1, x, acc):
                 acc[j] += xi * W1[i, j]
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _second_layer(W2, b2, h, out):
-    """``out <- h @ W2 + b2`` for one row of hidden activations ``h``."""
-    for k in range(b2.shape[0]):
-        out[k] = b2[k]
-    for j in range(h.shape[0]):
-        hj = h[j]
-        for k in range(b2.shape[0]):
-            out[k] += hj * W2[j, k]
-
-
 @njit(cache=True, nogil=True)
 def hidden_batch(W1, b1, x):
     """Hidden pre-activations ``x @ W1 + b1`` (float32[n, H]) of inputs ``x`` (float32[n, N_INPUTS]), skipping
@@ -994,10 +983,11 @@ ROW_BLOCK = 32
 
 @njit(cache=True, nogil=True)
 def _second_layer_rows(W2, b2, h, out, B):
-    """``out <- h @ W2 + b2`` for the rows of ``h`` (float32[n, H]): each row's sums are those of
-    :func:`_second_layer` in its order (``b2[k]``, then ``+ h[j] * W2[j, k]`` for ``j = 0, 1, ...``), so
-    the bits are the same, but the ``B`` rows of a block are summed side by side (from a transposed copy
-    of the block), which vectorises across rows; a row's ``K`` (3-7) outputs alone do not."""
+    """``out <- h @ W2 + b2`` for the rows of ``h`` (float32[n, H]): each row's sums in one fixed order
+    (``b2[k]``, then ``+ h[j] * W2[j, k]`` for ``j = 0, 1, ...``, no fused multiply-add, as :func:`forward`
+    sums), so a row's bits do not depend on the other rows of its batch, but the ``B`` rows of a block are summed side by
+    side (from a transposed copy of the block), which vectorises across rows; a row's ``K`` (3-7) outputs
+    alone do not."""
     n, H = h.shape
     K = b2.shape[0]
     hT = np.zeros((H, B), np.float32)
