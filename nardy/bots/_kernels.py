@@ -985,9 +985,9 @@ ROW_BLOCK = 32
 def _second_layer_rows(W2, b2, h, out, B):
     """``out <- h @ W2 + b2`` for the rows of ``h`` (float32[n, H]): each row's sums in one fixed order
     (``b2[k]``, then ``+ h[j] * W2[j, k]`` for ``j = 0, 1, ...``, no fused multiply-add, as :func:`forward`
-    sums), so a row's bits do not depend on the other rows of its batch, but the ``B`` rows of a block are summed side by
-    side (from a transposed copy of the block), which vectorises across rows; a row's ``K`` (3-7) outputs
-    alone do not."""
+    sums), so a row's bits do not depend on the other rows of its batch, but the ``B`` rows of a block are
+    summed side by side (from a transposed copy of the block), which vectorises across rows; a row's ``K``
+    (3-7) outputs alone do not."""
     n, H = h.shape
     K = b2.shape[0]
     hT = np.zeros((H, B), np.float32)

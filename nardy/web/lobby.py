@@ -157,11 +157,19 @@ class ChallengeBody(Terms):
     colour: Literal["white", "black", "random"] = "random"
     rating_min: float | None = Field(None, ge=0, le=4000, description="the lowest rating that may accept")
     rating_max: float | None = Field(None, ge=0, le=4000, description="the highest rating that may accept")
+    rating_range: float | None = Field(
+        None,
+        ge=0,
+        le=4000,
+        description="instead of rating_min/rating_max: only players rated within this many points of you may accept",
+    )
 
     @model_validator(mode="after")
     def _range(self):
         if self.rating_min is not None and self.rating_max is not None and self.rating_min > self.rating_max:
             raise ValueError("rating_min is above rating_max")
+        if self.rating_range is not None and (self.rating_min is not None or self.rating_max is not None):
+            raise ValueError("give rating_range or rating_min/rating_max, not both")
         return self
 
 
@@ -637,6 +645,9 @@ async def make_challenge(request: Request, body: ChallengeBody):
     terms.update(colour=body.colour, rating_min=body.rating_min, rating_max=body.rating_max)
     com = community(request.app)
     await run_in_threadpool(com.touch, [(user.id, LOBBY)])
+    if body.rating_range is not None:  # around the owner's rating for the challenge's game and clock class
+        mine = (await run_in_threadpool(com.rating, user.id, terms["game"], terms["clock_class"])).rating
+        terms.update(rating_min=max(0.0, mine - body.rating_range), rating_max=mine + body.rating_range)
     try:
         ch = await run_in_threadpool(com.create_challenge, user.id, terms)
     except ChallengeLimit as e:

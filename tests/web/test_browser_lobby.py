@@ -190,16 +190,19 @@ def test_a_challenge_appears_for_another_player_and_goes_when_withdrawn_or_taken
             "() => [...document.querySelectorAll('#lobby-challenges li[data-challenge]')].map((li) => li.textContent)"
         )
 
-    # Ann posts a challenge (short nardy to 3, rapid, unrated): it appears on Bob's page, with "Accept"
+    # Ann posts a challenge (short nardy to 3, rapid, unrated, ratings within 200 of hers): it appears on Bob's
+    # page with its range and "Accept"
     ann.select_option("#lq-game", "short")
     ann.fill("#lq-length", "3")
     ann.select_option("#lq-clock", "rapid")
     ann.set_checked("#lq-rated", False)
+    ann.fill("#lq-range", "200")
     before = bob.evaluate(counts)[1]
     ann.click("#btn-challenge")
     bob.wait_for_selector("#lobby-challenges li[data-challenge] button.accept", timeout=PUSH_WAIT * 1000)
     [text] = bobs_challenges()
     assert ann_name in text and "Short nardy" in text and "to 3" in text and "unrated" in text, text
+    assert "rated 1300–1700" in text, text
     assert bob.evaluate(counts)[1] > before
     ann.wait_for_selector("#lobby-challenges li[data-challenge] button.withdraw")  # hers: "Withdraw"
     shot(bob, shots, "05-bob-sees-the-challenge")

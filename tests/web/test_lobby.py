@@ -167,6 +167,39 @@ def test_a_rating_range_keeps_others_out(ann, bob):
     assert body["params"]["rating"] == 1500
 
 
+def test_a_challenges_rating_range_is_fixed_around_its_owners_rating(app, ann, bob):
+    # rating_range: points either side of the owner's rating for the game and clock class (Ann: a new 1500)
+    ch = challenge(ann, rating_range=200)
+    assert (ch["rating_min"], ch["rating_max"]) == (1300, 1700)
+    [listed] = lobby(bob)["challenges"]
+    assert (listed["id"], listed["rating_min"], listed["rating_max"]) == (ch["id"], 1300, 1700)
+    refused(
+        ann.post("/api/lobby/challenges", json={**BLITZ, "rating_range": 200, "rating_min": 1000}),
+        422,
+        "invalid_request",
+    )
+    # Bob, rated 1800 at long nardy blitz, is outside it; at 1500 he was inside
+    com = Community(app.state.storage)
+    with com.engine.begin() as c:
+        from nardy.web.community import ratings
+
+        c.execute(
+            ratings.insert().values(
+                user_id=bob.me["id"],
+                game="long",
+                clock_class="blitz",
+                rating=1800,
+                rd=60,
+                vol=0.06,
+                matches=5,
+                wins=5,
+                updated=time_now(),
+            )
+        )
+    body = refused(bob.post(f"/api/lobby/challenges/{ch['id']}/accept", json={}), 403, "out_of_range")
+    assert body["params"]["rating"] == 1800
+
+
 def test_challenges_are_rate_limited(app, ann):
     made = [challenge(ann) for _ in range(MAX_OPEN)]
     refused(ann.post("/api/lobby/challenges", json=BLITZ), 409, "too_many_open")

@@ -56,6 +56,8 @@ function buildLobby() {
       lel("label", {}, lel("span", { "data-lobby": "lobby_clock" }),
         sel("lq-clock", ["blitz", "rapid", "classic", "none"], (c) => t(c === "none" ? "lobby_clock_untimed" : "lobby_clock_" + c))),
       lel("label", {}, lel("input", { id: "lq-rated", type: "checkbox", checked: "" }), lel("span", { "data-lobby": "lobby_rated" })),
+      lel("label", {}, lel("span", { "data-lobby": "lobby_range" }),
+        lel("input", { id: "lq-range", type: "number", min: "0", max: "4000", step: "50", "data-lobby-placeholder": "lobby_range_any" })),
       lel("button", { id: "btn-quick", type: "button", class: "primary", "data-lobby": "lobby_play_now", on: { click: quickPair } }),
       lel("button", { id: "btn-challenge", type: "button", class: "secondary", "data-lobby": "lobby_post", on: { click: postChallenge } })),
     lel("p", { id: "lq-status", hidden: "" }, lel("span", { "data-lobby": "lobby_looking" }), document.createTextNode(" "),
@@ -83,6 +85,7 @@ function buildLobby() {
 function wordLobby() {
   $("#btn-lobby").textContent = t("lobby");
   document.querySelectorAll("[data-lobby]").forEach((e) => { e.textContent = t(e.dataset.lobby); });
+  document.querySelectorAll("[data-lobby-placeholder]").forEach((e) => { e.placeholder = t(e.dataset.lobbyPlaceholder); });
   for (const id of ["#lq-game", "#lb-game"]) for (const o of $(id).options) o.textContent = t("game_" + o.value);
   for (const id of ["#lq-clock", "#lb-clock"]) {
     for (const o of $(id).options) o.textContent = t(o.value === "none" ? "lobby_clock_untimed" : "lobby_clock_" + o.value);
@@ -203,7 +206,9 @@ function closeLobbyLive() {
 // ----- drawing -----------------------------------------------------------------------------------------
 function termsText(c) {
   const clock = t("lobby_clock_" + (c.clock_class || "untimed"));
-  return `${t("game_" + c.game)}, ${t("lobby_to", { n: c.length })}, ${clock}${c.rated ? "" : ", " + t("lobby_unrated")}`;
+  const range = c.rating_min != null || c.rating_max != null
+    ? ", " + t("lobby_range_of", { lo: Math.round(c.rating_min ?? 0), hi: c.rating_max != null ? Math.round(c.rating_max) : "…" }) : "";
+  return `${t("game_" + c.game)}, ${t("lobby_to", { n: c.length })}, ${clock}${c.rated ? "" : ", " + t("lobby_unrated")}${range}`;
 }
 
 function renderLobby(lobby) {
@@ -336,6 +341,8 @@ function lobbyTerms() {
     length: Number($("#lq-length").value || 1),
     clock: clock === "none" ? null : clock,
     rated: $("#lq-rated").checked,
+    // points either side of one's own rating that an opponent may have (empty: anyone)
+    rating_range: $("#lq-range").value === "" ? null : Number($("#lq-range").value),
   };
 }
 
