@@ -179,23 +179,7 @@ def test_a_challenges_rating_range_is_fixed_around_its_owners_rating(app, ann, b
         "invalid_request",
     )
     # Bob, rated 1800 at long nardy blitz, is outside it; at 1500 he was inside
-    com = Community(app.state.storage)
-    with com.engine.begin() as c:
-        from nardy.web.community import ratings
-
-        c.execute(
-            ratings.insert().values(
-                user_id=bob.me["id"],
-                game="long",
-                clock_class="blitz",
-                rating=1800,
-                rd=60,
-                vol=0.06,
-                matches=5,
-                wins=5,
-                updated=time_now(),
-            )
-        )
+    rate(app, bob, 1800)
     body = refused(bob.post(f"/api/lobby/challenges/{ch['id']}/accept", json={}), 403, "out_of_range")
     assert body["params"]["rating"] == 1800
 
@@ -249,18 +233,17 @@ def test_quick_pairing_pairs_two_players_on_the_same_terms(ann, bob, cat):
     assert cat.get("/api/lobby/quick").json()["status"] == "none"
 
 
-def test_quick_pairing_keeps_to_the_rating_range(app, ann, bob):
-    com = Community(app.state.storage)
-    # Bob is rated 1800 at long nardy blitz: a range of 100 around Ann's 1500 does not take him
-    with com.engine.begin() as c:
-        from nardy.web.community import ratings
+def rate(app, player, rating: float) -> None:
+    """Give ``player`` a long nardy blitz rating (5 matches played)."""
+    from nardy.web.community import ratings
 
+    with Community(app.state.storage).engine.begin() as c:
         c.execute(
             ratings.insert().values(
-                user_id=bob.me["id"],
+                user_id=player.me["id"],
                 game="long",
                 clock_class="blitz",
-                rating=1800,
+                rating=rating,
                 rd=60,
                 vol=0.06,
                 matches=5,
@@ -268,6 +251,11 @@ def test_quick_pairing_keeps_to_the_rating_range(app, ann, bob):
                 updated=time_now(),
             )
         )
+
+
+def test_quick_pairing_keeps_to_the_rating_range(app, ann, bob):
+    # Bob is rated 1800 at long nardy blitz: a range of 100 around Ann's 1500 does not take him
+    rate(app, bob, 1800)
     assert ann.post("/api/lobby/quick", json={**BLITZ, "rating_range": 100}).json()["status"] == "waiting"
     assert bob.post("/api/lobby/quick", json=BLITZ).json()["status"] == "waiting"
     assert bob.post("/api/lobby/quick", json={**BLITZ, "rating_range": 400}).json()["status"] == "waiting"
