@@ -536,7 +536,15 @@ async def perform(
     def act_now():
         held["game"] = game = read_locked(store, gid)
         s = game.session
-        side = acting_side(s, uid, body.action, body.player)
+        try:
+            side = acting_side(s, uid, body.action, body.player)
+        except Refused as e:
+            # a seated player's action chosen on an older state (a resend whose answer was lost, a retry) is
+            # stale (409 with the game's seq, so the client reads the game again) whoever is to act now
+            if e.code != "not_your_turn" or body.seq == game.saved.revision:
+                raise
+            state.wording = s.wording(numbering, viewer_for(s, uid, viewer)[0])
+            return "stale", None
         v, _ = viewer_for(s, uid, viewer)
         state.wording = s.wording(numbering, v)
         if body.seq != game.saved.revision:

@@ -12,6 +12,7 @@ import json
 import pytest
 from sqlalchemy import event
 
+from nardy import Position
 from nardy.web.app import create_app
 from nardy.web.storage import Storage, StorageUnavailable
 
@@ -92,16 +93,43 @@ def test_a_stale_or_repeated_action_on_the_socket_is_refused_as_the_route_refuse
         assert _answer(ws)["status"] == 200
         revision = store.revision(gid)
         assert revision == v["seq"] + 1
-        # the same action again (a resend after a lost answer): refused (the turn has passed), nothing done
+        # the same action again (a resend after a lost answer): stale, nothing done
         _send(ws, body, "again")
         m = _answer(ws)
-        assert m["id"] == "again" and m["status"] in (403, 409), m
+        assert m["id"] == "again" and m["status"] == 409 and m["error"]["code"] == "stale_action", m
         assert store.revision(gid) == revision
         # the route answers the same
         r = players[side].post(f"/api/games/{gid}/actions", json=body)
         assert r.status_code == m["status"] and r.json()["code"] == m["error"]["code"]
         r = players[side].post(f"/api/games/{gid}/actions", json={**body, "seq": v["seq"] + 5})
         assert store.revision(gid) == revision
+
+
+def test_a_resent_play_that_ended_the_turn_is_stale_not_out_of_turn(pair):
+    # the page's fallback: an action whose answer was lost is sent once more (by POST) with the same seq; when
+    # that action passed the turn, the resend must read as stale (409 with the game's seq: the page reads the
+    # game again), not as "not your turn" (403: shown as an error), and change nothing
+    app, players, gid, v = pair
+    store = app.state.storage
+    while v["phase"] != "move" or not Position.from_id(v["position_id"], v["game"]).legal_plays(tuple(v["dice"])):
+        v = players[v["to_act"]].post(f"/api/games/{gid}/actions", json=_body(v)).json()
+    side, body = v["to_act"], _body(v)
+    assert body["action"] == "play"
+    with players[side].websocket_connect(f"/api/games/{gid}/live") as ws:
+        assert ws.receive_json()["view"]["seq"] == v["seq"]
+        _send(ws, body, "first")
+        done = _answer(ws)["view"]
+        assert done["to_act"] != side  # the play passed the turn
+        revision = store.revision(gid)
+        _send(ws, body, "again")
+        m = _answer(ws)
+        assert (m["status"], m["error"]["code"], m["error"]["seq"]) == (409, "stale_action", revision), m
+    r = players[side].post(f"/api/games/{gid}/actions", json=body)
+    assert (r.status_code, r.json()["code"]) == (409, "stale_action"), r.text
+    assert store.revision(gid) == revision
+    # a current seq out of turn is still 403 not_your_turn
+    r = players[side].post(f"/api/games/{gid}/actions", json={**body, "seq": revision})
+    assert (r.status_code, r.json()["code"]) == (403, "not_your_turn"), r.text
 
 
 def test_socket_actions_are_authorised_as_the_route_authorises_them(pair):
