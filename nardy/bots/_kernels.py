@@ -287,7 +287,8 @@ def _prime(b, sign):
 def _best_hit(b, a, c):
     """The highest mover point (1..24) on which the mover can hit an opponent blot with the roll a-c, 0 when
     it cannot hit (hitting games; intermediate points of a combined hit must be open; entering checkers only
-    hit from the bar). A blot hit on mover point t costs the opponent t pips."""
+    hit from the bar). A blot hit on mover point t costs the opponent t pips. A scan of the board per roll:
+    the definition :func:`hit_stats` (bit masks, all rolls at once) is tested against."""
     best = 0
     for r in range(25, 0, -1):
         if r == 25:

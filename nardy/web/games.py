@@ -44,6 +44,7 @@ from .online import (
     acting_side,
     check_owner,
     check_reader,
+    check_turn,
     conn_view,
     publish,
     shown,
@@ -536,19 +537,15 @@ async def perform(
     def act_now():
         held["game"] = game = read_locked(store, gid)
         s = game.session
-        try:
-            side = acting_side(s, uid, body.action, body.player)
-        except Refused as e:
-            # a seated player's action chosen on an older state (a resend whose answer was lost, a retry) is
-            # stale (409 with the game's seq, so the client reads the game again) whoever is to act now
-            if e.code != "not_your_turn" or body.seq == game.saved.revision:
-                raise
-            state.wording = s.wording(numbering, viewer_for(s, uid, viewer)[0])
-            return "stale", None
+        side = acting_side(s, uid, body.player)
         v, _ = viewer_for(s, uid, viewer)
-        state.wording = s.wording(numbering, v)
         if body.seq != game.saved.revision:
+            # chosen on an older state (a resend whose answer was lost, a retry): 409 with the game's seq, so
+            # the client reads the game again, whoever is to act now
+            state.wording = s.wording(numbering, v)
             return "stale", None
+        check_turn(s, body.action, side)
+        state.wording = s.wording(numbering, v)
         if compute is None and not s.online:
             raise Refused(409, "only a game against another person online has that", code="not_online", kind="Conflict")
         done = s.act(

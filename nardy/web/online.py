@@ -9,7 +9,8 @@ when it is theirs to act (403 otherwise); others may watch if the game allows it
 state to everyone on ``WS /api/games/{id}/live`` (:mod:`nardy.web.live`).
 
 Routes here: join, decline, cancel, rematch, fairness and the live WebSocket. The checks
-(:func:`check_reader`, :func:`acting_side`, :func:`check_owner`) are used by :mod:`nardy.web.games` too.
+(:func:`check_reader`, :func:`acting_side`, :func:`check_turn`, :func:`check_owner`) are used by
+:mod:`nardy.web.games` too.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ __all__ = [
     "router",
     "check_reader",
     "acting_side",
+    "check_turn",
     "check_owner",
     "shown",
     "shown_json",
@@ -76,17 +78,24 @@ def check_owner(s: Session, uid: str | None) -> None:
         raise _forbidden("not_owner", "only the player who made this game may do that")
 
 
-def acting_side(s: Session, uid: str | None, action: str, player: int | None) -> int | None:
-    """The side player ``uid`` acts for with ``action`` (``None``: the table's default, a game at one screen).
+def acting_side(s: Session, uid: str | None, player: int | None) -> int | None:
+    """The side player ``uid`` acts for (``None``: the table's default, a game at one screen); whether it is
+    that side's turn is :func:`check_turn`'s (asked after a stale action is told apart: a resend of the
+    action that passed the turn is stale, not out of turn).
 
     Raises Refused 403: ``not_seated`` (no side of theirs), ``not_your_side`` (``player`` names a side they do
-    not play), ``not_your_turn`` (an online game's action out of turn, other than a resignation)."""
+    not play)."""
     sides = s.sides_of(uid)
     if not sides:
         raise _forbidden("not_seated", "you do not sit at this game")
     if s.online and player is not None and player not in sides:
         raise _forbidden("not_your_side", f"you do not play side {player}", player=player)
-    side = player if player is not None else (sides[0] if len(sides) == 1 else None)
+    return player if player is not None else (sides[0] if len(sides) == 1 else None)
+
+
+def check_turn(s: Session, action: str, side: int | None) -> None:
+    """Raises Refused 403 ``not_your_turn`` for an online game's ``action`` by ``side`` out of turn (other than
+    a resignation and the actions of any time)."""
     if s.online and action not in ANY_TIME and action in ACTIONS:
         to_act = s.table.to_act
         if to_act is not None and to_act != side:
@@ -97,7 +106,6 @@ def acting_side(s: Session, uid: str | None, action: str, player: int | None) ->
                 expected=to_act,
                 action=action,
             )
-    return side
 
 
 def viewer_for(s: Session, uid: str | None, viewer: int | None) -> tuple[int | None, list[int] | None]:
