@@ -90,6 +90,7 @@ from nardy.errors import InvalidIdError, InvalidPositionError
 
 __all__ = [
     "position_id_from_boards",
+    "position_id_of_key",
     "boards_from_position_id",
     "long_id_suffix",
     "split_long_id",
@@ -198,7 +199,12 @@ def position_id_from_boards(mover: Sequence[int], opponent: Sequence[int]) -> st
     mov = _board(mover, "mover")
     opp = _board(opponent, "opponent")
     bits = "".join(["1" * n + "0" for n in opp + mov])
-    key = int(bits[::-1], 2)  # first bit -> least significant bit
+    return position_id_of_key(int(bits[::-1], 2))  # first bit -> least significant bit
+
+
+def position_id_of_key(key: int) -> str:
+    """The Position ID text of gnubg's 80-bit key (an int, first bit least significant): its 10 bytes, little
+    endian, in base64 without padding (GNU Backgammon manual, "A technical description of the Position ID")."""
     return base64.b64encode(key.to_bytes(10, "little"))[:_PID_LEN].decode("ascii")
 
 

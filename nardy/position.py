@@ -119,6 +119,10 @@ def _dice(dice) -> tuple[int, int]:
     return check_dice(dice)
 
 
+#: For each mover's point p (1..24), the opponent's slot index (its own point number - 1), by ``hitting``.
+_OTHER_SLOT = {h: [0] + [opponent_point(p, h) - 1 for p in range(1, 25)] for h in (True, False)}
+
+
 class Position:
     """A position from the mover's view (immutable, hashable).
 
@@ -127,7 +131,7 @@ class Position:
     (positive mover, negative opponent), 25 mover's bar, 26 opponent's bar, 27 opponent's off.
     """
 
-    __slots__ = ("_b", "_rules", "_first", "_hash", "_arr", "_code")
+    __slots__ = ("_b", "_rules", "_first", "_hash", "_arr", "_code", "_id")
 
     def __init__(self, board: bytes, rules: Rules, first_turn=(False, False)):
         # Internal: callers use the class methods, which validate.
@@ -137,6 +141,7 @@ class Position:
         self._hash: int | None = None
         self._arr: np.ndarray | None = None
         self._code = rules.code_base | (256 if first_turn[0] else 0)  # rule bits of _core.legal_into
+        self._id: str | None = None  # the Position ID, once asked for
 
     # ----- construction -------------------------------------------------------------------------
     @classmethod
@@ -407,15 +412,39 @@ class Position:
 
         Long nardy uses the same encoding with each side's checkers in its own numbering, and adds the
         first-turn suffix of :mod:`nardy.ids` only when the flags differ from what the board implies.
+        Worked out once per position (:func:`nardy.ids.position_id_from_boards` gives the same text).
         """
+        pid = self._id
+        if pid is None:
+            pid = self._id = self._make_id()
+        return pid
+
+    def _make_id(self) -> str:
         from . import ids
 
-        m = self.mover
-        o = self.opponent
-        pid = ids.position_id_from_boards(tuple(m[1:25]) + (m[25],), tuple(o[1:25]) + (o[25],))
-        if not self._rules.hitting:
-            a = self.array
-            inferred = (bool(a[24] == 15), bool(a[12] == -15))
+        a = self.array.tolist()
+        hitting = self._rules.hitting
+        # each side's 25 slots in its own numbering (points 1-24, bar), the opponent's first: gnubg's key puts
+        # n ones and a zero for a slot holding n checkers, first bit least significant (ids.position_id_from_boards)
+        opp = [0] * 25
+        mov = [0] * 25
+        other = _OTHER_SLOT[hitting]
+        for p in range(1, 25):
+            x = a[p]
+            if x > 0:
+                mov[p - 1] = x
+            elif x < 0:
+                opp[other[p]] = -x
+        mov[24] = a[25]
+        opp[24] = a[26]
+        key = 0
+        shift = 0
+        for n in opp + mov:
+            key |= ((1 << n) - 1) << shift
+            shift += n + 1
+        pid = ids.position_id_of_key(key)
+        if not hitting:
+            inferred = (a[24] == 15, a[12] == -15)
             if inferred != self._first:
                 pid += ids.long_id_suffix(*self._first)
         return pid
@@ -556,7 +585,12 @@ class Position:
                 text, the roll and the Position ID and says why.
         """
         d1, d2 = check_dice(dice)
-        plays = self.legal_plays((d1, d2))
+        return self._parse_among(text, (d1, d2), self.legal_plays((d1, d2)), numbering, side)
+
+    def _parse_among(self, text: str, dice: tuple[int, int], plays: list[Play], numbering="own", side=None) -> Play:
+        """:meth:`parse_play` matched against ``plays``: this position's legal plays for ``dice`` (checked),
+        already worked out (a game's current roll, :meth:`nardy.game.Game.play`). Raises as it does."""
+        d1, d2 = dice
         unnumber = None
         if numbering == "absolute":
             if numbering not in NUMBERINGS[self._rules.name]:

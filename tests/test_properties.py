@@ -89,6 +89,23 @@ def test_position_id_round_trip(pd):
     assert Position.from_id(p.id(), p.rules) == p
 
 
+def test_position_id_is_the_gnubg_encoding_of_both_sides_on_every_legal_result():
+    # Position.id encodes from its own board (and keeps the text); the reference is the validating encoder
+    from nardy.ids import long_id_suffix, position_id_from_boards
+
+    checked = 0
+    for game, pool in POOLS.items():
+        for p, d in pool[:60]:
+            for q in [p, p.mirror()] + [x.result for x in p.legal_plays(d)]:
+                m, o = q.mover, q.opponent
+                want = position_id_from_boards(m[1:25] + (m[25],), o[1:25] + (o[25],))
+                if game == "long" and q.first_turn != (m[24] == 15, o[24] == 15):
+                    want += long_id_suffix(*q.first_turn)
+                assert q.id() == want and q.id() is q.id()
+                checked += 1
+    assert checked > 3 * 60 * 3
+
+
 def test_golden_play_lists():
     cases = json.loads((DATA / "golden_plays.json").read_text())
     assert len(cases) >= 3 * 30
