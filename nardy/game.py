@@ -242,7 +242,8 @@ def last_roll_odds(position: Position, rules: Rules | None = None) -> dict:
 
 
 def _diff_step(b, nb) -> tuple[int, int, bool]:
-    """The single step (from, to, hit) that turns board ``b`` into ``nb`` (mover's view)."""
+    """The single step (from, to, hit) that turns board ``b`` into ``nb`` (mover's view; 28 counts each, lists
+    or arrays)."""
     frm = to = None
     if nb[0] > b[0]:
         to = 0
@@ -326,12 +327,13 @@ class _Turn:
             return []
         out = []
         pos = self._pos(b)
+        bl = b.tolist()
         for d in sorted(set(left), reverse=True):
             leaves = pos.partial_results([d], moved, heads, self.hl)
-            for nb in leaves:
-                if np.array_equal(nb, b):
+            for nb in leaves.tolist():  # plain lists: a scan of 28 ints, not of numpy scalars
+                if nb == bl:
                     continue
-                frm, to, hit = _diff_step(b, nb)
+                frm, to, hit = _diff_step(bl, nb)
                 step = Step(frm, to, d, hit)
                 ns = self._apply(state, step)
                 if self.can_finish(ns):
@@ -340,12 +342,14 @@ class _Turn:
 
     def can_finish(self, state) -> bool:
         b, moved, heads, left = state
-        if b.tobytes() in self.targets:
+        targets = self.targets
+        if b.tobytes() in targets:
             return True
         if not left or b[0] >= 15:
             return False
         leaves = self._pos(b).partial_results(left, moved, heads, self.hl)
-        return any(leaf.tobytes() in self.targets for leaf in leaves)
+        raw, w = leaves.tobytes(), leaves.shape[1]  # each leaf's bytes, sliced from one buffer
+        return any(raw[i : i + w] in targets for i in range(0, len(raw), w))
 
     def complete_play(self) -> Play | None:
         b = self.state()[0]
@@ -831,7 +835,10 @@ class Game:
             chosen = match[0]
             steps = play.steps
         else:
-            chosen = self.position.parse_play(play, self.dice)
+            # the roll's legal plays are known: the text is matched against them (Position.parse_play)
+            d1, d2 = self.dice
+            plays = self._plays if self._plays is not None else self.position.legal_plays((d1, d2))
+            chosen = self.position._parse_among(play, (d1, d2), plays)
             steps = chosen.steps
         self._record_play(chosen, steps)
         return chosen
