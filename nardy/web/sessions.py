@@ -49,6 +49,7 @@ from ..numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
 from ..rules import get_rules
 from ..table import ACTIONS, Seat, SeatKind, Table
 from .view import (
+    HISTORY_ITEM,
     BoardView,
     ClockView,
     CubeView,
@@ -672,7 +673,8 @@ class Session:
         actions = self._actions(g, human_to_act, can_confirm, mine)
         res = g.result
         cube = g.cube
-        return GameView(
+        history = self._history_items(numbering, g)
+        view = GameView(
             game=game,
             rules=RulesView.model_validate({"name": game, **rules.options()}),
             result_names=list(rules.result_names),
@@ -715,7 +717,7 @@ class Session:
             ),
             result=ResultView(**res.to_dict()) if res else None,
             last_play=self._last_play(g, v, numbering),
-            history=self.history(numbering, g),
+            history=list(history[1]),
             seats=[SeatView(name=x.name, kind=x.kind.value, taken=not x.empty) for x in self.table.seats],
             you=mine,
             clock=self._clock_view(time.time() if now is None else now),
@@ -731,6 +733,8 @@ class Session:
                 auto_roll=self.table.auto_roll,
             ),
         )
+        view._history_json = history[2]  # view_json writes the kept text (the same as the models' own)
+        return view
 
     def _blocked(self, g, v: int, numbering: str) -> dict[str, list[Refusal]]:
         """The mover's checkers that no legal step moves now, and why for each die left
@@ -871,15 +875,21 @@ class Session:
     def history(self, numbering: str = "own", g=None) -> list[dict]:
         """The current game's events (or ``g``'s) for the list of plays: ``{"kind", "player", ...}``; plays
         carry ``dice`` and ``text`` (notation in ``numbering``, from the mover's side)."""
+        return [dict(x) for x in self._history_items(numbering, g)[0]]
+
+    def _history_items(self, numbering: str, g=None) -> tuple[tuple, tuple, str]:
+        """:meth:`history` as kept: ``(items, models, text)``, the item dicts, each as its
+        :data:`~nardy.web.view.HistoryItem` model (checked once) and the JSON text of the list (the models'
+        texts joined): what each view of the game carries, made once per event for each numbering."""
         g = self.game if g is None else g
         game = self.match.rules.name
         # a game's history only grows (an undo point cuts it back, then new events follow): the items made for
         # its first events are kept while the last of those events is still in place
         known = self._history.get(numbering)
-        start, out = 0, []
+        start, out, models, texts = 0, [], [], []
         if known is not None and known[0] is g and 0 < known[1] <= len(g.history):
             if g.history[known[1] - 1] is known[2]:
-                start, out = known[1], list(known[3])
+                start, out, models, texts = known[1], list(known[3]), list(known[4]), list(known[5])
         for e in g.history[start:]:
             if isinstance(e, RollEvent):
                 continue
@@ -899,8 +909,11 @@ class Session:
                 case EndEvent():
                     item.update(winner=e.winner, points=e.points, level_name=e.level_name, reason=e.reason)
             out.append(item)
+            model = HISTORY_ITEM.validate_python(item)
+            models.append(model)
+            texts.append(HISTORY_ITEM.dump_json(model).decode())
         if g.history and g is self.game:
             if len(self._history) > 8:
                 self._history.clear()
-            self._history[numbering] = (g, len(g.history), g.history[-1], tuple(out))
-        return out
+            self._history[numbering] = (g, len(g.history), g.history[-1], tuple(out), tuple(models), tuple(texts))
+        return tuple(out), tuple(models), "[" + ",".join(texts) + "]"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
 
 from ..events import Phase
 from ..numbering import SCHEMES
@@ -36,6 +36,7 @@ __all__ = [
     "Refusal",
     "MatchSettings",
     "view_json",
+    "HISTORY_ITEM",
 ]
 
 #: What a person at this device may do now (``hint`` asks for a hint; the others are actions to send).
@@ -155,6 +156,8 @@ HistoryItem = Annotated[
     SetupItem | OpeningItem | PlayItem | PlayerItem | CubeItem | ResignItem | EndItem,
     Field(discriminator="kind"),
 ]
+#: Checks one history item (a dict) into its model and writes a model as JSON.
+HISTORY_ITEM: TypeAdapter = TypeAdapter(HistoryItem)
 
 
 # ----- the view ----------------------------------------------------------------------------------------
@@ -278,6 +281,8 @@ class GameView(BaseModel):
         "(a single game under Jacoby's rule with the cube not turned)",
     )
     settings: MatchSettings | None = Field(None, description="the match's settings (to start another like it)")
+    #: ``history`` as JSON text, when the session keeps it (:func:`view_json` writes it instead of the models)
+    _history_json: str | None = PrivateAttr(None)
 
 
 class GameRef(BaseModel):
@@ -298,7 +303,16 @@ class SavedGameView(GameView, GameRef):
 
 
 def view_json(gid: str, seq: int, view: GameView) -> str:
-    """``SavedGameView.of(gid, seq, view).model_dump_json(by_alias=True)``, the same text, made from the view's
-    own JSON (``id`` and ``seq`` are :class:`SavedGameView`'s first fields) without building the saved view."""
-    body = view.model_dump_json(by_alias=True)
-    return '{"id":' + json.dumps(gid, ensure_ascii=False) + ',"seq":' + str(int(seq)) + "," + body[1:]
+    """``SavedGameView.of(gid, seq, view)`` as JSON text (by alias), made from the view's own JSON without
+    building the saved view: ``id`` and ``seq`` first, then the view's fields; ``history`` last when the view
+    carries its kept text (:meth:`nardy.web.sessions.Session.game_view`: the list's JSON is made once per
+    event, not again for every view), so the same object, its keys in another order."""
+    head = '{"id":' + json.dumps(gid, ensure_ascii=False) + ',"seq":' + str(int(seq)) + ","
+    history = view._history_json
+    if history is None:
+        return head + view.model_dump_json(by_alias=True)[1:]
+    body = view.model_dump_json(by_alias=True, exclude=_NO_HISTORY)
+    return head + body[1:-1] + ',"history":' + history + "}"
+
+
+_NO_HISTORY = {"history"}

@@ -329,26 +329,29 @@ def test_an_action_waits_for_the_game_held_by_another_process_and_is_stored_afte
 
 def test_the_live_views_json_is_the_saved_views_own_json_text():
     # the live channel's and the socket answer's view text is made without the SavedGameView (view_json): the
-    # same bytes as the model's own JSON, for the side to act (moves, blocked checkers), the other side, a
-    # name that is not ASCII, a waiting seat
+    # same object as the model's own JSON (id and seq first, the kept history text last), for the side to act
+    # (moves, blocked checkers), the other side, a name that is not ASCII, a waiting seat
     import time
 
     from nardy.web.sessions import new_session
     from nardy.web.view import SavedGameView, view_json
 
+    def same(gid, seq, v):
+        text = view_json(gid, seq, v)
+        model = SavedGameView.of(gid, seq, v).model_dump_json(by_alias=True)
+        assert text.startswith(model[: model.index(',"game":')]) and json.loads(text) == json.loads(model)
+        return 1
+
     s = new_session("long", length=3, opponent="online", players=["Аня", 'Bo"b'], owner="u0", clock="blitz")
     checked = 0
     for side in (0, 1):
-        v = s.game_view(side, "own", [side])
-        assert view_json("g-1", 0, v) == SavedGameView.of("g-1", 0, v).model_dump_json(by_alias=True)
+        same("g-1", 0, s.game_view(side, "own", [side]))
     s.join("u1", 'Bo"b', None, time.time())
     s.run_bots()
     for _ in range(6):
         for side in (0, 1):
             for numbering in ("own", "absolute"):
-                v = s.game_view(side, numbering, [side])
-                assert view_json("abc_-9", 41, v) == SavedGameView.of("abc_-9", 41, v).model_dump_json(by_alias=True)
-                checked += 1
+                checked += same("abc_-9", 41, s.game_view(side, numbering, [side]))
         g = s.game
         plays = g.legal_plays() if g.phase == "move" else []
         if not plays:
@@ -356,3 +359,39 @@ def test_the_live_views_json_is_the_saved_views_own_json_text():
         s.act("play", play=str(plays[0]), player=s.table.to_act, run=False, now=time.time())
         s.run_bots(now=time.time())
     assert checked >= 8
+
+
+@pytest.mark.parametrize("game", ["backgammon", "short", "long"])
+def test_the_kept_history_text_is_the_history_models_json_through_every_kind_of_event(game):
+    # matches at one screen played by random page actions (cube, resignations, whole games to the match's end):
+    # each view's kept history text is what its models write, and each view's JSON the saved view's
+    import random
+
+    from nardy.web.sessions import new_session
+    from nardy.web.view import HISTORY_ITEM, SavedGameView, view_json
+
+    rng = random.Random(7)
+    kinds: set[str] = set()
+    for match in range(4):
+        s = new_session(game, length=3, opponent="human", seed=match, options={"cube": True} if game != "long" else {})
+        for _ in range(600):
+            if s.table.is_over:
+                break
+            for numbering in ("own", "absolute") if game == "long" else ("own",):
+                v = s.game_view(None, numbering)
+                models = "[" + ",".join(HISTORY_ITEM.dump_json(h).decode() for h in v.history) + "]"
+                assert v._history_json == models
+                text = view_json("g", 3, v)
+                assert json.loads(text) == json.loads(SavedGameView.of("g", 3, v).model_dump_json(by_alias=True))
+                kinds |= {h.kind for h in v.history}
+            g = s.game
+            acts = [a for a in v.actions if a not in ("hint", "undo")]
+            if g.phase == "move" and rng.random() < 0.9:
+                s.act("play", play=str(rng.choice(g.legal_plays())), player=g.turn, run=False)
+            elif acts:
+                a = rng.choice(acts)
+                s.act(a, level=1 if a == "resign" else None, player=s.table.to_act, run=False)
+            s.run_bots()
+    assert {"opening", "play", "end"} <= kinds
+    if game != "long":
+        assert {"double"} <= kinds
