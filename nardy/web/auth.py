@@ -252,7 +252,7 @@ def _hasher(conn: HTTPConnection) -> PasswordHasher:
 # ----- the request's session --------------------------------------------------------------------------------
 _UNREAD = "unread"
 #: Seconds a server process trusts a log-in session it has read (see :class:`SessionCache`).
-SESSION_CACHE_TTL = 20.0
+SESSION_CACHE_TTL = 300.0
 #: Sessions a process keeps at most.
 SESSION_CACHE_SIZE = 20000
 #: Seconds a logout waits for its notification to come back (every process has been told by then).
