@@ -25,7 +25,10 @@ Measured, from the load generator's side:
 
 * **games finished per second**, actions per second;
 * **action latency**: from an action sent (its message, or its HTTP request) to the *opponent* having the new state over
-  its WebSocket (p50/p95/p99/max): the figure that says whether people feel they play live. The players'
+  its WebSocket (p50/p95/p99/max) for the actions sent in the measured window (those sent while the first
+  games were still being set up are counted apart, not timed), and the p99 of each tenth of the window (a tail
+  at the start is a backlog, a steady one is the server's pace): the figure that says whether people feel they
+  play live. The players'
   connections land on the server processes as the kernel hands them out (one listening socket), so with
   several processes most moves cross from one process to the other through PostgreSQL NOTIFY;
 * **lost actions**: acknowledged (200) actions whose state never reached the opponent within
@@ -226,6 +229,8 @@ class ServerProc:
 @dataclass
 class Figures:
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # each latency's action: seconds into the window
+    before_window: int = 0  # actions sent before the window opened, seen in it (not timed)
     actions: int = 0
     games_finished: int = 0
     games_started: int = 0
@@ -246,6 +251,8 @@ class Figures:
     def reset(self) -> None:
         """Start the measured window: the counts of what was done before it are dropped (not the gauges)."""
         self.latencies.clear()
+        self.sent_at.clear()
+        self.before_window = 0
         self.actions = self.games_finished = self.games_started = self.reconnects = 0
         self.lobby_messages = self.pair_polls = self.on_connect = self.left_unfinished = 0
         self.errors.clear()
@@ -622,8 +629,13 @@ class Run:
         keep = []
         for e in lst:
             if e[2] == sender and seq > e[1]:
-                if timed:
+                if timed and e[0] < self.started:
+                    # sent before the measured window opened (while games were still being set up): its wait
+                    # belongs to the set-up, not to play
+                    self.fig.before_window += 1
+                elif timed:
                     self.fig.latencies.append(t - e[0])
+                    self.fig.sent_at.append(e[0] - self.started)
                 else:
                     self.fig.on_connect += 1
             else:
@@ -797,6 +809,8 @@ async def drive(args, server: ServerProc) -> dict:
             )
         },
         "latency_samples": len(lat),
+        "latency_p99_ms_by_window_tenth": windows(lat, f.sent_at, elapsed),
+        "sent_before_window": f.before_window,
         "connected_peak": f.connected_peak,
         "lobby_connected_peak": f.lobby_connected_peak,
         "lobby_messages": f.lobby_messages,
@@ -824,6 +838,18 @@ async def drive(args, server: ServerProc) -> dict:
     }
 
 
+def windows(lat: list[float], at: list[float], elapsed: float, parts: int = 10) -> list[float | None]:
+    """The p99 latency (ms) of the actions sent in each tenth of the window: whether a tail is the run's start
+    (a backlog) or steady."""
+    out: list[float | None] = []
+    for k in range(parts):
+        lo, hi = k * elapsed / parts, (k + 1) * elapsed / parts
+        part = [x for x, t in zip(lat, at) if lo <= t < hi]
+        v = pct(part, 99)
+        out.append(round(1000 * v, 1) if v is not None else None)
+    return out
+
+
 def raise_file_limit(needed: int) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = min(hard, max(soft, needed)) if hard != resource.RLIM_INFINITY else max(soft, needed)
@@ -847,7 +873,8 @@ def show(r: dict) -> None:
     print(
         f"  action -> opponent's WebSocket: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms "
         f"(target < {1000 * TARGET_P99:.0f}: {'met' if ok else 'NOT met'}), max {lat['max']} ms, "
-        f"{r['latency_samples']} samples"
+        f"{r['latency_samples']} samples (actions sent in the window; {r['sent_before_window']} sent before it "
+        f"not timed); p99 by tenth of the window: {r['latency_p99_ms_by_window_tenth']} ms"
     )
     print(
         f"  connected peak {r['connected_peak']} (target {TARGET_PLAYERS}), games in progress peak "
