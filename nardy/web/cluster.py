@@ -286,12 +286,13 @@ class Cluster:
             return
         import time
 
-        from sqlalchemy import text
+        from .storage import pg_rows
 
         end = time.monotonic() + wait
         pause = 0.002
-        key = {"c": LOCK_CLASS, "k": game_lock_key(gid)}
-        while not conn.execute(text("SELECT pg_try_advisory_xact_lock(:c, :k)"), key).scalar():
+        key = (LOCK_CLASS, game_lock_key(gid))
+        hook = self.storage.on_raw
+        while not pg_rows(conn, "SELECT pg_try_advisory_xact_lock(%s, %s)", key, hook)[0][0]:
             if time.monotonic() > end:
                 raise StorageUnavailable("the game is busy in another server process; try again shortly")
             time.sleep(pause)

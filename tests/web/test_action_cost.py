@@ -60,6 +60,7 @@ def test_a_stored_action_costs_one_connection_one_transaction_and_three_statemen
     assert not engine.pool._pre_ping  # a busy server's connections are not pinged on every checkout
     seen: collections.Counter = collections.Counter()
     event.listen(engine, "before_cursor_execute", lambda *args: seen.update(["statements"]))
+    app.state.storage.on_raw = lambda sql: seen.update(["statements"])  # those run on the driver (pg_rows)
     event.listen(engine, "commit", lambda conn: seen.update(["commits"]))
     event.listen(engine.pool, "checkout", lambda *args: seen.update(["checkouts"]))
     event.listen(engine.pool, "connect", lambda *args: seen.update(["new connections"]))

@@ -15,7 +15,7 @@ from nardy.web.deps import read_game, read_locked
 from nardy.web.gamecache import SNAPSHOT_EVERY, cache_of, materialise
 from nardy.web.games import columns, store_session
 from nardy.web.sessions import new_session
-from nardy.web.storage import Storage
+from nardy.web.storage import Storage, StorageUnavailable, pg_rows
 
 from .players import PlayerClient
 from .test_online import joined, play_first, play_out, view
@@ -171,3 +171,41 @@ def test_the_history_shown_is_the_same_whether_made_whole_or_from_the_items_kept
     shown_kept = kept.history("own")
     assert shown_kept == read_game(app.state.storage, gid).session.history("own")
     assert [h["kind"] for h in shown_kept].count("play") >= 4
+
+
+def test_a_statement_run_on_the_driver_that_fails_is_storage_unavailable_and_the_pool_recovers():
+    # the hot statements of an action (the lock, the revision, the store) run on psycopg directly (pg_rows):
+    # a killed database connection is still answered 503 (StorageUnavailable), never as the driver's own error
+    from .helpers import pg_schema
+
+    url, drop = pg_schema("nardy_raw")
+    store = Storage(url)
+    try:
+        s = new_session("long", length=1, opponent="online", owner="ann", client_seed="a", players=["Ann", "?"])
+        s.join("bob", "Bob", "b", 1000.0)
+        s.run_bots(now=1000.0)
+        saved = store.create(s.to_dict(), "long", s.status, s.title(), s.summary(), columns(s))
+        assert store.changes(saved.id, 0).kind == "same"
+        assert store.changes("no-such-game", 0) is None
+        with pytest.raises(StorageUnavailable):
+            with store.unit() as c:
+                c.execute(sa.text("SELECT pg_terminate_backend(pg_backend_pid())"))
+        with pytest.raises(StorageUnavailable):
+            with store.unit() as c:
+                pg_rows(c, "SELECT no_such_function()", ())
+        with pytest.raises(StorageUnavailable):
+            with store.unit() as c:
+                pid = pg_rows(c, "SELECT pg_backend_pid()", ())[0][0]
+                with store.engine.connect() as other:
+                    other.execute(sa.text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+                store.changes(saved.id, 0)
+        # the pool hands out working connections again: the game is stored and read as before
+        game = read_game(store, saved.id)
+        g = game.session.game
+        done = game.session.act("play", play=str(g.legal_plays()[0]), player=g.to_act, run=False, now=1001.0)
+        game.session.run_bots(now=1001.0)
+        store_session(store, game, done["entry"])
+        assert store.changes(saved.id, 0).kind == "actions" and store.changes(saved.id, 1).kind == "same"
+    finally:
+        store.close()
+        drop()
