@@ -135,7 +135,7 @@ def step_refusal(g, frm: int, to: int) -> tuple[str, dict]:
     """The code and params of the first rule the single step ``frm/to`` (mover's own points, 25 bar,
     0 off) breaks in game ``g`` after the steps taken so far; ``no_legal_play`` when no single rule
     says why (only used for a step :meth:`~nardy.game.Game.step` has refused)."""
-    a = g.partial_position.array
+    a = g.partial_position.array.tolist()  # plain ints: the checks index it point by point
     hitting = g.rules.hitting
     left = g.dice_left
     for check in (_source, _dice, _landing if to > 0 else _bear_off, _nardy_rules):

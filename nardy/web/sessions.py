@@ -744,14 +744,15 @@ class Session:
 
         hitting = self.match.rules.hitting
         label = self.wording(numbering, v)["label"]
-        a = g.partial_position.array
+        a = g.partial_position.array.tolist()
         sources = {frm for frm, _ in g.legal_steps()}
+        dice = sorted(set(g.dice_left), reverse=True)
         out: dict[str, list[Refusal]] = {}
         for frm in [25, *range(24, 0, -1)]:
             if frm in sources or a[frm] <= 0:
                 continue
             seen: list[Refusal] = []
-            for d in sorted(set(g.dice_left), reverse=True):
+            for d in dice:
                 code, params = step_refusal(g, frm, max(0, frm - d))
                 if code == "distance":
                     continue
