@@ -131,7 +131,7 @@ def shown_json(game: Loaded, uid: str | None, viewer: int | None, numbering: str
     s = game.session
     numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
     v, sides = viewer_for(s, uid, viewer)
-    return view_json(game.id, game.saved.revision, s.game_view(v, numbering, sides))
+    return view_json(game.id, game.saved.revision, s.game_view(v, numbering, sides, for_json=True))
 
 
 async def user_id(conn) -> str | None:

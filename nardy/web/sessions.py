@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import time
 
@@ -647,11 +648,15 @@ class Session:
         numbering: str = "own",
         sides: list[int] | None = None,
         now: float | None = None,
+        for_json: bool = False,
     ) -> GameView:
         """Everything the page draws, from ``viewer``'s side (see the module docstring and
         :class:`~nardy.web.view.GameView`). ``sides``: the sides this viewer may act for (``None``: every
         person's side, a game at one screen); moves and actions are offered only to them. ``now``: wall time
-        for the clock (default ``time.time()``)."""
+        for the clock (default ``time.time()``). ``for_json``: the view is only to be written as JSON by
+        :func:`~nardy.web.view.view_json` (the live channel): its ``history`` is left empty and the kept JSON
+        text of the history goes with it instead (made once per event, not checked and written again for every
+        view)."""
         m = self.match
         g = self.game
         if g is None:  # an online game waiting for its second player: the starting position, nothing to do
@@ -673,7 +678,7 @@ class Session:
         actions = self._actions(g, human_to_act, can_confirm, mine)
         res = g.result
         cube = g.cube
-        history = self._history_items(numbering, g)
+        history = self._history_text(numbering, g)
         view = GameView(
             game=game,
             rules=RulesView.model_validate({"name": game, **rules.options()}),
@@ -717,7 +722,7 @@ class Session:
             ),
             result=ResultView(**res.to_dict()) if res else None,
             last_play=self._last_play(g, v, numbering),
-            history=list(history[1]),
+            history=[] if for_json else json.loads(history),
             seats=[SeatView(name=x.name, kind=x.kind.value, taken=not x.empty) for x in self.table.seats],
             you=mine,
             clock=self._clock_view(time.time() if now is None else now),
@@ -733,7 +738,8 @@ class Session:
                 auto_roll=self.table.auto_roll,
             ),
         )
-        view._history_json = history[2]  # view_json writes the kept text (the same as the models' own)
+        if for_json:
+            view._history_json = history  # view_json writes the kept text (the same as the models' own)
         return view
 
     def _blocked(self, g, v: int, numbering: str) -> dict[str, list[Refusal]]:
@@ -874,23 +880,24 @@ class Session:
         return None
 
     def history(self, numbering: str = "own", g=None) -> list[dict]:
-        """The current game's events (or ``g``'s) for the list of plays: ``{"kind", "player", ...}``; plays
-        carry ``dice`` and ``text`` (notation in ``numbering``, from the mover's side)."""
-        return [dict(x) for x in self._history_items(numbering, g)[0]]
+        """The current game's events (or ``g``'s) for the list of plays: ``{"kind", "player", ...}`` as
+        :data:`~nardy.web.view.HistoryItem` has them; plays carry ``dice`` and ``text`` (notation in
+        ``numbering``, from the mover's side)."""
+        return json.loads(self._history_text(numbering, g))
 
-    def _history_items(self, numbering: str, g=None) -> tuple[tuple, tuple, str]:
-        """:meth:`history` as kept: ``(items, models, text)``, the item dicts, each as its
-        :data:`~nardy.web.view.HistoryItem` model (checked once) and the JSON text of the list (the models'
-        texts joined): what each view of the game carries, made once per event for each numbering."""
+    def _history_text(self, numbering: str, g=None) -> str:
+        """:meth:`history` as JSON text, as its :data:`~nardy.web.view.HistoryItem` models write it: each item
+        checked and written once per event and numbering, and kept as text only (no objects for the garbage
+        collector to walk: a server keeps hundreds of games)."""
         g = self.game if g is None else g
         game = self.match.rules.name
         # a game's history only grows (an undo point cuts it back, then new events follow): the items made for
         # its first events are kept while the last of those events is still in place
         known = self._history.get(numbering)
-        start, out, models, texts = 0, [], [], []
+        start, texts = 0, []
         if known is not None and known[0] is g and 0 < known[1] <= len(g.history):
             if g.history[known[1] - 1] is known[2]:
-                start, out, models, texts = known[1], list(known[3]), list(known[4]), list(known[5])
+                start, texts = known[1], list(known[3])
         for e in g.history[start:]:
             if isinstance(e, RollEvent):
                 continue
@@ -909,12 +916,9 @@ class Session:
                     item.update(level=e.level, level_name=e.level_name)
                 case EndEvent():
                     item.update(winner=e.winner, points=e.points, level_name=e.level_name, reason=e.reason)
-            out.append(item)
-            model = HISTORY_ITEM.validate_python(item)
-            models.append(model)
-            texts.append(HISTORY_ITEM.dump_json(model).decode())
+            texts.append(HISTORY_ITEM.dump_json(HISTORY_ITEM.validate_python(item)).decode())
         if g.history and g is self.game:
             if len(self._history) > 8:
                 self._history.clear()
-            self._history[numbering] = (g, len(g.history), g.history[-1], tuple(out), tuple(models), tuple(texts))
-        return tuple(out), tuple(models), "[" + ",".join(texts) + "]"
+            self._history[numbering] = (g, len(g.history), g.history[-1], tuple(texts))
+        return "[" + ",".join(texts) + "]"

@@ -336,22 +336,23 @@ def test_the_live_views_json_is_the_saved_views_own_json_text():
     from nardy.web.sessions import new_session
     from nardy.web.view import SavedGameView, view_json
 
-    def same(gid, seq, v):
-        text = view_json(gid, seq, v)
-        model = SavedGameView.of(gid, seq, v).model_dump_json(by_alias=True)
+    def same(gid, seq, *args):
+        now = time.time()  # the clock's server_time: both views made at one time
+        text = view_json(gid, seq, s.game_view(*args, now=now, for_json=True))
+        model = SavedGameView.of(gid, seq, s.game_view(*args, now=now)).model_dump_json(by_alias=True)
         assert text.startswith(model[: model.index(',"game":')]) and json.loads(text) == json.loads(model)
         return 1
 
     s = new_session("long", length=3, opponent="online", players=["Аня", 'Bo"b'], owner="u0", clock="blitz")
     checked = 0
     for side in (0, 1):
-        same("g-1", 0, s.game_view(side, "own", [side]))
+        same("g-1", 0, side, "own", [side])
     s.join("u1", 'Bo"b', None, time.time())
     s.run_bots()
     for _ in range(6):
         for side in (0, 1):
             for numbering in ("own", "absolute"):
-                checked += same("abc_-9", 41, s.game_view(side, numbering, [side]))
+                checked += same("abc_-9", 41, side, numbering, [side])
         g = s.game
         plays = g.legal_plays() if g.phase == "move" else []
         if not plays:
@@ -379,9 +380,10 @@ def test_the_kept_history_text_is_the_history_models_json_through_every_kind_of_
                 break
             for numbering in ("own", "absolute") if game == "long" else ("own",):
                 v = s.game_view(None, numbering)
+                j = s.game_view(None, numbering, for_json=True)
                 models = "[" + ",".join(HISTORY_ITEM.dump_json(h).decode() for h in v.history) + "]"
-                assert v._history_json == models
-                text = view_json("g", 3, v)
+                assert j.history == [] and j._history_json == models and v._history_json is None
+                text = view_json("g", 3, j)
                 assert json.loads(text) == json.loads(SavedGameView.of("g", 3, v).model_dump_json(by_alias=True))
                 kinds |= {h.kind for h in v.history}
             g = s.game
