@@ -38,6 +38,7 @@ Example::
 
 from __future__ import annotations
 
+import json
 import logging
 import warnings
 from dataclasses import dataclass
@@ -484,7 +485,9 @@ class Game:
         self._resign: tuple[int, int] | None = None  # (player, level)
         self._resume: Phase | None = None  # phase to return to after a declined resignation
         self._last_roll = False
-        self._undo: list[dict] = []
+        #: the turn's undo points: (len(history), the state as JSON text): text, not dicts, because a server keeps
+        #: hundreds of games and a game some fifty of these (objects the garbage collector would walk)
+        self._undo: list[tuple[int, str]] = []
 
     @classmethod
     def from_position(
@@ -1201,7 +1204,7 @@ class Game:
                 self._turn.groups.append([Step(int(a), int(b), int(c), bool(d)) for a, b, c, d in g])
 
     def _snapshot(self):
-        self._undo.append({"hist": len(self.history), "state": self._state()})
+        self._undo.append((len(self.history), json.dumps(self._state(), separators=(",", ":"))))
 
     def undo_turn(self) -> None:
         """Take back the current turn's actions, or, when none were taken yet, the whole previous
@@ -1212,14 +1215,14 @@ class Game:
         """
         if not self._undo:
             raise GameStateError("nothing to undo: the game has not started", code="nothing_to_undo")
-        top = self._undo[-1]
-        if len(self.history) == top["hist"] and self.result is None:
+        hist, state = self._undo[-1]
+        if len(self.history) == hist and self.result is None:
             if len(self._undo) == 1:
                 raise GameStateError("nothing to undo: the game is at its first turn", code="nothing_to_undo")
             self._undo.pop()
-            top = self._undo[-1]
-        del self.history[top["hist"] :]
-        self._load(top["state"])
+            hist, state = self._undo[-1]
+        del self.history[hist:]
+        self._load(json.loads(state))
 
     def to_dict(self) -> dict:
         """The whole game as JSON-able data; :meth:`from_dict` resumes it exactly (dice source state,
@@ -1231,7 +1234,7 @@ class Game:
             "jacoby": self.jacoby,
             "state": self._state(with_dice=True),
             "history": [e.to_dict() for e in self.history],
-            "undo": list(self._undo),
+            "undo": [{"hist": h, "state": json.loads(st)} for h, st in self._undo],
         }
 
     @classmethod
@@ -1275,7 +1278,7 @@ class Game:
                 players=ok["players"],
             )
             g.history = [event_from_dict(e) for e in ok["history"]]
-            g._undo = list(ok["undo"])
+            g._undo = [(u["hist"], json.dumps(u["state"], separators=(",", ":"))) for u in ok["undo"]]
             if dice is not None:
                 st = dict(st, dice_source=None)
             g._load(st)
