@@ -205,6 +205,7 @@ def _make_app(settings: dict, storage=None):
         from .auth import INSECURE_HASHER
 
         app.state.password_hasher = INSECURE_HASHER
+    app.state.freeze_gc = True  # a long-running server: its start-up objects leave the collector's walks (app.py)
     return app
 
 

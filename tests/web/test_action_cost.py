@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import datetime as _dt
+import json
 
 import pytest
 from sqlalchemy import event
@@ -208,3 +209,40 @@ def test_another_process_follows_an_action_by_two_statements(pg_pair):
             assert followed.session.to_dict() == cache_of(app.state.storage).peek(gid).session.to_dict()
     finally:
         other.close()
+
+
+def test_a_served_process_leaves_its_start_up_objects_out_of_full_collections_and_collects_fully_less_often(
+    tmp_path,
+):
+    # in a process of its own (a freeze is for the rest of a process's life): the app `nardy serve` makes, started
+    # as uvicorn starts it (the lifespan); an app made in-process, as tests make them, is left as it was
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        f"""
+        import gc, json
+        from fastapi.testclient import TestClient
+        from nardy.web.app import FULL_GC_EVERY, create_app
+        from nardy.web.server import _make_app
+        from nardy.web.storage import Storage
+        before = gc.get_threshold()
+        with TestClient(create_app(storage=Storage("sqlite://"))):
+            plain = (gc.get_freeze_count(), gc.get_threshold())
+        settings = dict(database={str(tmp_path / "g.db")!r}, allowed_hosts=None, allow_seeds=False, bot_workers=1,
+                        bot_queue=4, secure_cookies=False)
+        app = _make_app(settings)
+        with TestClient(app) as c:
+            assert c.get("/api/health").status_code == 200
+            served = (gc.get_freeze_count(), gc.get_threshold())
+        print(json.dumps(dict(before=before, plain=plain, served=served, every=FULL_GC_EVERY)))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    assert r["plain"] == [0, r["before"]]  # in-process apps: nothing frozen, CPython's thresholds
+    frozen, threshold = r["served"]
+    assert frozen > 50_000  # the app, its models and the engine's kernels
+    assert threshold == [r["before"][0], r["before"][1], r["every"]] and r["every"] > r["before"][2]
