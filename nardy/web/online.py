@@ -451,6 +451,13 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
                 await ws.send_text("pong")
             elif msg[:1] == "{" and len(msg) <= MAX_MESSAGE:
                 await socket_action(ws, conn, gid, msg)
+            elif msg[:1] == "{":  # an action too long to be one: answered, not read (its id is not looked for)
+                from .errors import error_body
+
+                err = error_body(
+                    413, f"an action message has at most {MAX_MESSAGE} bytes", "RequestTooLarge", lang=conn.lang
+                )
+                await _answer(conn, None, 413, err)
     except (WebSocketDisconnect, RuntimeError):
         pass
     except Exception:  # the database failed meanwhile: the page reconnects

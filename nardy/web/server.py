@@ -186,7 +186,10 @@ def serve(
 #: is a few kilobytes, sent to two or three connections about once a second, and permessage-deflate cost
 #: the server a zlib stream per connection and a compression per message (its memory too). uvicorn picks
 #: httptools and uvloop (dependencies) for HTTP and the event loop where they are installed.
-_UVICORN = {"ws_per_message_deflate": False}
+#: uvicorn's settings of every server process: live channels send uncompressed JSON, and a WebSocket message
+#: a client sends is at most 64 KiB (uvicorn's default is 16 MiB; the longest a client has to send, an action,
+#: is 2,048 bytes: nardy.web.online.MAX_MESSAGE); a longer one closes the connection (1009).
+_UVICORN = {"ws_per_message_deflate": False, "ws_max_size": 65536}
 
 
 def _make_app(settings: dict, storage=None):

@@ -175,3 +175,26 @@ def test_cheap_password_hashing_is_only_for_a_server_started_with_the_benchmarks
     result = CliRunner().invoke(main, ["serve", "--help"])
     words = " ".join(result.output.split())
     assert "--insecure-password-hashing" in words and "never for a server with real accounts" in words
+
+
+def test_a_served_websocket_message_over_64_kib_closes_the_connection_1009(make_server):
+    # uvicorn's own limit is 16 MiB; nardy serve takes at most 64 KiB a message (an action is at most 2,048 bytes)
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    s = make_server()
+    s.post("/api/auth/guest", {"name": "Ann"})
+    cookies = "; ".join(f"{c.name}={c.value}" for c in s.jar)
+    with connect(s.url.replace("http", "ws") + "/api/lobby/live", additional_headers={"Cookie": cookies}) as ws:
+        ws.recv(timeout=20)  # the lobby's first snapshot
+        ws.send("ping")
+        assert ws.recv(timeout=20) == "pong"
+        ws.send("x" * 65_000)  # under the limit: ignored, the connection kept
+        ws.send("ping")
+        assert ws.recv(timeout=20) == "pong"
+        ws.send("x" * 70_000)
+        try:
+            while True:
+                ws.recv(timeout=20)
+        except ConnectionClosed as e:
+            assert e.rcvd is not None and e.rcvd.code == 1009

@@ -157,7 +157,11 @@ def test_socket_actions_are_authorised_as_the_route_authorises_them(pair):
             ws.send_text('{"type": "action", "id": [1], "body": {}}')
             m = _answer(ws)
             assert m["id"] is None and m["status"] == 422, m
-            ws.send_text("[" * 1500 + "]" * 1500)  # too long: ignored, as other messages are
+            ws.send_text("[" * 1500 + "]" * 1500)  # not an object: ignored, as other messages are
+            # an action too long to be one: answered 413, not read (nothing done), the connection kept
+            ws.send_text(json.dumps({"type": "action", "id": 5, "body": {**_body(v), "play": "24/18 " * 400}}))
+            m = _answer(ws)
+            assert m["id"] is None and m["status"] == 413 and m["error"]["code"] == "too_large", m
             ws.send_text("ping")
             assert ws.receive_text() == "pong"
             # logged out meanwhile: the connection's player is looked at again for each action
