@@ -221,3 +221,32 @@ def test_a_challenge_appears_for_another_player_and_goes_when_withdrawn_or_taken
         p.wait_for_function("window.nardy.view && window.nardy.view.status === 'playing'", timeout=PUSH_WAIT * 1000)
     assert view(ann)["id"] == view(bob)["id"] and sorted(view(ann)["you"] + view(bob)["you"]) == [0, 1]
     assert ann.evaluate(counts)[0] == 1 and ann.evaluate(counts)[1] >= 3
+
+
+def test_a_challenge_whose_rating_range_leaves_a_player_out_is_shown_so_without_an_accept_button(server, people):
+    """docs/online.md, the lobby: a challenge names the ratings that may accept it; a player outside its range
+    sees it marked so (with their own rating at its terms: a new player's 1500) instead of an Accept button
+    the server would refuse, and one inside sees the button."""
+    stamp = int(time.time() * 1000) % 100000
+    ann_name = f"Ida{stamp}"
+    ann, bob, cid = *people(2), None
+    register(ann, server, ann_name)
+    register(bob, server, f"Jon{stamp}")
+    open_lobby(ann)
+    open_lobby(bob)
+    bob.wait_for_function("(n) => window.nardyLobby.state.online.some((u) => u.name === n)", arg=ann_name)
+    bob.wait_for_function("window.nardyLobby.mine !== null")  # Bob's own ratings: none yet (1500 at any terms)
+    body = {"game": "long", "length": 1, "clock": "blitz", "rated": True, "rating_min": 1600}
+    cid = ann.evaluate("(b) => api('POST', '/api/lobby/challenges', b).then((r) => r.challenge.id)", body)
+    row = f"#lobby-challenges li[data-challenge='{cid}']"
+    bob.wait_for_selector(row + " .out-of-range", timeout=PUSH_WAIT * 1000)
+    text = bob.text_content(row)
+    assert "rated 1600–…" in text and "outside your rating range (yours: 1500)" in text, text
+    assert bob.query_selector(row + " button.accept") is None
+    # withdrawn and posted again with a range that takes him: the Accept button
+    assert ann.evaluate(f"api('DELETE', '/api/lobby/challenges/{cid}').then(() => true)")
+    cid = ann.evaluate(
+        "(b) => api('POST', '/api/lobby/challenges', b).then((r) => r.challenge.id)", {**body, "rating_min": 1400}
+    )
+    bob.wait_for_selector(f"#lobby-challenges li[data-challenge='{cid}'] button.accept", timeout=PUSH_WAIT * 1000)
+    assert ann.evaluate(f"api('DELETE', '/api/lobby/challenges/{cid}').then(() => true)")

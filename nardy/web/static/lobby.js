@@ -20,7 +20,11 @@ const LOBBY = {
   opened: null,      // the paired game already opened
   updates: 0,        // counts lobby messages drawn (tests wait on it)
   board: null,       // the leaderboard shown
+  mine: null,        // this player's ratings, "game/clock class" -> rating (loaded when the lobby opens)
 };
+
+//: A new player's rating (Glicko: nardy.web.ratings.Rating), where they have none at a challenge's terms.
+const START_RATING = 1500;
 window.nardyLobby = LOBBY;
 
 function lel(tag, attrs, ...kids) {
@@ -160,6 +164,31 @@ function showLobby() {
   openLobbyLive();
   loadBoard();
   loadBlocks();
+  loadMine();
+}
+
+// This player's own ratings (after each rated match they change: the lobby is opened again then), so that a
+// challenge whose rating range leaves them out is shown so rather than refused on accepting.
+async function loadMine() {
+  const me = S.me ? S.me.id : null;
+  if (!me) return;
+  try {
+    const p = await api("GET", `/api/players/${me}`);
+    const mine = {};
+    for (const r of p.ratings || []) mine[`${r.game}/${r.clock_class}`] = r.rating;
+    LOBBY.mine = mine;
+    if (LOBBY.state) renderLobby(LOBBY.state);
+  } catch (e) { /* not shown: accepting still says why */ }
+}
+
+// Why this player may not accept challenge c (its rating range leaves them out), or null.
+function outOfRange(c) {
+  if (!LOBBY.mine || (c.rating_min == null && c.rating_max == null)) return null;
+  const r = LOBBY.mine[`${c.game}/${c.clock_class}`] ?? START_RATING;
+  if ((c.rating_min != null && r < c.rating_min) || (c.rating_max != null && r > c.rating_max)) {
+    return t("lobby_outside_range", { rating: Math.round(r) });
+  }
+  return null;
 }
 
 function hideLobby() {
@@ -223,6 +252,8 @@ function renderLobby(lobby) {
     if (c.owner.id === me) {
       li.appendChild(lel("button", { type: "button", class: "secondary withdraw", text: t("lobby_withdraw"),
         on: { click: () => lobbyCall("DELETE", `/api/lobby/challenges/${c.id}`) } }));
+    } else if (outOfRange(c)) {
+      li.appendChild(lel("span", { class: "out-of-range", text: outOfRange(c) }));
     } else {
       li.appendChild(lel("button", { type: "button", class: "primary accept", text: t("lobby_accept"),
         on: { click: () => acceptChallenge(c.id) } }));
