@@ -90,7 +90,7 @@ from nardy.errors import InvalidIdError, InvalidPositionError
 
 __all__ = [
     "position_id_from_boards",
-    "position_id_of_key",
+    "position_id_of_slots",
     "boards_from_position_id",
     "long_id_suffix",
     "split_long_id",
@@ -196,15 +196,20 @@ def position_id_from_boards(mover: Sequence[int], opponent: Sequence[int]) -> st
     length, a non-integer or negative count, or more than 15 checkers a side.
     Format: GNU Backgammon manual, "A technical description of the Position ID".
     """
-    mov = _board(mover, "mover")
-    opp = _board(opponent, "opponent")
-    bits = "".join(["1" * n + "0" for n in opp + mov])
-    return position_id_of_key(int(bits[::-1], 2))  # first bit -> least significant bit
+    return position_id_of_slots(_board(opponent, "opponent") + _board(mover, "mover"))
 
 
-def position_id_of_key(key: int) -> str:
-    """The Position ID text of gnubg's 80-bit key (an int, first bit least significant): its 10 bytes, little
-    endian, in base64 without padding (GNU Backgammon manual, "A technical description of the Position ID")."""
+def position_id_of_slots(slots: Sequence[int]) -> str:
+    """The Position ID text of 50 checker counts, unchecked: the opponent's 25 slots then the mover's, each
+    side's points 1-24 then its bar (the layout of :func:`position_id_from_boards`, which checks them). gnubg's
+    80-bit key puts, for each slot, as many ones as checkers and a zero, the first bit least significant; its
+    10 bytes, little endian, in base64 without padding (GNU Backgammon manual, "A technical description of the
+    Position ID")."""
+    key = 0
+    shift = 0
+    for n in slots:
+        key |= ((1 << n) - 1) << shift
+        shift += n + 1
     return base64.b64encode(key.to_bytes(10, "little"))[:_PID_LEN].decode("ascii")
 
 

@@ -424,8 +424,7 @@ class Position:
 
         a = self.array.tolist()
         hitting = self._rules.hitting
-        # each side's 25 slots in its own numbering (points 1-24, bar), the opponent's first: gnubg's key puts
-        # n ones and a zero for a slot holding n checkers, first bit least significant (ids.position_id_from_boards)
+        # each side's 25 slots in its own numbering (points 1-24, bar), the opponent's first (ids.position_id_of_slots)
         opp = [0] * 25
         mov = [0] * 25
         other = _OTHER_SLOT[hitting]
@@ -437,12 +436,7 @@ class Position:
                 opp[other[p]] = -x
         mov[24] = a[25]
         opp[24] = a[26]
-        key = 0
-        shift = 0
-        for n in opp + mov:
-            key |= ((1 << n) - 1) << shift
-            shift += n + 1
-        pid = ids.position_id_of_key(key)
+        pid = ids.position_id_of_slots(opp + mov)
         if not hitting:
             inferred = (a[24] == 15, a[12] == -15)
             if inferred != self._first:

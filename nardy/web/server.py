@@ -185,8 +185,7 @@ def serve(
 #: uvicorn's settings for every server process. The live channels' messages are sent uncompressed: a game's view
 #: is a few kilobytes, sent to two or three connections about once a second, and permessage-deflate cost
 #: the server a zlib stream per connection and a compression per message (its memory too). uvicorn picks
-#: httptools and uvloop (dependencies) for HTTP and the event loop where they are installed.
-#: uvicorn's settings of every server process: live channels send uncompressed JSON, and a WebSocket message
+#: httptools and uvloop (dependencies) for HTTP and the event loop where they are installed. A WebSocket message
 #: a client sends is at most 64 KiB (uvicorn's default is 16 MiB; the longest a client has to send, an action,
 #: is 2,048 bytes: nardy.web.online.MAX_MESSAGE); a longer one closes the connection (1009).
 _UVICORN = {"ws_per_message_deflate": False, "ws_max_size": 65536}

@@ -249,11 +249,12 @@ function renderLobby(lobby) {
   for (const c of lobby.challenges) {
     const who = c.owner.name + (c.owner_rating ? ` (${c.owner_rating})` : "");
     const li = lel("li", { "data-challenge": c.id }, lel("span", { text: `${who}: ${termsText(c)} ` }));
+    const out = outOfRange(c);
     if (c.owner.id === me) {
       li.appendChild(lel("button", { type: "button", class: "secondary withdraw", text: t("lobby_withdraw"),
         on: { click: () => lobbyCall("DELETE", `/api/lobby/challenges/${c.id}`) } }));
-    } else if (outOfRange(c)) {
-      li.appendChild(lel("span", { class: "out-of-range", text: outOfRange(c) }));
+    } else if (out) {
+      li.appendChild(lel("span", { class: "out-of-range", text: out }));
     } else {
       li.appendChild(lel("button", { type: "button", class: "primary accept", text: t("lobby_accept"),
         on: { click: () => acceptChallenge(c.id) } }));
