@@ -7,6 +7,9 @@ rate and points per game with a 95% confidence interval, and ms per move.
     python bench/bot_levels.py --game long --levels advanced,expert --games 2000
     python bench/bot_levels.py --game short --levels advanced --opponents previous \
         --previous /tmp/nardy-train/short/checkpoints-short/short-0300000.npz
+    # a new net against the shipped one, both at the strongest level (the same search)
+    python bench/bot_levels.py --game long --levels grandmaster --opponents previous \
+        --previous nardy/data/long.npz --previous-level same --weights new.npz --games 1000 --workers 2
 
 ``--workers N`` plays pairs in N processes; the dice of every pair are drawn in order from ``--seed`` and each
 bot's own generator is reseeded per pair, so the figures do not depend on N. ``--results F`` appends every
@@ -76,9 +79,12 @@ _WORKER: dict = {}
 
 def _init_worker(spec):
     """Build the two bots of one (level, opponent) row in this process."""
-    game, level, opp, seed, weights, previous = spec
+    game, level, opp, seed, weights, previous, previous_level = spec
     a = Bot(game, level=level, seed=seed, weights=weights)
-    b = Bot(game, level="advanced", weights=previous) if opp == "previous" else Bot(game, level=opp, seed=seed + 1)
+    if opp == "previous":
+        b = Bot(game, level=level if previous_level == "same" else previous_level, seed=seed + 1, weights=previous)
+    else:
+        b = Bot(game, level=opp, seed=seed + 1)
     _WORKER.update(game=game, a=a, b=b, seed=seed)
 
 
@@ -134,6 +140,11 @@ def main(argv=None):
     ap.add_argument("--levels", default="advanced,expert")
     ap.add_argument("--opponents", default="random,heuristic")
     ap.add_argument("--previous", default=None, help="weights of the previous net (opponent 'previous')")
+    ap.add_argument(
+        "--previous-level",
+        default="advanced",
+        help="level the previous net plays at: a level name, or 'same' (the tested level: the same search)",
+    )
     ap.add_argument("--weights", default=None, help="weights to test instead of the shipped ones")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
@@ -153,7 +164,7 @@ def main(argv=None):
     for level in args.levels.split(","):
         for opp in args.opponents.split(","):
             t0 = time.perf_counter()
-            if args.fast and level == "advanced":
+            if args.fast and level == "advanced" and args.previous_level in ("advanced", "same"):
                 net = Net.load(args.weights or shipped_path(game))
                 other = Net.load(args.previous) if opp == "previous" else opp
                 s = benchmark(net, other, args.games, seed=args.seed)
@@ -166,7 +177,7 @@ def main(argv=None):
                     "mode": "kernel 0-ply",
                 }
             else:
-                spec = (game, level, opp, args.seed, args.weights, args.previous)
+                spec = (game, level, opp, args.seed, args.weights, args.previous, args.previous_level)
                 key = {
                     "game": game,
                     "level": level,
@@ -175,6 +186,8 @@ def main(argv=None):
                     "weights": args.weights,
                     "previous": args.previous if opp == "previous" else None,
                 }
+                if opp == "previous" and args.previous_level != "advanced":
+                    key["previous_level"] = args.previous_level
                 done = _load_pairs(args.results, key)
                 n_pairs = (args.games + 1) // 2
                 rng = np.random.default_rng(args.seed)

@@ -24,41 +24,64 @@ def self_play_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: fl
     return sample_positions(net, int(n), int(seed), eps, keep)
 
 
-def sibling_positions(net: Net, boards, firsts, top: int = 6, seed: int = 0):
+def sibling_positions(net: Net, boards, firsts, top: int = 6, seed: int = 0, block: int = 4096):
     """The positions after the ``top`` best plays of one roll of each root: what a net must rank well.
 
     Self-play keeps mostly the positions after the play the net chose; a move decision compares that one
     with its siblings, the positions after the other good plays of the same roll, which the net then has
     rarely seen labelled. For each root (``boards int8[n, 28]`` / ``firsts bool[n, 2]``, side on roll) one
     roll is drawn (``numpy.random.default_rng(seed)``, in root order), its legal plays ranked by ``net``
-    at 0-ply (with the bearoff database, as :class:`nardy.bots.Bot` plays), and the positions after the
-    best ``top`` are returned from the opponent's view (pre-roll: the opponent on roll; the mover's
-    first-turn flag cleared). Positions that end the game are left out.
+    at 0-ply (with the bearoff database, as :class:`nardy.bots.Bot` ranks its hints; equal equities in the
+    order of :meth:`nardy.position.Position.legal_plays`; the batch's sums may round a near tie the other
+    way than one position's hints do), and the positions after
+    the best ``top`` are returned from the opponent's view (pre-roll: the opponent on roll; the mover's
+    first-turn flag cleared). Positions that end the game are left out. The roots are worked through in
+    batches of ``block`` (legal plays generated and evaluated together).
 
     Returns:
         ``(boards int8[m, 28], firsts bool[m, 2])``, ``m <= n * top``, not deduplicated.
     """
-    from nardy.bots.bot import Bot
-    from nardy.position import Position
+    from nardy import _core
+    from nardy.bots.evaluator import HybridEvaluator
+    from nardy.bots.search import Searcher, mirror_boards
     from nardy.rules import get_rules
 
     rules = get_rules(net.game)
-    bot = Bot(rules, level="advanced", weights=net, seed=0)
-    boards = np.asarray(boards, np.int8).reshape(-1, 28)
+    searcher = Searcher(HybridEvaluator(net), rules)
+    boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
     firsts = np.asarray(firsts, np.bool_).reshape(-1, 2)
     rng = np.random.default_rng(seed)
-    dice = rng.integers(1, 7, size=(len(boards), 2))
+    dice = rng.integers(1, 7, size=(len(boards), 2)).astype(np.int64)
     rows, flags = [], []
-    for b, f, d in zip(boards, firsts, dice):
-        pos = Position(b.tobytes(), rules, (bool(f[0]), bool(f[1])))
-        for h in bot.hints(pos, (int(d[0]), int(d[1])), n=top, ply=0):
-            after = h.play.result
-            if after.is_game_over():
+    for s in range(0, len(boards), block):
+        b, f, d = boards[s : s + block], firsts[s : s + block], dice[s : s + block]
+        cap = max(4096, len(b) * 64)
+        while True:
+            out = np.empty((cap, 28), np.int8)
+            offs = np.empty(len(b) + 1, np.int64)
+            tot = _core.batch_results(
+                b, d, searcher.hitting, searcher.strict, np.ascontiguousarray(f[:, 0]), searcher.head_mode, out, offs
+            )
+            if tot >= 0:
+                break
+            cap *= 4
+        res = out[:tot]
+        owner = np.repeat(np.arange(len(b)), np.diff(offs))
+        eq = searcher.equity(searcher.result_values(res, f[owner, 1]))
+        for i in range(len(b)):
+            lo, hi = offs[i], offs[i + 1]
+            if lo == hi:
                 continue
-            nxt = after.with_first_turn((False, bool(f[1]))).mirror()
-            rows.append(nxt.array.copy())
-            flags.append(nxt.first_turn)
-    return np.array(rows, np.int8).reshape(-1, 28), np.array(flags, np.bool_).reshape(-1, 2)
+            best = lo + np.argsort(-eq[lo:hi], kind="stable")[:top]
+            keep = best[res[best, 0] < 15]  # a play that bears off the last checker ends the game
+            if len(keep):
+                rows.append(mirror_boards(res[keep], searcher.hitting))
+                fl = np.zeros((len(keep), 2), np.bool_)
+                fl[:, 0] = f[i, 1]  # the opponent on roll keeps its own flag; the mover's is cleared
+                flags.append(fl)
+    if not rows:
+        return np.zeros((0, 28), np.int8), np.zeros((0, 2), np.bool_)
+    return np.concatenate(rows).astype(np.int8), np.concatenate(flags)
 
 
 def record_positions(paths, game: str = "backgammon", limit: int | None = None):
