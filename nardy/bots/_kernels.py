@@ -26,7 +26,9 @@ the opponent's points in front of it (a roll escapes when the point its whole mo
 2+ opponent checkers and at least one of its single-die points is not: :data:`ESCAPES`), the same for the
 opponent's rearmost checker, then the containment of each side, ``1 - min escapes / 36`` over its points
 15..24 (the mover's first, then the opponent's). Nets of an older version are read with zero weights for
-the inputs they lack, which leaves their outputs unchanged.
+the inputs they lack, which leaves their outputs unchanged. Encoding version 5 adds, for long nardy, each side's
+mobility (:func:`_long_mobility`: the share of its checkers that can step each die, the rolls with which it
+can step neither die or only one; the mover's eight, then the opponent's).
 """
 
 from __future__ import annotations
@@ -46,7 +48,9 @@ N_INPUTS_V1 = 2 * SIDE_INPUTS + 4
 N_INPUTS_V2 = N_INPUTS_V1 + 4
 #: Inputs of encoding version 3 (version 4 adds 4: escapes of the rearmost checkers, containment).
 N_INPUTS_V3 = N_INPUTS_V2 + 4
-N_INPUTS = N_INPUTS_V3 + 4
+#: Inputs of encoding version 4 (version 5 adds 16: long nardy mobility, :func:`_long_mobility`).
+N_INPUTS_V4 = N_INPUTS_V3 + 4
+N_INPUTS = N_INPUTS_V4 + 16
 
 
 def _escape_table() -> np.ndarray:
@@ -193,6 +197,8 @@ def encode(b, game, first_m, first_o, x):
     if not hitting:
         x[k + 3] = _block_run(b) / 6.0
         x[k + 7] = _opp_block_run(b) / 6.0
+        _long_mobility(b, 1, x, N_INPUTS_V4)
+        _long_mobility(b, -1, x, N_INPUTS_V4 + 8)
     else:
         if not race:  # no contact: nobody can hit
             m = _core.mirror_hitting(b)  # the opponent's view, for its figures below
@@ -213,6 +219,60 @@ def encode(b, game, first_m, first_o, x):
             x[k + 15] = 1.0 - _min_escapes(m) / 36.0
         x[k + 6] = _prime(b, 1) / 6.0
         x[k + 7] = _prime(b, -1) / 6.0
+
+
+@njit(cache=True, nogil=True)
+def _long_mobility(b, sign, x, base):
+    """Long nardy mobility of one side (``sign`` 1: the mover, -1: the opponent, in its own numbering) into
+    ``x[base:base + 8]``: for each die ``d`` = 1..6 the share of the side's 15 checkers that can step ``d``
+    pips (a checker on the head, point 24, counts once: the head rule lets one leave a turn), then the share
+    of the 36 rolls with which neither die can be stepped by any checker, and the share with which only one
+    of the two can (the side loses the other die's pips). A step from point ``q`` lands on ``q - d`` when
+    the other side holds no checker there (docs/rules.md, long nardy); past point 1 it bears off when all
+    the side's checkers are home (points 1..6) and it lands exactly on off or no checker stands higher.
+    The six-block rule and how the two dice of a roll combine are left to the net."""
+    pts = np.empty(15, np.int64)
+    cnt = np.empty(15, np.int64)
+    n = 0
+    home = True
+    for q in range(24, 0, -1):
+        p = q if sign > 0 else _core.opp_point(q, False)
+        v = b[p] * sign
+        if v > 0:
+            pts[n] = q
+            cnt[n] = 1 if q == 24 else v
+            n += 1
+            if q > 6:
+                home = False
+    playable = 0
+    for d in range(1, 7):
+        c = 0
+        for i in range(n):
+            q = pts[i]
+            t = q - d
+            if t >= 1:
+                tp = t if sign > 0 else _core.opp_point(t, False)
+                ok = b[tp] * sign >= 0
+            else:
+                ok = home and (t == 0 or i == 0)
+            if ok:
+                c += cnt[i]
+        x[base + d - 1] = c / 15.0
+        if c > 0:
+            playable |= 1 << d
+    none = 0
+    one = 0
+    for d1 in range(1, 7):
+        a = (playable >> d1) & 1
+        for d2 in range(d1, 7):
+            w = 1 if d1 == d2 else 2
+            c2 = (playable >> d2) & 1
+            if a == 0 and c2 == 0:
+                none += w
+            elif a != c2:
+                one += w
+    x[base + 6] = none / 36.0
+    x[base + 7] = one / 36.0
 
 
 @njit(cache=True, nogil=True)

@@ -25,9 +25,9 @@ __all__ = ["Net", "shipped_path", "read_npz", "scoring_values", "start_board", "
 #: Game name -> kernel game code.
 GAME_CODES = {"backgammon": K.GAME_BG, "short": K.GAME_SHORT, "long": K.GAME_LONG}
 #: Bumped whenever the input encoding changes (weights of another version are refused).
-ENCODING_VERSION = 4
+ENCODING_VERSION = 5
 #: Inputs of each older encoding version (read with zero weights for the inputs they lack).
-_OLD_INPUTS = {1: K.N_INPUTS_V1, 2: K.N_INPUTS_V2, 3: K.N_INPUTS_V3}
+_OLD_INPUTS = {1: K.N_INPUTS_V1, 2: K.N_INPUTS_V2, 3: K.N_INPUTS_V3, 4: K.N_INPUTS_V4}
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 

@@ -57,6 +57,9 @@ def test_encoding_is_symmetric_between_the_sides(game):
             assert x[k + 4] == y[k + 5] and x[k + 5] == y[k + 4]
             assert x[k + 6] == y[k + 7] and x[k + 7] == y[k + 6]
             assert x[k + 12] == y[k + 13] and x[k + 14] == y[k + 15]  # escapes, containment
+        else:  # long nardy mobility: the mover's eight inputs are the opponent's eight seen from its side
+            v = K.N_INPUTS_V4
+            assert np.array_equal(x[v : v + 8], y[v + 8 : v + 16]) and np.array_equal(x[v + 8 : v + 16], y[v : v + 8])
         # the vectorised mirror agrees with the engine's
         assert m.tobytes() == pos.mirror().array.tobytes()
 
@@ -178,6 +181,50 @@ def test_hit_stats_equal_the_best_hit_of_every_roll_on_random_boards():
             assert K.hit_stats(v) == (sum(t > 0 for t in hits), sum(hits)), v.tolist()
             with_bar += v[25] > 0
     assert len(positions) > 1000 and with_bar > 100
+
+
+def _steppable(side, other, d):
+    """Checkers of ``side`` (own numbering, ``side[q]`` for q = 1..24) that can step ``d`` pips in long nardy,
+    ``other`` the other side's checkers in *its* numbering: the definition of the mobility inputs, written
+    from the docs (a point is held by any checker; the head counts once; bear-off exact or from the highest)."""
+    held = {((q + 11) % 24) + 1 for q in range(1, 25) if other[q] > 0}  # in side's numbering
+    occupied = [q for q in range(24, 0, -1) if side[q] > 0]
+    home = all(q <= 6 for q in occupied)
+    n = 0
+    for q in occupied:
+        t = q - d
+        if (t >= 1 and t not in held) or (t < 1 and home and (t == 0 or q == occupied[0])):
+            n += 1 if q == 24 else side[q]
+    return n
+
+
+def test_long_nardy_mobility_inputs_count_the_checkers_that_can_step_each_die():
+    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+    for pos in _random_positions("long", 3, seed=4)[::3]:
+        x = np.zeros(K.N_INPUTS, np.float32)
+        K.encode(np.ascontiguousarray(pos.array), K.GAME_LONG, pos.first_turn[0], pos.first_turn[1], x)
+        v = K.N_INPUTS_V4
+        me = [0, *(max(0, c) for c in pos.array[1:25])]
+        opp = [0] * 25
+        for p in range(1, 25):  # the opponent's checkers in its own numbering
+            if pos.array[p] < 0:
+                opp[((p + 11) % 24) + 1] = -int(pos.array[p])
+        for base, side, other in ((v, me, opp), (v + 8, opp, me)):
+            steps = [_steppable(side, other, d) for d in range(1, 7)]
+            assert x[base : base + 6] == pytest.approx([s / 15 for s in steps])
+            none = sum(1 if a == b else 2 for a, b in rolls if not steps[a - 1] and not steps[b - 1])
+            one = sum(2 for a, b in rolls if a != b and (steps[a - 1] > 0) != (steps[b - 1] > 0))
+            assert x[base + 6] == pytest.approx(none / 36) and x[base + 7] == pytest.approx(one / 36)
+        # the rules engine agrees: a roll neither of whose dice any checker can step has no play
+        for a, b in rolls:
+            if _steppable(me, opp, a) == 0 and _steppable(me, opp, b) == 0:
+                plays = pos.legal_plays((a, b))
+                assert len(plays) == 1 and not plays[0].steps
+    # a checker on the head counts once, the others on a point each
+    start = Position.start("long")
+    x = np.zeros(K.N_INPUTS, np.float32)
+    K.encode(np.ascontiguousarray(start.array), K.GAME_LONG, True, True, x)
+    assert x[K.N_INPUTS_V4 : K.N_INPUTS_V4 + 8] == pytest.approx([1 / 15] * 6 + [0, 0])
 
 
 def test_finished_games_are_exact():
