@@ -221,6 +221,14 @@ def encode(b, game, first_m, first_o, x):
         x[k + 7] = _prime(b, -1) / 6.0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _own_count(b, sign, q):
+    """Long nardy: the checkers of the side ``sign`` (1 mover, -1 opponent) on its own point ``q``."""
+    if sign > 0:
+        return b[q]
+    return -b[q + 12 if q <= 12 else q - 12]
+
+
 @njit(cache=True, nogil=True)
 def _long_mobility(b, sign, x, base):
     """Long nardy mobility of one side (``sign`` 1: the mover, -1: the opponent, in its own numbering) into
@@ -230,33 +238,35 @@ def _long_mobility(b, sign, x, base):
     of the two can (the side loses the other die's pips). A step from point ``q`` lands on ``q - d`` when
     the other side holds no checker there (docs/rules.md, long nardy); past point 1 it bears off when all
     the side's checkers are home (points 1..6) and it lands exactly on off or no checker stands higher.
-    The six-block rule and how the two dice of a roll combine are left to the net."""
-    pts = np.empty(15, np.int64)
-    cnt = np.empty(15, np.int64)
-    n = 0
-    home = True
-    for q in range(24, 0, -1):
-        p = q if sign > 0 else _core.opp_point(q, False)
+    The six-block rule and how the two dice of a roll combine are left to the net. Bit masks over the
+    side's own points (bit ``q - 1``), no division: a few hundred cycles a side."""
+    own = 0  # the side's points
+    held = 0  # the other side's points, in the side's numbering
+    for p in range(1, 25):
         v = b[p] * sign
+        q = p if sign > 0 else (p + 12 if p <= 12 else p - 12)
         if v > 0:
-            pts[n] = q
-            cnt[n] = 1 if q == 24 else v
-            n += 1
-            if q > 6:
-                home = False
+            own |= 1 << (q - 1)
+        elif v < 0:
+            held |= 1 << (q - 1)
+    home = (own >> 6) == 0
+    top = 0  # the side's highest point
+    for q in range(24, 0, -1):
+        if (own >> (q - 1)) & 1:
+            top = q
+            break
     playable = 0
     for d in range(1, 7):
+        src = own & ~(held << d) & ~((1 << d) - 1)  # target q - d >= 1 not held
         c = 0
-        for i in range(n):
-            q = pts[i]
-            t = q - d
-            if t >= 1:
-                tp = t if sign > 0 else _core.opp_point(t, False)
-                ok = b[tp] * sign >= 0
-            else:
-                ok = home and (t == 0 or i == 0)
-            if ok:
-                c += cnt[i]
+        for q in range(d + 1, 25):
+            if (src >> (q - 1)) & 1:
+                c += 1 if q == 24 else _own_count(b, sign, q)
+        if home and top > 0:
+            if (own >> (d - 1)) & 1:  # bears off exactly
+                c += _own_count(b, sign, d)
+            elif top < d:  # a larger die bears off the highest checker
+                c += _own_count(b, sign, top)
         x[base + d - 1] = c / 15.0
         if c > 0:
             playable |= 1 << d
