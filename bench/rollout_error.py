@@ -1,8 +1,9 @@
 """The error of nets' 0-ply evaluations against long rollouts (any game; meant for the nardy games).
 
-Positions: pre-roll positions of the shipped net's 0-ply self-play (a random play 5% of the time, each position
-kept with chance 0.02, :func:`nardy.bots.rollout.sample_positions`) from ``--seed``, distinct, the game not
-over, and not in the bearoff database's reach (there every evaluator answers exactly: nothing to measure).
+Positions: pre-roll positions of a net's 0-ply self-play (``--draw``, default the shipped net; a random play
+5% of the time, each position kept with chance 0.02, :func:`nardy.bots.rollout.sample_positions`) from
+``--seed``, distinct, the game not over, and not in the bearoff database's reach (there every evaluator
+answers exactly: nothing to measure).
 Each is rolled out ``--trials`` times by each ``--rollers`` net at 0-ply (first two rolls stratified, later
 ones from the seed, no variance reduction: in the nardy games it cuts the variance 9-11x at 27-35x the time,
 so plain trials give a tighter figure per CPU second; :func:`nardy.bots._rollout.rollout_batch`). Then each
@@ -20,7 +21,8 @@ every roller (the shipped net and a new one, say): a net that is closer to both 
 evaluator, not merely the one that agrees with itself.
 
     python bench/rollout_error.py --game long --positions 500 --trials 1296 \\
-        --rollers shipped,new.npz --nets shipped,new.npz --results bench/results/rollout-error-long.json
+        --rollers old=OLD.npz,new=nardy/data/long.npz --nets old=OLD.npz,new=nardy/data/long.npz \\
+        --results bench/results/rollout-error-long.json
 
 The rollouts are saved to ``--results`` (JSON: positions as IDs, every roller's means and errors), and a
 rerun with the same arguments reads them instead of rolling out again (``--nets`` may change).
@@ -47,13 +49,19 @@ from nardy.rules import get_rules  # noqa: E402
 
 
 def load_net(spec: str, game: str) -> Net:
-    """A net from ``shipped`` or a weights file."""
-    return Net.load(shipped_path(game) if spec == "shipped" else spec)
+    """A net from ``shipped``, a weights file, or ``NAME=FILE`` (a file shown under a name of its own)."""
+    path = spec.partition("=")[2] or spec
+    return Net.load(shipped_path(game) if path == "shipped" else path)
 
 
-def draw_positions(game: str, n: int, seed: int):
-    """``n`` distinct positions of the shipped net's self-play that the bearoff database does not answer."""
-    net = Net.load(shipped_path(game))
+def label(spec: str) -> str:
+    """The name a net is reported and saved under: NAME of ``NAME=FILE``, else the spec itself."""
+    name, eq, _ = spec.partition("=")
+    return name if eq else spec
+
+
+def draw_positions(game: str, n: int, seed: int, net: Net):
+    """``n`` distinct positions of ``net``'s self-play that the bearoff database does not answer."""
     ev = HybridEvaluator(net)
     boards, firsts = sample_positions(net, 20 * n, seed, 0.05, 0.02)
     keep, seen = [], set()
@@ -105,6 +113,7 @@ def main(argv=None):
     ap.add_argument("--positions", type=int, default=500)
     ap.add_argument("--trials", type=int, default=1296)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--draw", default="shipped", help="the net whose self-play the positions come from")
     ap.add_argument("--rollers", default="shipped", help="comma-separated nets that roll out: shipped or files")
     ap.add_argument("--nets", default="shipped", help="comma-separated nets to judge: shipped or files")
     ap.add_argument("--results", default=None, help="JSON file of the rollouts (read when present, else written)")
@@ -121,39 +130,39 @@ def main(argv=None):
         firsts = np.array([p.first_turn for p in pos], np.bool_)
     else:
         t0 = time.perf_counter()
-        boards, firsts = draw_positions(game, a.positions, a.seed)
+        boards, firsts = draw_positions(game, a.positions, a.seed, load_net(a.draw, game))
         ids = [Position(b.tobytes(), get_rules(game), (bool(f[0]), bool(f[1]))).id() for b, f in zip(boards, firsts)]
         saved = {"game": game, "seed": a.seed, "trials": a.trials, "positions": ids, "rollouts": {}}
         print(f"{len(ids)} positions drawn in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     for spec in a.rollers.split(","):
-        if spec in saved["rollouts"]:
+        if label(spec) in saved["rollouts"]:
             continue
         net = load_net(spec, game)
         t0 = time.perf_counter()
         mean, eq, se = roll_out(net, boards, firsts, a.trials, a.seed)
         dt = time.perf_counter() - t0
-        saved["rollouts"][spec] = {
+        saved["rollouts"][label(spec)] = {
             "means": mean.round(6).tolist(),
             "equity": eq.round(6).tolist(),
             "se": se.round(6).tolist(),
             "seconds": round(dt, 1),
             "trials_per_second": round(len(boards) * a.trials / dt, 1),
         }
-        print(f"rolled out by {spec}: {dt:.0f} s, {len(boards) * a.trials / dt:.0f} trials/s", file=sys.stderr)
+        print(f"rolled out by {label(spec)}: {dt:.0f} s, {len(boards) * a.trials / dt:.0f} trials/s", file=sys.stderr)
         if a.results:
             Path(a.results).write_text(json.dumps(saved))
     nets = a.nets.split(",")
     evals = {}
     for spec in nets:
         ev = HybridEvaluator(load_net(spec, game))
-        evals[spec] = money_equity(ev.evaluate_batch(boards, firsts), game).astype(np.float64)
+        evals[label(spec)] = money_equity(ev.evaluate_batch(boards, firsts), game).astype(np.float64)
     report = {"game": game, "positions": len(boards), "trials": a.trials, "judged": {}}
     for roller, r in saved["rollouts"].items():
         req = np.array(r["equity"], np.float64)
         se = np.array(r["se"], np.float64)
         rows = {}
         base = None
-        for spec in nets:
+        for spec in map(label, nets):
             err = evals[spec] - req
             ae = np.abs(err)
             row = {

@@ -200,6 +200,9 @@ def fit(
         ],
         "self_play_init": None if init_net is None else int(init_net.games_trained),
     }
+    if init_net is not None and init_net.provenance:
+        # the net this fit starts from was itself fitted: keep how (rounds of training nest their records)
+        prov["init_provenance"] = json.loads(init_net.provenance)
 
     def progress(row):
         click.echo(

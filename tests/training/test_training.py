@@ -171,7 +171,21 @@ def test_net_provenance_round_trips(tmp_path):
     net.provenance = json.dumps({"teacher": "nardy 2-ply search"})
     back = Net.load(net.save(tmp_path / "n.npz"))
     assert json.loads(back.provenance)["teacher"] == "nardy 2-ply search"
-    assert Net.load(shipped_path("long")).provenance == ""  # self-play weights say nothing more
+
+    # the shipped nardy nets were fitted in rounds, each from the one before: the record goes back to the
+    # TD self-play net the first round started from
+    for game, teachers, rounds in (
+        ("long", ["nardy 2-ply search"] + ["nardy 1-ply search"] * 4, 5),
+        ("short", ["nardy 1-ply search"] * 3, 3),
+    ):
+        p, seen = json.loads(Net.load(shipped_path(game)).provenance), []
+        while p is not None:
+            seen.append(p["teachers"][0])
+            inner = p.get("init_provenance")
+            if inner is None:  # the first round: started from the self-play net
+                assert p["fit"]["init"].startswith(f"{game} net, 80 hidden") and p["self_play_init"] > 900_000
+            p = inner
+        assert seen == teachers and len(seen) == rounds
 
 
 def test_fit_lowers_the_error_and_the_numpy_export_computes_what_torch_did(short_positions):
@@ -226,6 +240,13 @@ def test_teach_label_then_fit_makes_a_net_the_bots_load(tmp_path):
     assert run.exit_code == 0, run.output
     net = Net.load(out)
     assert net.hidden == 12 and json.loads(net.provenance)["teachers"] == ["nardy 1-ply search"]
+    # a second round, fitted from the first net, keeps the first's record under its own
+    again = tmp_path / "n2.npz"
+    args = ["teach", "fit", str(data), "--hidden", "12", "--epochs", "1", "--init", str(out), "-o", str(again)]
+    run = CliRunner().invoke(main, args)
+    assert run.exit_code == 0, run.output
+    prov = json.loads(Net.load(again).provenance)
+    assert prov["init_provenance"] == json.loads(net.provenance) and prov["fit"]["epochs"] == 1
     bot = Bot("long", level="advanced", weights=str(out))
     assert bot.choose_play(Position.start("long"), (6, 5)) is not None
     bad = CliRunner().invoke(
