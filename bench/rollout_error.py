@@ -41,10 +41,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nardy import Position  # noqa: E402
-from nardy.bots import _rollout as R  # noqa: E402
 from nardy.bots.evaluator import HybridEvaluator, money_equity  # noqa: E402
-from nardy.bots.net import Net, scoring_values, shipped_path  # noqa: E402
-from nardy.bots.rollout import sample_positions  # noqa: E402
+from nardy.bots.net import Net, shipped_path  # noqa: E402
+from nardy.bots.rollout import rollout_boards, sample_positions  # noqa: E402
 from nardy.rules import get_rules  # noqa: E402
 
 
@@ -81,24 +80,7 @@ def draw_positions(game: str, n: int, seed: int, net: Net):
 
 def roll_out(net: Net, boards, firsts, trials: int, seed: int):
     """Rollout means ``float32[n, K]``, equities and their standard errors (points per game)."""
-    n = len(boards)
-    mean = np.zeros((n, net.n_outputs), np.float32)
-    se = np.zeros(n, np.float32)
-    cut = np.zeros(n, np.int64)
-    R.rollout_batch(
-        np.ascontiguousarray(boards, np.int8),
-        np.ascontiguousarray(firsts, np.bool_),
-        net.code,
-        scoring_values(net.game),
-        *net.weights,
-        trials,
-        0,
-        seed,
-        False,
-        mean,
-        se,
-        cut,
-    )
+    mean, se, _ = rollout_boards(net, boards, firsts, trials, seed)
     return mean, money_equity(mean, net.game), se
 
 

@@ -29,7 +29,7 @@ from . import _kernels as K
 from . import _rollout as R
 from .net import Net, read_npz, scoring_values, start_board
 
-__all__ = ["RolloutResult", "rollout", "build_dataset", "load_dataset", "fit"]
+__all__ = ["RolloutResult", "rollout", "rollout_boards", "build_dataset", "load_dataset", "fit"]
 
 
 @dataclass(frozen=True)
@@ -112,15 +112,43 @@ def rollout(
         raise ValueError(f"position {position.id()} is over; nothing to roll out")
     boards = position.array.astype(np.int8).reshape(1, 28)
     firsts = np.array([[bool(position.first_turn[0]), bool(position.first_turn[1])]])
-    mean = np.zeros((1, net.n_outputs), np.float32)
-    se = np.zeros(1, np.float32)
-    cut = np.zeros(1, np.int64)
-    vals = scoring_values(game)
-    R.rollout_batch(
-        boards, firsts, net.code, vals, *net.weights, trials, truncate, seed, bool(variance_reduction), mean, se, cut
-    )
-    eq = float(K.money_equity(mean[0], net.code, vals))
+    mean, se, cut = rollout_boards(net, boards, firsts, trials, seed, truncate, bool(variance_reduction))
+    eq = float(K.money_equity(mean[0], net.code, scoring_values(game)))
     return RolloutResult(mean[0].copy(), eq, float(se[0]), trials, int(cut[0]))
+
+
+def rollout_boards(net: Net, boards, firsts, trials: int, seed: int, truncate: int = 0, vr: bool = False) -> tuple:
+    """Roll out many positions at once (:func:`nardy.bots._rollout.rollout_batch`: ``net`` at 0-ply on both
+    sides, the first two rolls stratified, trials in parallel blocks whose dice come from ``(seed, position,
+    block)``).
+
+    Args:
+        boards: ``int8[n, 28]`` (side on roll's view); firsts: ``bool[n, 2]`` first-turn flags.
+        trials, seed, truncate, vr: as :func:`rollout` (``vr``: variance reduction).
+    Returns:
+        ``(means float32[n, K], std_errors float32[n], cut_off int64[n])``: the mean cumulative outcomes
+        (the side on roll's view), the standard error of the mean cubeless money equity (points per
+        game), and the trials stopped without a result.
+    """
+    n = len(boards)
+    mean = np.zeros((n, net.n_outputs), np.float32)
+    se = np.zeros(n, np.float32)
+    cut = np.zeros(n, np.int64)
+    R.rollout_batch(
+        np.ascontiguousarray(boards, np.int8),
+        np.ascontiguousarray(firsts, np.bool_),
+        net.code,
+        scoring_values(net.game),
+        *net.weights,
+        int(trials),
+        int(truncate),
+        int(seed),
+        bool(vr),
+        mean,
+        se,
+        cut,
+    )
+    return mean, se, cut
 
 
 def sample_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: float = 0.1) -> tuple:

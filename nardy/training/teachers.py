@@ -24,7 +24,7 @@ import numpy as np
 
 from nardy.bots import _kernels as K
 from nardy.bots.evaluator import HybridEvaluator
-from nardy.bots.net import GAME_CODES, Net, scoring_values, shipped_path
+from nardy.bots.net import GAME_CODES, Net, shipped_path
 from nardy.rules import get_rules
 
 __all__ = [
@@ -94,27 +94,9 @@ class RolloutTeacher(Teacher):
         self.name += f", truncated at {self.truncate})" if self.truncate else ")"
 
     def label(self, boards, firsts, seed: int = 0) -> np.ndarray:
-        from nardy.bots import _rollout as R
+        from nardy.bots.rollout import rollout_boards
 
-        n = len(boards)
-        net = self._net
-        mean = np.zeros((n, net.n_outputs), np.float32)
-        se = np.zeros(n, np.float32)
-        cut = np.zeros(n, np.int64)
-        R.rollout_batch(
-            np.ascontiguousarray(boards, np.int8),
-            np.ascontiguousarray(firsts, np.bool_),
-            net.code,
-            scoring_values(self.game),
-            *net.weights,
-            self.trials,
-            self.truncate,
-            int(seed),
-            self.vr,
-            mean,
-            se,
-            cut,
-        )
+        mean, _, _ = rollout_boards(self._net, boards, firsts, self.trials, int(seed), self.truncate, self.vr)
         return mean
 
     def __reduce__(self):
