@@ -223,13 +223,18 @@ def test_overlong_line_is_refused():
     ],
 )
 def test_every_line_is_read_in_linear_time(line):
-    text = " 1 point match\n\n Game 1\n" + (line + "\n") * 50
-    start = time.process_time()
-    try:
-        replay(text)
-    except RecordError as e:
-        _assert_clean_error(e, text)
-    assert time.process_time() - start < 1.0  # CPU time: other work on the machine does not count
+    def read(lines: int) -> float:
+        text = " 1 point match\n\n Game 1\n" + (line + "\n") * lines
+        start = time.process_time()
+        try:
+            replay(text)
+        except RecordError as e:
+            _assert_clean_error(e, text)
+        return time.process_time() - start
+
+    read(1)  # the first replay in a process compiles and loads what it needs (about a second on a slow machine)
+    # CPU time, so other work on the machine does not count; a pattern that backtracks takes minutes here
+    assert read(50) < 1.0
 
 
 def test_cube_never_passes_32768():
