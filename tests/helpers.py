@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
+import os
 import random
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,6 +32,36 @@ def shared_path(*parts: str) -> Path:
         rel = "/".join(("..", "shared", *parts))
         pytest.skip(f"{rel} not beside the repository (the project's data folder)")
     return path
+
+
+FRESH_PROCESS = "NARDY_TEST_FRESH_PROCESS"
+
+
+def in_fresh_process(test: Callable) -> Callable:
+    """Run ``test`` in a new Python process (pytest on that one test), failing here with its output if it fails.
+
+    For the tests that load PyTorch: its wheel brings its own OpenMP runtime (``torch/lib/libgomp.so.1``),
+    and numba's parallel rollout kernel, once another test has run it, has loaded the system's
+    (``libgomp.so.1.0.0``, numba's ``omp`` threading layer). Two OpenMP runtimes in one process corrupt the
+    heap now and then ("free(): invalid pointer", the test run aborted with no report). ``nardy teach``'s
+    commands each run in their own process, so the CLI is not exposed; a test suite (one process) is.
+    """
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        if os.environ.get(FRESH_PROCESS) == test.__name__:
+            return test(*args, **kwargs)
+        node = f"{Path(inspect.getsourcefile(test) or '').relative_to(REPO)}::{test.__name__}"
+        env = dict(os.environ, **{FRESH_PROCESS: test.__name__})
+        cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", node]
+        r = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+        out = r.stdout[-6000:] + r.stderr[-3000:]
+        if r.returncode == 0 and " skipped" in r.stdout and " passed" not in r.stdout:
+            pytest.skip(f"{node} skipped in its own process")
+        assert r.returncode == 0 and "1 passed" in r.stdout, out
+        return None
+
+    return run
 
 
 def pos(game="backgammon", mover=None, opponent=None, first_turn=None) -> Position:

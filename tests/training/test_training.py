@@ -16,7 +16,7 @@ from nardy.training.jobs import chunk_seed, label_positions, load_dataset, save_
 from nardy.training.positions import concat, dedupe, record_positions, self_play_positions
 from nardy.training.teachers import RolloutTeacher, SearchTeacher, bgsage_board, make_teacher
 
-from ..helpers import shared_path
+from ..helpers import in_fresh_process, shared_path
 
 
 @pytest.fixture(scope="module")
@@ -188,6 +188,7 @@ def test_net_provenance_round_trips(tmp_path):
         assert seen == teachers and len(seen) == rounds
 
 
+@in_fresh_process
 def test_fit_lowers_the_error_and_the_numpy_export_computes_what_torch_did(short_positions):
     torch = pytest.importorskip("torch")
     from nardy.training.fit import encode_positions, fit_net
@@ -208,6 +209,7 @@ def test_fit_lowers_the_error_and_the_numpy_export_computes_what_torch_did(short
     assert np.array_equal(again.net.W1, net.W1)  # the same seed, the same weights
 
 
+@in_fresh_process
 def test_fit_from_a_net_starts_from_its_outputs(short_positions):
     pytest.importorskip("torch")
     from nardy.training.fit import encode_positions, fit_net
@@ -221,6 +223,7 @@ def test_fit_from_a_net_starts_from_its_outputs(short_positions):
         fit_net("short", b, f, y, hidden=8, init=init, epochs=1)
 
 
+@in_fresh_process
 def test_teach_label_then_fit_makes_a_net_the_bots_load(tmp_path):
     pytest.importorskip("torch")
     from click.testing import CliRunner
@@ -275,6 +278,7 @@ def test_a_race_net_evaluates_the_races_and_the_main_net_the_contact_positions(t
     assert not np.allclose(got[1], NeuralEvaluator(alone).evaluate_batch(boards[[1]])[0])
 
 
+@in_fresh_process
 def test_a_fit_may_keep_another_nets_race_net_bit_for_bit(tmp_path):
     """``nardy teach fit --race-net F`` fits the main net and keeps F's race net as it is (its provenance
     says where it came from); with ``--race-hidden`` as well it is refused."""
