@@ -176,7 +176,7 @@ def test_net_provenance_round_trips(tmp_path):
     # TD self-play net the first round started from
     for game, teachers, rounds in (
         ("long", ["nardy 2-ply search"] + ["nardy 1-ply search"] * 4, 5),
-        ("short", ["nardy 1-ply search"] * 3, 3),
+        ("short", ["nardy 1-ply search"] * 5, 5),
     ):
         p, seen = json.loads(Net.load(shipped_path(game)).provenance), []
         while p is not None:
