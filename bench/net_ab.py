@@ -26,20 +26,19 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from net_forward import sample  # noqa: E402
+from rollout_error import label, load_net  # noqa: E402
 
 from nardy.bots import Bot  # noqa: E402
-from nardy.bots.net import Net, shipped_path  # noqa: E402
+from nardy.bots.net import Net  # noqa: E402
 
 
 def parse_nets(spec: str, game: str) -> dict[str, Net]:
-    """``NAME=FILE,...`` (or ``shipped``) -> nets by name, in the order given."""
-    nets = {}
-    for item in spec.split(","):
-        name, _, path = item.partition("=")
-        path = path or name
-        nets[name] = Net.load(shipped_path(game) if path == "shipped" else path)
-        if nets[name].game != game:
-            raise SystemExit(f"{path}: a {nets[name].game} net, not {game}")
+    """``NAME=FILE,...`` (or ``shipped``) -> nets by name, in the order given (``bench/rollout_error.py``'s
+    ``load_net`` and ``label``)."""
+    nets = {label(item): load_net(item, game) for item in spec.split(",")}
+    for name, net in nets.items():
+        if net.game != game:
+            raise SystemExit(f"{name}: a {net.game} net, not {game}")
     return nets
 
 
