@@ -188,6 +188,17 @@ def test_net_provenance_round_trips(tmp_path):
         assert seen == teachers and len(seen) == rounds
 
 
+def test_backgammon_net_was_fitted_to_bgsage_2ply_labels_in_three_rounds():
+    # net c (from scratch, 3.93M labels), e (from c, 3.40M fresh labels), f (from e, + 1.56M): docs/bots.md
+    p, seen = json.loads(Net.load(shipped_path("backgammon")).provenance), []
+    while p is not None:
+        assert p["teachers"] == ["bgsage stage11 2ply (cubeless, with its bearoff database)"]
+        assert sum(d["positions"] for d in p["data"]) == p["fit"]["positions"]
+        seen.append((p["fit"]["hidden"], p["fit"]["positions"], p["fit"]["epochs"]))
+        p = p.get("init_provenance")
+    assert seen == [(256, 4_964_093, 40), (256, 3_404_084, 40), (256, 3_933_546, 24)]
+
+
 @in_fresh_process
 def test_fit_lowers_the_error_and_the_numpy_export_computes_what_torch_did(short_positions):
     torch = pytest.importorskip("torch")
