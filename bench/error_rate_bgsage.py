@@ -4,11 +4,14 @@ Positions come from GNU Backgammon self-play (gnubg-nn 0-ply on both sides, seed
 than one legal play), as in ``bench/bot_error_rate.py``. For every position the judge first ranks **every**
 legal play by bgsage at ``--screen`` (default 2ply) and keeps the ``--top`` best; each player's choice is
 added, and all of these are evaluated at ``--judge`` (default 4ply; bgsage counts plies as XG does, its
-1ply is its raw nets). A player's loss on a position = the best judged equity minus the judged equity of
-its play (cubeless money, the mover's view; bgsage with its bearoff database attached, as its own analyzer
-runs it: its plain batch calls skip the database and misjudge bear-offs by up to 0.2), reported in
-millipoints per move (1000 = one point), with a 95% interval, split race/contact, and paired differences
-against the first player.
+1ply is its raw nets). A player's loss on a position = the best judged equity of the screen's ``--top``
+plays minus the judged equity of its play, zero when its play is judged better than all of them (cubeless
+money, the mover's view; bgsage with its bearoff database attached, as its own analyzer runs it: its plain
+batch calls skip the database and misjudge bear-offs by up to 0.2), reported in millipoints per move (1000 =
+one point), with a 95% interval, split race/contact, and paired differences against the first player.
+The reference is the same whichever players run together; until 2026-12-05 it also counted the other
+players' choices, so a player's figure moved by up to 0.05 mp/move with its company (paired differences
+within one run were fair either way).
 
 Players: ``nardy:LEVEL`` (optionally ``nardy:LEVEL:WEIGHTS.npz``), ``gnubg:PLIES`` (gnubg-nn). Judged
 equities are cached by resulting position in ``--cache`` (JSON), so a new player costs only its new plays.
@@ -120,7 +123,8 @@ def main(argv=None):
     for i, (pos, dice) in enumerate(positions):
         plays = pos.legal_plays(dice)
         screen = judge(plays, args.screen, args.threads, cache)
-        keep = {int(j) for j in np.argsort(screen)[::-1][: args.top]}
+        top = {int(j) for j in np.argsort(screen)[::-1][: args.top]}
+        keep = set(top)
         chosen = []
         for s, pl in zip(specs, players):
             t = time.perf_counter()
@@ -131,9 +135,9 @@ def main(argv=None):
             keep.add(j)
         idx = sorted(keep)
         eq = dict(zip(idx, judge([plays[j] for j in idx], args.judge, args.threads, cache)))
-        best = max(eq.values())
+        best = max(eq[j] for j in top)  # the reference: the same for every player
         for s, j in zip(specs, chosen):
-            losses[s].append(best - eq[j])
+            losses[s].append(max(0.0, best - eq[j]))
         race.append(bool(is_race(pos.array, True)))
         if (i + 1) % 100 == 0:
             msg = ", ".join(f"{s} {1000 * np.mean(losses[s]):.2f}" for s in specs)

@@ -48,9 +48,16 @@ from nardy.rules import get_rules  # noqa: E402
 
 
 def load_net(spec: str, game: str) -> Net:
-    """A net from ``shipped``, a weights file, or ``NAME=FILE`` (a file shown under a name of its own)."""
+    """A net from ``shipped``, a weights file, or ``NAME=FILE`` (a file shown under a name of its own).
+
+    Raises:
+        SystemExit: the file holds a net of another game than ``game``.
+    """
     path = spec.partition("=")[2] or spec
-    return Net.load(shipped_path(game) if path == "shipped" else path)
+    net = Net.load(shipped_path(game) if path == "shipped" else path)
+    if net.game != game:
+        raise SystemExit(f"{spec}: a {net.game} net, not {game}")
+    return net
 
 
 def label(spec: str) -> str:
