@@ -91,6 +91,34 @@ def _units(x, base, n):
                     x[base + 3] = (n - 3) / 4.0
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _crashed_side(left, ace, deuce):
+    # GNU Backgammon's test (eval.c, ClassifyPosition, N = 6) for one side: ``left`` checkers still in play
+    # (not borne off), ``ace``/``deuce`` of them on its own 1 and 2 points
+    if left <= 6:
+        return True
+    if ace > 1:
+        if left <= 6 + ace:
+            return True
+        if deuce > 1 and 1 + left - (ace + deuce) <= 6:
+            return True
+        return False
+    return left <= 6 + (deuce - 1)
+
+
+@njit(cache=True, nogil=True)
+def is_crashed(b):
+    """True when a side's board has crashed, GNU Backgammon's ``CLASS_CRASHED`` (eval.c, ClassifyPosition):
+    at most 6 of its checkers left in play, not counting a stack (2 or more) on its 1 point, nor, with such a
+    stack, all but one of a stack on its 2 point. Board ``b``: int8[28], hitting games (backgammon, short
+    nardy), either side on roll; the caller checks for contact (a race is not "crashed" here)."""
+    m_ace = b[1] if b[1] > 0 else 0
+    m_deuce = b[2] if b[2] > 0 else 0
+    o_ace = -b[24] if b[24] < 0 else 0
+    o_deuce = -b[23] if b[23] < 0 else 0
+    return _crashed_side(15 - b[0], m_ace, m_deuce) or _crashed_side(15 - b[27], o_ace, o_deuce)
+
+
 @njit(cache=True, nogil=True)
 def is_race(b, hitting):
     """True when the sides can no longer touch (no checker can hit or block one of the other side)."""

@@ -215,9 +215,10 @@ def _first(first, n):
 
 
 class NeuralEvaluator(_Base):
-    """The net alone (no bearoff database; its :attr:`~nardy.bots.net.Net.race` net for races when it has one):
-    outputs sanitised so that every level <= the one below
-    and losses <= 1 - win. Finished boards are not special-cased by :meth:`evaluate_batch`.
+    """The net alone (no bearoff database; its :attr:`~nardy.bots.net.Net.race` net for races and its
+    :attr:`~nardy.bots.net.Net.crashed` net for crashed contact boards when it has them): outputs sanitised
+    so that every level <= the one below and losses <= 1 - win. Finished boards are not special-cased by
+    :meth:`evaluate_batch`.
 
     Batches of :attr:`dedupe_from` rows or more are evaluated once per distinct (board, flags): search batches
     repeat boards (rolls with the same total, doubles, transpositions; about three rows in four at long nardy
@@ -234,17 +235,20 @@ class NeuralEvaluator(_Base):
     def evaluate_batch(self, boards, first=None) -> np.ndarray:
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
         fm, fo = _first(first, boards.shape[0])
-        race = self.net.race
-        if race is not None and boards.shape[0]:
-            mask = race_mask(boards, self.code != K.GAME_LONG)
-            if mask.any():
-                out = np.empty((boards.shape[0], self.net.n_outputs), np.float32)
-                out[mask] = self._forward(race, boards[mask], fm[mask], fo[mask])
-                rest = ~mask
-                if rest.any():
-                    out[rest] = self._forward(self.net, boards[rest], fm[rest], fo[rest])
-                return out
-        return self._forward(self.net, boards, fm, fo)
+        n = boards.shape[0]
+        race, crashed = self.net.race, self.net.crashed
+        if not n or (race is None and crashed is None):
+            return self._forward(self.net, boards, fm, fo)
+        # each board to its phase's net: race, crashed (contact left), the main net for the rest
+        phase = phase_codes(boards, self.code != K.GAME_LONG, race is not None, crashed is not None)
+        if not phase.any():
+            return self._forward(self.net, boards, fm, fo)
+        out = np.empty((n, self.net.n_outputs), np.float32)
+        for code, net in ((0, self.net), (1, race), (2, crashed)):
+            m = phase == code
+            if net is not None and m.any():
+                out[m] = self._forward(net, boards[m], fm[m], fo[m])
+        return out
 
     def _forward(self, net: Net, boards, fm, fo) -> np.ndarray:
         n = boards.shape[0]
@@ -269,6 +273,33 @@ def race_mask(boards, hitting):
     out = np.zeros(n, np.bool_)
     for i in range(n):
         out[i] = K.is_race(boards[i], hitting)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def crashed_mask(boards):
+    """bool[n]: contact boards (hitting games) where a side's board has crashed
+    (:func:`nardy.bots._kernels.is_crashed`, GNU Backgammon's ``CLASS_CRASHED``), where a net's
+    :attr:`~nardy.bots.net.Net.crashed` net evaluates them."""
+    n = boards.shape[0]
+    out = np.zeros(n, np.bool_)
+    for i in range(n):
+        out[i] = not K.is_race(boards[i], True) and K.is_crashed(boards[i])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def phase_codes(boards, hitting, with_race, with_crashed):
+    """int8[n]: the net each board goes to: 1 race (``with_race``), 2 crashed (``with_crashed``, hitting
+    games, contact left), 0 the main net."""
+    n = boards.shape[0]
+    out = np.zeros(n, np.int8)
+    for i in range(n):
+        if K.is_race(boards[i], hitting):
+            if with_race:
+                out[i] = 1
+        elif with_crashed and hitting and K.is_crashed(boards[i]):
+            out[i] = 2
     return out
 
 

@@ -4,8 +4,9 @@ The weights are float32 and stored as ``.npz`` files with the arrays ``W1`` (``N
 (``H``), ``W2`` (``H x K``), ``b2`` (``K``) and metadata (``game``, ``games_trained``, ``seed``, ``version``;
 optionally ``provenance``, a JSON text saying how supervised weights were made: teacher, data, fit). A file
 may hold a second net for races (``race_W1``, ``race_b1``, ``race_W2``, ``race_b2``: :attr:`Net.race`), which the
-evaluators use for positions with no contact left (:func:`nardy.bots._kernels.is_race`), as GNU Backgammon
-splits its nets by phase.
+evaluators use for positions with no contact left (:func:`nardy.bots._kernels.is_race`), and a third for
+crashed contact positions (``crashed_W1`` ...: :attr:`Net.crashed`, :func:`nardy.bots._kernels.is_crashed`),
+as GNU Backgammon splits its nets by phase (contact, race, crashed).
 The inputs are :func:`nardy.bots._kernels.encode` of a board from the view of the side on roll; the
 outputs are that side's cumulative result probabilities (see :mod:`nardy.bots._kernels`).
 
@@ -76,6 +77,7 @@ def read_npz(path, keys, kind: str, optional=()) -> dict:
 
 
 _RACE_KEYS = ("race_W1", "race_b1", "race_W2", "race_b2")
+_CRASHED_KEYS = ("crashed_W1", "crashed_b1", "crashed_W2", "crashed_b2")
 
 #: Rows from which :meth:`Net.forward_inputs` computes layer by layer with a vectorised sigmoid instead of
 #: row by row (see ``bench/net_forward.py``).
@@ -100,10 +102,13 @@ class Net:
         games_trained: self-play games behind these weights (metadata).
         provenance: JSON text on how the weights were made after self-play (teacher, positions, fit; see
             :mod:`nardy.training`), ``""`` for none.
-        race: the net for race positions (same game, any width), or ``None``: this net everywhere.
+        race: the net for race positions (same game, any width), or ``None``: this net there.
+        crashed: the net for crashed contact positions (hitting games; same game, any width), or ``None``:
+            this net there.
     """
 
     race: Net | None = None
+    crashed: Net | None = None
 
     def __init__(self, game: str, W1, b1, W2, b2, games_trained: int = 0, seed: int = 0, provenance: str = ""):
         if game not in GAME_CODES:
@@ -158,6 +163,8 @@ class Net:
         )
         if self.race is not None:
             c.race = self.race.copy()
+        if self.crashed is not None:
+            c.crashed = self.crashed.copy()
         return c
 
     @classmethod
@@ -169,7 +176,7 @@ class Net:
                 fit the game. FileNotFoundError: no such file.
         """
         keys = ("W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version")
-        z = read_npz(path, keys, "nardy net file", ("provenance", *_RACE_KEYS))
+        z = read_npz(path, keys, "nardy net file", ("provenance", *_RACE_KEYS, *_CRASHED_KEYS))
         version = int(z["version"])
 
         def inputs(W1):
@@ -183,10 +190,11 @@ class Net:
         W1 = inputs(z["W1"])
         prov = str(z["provenance"]) if "provenance" in z else ""
         net = cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]), int(z["seed"]), prov)
-        if all(k in z for k in _RACE_KEYS):
-            rw = [z[k] for k in _RACE_KEYS]
-            rw[0] = inputs(rw[0])
-            net.race = cls(net.game, *rw, net.games_trained, net.seed)
+        for attr, names in (("race", _RACE_KEYS), ("crashed", _CRASHED_KEYS)):
+            if all(k in z for k in names):
+                rw = [z[k] for k in names]
+                rw[0] = inputs(rw[0])
+                setattr(net, attr, cls(net.game, *rw, net.games_trained, net.seed))
         return net
 
     def save(self, path) -> Path:
@@ -206,6 +214,7 @@ class Net:
             version=np.int32(ENCODING_VERSION),
             **({"provenance": np.str_(self.provenance)} if self.provenance else {}),
             **(dict(zip(_RACE_KEYS, self.race.weights)) if self.race is not None else {}),
+            **(dict(zip(_CRASHED_KEYS, self.crashed.weights)) if self.crashed is not None else {}),
         )
         tmp.replace(path)
         return path

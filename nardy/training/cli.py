@@ -160,13 +160,46 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
     default=None,
     help="keep the race net of this weights file (or 'shipped') instead of fitting one (not with --race-hidden)",
 )
+@click.option(
+    "--crashed-hidden",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 4096),
+    help="also fit a crashed net of this width on the crashed contact positions (hitting games; 0: none)",
+)
+@click.option(
+    "--keep-main",
+    is_flag=True,
+    help="keep --init's main net (and its race and crashed nets unless refitted or --race-net is given) and "
+    "fit only the phase nets asked for",
+)
 @click.option("--device", default=None, help="cuda or cpu (default: the GPU when there is one)")
 @click.option("--threads", default=None, type=click.IntRange(1, 1024), help="PyTorch CPU threads")
 @click.option("--out", "-o", required=True, type=click.Path(dir_okay=False), help="weights file (.npz)")
 def fit(
-    datasets, hidden, init, epochs, lr, lr_final, batch, holdout, seed, race_hidden, race_net, device, threads, out
+    datasets,
+    hidden,
+    init,
+    epochs,
+    lr,
+    lr_final,
+    batch,
+    holdout,
+    seed,
+    race_hidden,
+    race_net,
+    crashed_hidden,
+    keep_main,
+    device,
+    threads,
+    out,
 ):
-    """Fit a net to one or more labelled datasets of the same game; write the numpy weights."""
+    """Fit a net to one or more labelled datasets of the same game; write the numpy weights.
+
+    Besides the main net, a race net (``--race-hidden``) and a crashed net (``--crashed-hidden``) can be fitted
+    on the positions of their phase, each starting from the ``--init`` net's net of that phase (else its main
+    net) where the width allows; ``--keep-main`` fits only those.
+    """
     from nardy.bots.net import Net, shipped_path
 
     from .fit import fit_net
@@ -183,6 +216,15 @@ def fit(
     init_net = None
     if init:
         init_net = Net.load(shipped_path(game) if init == "shipped" else init)
+        if init_net.game != game:
+            raise click.UsageError(f"--init {init}: a {init_net.game} net, the datasets are {game}")
+    if keep_main and (init_net is None or not (race_hidden or crashed_hidden)):
+        raise click.UsageError(
+            "--keep-main keeps the --init net's main net and fits phase nets: give --init and "
+            "--race-hidden or --crashed-hidden"
+        )
+    if crashed_hidden and game == "long":
+        raise click.UsageError("--crashed-hidden: crashed positions are a hitting games' phase (not long nardy)")
     kept_race = None
     if race_net:
         if race_hidden:
@@ -211,7 +253,7 @@ def fit(
             err=True,
         )
 
-    # the settings both fits share (the main net, and the race net on the race positions)
+    # the settings every fit shares (the main net, and the phase nets on their positions)
     common = dict(
         epochs=epochs,
         lr=lr,
@@ -223,34 +265,50 @@ def fit(
         threads=threads,
         progress=progress,
     )
-    try:
-        res = fit_net(game, boards, firsts, targets, hidden=hidden, init=init_net, provenance=prov, **common)
-        race = None
-        if race_hidden:
-            from nardy.bots.evaluator import _bearoff_mask, race_mask
 
+    def fit_phase(name: str, m: np.ndarray, width: int, start: Net | None):
+        click.echo(f"{name} net: {int(m.sum())} {name} positions", err=True)
+        # start from the old net of the phase, else from the old main net, where the width allows
+        if start is not None and start.hidden > width:
+            start = None
+        return fit_net(game, boards[m], firsts[m], targets[m], hidden=width, init=start, **common)
+
+    phases = {}
+    try:
+        from nardy.bots.evaluator import _bearoff_mask, crashed_mask, race_mask
+
+        hitting = game != "long"
+        p: dict
+        if keep_main:
+            assert init_net is not None  # checked above
+            net = init_net.copy()
+            p = {"kept_main": Path(init).name, **prov}
+        else:
+            res = fit_net(game, boards, firsts, targets, hidden=hidden, init=init_net, provenance=prov, **common)
+            net, p = res.net, json.loads(res.net.provenance)
+            net.race = net.crashed = None
+        if race_hidden:
             # the race net answers where no contact is left but the bearoff database does not apply
             # (HybridEvaluator): pure bear-offs are left out of its fit
-            m = race_mask(boards, game != "long") & ~_bearoff_mask(boards, game != "long")
-            click.echo(f"race net: {int(m.sum())} race positions (bear-offs left to the database)", err=True)
-            # start from the old race net, else from the old main net, where the width allows
-            init_race = None if init_net is None else (init_net.race or init_net)
-            if init_race is not None and init_race.hidden > race_hidden:
-                init_race = None
-            race = fit_net(game, boards[m], firsts[m], targets[m], hidden=race_hidden, init=init_race, **common)
+            m = race_mask(boards, hitting) & ~_bearoff_mask(boards, hitting)
+            start = None if init_net is None else (init_net.race or init_net)
+            phases["race"] = fit_phase("race", m, race_hidden, start)
+        if crashed_hidden:
+            start = None if init_net is None else (init_net.crashed or init_net)
+            phases["crashed"] = fit_phase("crashed", crashed_mask(boards), crashed_hidden, start)
     except (ValueError, ImportError) as e:
         raise click.UsageError(str(e)) from None
-    if race is not None:
-        res.net.race = race.net
-        p = json.loads(res.net.provenance)
-        p["race"] = json.loads(race.net.provenance)["fit"]
-        res.net.provenance = json.dumps(p, sort_keys=True)
-    elif kept_race is not None:
+    for name, r in phases.items():
+        setattr(net, name, r.net)
+        p[name] = json.loads(r.net.provenance)["fit"]
+    if kept_race is not None:
         # the race net kept as it was, with what its provenance said of it
-        res.net.race = kept_race.race
-        p = json.loads(res.net.provenance)
+        net.race = kept_race.race
         old = json.loads(kept_race.provenance or "{}")
         p["race"] = {"kept_from": Path(race_net).name, **({"fit": old["race"]} if "race" in old else {})}
-        res.net.provenance = json.dumps(p, sort_keys=True)
-    res.net.save(out)
-    click.echo(json.dumps({"out": out, **res.history[-1], **({"race": race.history[-1]} if race else {})}))
+    net.provenance = json.dumps(p, sort_keys=True)
+    res_rows = {name: r.history[-1] for name, r in phases.items()}
+    if not keep_main:
+        res_rows = {**res.history[-1], **res_rows}
+    net.save(out)
+    click.echo(json.dumps({"out": out, **res_rows}))
