@@ -188,9 +188,15 @@ def test_net_provenance_round_trips(tmp_path):
         assert seen == teachers and len(seen) == rounds
 
 
-def test_backgammon_net_was_fitted_to_bgsage_2ply_labels_in_three_rounds():
-    # net c (from scratch, 3.93M labels), e (from c, 3.40M fresh labels), f (from e, + 1.56M): docs/bots.md
-    p, seen = json.loads(Net.load(shipped_path("backgammon")).provenance), []
+def test_backgammon_net_was_fitted_to_bgsage_2ply_labels_in_three_rounds_and_has_a_crashed_net():
+    # net c (from scratch, 3.93M labels), e (from c, 3.40M fresh labels), f (from e, + 1.56M), then net f's
+    # main net kept and a crashed net fitted on the crashed rows of those and 1.56M more: docs/bots.md
+    net = Net.load(shipped_path("backgammon"))
+    p, seen = json.loads(net.provenance), []
+    assert p["kept_main"] and sum(d["positions"] for d in p["data"]) == 6_524_746
+    assert net.crashed is not None and p["crashed"]["hidden"] == net.crashed.hidden == 256
+    assert p["crashed"]["positions"] == 478_080 and p["crashed"]["epochs"] == 30
+    p = p["init_provenance"]
     while p is not None:
         assert p["teachers"] == ["bgsage stage11 2ply (cubeless, with its bearoff database)"]
         assert sum(d["positions"] for d in p["data"]) == p["fit"]["positions"]
@@ -287,6 +293,99 @@ def test_a_race_net_evaluates_the_races_and_the_main_net_the_contact_positions(t
     assert np.array_equal(got[[0, 2]], NeuralEvaluator(alone).evaluate_batch(boards[[0, 2]]))
     assert np.array_equal(got[1], NeuralEvaluator(back.race).evaluate_batch(boards[[1]])[0])
     assert not np.allclose(got[1], NeuralEvaluator(alone).evaluate_batch(boards[[1]])[0])
+
+
+def _board(mover: dict, opp: dict, off=(0, 0)) -> np.ndarray:
+    b = np.zeros(28, np.int8)
+    for p, n in mover.items():
+        b[p] = n
+    for p, n in opp.items():
+        b[p] = -n
+    b[0], b[27] = off
+    return b
+
+
+def test_crashed_class_is_gnubgs_six_checkers_left_not_counting_stacks_on_the_1_and_2_points():
+    """GNU Backgammon's CLASS_CRASHED (eval.c ClassifyPosition, N = 6), either side, contact only."""
+    from nardy.bots.evaluator import crashed_mask
+    from nardy.bots.search import mirror_boards
+
+    opp = {5: 2, 20: 13}  # an anchor on the mover's 5 point keeps contact
+    cases = [
+        (Position.start("backgammon").array, False),
+        (_board({1: 2, 3: 2, 6: 2}, opp, (9, 0)), True),  # 6 checkers left
+        (_board({1: 2, 3: 2, 6: 3}, opp, (8, 0)), True),  # 7 left, 2 on the ace: 7 <= 6 + 2
+        (_board({1: 1, 3: 3, 6: 3}, opp, (8, 0)), False),  # 7 left, 1 on the ace: 7 > 6 + (0 - 1)
+        (_board({1: 9, 6: 6}, opp), True),  # 15 left, 9 on the ace: 15 <= 6 + 9
+        (_board({1: 8, 6: 7}, opp), False),  # 15 > 14, nothing on the deuce
+        (_board({1: 5, 2: 5, 6: 5}, opp), True),  # 1 + 15 - 10 = 6
+        (_board({1: 5, 2: 4, 6: 6}, opp), False),  # 1 + 15 - 9 = 7
+        (_board({2: 3, 6: 5}, opp, (7, 0)), True),  # no ace stack: 8 <= 6 + (3 - 1)
+        (_board({1: 1, 2: 2, 6: 5}, opp, (7, 0)), False),  # 8 > 6 + (2 - 1)
+        (_board({1: 2, 3: 2, 6: 2}, {20: 2}, (9, 13)), False),  # crashed, but a race
+    ]
+    boards = np.stack([b for b, _ in cases])
+    want = [c for _, c in cases]
+    assert crashed_mask(boards).tolist() == want
+    # the same from the other side's view: the opponent's crashed board counts too
+    assert crashed_mask(mirror_boards(boards, True)).tolist() == want
+
+
+def test_a_crashed_net_evaluates_crashed_contact_positions_and_round_trips(tmp_path):
+    from nardy.bots.evaluator import NeuralEvaluator
+
+    main = Net.random("backgammon", 8, seed=1)
+    main.race = Net.random("backgammon", 4, seed=2)
+    main.crashed = Net.random("backgammon", 6, seed=3)
+    back = Net.load(main.save(tmp_path / "bg.npz"))
+    assert back.crashed is not None and back.crashed.hidden == 6
+    assert all(np.array_equal(a, b) for a, b in zip(back.crashed.weights, main.crashed.weights))
+    assert back.copy().crashed.hidden == 6
+    race = _board({13: 15}, {24: 15})
+    crashed = _board({1: 2, 3: 2, 6: 2}, {5: 2, 20: 13}, (9, 0))
+    start = Position.start("backgammon").array
+    got = NeuralEvaluator(back).evaluate_batch(np.stack([start, race, crashed, start]))
+    alone = NeuralEvaluator(Net(back.game, *back.weights))
+    assert np.array_equal(got[[0, 3]], alone.evaluate_batch(np.stack([start, start])))
+    assert np.array_equal(got[1], NeuralEvaluator(back.race).evaluate_batch(race[None])[0])
+    assert np.array_equal(got[2], NeuralEvaluator(back.crashed).evaluate_batch(crashed[None])[0])
+    assert not np.allclose(got[2], alone.evaluate_batch(crashed[None])[0])
+
+
+@in_fresh_process
+def test_keep_main_fits_only_the_crashed_net_on_the_crashed_positions(tmp_path):
+    """``nardy teach fit --init F --keep-main --crashed-hidden H``: F's main and race nets bit for bit, a
+    crashed net fitted on the crashed contact positions, and the record of both."""
+    pytest.importorskip("torch")
+    from click.testing import CliRunner
+
+    from nardy.bots.evaluator import crashed_mask
+    from nardy.cli import main
+
+    data, out, init = tmp_path / "d.npz", tmp_path / "n.npz", tmp_path / "init.npz"
+    run = CliRunner().invoke(
+        main,
+        ["teach", "label", "-g", "backgammon", "--self-play", "600", "-t", "search:0", "-j", "0", "-o", str(data)],
+    )
+    assert run.exit_code == 0, run.output
+    d = load_dataset(data)
+    n_crashed = int(crashed_mask(d["boards"][d["labelled"]]).sum())
+    assert n_crashed > 0
+    base = Net.random("backgammon", 8, seed=1)
+    base.race = Net.random("backgammon", 6, seed=2)
+    base.save(init)
+    args = ["teach", "fit", str(data), "--init", str(init), "--keep-main", "--epochs", "1", "-o", str(out)]
+    run = CliRunner().invoke(main, [*args, "--crashed-hidden", "10"])
+    assert run.exit_code == 0, run.output
+    net = Net.load(out)
+    assert all(np.array_equal(a, b) for a, b in zip(net.weights, base.weights))
+    assert all(np.array_equal(a, b) for a, b in zip(net.race.weights, base.race.weights))
+    assert net.crashed is not None and net.crashed.hidden == 10
+    prov = json.loads(net.provenance)
+    assert prov["kept_main"] == "init.npz" and prov["crashed"]["hidden"] == 10
+    assert prov["crashed"]["positions"] == n_crashed
+    alone = CliRunner().invoke(main, args)
+    assert alone.exit_code == 2 and "--keep-main" in alone.output
 
 
 @in_fresh_process
