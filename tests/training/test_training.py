@@ -295,6 +295,19 @@ def test_a_race_net_evaluates_the_races_and_the_main_net_the_contact_positions(t
     assert not np.allclose(got[1], NeuralEvaluator(alone).evaluate_batch(boards[[1]])[0])
 
 
+def _label_backgammon(tmp_path, n: int):
+    """A dataset of ``n`` backgammon self-play positions labelled at 0-ply by ``nardy teach label``."""
+    from click.testing import CliRunner
+
+    from nardy.cli import main
+
+    data = tmp_path / "d.npz"
+    args = ["teach", "label", "-g", "backgammon", "--self-play", str(n), "-t", "search:0", "-j", "0", "-o", str(data)]
+    run = CliRunner().invoke(main, args)
+    assert run.exit_code == 0, run.output
+    return data
+
+
 def _board(mover: dict, opp: dict, off=(0, 0)) -> np.ndarray:
     b = np.zeros(28, np.int8)
     for p, n in mover.items():
@@ -362,12 +375,7 @@ def test_keep_main_fits_only_the_crashed_net_on_the_crashed_positions(tmp_path):
     from nardy.bots.evaluator import crashed_mask
     from nardy.cli import main
 
-    data, out, init = tmp_path / "d.npz", tmp_path / "n.npz", tmp_path / "init.npz"
-    run = CliRunner().invoke(
-        main,
-        ["teach", "label", "-g", "backgammon", "--self-play", "600", "-t", "search:0", "-j", "0", "-o", str(data)],
-    )
-    assert run.exit_code == 0, run.output
+    data, out, init = _label_backgammon(tmp_path, 600), tmp_path / "n.npz", tmp_path / "init.npz"
     d = load_dataset(data)
     n_crashed = int(crashed_mask(d["boards"][d["labelled"]]).sum())
     assert n_crashed > 0
@@ -397,12 +405,7 @@ def test_a_fit_may_keep_another_nets_race_net_bit_for_bit(tmp_path):
 
     from nardy.cli import main
 
-    data, out, donor = tmp_path / "d.npz", tmp_path / "n.npz", tmp_path / "donor.npz"
-    run = CliRunner().invoke(
-        main,
-        ["teach", "label", "-g", "backgammon", "--self-play", "80", "-t", "search:0", "-j", "0", "-o", str(data)],
-    )
-    assert run.exit_code == 0, run.output
+    data, out, donor = _label_backgammon(tmp_path, 80), tmp_path / "n.npz", tmp_path / "donor.npz"
     d = Net.random("backgammon", 8, seed=1)
     d.race = Net.random("backgammon", 6, seed=2)
     d.save(donor)
