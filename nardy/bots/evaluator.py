@@ -276,16 +276,11 @@ def race_mask(boards, hitting):
     return out
 
 
-@njit(cache=True, nogil=True)
-def crashed_mask(boards):
+def crashed_mask(boards) -> np.ndarray:
     """bool[n]: contact boards (hitting games) where a side's board has crashed
     (:func:`nardy.bots._kernels.is_crashed`, GNU Backgammon's ``CLASS_CRASHED``), where a net's
-    :attr:`~nardy.bots.net.Net.crashed` net evaluates them."""
-    n = boards.shape[0]
-    out = np.zeros(n, np.bool_)
-    for i in range(n):
-        out[i] = not K.is_race(boards[i], True) and K.is_crashed(boards[i])
-    return out
+    :attr:`~nardy.bots.net.Net.crashed` net evaluates them (:func:`phase_codes`' code 2)."""
+    return phase_codes(np.ascontiguousarray(boards, np.int8).reshape(-1, 28), True, False, True) == 2
 
 
 @njit(cache=True, nogil=True)
