@@ -374,7 +374,7 @@ def serve(
     "-l",
     default="expert",
     show_default=True,
-    help="The computer player's level (random ... grandmaster, as nardy play's bot:LEVEL).",
+    help="The computer player's level (random ... champion, as nardy play's bot:LEVEL).",
 )
 @click.option(
     "--think", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Seconds per decision at most."

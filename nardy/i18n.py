@@ -82,7 +82,7 @@ RESIGN_WORDS = {
     "long": (("oyn", "oin", "oyun", "ойн", "оин", "оюн"), ("mars", "марс")),
 }
 
-_LEVELS = ("random", "heuristic", "beginner", "casual", "intermediate", "advanced", "expert", "grandmaster")
+_LEVELS = ("random", "heuristic", "beginner", "casual", "intermediate", "advanced", "expert", "grandmaster", "champion")
 #: Bot levels (:data:`nardy.bots.BOT_LEVELS`) as shown to the player.
 LEVEL_NAMES = {"ru": {lv: catalogue.text("common", f"level_{lv}", "ru") for lv in _LEVELS}}
 

@@ -173,7 +173,7 @@ class Session:
         read=None,
         tutor: bool = False,
     ):
-        from .bots.bot import STRONGEST_LEVEL
+        from .bots.bot import DEFAULT_LEVEL
 
         seats = [p if isinstance(p, Seat) else p.seat(match.players[i]) for i, p in enumerate(players)]
         # the terminal rolls for a person who cannot double (auto_roll) and asks before each next game
@@ -192,7 +192,7 @@ class Session:
         self.delay = float(delay or 0)
         self.seed = seed
         self.show_eval = show_eval
-        self.hint_level = hint_level or STRONGEST_LEVEL
+        self.hint_level = hint_level or DEFAULT_LEVEL
         self.read = read or input
         self._hint_bot = None
         self.humans = self.render.humans
@@ -1038,7 +1038,7 @@ def _check_saved_match(path, match, field: str = "match"):
     help="A rules option (docs/rules.md), e.g. -o last-roll=half or -o opening=reroll.",
 )
 @click.option("--show-eval", is_flag=True, help="Show the computer's estimate of each of its plays.")
-@click.option("--hint-level", default=None, help="Bot level for hint and eval (default: the strongest).")
+@click.option("--hint-level", default=None, help="Bot level for hint and eval (default: grandmaster, 2-ply).")
 @click.option(
     "--tutor",
     is_flag=True,

@@ -86,7 +86,7 @@ def test_long_nardy_board_has_both_heads_in_place():
 
 def test_player_specs_and_language():
     assert parse_player("human").human and parse_player("bot:beginner").level == "beginner"
-    assert parse_player("bot").level == "grandmaster"
+    assert parse_player("bot").level == "champion"  # the strongest level by default
     with pytest.raises(ValueError):
         parse_player("bot:nobody")
     assert detect_lang({"LANG": "ru_RU.UTF-8"}) == "ru"

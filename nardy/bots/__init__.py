@@ -4,7 +4,7 @@ Public API:
 
 * :class:`Bot` (``nardy.Bot``): ``Bot(game, level="grandmaster")`` with ``choose_play``, ``hints``,
   ``evaluate`` and ``cube_action``; levels in :data:`BOT_LEVELS` (``random``, ``heuristic``, ``beginner``,
-  ``casual``, ``intermediate``, ``advanced``, ``expert``, ``grandmaster``). :class:`RandomBot`,
+  ``casual``, ``intermediate``, ``advanced``, ``expert``, ``grandmaster``, ``champion``). :class:`RandomBot`,
   :class:`HeuristicBot`.
 * Evaluators (:mod:`nardy.bots.evaluator`): :class:`Evaluator` protocol, :class:`Probabilities`,
   :class:`NeuralEvaluator`, :class:`BearoffEvaluator`, :class:`HybridEvaluator`.

@@ -10,8 +10,16 @@ Levels (weakest first), :data:`BOT_LEVELS`:
 ``intermediate`` 0-ply net, noise sd 0.04
 ``advanced``   0-ply net (the evaluator's own choice)
 ``expert``     1-ply search with gnubg-style candidate filtering
-``grandmaster`` 2-ply search with candidate filtering (the strongest; the default)
+``grandmaster`` 2-ply search with candidate filtering (the default: under 60 ms a backgammon move)
+``champion``   3-ply search (the 2-ply's best 2 within 0.04 searched a ply deeper; the strongest);
+               cube decisions as grandmaster's (2-ply)
 =============  =========================================================================
+
+``champion`` costs about 8x grandmaster's time (backgammon 0.3-0.4 s a move on one core, a few seconds in
+the worst positions); give it a :class:`~nardy.bots.search.Deadline` to bound a move (the server does, through
+:meth:`nardy.table.Table.advance`: :data:`nardy.table.BOT_MOVE_BUDGET` seconds a decision). Judged by bgsage 4-ply on
+2,000 positions of gnubg self-play it loses 0.33 mp/move against grandmaster's 0.45 and gnubg 2-ply's 0.42
+(docs/bots.md, "A 3-ply level").
 
 Example::
 
@@ -60,9 +68,15 @@ BOT_LEVELS = {
     "advanced": (0, 0.0),
     "expert": (1, 0.0),
     "grandmaster": (2, 0.0),
+    "champion": (3, 0.0),
 }
-STRONGEST_LEVEL = "grandmaster"
-DEFAULT_LEVEL = STRONGEST_LEVEL
+#: The strongest level (the computer's default in ``nardy play``).
+STRONGEST_LEVEL = "champion"
+#: The default of :class:`Bot` and of hints and analysis: the strongest level that stays under 60 ms a move.
+DEFAULT_LEVEL = "grandmaster"
+#: The deepest search that feeds cube decisions: a 3-ply position evaluation costs 21 2-ply ones (seconds a
+#: decision), and the 2-ply cube already errs only 0.3 / 0.8 mp per money double / take (docs/bots.md).
+CUBE_MAX_PLY = 2
 
 
 @dataclass
@@ -93,7 +107,8 @@ class Bot:
     Args:
         game: ``"backgammon"``, ``"short"``, ``"long"`` (any alias) or a :class:`~nardy.rules.Rules`
             (options such as the scoring values are honoured).
-        level: one of :data:`BOT_LEVELS` (default ``"grandmaster"``, the strongest).
+        level: one of :data:`BOT_LEVELS` (default ``"grandmaster"``; ``"champion"`` is stronger and ~8x
+            slower).
         seed: seed of the bot's own random generator (noise of the weak levels, ``random`` choices);
             ``None`` for a fresh one. With a seed the bot is deterministic.
         weights: a path to ``.npz`` weights or a :class:`~nardy.bots.net.Net` instead of the shipped ones.
@@ -250,7 +265,8 @@ class Bot:
             score: ``(player 0, player 1)`` match score, with ``match_length`` (0 or None = money); they
                 override the state's.
             ply: evaluation depth of the cubeless probabilities the cube formula is fed (default: the level's
-                search depth: 0 advanced, 1 expert, 2 grandmaster; 0 for the non-net levels). Judged by
+                search depth capped at :data:`CUBE_MAX_PLY`: 0 advanced, 1 expert, 2 grandmaster and champion;
+                0 for the non-net levels). Judged by
                 bgsage 3-ply (bench/cube_vs_bgsage.py), 2-ply probabilities err less than 1-ply ones in
                 money doubles (docs/bots.md, "Cube decisions").
             crawford: override the Crawford flag.
@@ -279,7 +295,7 @@ class Bot:
         pos, turn, cube_value, phase = cs.position, cs.turn, cs.cube_value, cs.phase
         owner_rel = "centre" if cs.cube_owner is None else ("me" if cs.cube_owner == turn else "opponent")
         self._check(pos)
-        probs = self.evaluate(pos, ply=(self.ply or 0) if ply is None else ply)
+        probs = self.evaluate(pos, ply=min(self.ply or 0, CUBE_MAX_PLY) if ply is None else ply)
         reason = ""
         if not cs.enabled:
             reason = "the cube is not in use"

@@ -10,7 +10,14 @@ resulting position evaluated at (n-1)-ply. Plays are ranked by the value of thei
 Candidate filtering (gnubg's move filters): the 0-ply ranking keeps at most 8 plays within 0.16 equity of
 the best for deeper search; before 2-ply, the 1-ply ranking keeps at most 5 within 0.10 in backgammon
 (measured on 1,000 gnubg self-play positions judged by gnubg-nn 2-ply: 2.33 mp/move lost against 2.48 with
-3 within 0.06, for 1.6x the time) and at most 3 within 0.06 in the nardy games (whose 2-ply is slower).
+3 within 0.06, for 1.6x the time) and at most 3 within 0.06 in the nardy games (whose 2-ply is slower);
+before 3-ply (the ``champion`` level), the 2-ply ranking keeps at most 2 within 0.04 in every game (gnubg's
+filter before its deepest stage; backgammon, bgsage 4-ply judge, 2,000 gnubg self-play positions: 0.33
+mp/move lost against 0.45 at 2-ply, for 8x the time, docs/bots.md "A 3-ply level").
+
+A :class:`Deadline` is checked between stages, between chunks of candidates and, from 3-ply on, inside one
+candidate's search (between chunks of the positions searched at 2-ply or deeper), so a search overruns its
+time budget by at most one such chunk; a candidate cut short keeps its shallower figures.
 
 All boards are ``int8[28]`` in the layout of :mod:`nardy._core`; a *result* is from the mover's view
 (after its play, sides not swapped), a *position* to evaluate is from the view of the side on roll.
@@ -42,6 +49,7 @@ __all__ = [
     "FILTER_0PLY",
     "FILTER_1PLY",
     "FILTER_1PLY_BG",
+    "FILTER_2PLY",
 ]
 
 #: The 21 distinct rolls and their probabilities.
@@ -52,6 +60,8 @@ FILTER_0PLY = (8, 0.16)
 FILTER_1PLY = (3, 0.06)
 #: The 1-ply filter of backgammon (see the module docstring).
 FILTER_1PLY_BG = (5, 0.10)
+#: The filter after 2-ply, before a 3-ply stage (every game; see the module docstring).
+FILTER_2PLY = (2, 0.04)
 
 
 def mirror_boards(boards: np.ndarray, hitting: bool) -> np.ndarray:
@@ -124,6 +134,12 @@ class Deadline:
 
 #: Candidates searched in one batch when a :class:`Deadline` may cut a search short.
 DEADLINE_CHUNK = 16
+#: Positions searched at 2-ply or deeper in one batch, inside a 3-ply (or deeper) search with a deadline.
+DEADLINE_INNER_CHUNK = 7
+
+
+class _Expired(Exception):
+    """Raised inside a deep search when its :class:`Deadline` runs out (caught by :meth:`Searcher.rank`)."""
 
 
 @dataclass
@@ -160,7 +176,7 @@ class Searcher:
         self.values = np.array(rules.scoring, np.float64)
         self.k = int(K.N_OUTPUTS[self.code])
         #: The default move filters of :meth:`rank`.
-        self.filters = (FILTER_0PLY, FILTER_1PLY_BG if self.game == "backgammon" else FILTER_1PLY)
+        self.filters = (FILTER_0PLY, FILTER_1PLY_BG if self.game == "backgammon" else FILTER_1PLY, FILTER_2PLY)
 
     # ----- helpers ------------------------------------------------------------------------------
     def equity(self, probs) -> np.ndarray:
@@ -221,11 +237,16 @@ class Searcher:
         return out[:tot], offs, fo
 
     # ----- n-ply --------------------------------------------------------------------------------
-    def evaluate_positions(self, boards: np.ndarray, first: np.ndarray | None = None, ply: int = 0) -> np.ndarray:
+    def evaluate_positions(
+        self, boards: np.ndarray, first: np.ndarray | None = None, ply: int = 0, deadline: Deadline | None = None
+    ) -> np.ndarray:
         """Outputs (float32[n, K], on-roll side's view) of positions at ``ply`` (0, 1, 2, ...).
 
         ``boards``: int8[n, 28], each with the side on roll as mover; ``first``: bool[n, 2] first-turn
-        flags (long nardy) or ``None``.
+        flags (long nardy) or ``None``. ``deadline``: checked between chunks of
+        :data:`DEADLINE_INNER_CHUNK` positions searched at 2-ply or deeper (only a search of 3-ply or deeper
+        has such positions); when it has run out the evaluation is abandoned (``_Expired``, internal: callers
+        outside this module pass no deadline).
         """
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
         n = boards.shape[0]
@@ -243,9 +264,22 @@ class Searcher:
                 child = mirror_boards(chosen[live], self.hitting)
                 cf = np.zeros((child.shape[0], 2), np.bool_)
                 cf[:, 0] = fo[best][live]
-                vals[live] = flip_probs(self.evaluate_positions(child, cf, ply - 1), self.game)
+                vals[live] = flip_probs(self._evaluate_chunked(child, cf, ply - 1, deadline), self.game)
         vals = vals.reshape(n, 21, self.k).astype(np.float64)
         return np.einsum("nrk,r->nk", vals, ROLL_WEIGHTS).astype(np.float32)
+
+    def _evaluate_chunked(self, boards, first, ply: int, deadline: Deadline | None) -> np.ndarray:
+        """:meth:`evaluate_positions` of positions at ``ply``, in chunks checked against ``deadline`` when
+        ``ply >= 2`` (one batch otherwise); raises ``_Expired`` when it has run out."""
+        if deadline is None or ply < 2:
+            return self.evaluate_positions(boards, first, ply)
+        parts = []
+        for start in range(0, boards.shape[0], DEADLINE_INNER_CHUNK):
+            if deadline.check():
+                raise _Expired
+            sl = slice(start, start + DEADLINE_INNER_CHUNK)
+            parts.append(self.evaluate_positions(boards[sl], first[sl], ply, deadline))
+        return np.concatenate(parts) if parts else np.empty((0, self.k), np.float32)
 
     def rank(
         self,
@@ -300,7 +334,10 @@ class Searcher:
                 if deadline is not None and deadline.check():
                     break
                 chunk = live[start : start + step]
-                self._deepen(position, chunk, results, probs, depth)
+                try:
+                    self._deepen(position, chunk, results, probs, depth, deadline)
+                except _Expired:  # this chunk keeps its shallower figures (_deepen writes only at its end)
+                    break
                 done += chunk
             if not done:
                 break
@@ -309,8 +346,17 @@ class Searcher:
             cands = done + rest
         return cands
 
-    def _deepen(self, position, live: list[Candidate], results: np.ndarray, probs: np.ndarray, depth: int):
-        """Re-evaluate the candidates ``live`` at ``depth`` (in place: probs, equity, ply)."""
+    def _deepen(
+        self,
+        position,
+        live: list[Candidate],
+        results: np.ndarray,
+        probs: np.ndarray,
+        depth: int,
+        deadline: Deadline | None = None,
+    ):
+        """Re-evaluate the candidates ``live`` at ``depth`` (in place: probs, equity, ply; nothing is written
+        when ``deadline`` runs out inside, see :meth:`evaluate_positions`)."""
         idx = np.array([c.index for c in live])
         res = results[idx]
         won = res[:, 0] >= 15
@@ -321,7 +367,7 @@ class Searcher:
             child = mirror_boards(res[~won], self.hitting)
             cf = np.zeros((child.shape[0], 2), np.bool_)
             cf[:, 0] = position.first_turn[1]
-            vals[~won] = flip_probs(self.evaluate_positions(child, cf, depth), self.game)
+            vals[~won] = flip_probs(self.evaluate_positions(child, cf, depth, deadline), self.game)
         veq = self.equity(vals)
         for c, v, e in zip(live, vals, veq):
             c.probs, c.equity, c.ply = v, float(e), depth

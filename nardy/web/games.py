@@ -108,7 +108,10 @@ class NewGame(BaseModel):
         description="the computer, a second person at this device, or a person elsewhere (online: the answer "
         "carries an invitation link to send them)",
     )
-    level: Level = Field("grandmaster", description="the computer's level (the strongest by default, as in nardy play)")
+    level: Level = Field(
+        "grandmaster",
+        description="the computer's level (2-ply grandmaster by default; champion, 3-ply, is stronger and ~8x slower)",
+    )
     colour: Literal["white", "black", "random"] = Field("white", description="the person's side against the computer")
     options: dict[str, Any] = Field(
         default_factory=dict,

@@ -7,7 +7,7 @@ import pytest
 
 import nardy
 from nardy import Position
-from nardy.bots import BOT_LEVELS, STRONGEST_LEVEL, Bot, HeuristicBot, RandomBot
+from nardy.bots import BOT_LEVELS, DEFAULT_LEVEL, STRONGEST_LEVEL, Bot, HeuristicBot, RandomBot
 
 GAMES = ("backgammon", "short", "long")
 
@@ -47,7 +47,9 @@ def test_strong_levels_legal_on_a_few_moves(game):
 
 
 def test_levels_and_names():
-    assert STRONGEST_LEVEL == "grandmaster"
+    # weakest first; the strongest (3-ply champion) is not the default of Bot, which stays the 2-ply grandmaster
+    assert STRONGEST_LEVEL == "champion" == list(BOT_LEVELS)[-1] and BOT_LEVELS["champion"] == (3, 0.0)
+    assert DEFAULT_LEVEL == "grandmaster" and BOT_LEVELS["grandmaster"] == (2, 0.0)
     assert list(BOT_LEVELS)[:2] == ["random", "heuristic"]
     with pytest.raises(ValueError):
         Bot("backgammon", level="godlike")

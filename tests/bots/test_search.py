@@ -7,7 +7,8 @@ import pytest
 
 from nardy import Position
 from nardy.bots import Bot
-from nardy.bots.search import ROLL_WEIGHTS, ROLLS21, Searcher
+from nardy.bots.evaluator import flip_probs
+from nardy.bots.search import ROLL_WEIGHTS, ROLLS21, Deadline, Searcher, mirror_boards
 
 GAMES = ("backgammon", "short", "long")
 
@@ -180,3 +181,65 @@ def test_search_dedupe_gives_the_same_bits(game):
     assert np.array_equal(out[False][0], out[True][0])
     assert np.array_equal(out[True][0][0::2], out[True][0][1::2])
     assert out[False][1] == out[True][1]
+
+
+def test_three_ply_is_the_average_over_rolls_of_the_two_ply_after_the_best_reply():
+    # n-ply (module docstring): for each of the 21 rolls the best play at 0-ply, its result valued at (n-1)-ply
+    s: Searcher = Bot("backgammon", level="champion").searcher
+    pos = Position.start("backgammon")
+    three = s.evaluate_positions(pos.array.reshape(1, 28), None, 3)[0]
+    acc = np.zeros_like(three, dtype=np.float64)
+    for (a, b), w in zip(ROLLS21, ROLL_WEIGHTS):
+        res = pos.legal_results((int(a), int(b)))
+        best = res[int(np.argmax(s.equity(s.result_values(res, np.zeros(len(res), bool)))))]
+        two = s.evaluate_positions(mirror_boards(best.reshape(1, 28), True), None, 2)[0]
+        acc += w * flip_probs(two.reshape(1, -1), "backgammon")[0]
+    assert np.allclose(three, acc, atol=1e-5)
+    assert abs(three[0] - 0.5) < 0.1  # the opening position is near even
+
+
+def test_champion_searches_the_best_two_of_the_two_ply_a_ply_deeper():
+    # the 2-ply filter (2, 0.04) before the 3-ply stage; a deadline that never runs out changes no bit (the
+    # inner chunks of a 3-ply search give the same values as one batch)
+    bot = Bot("backgammon", level="champion")
+    assert bot.searcher.filters[2] == (2, 0.04)
+    pos = Position.start("backgammon")
+    cands = bot.searcher.rank(pos, (6, 2), ply=3)
+    assert [c.ply for c in cands[:3]] == [3, 3, 2]
+    again = bot.searcher.rank(pos, (6, 2), ply=3, deadline=Deadline(600))
+    assert [(c.index, c.equity) for c in again] == [(c.index, c.equity) for c in cands]
+    assert bot.choose_play(pos, (6, 2)) == pos.legal_plays((6, 2))[cands[0].index]
+
+
+class _ExpiresAtCheck(Deadline):
+    """A deadline that runs out at its ``n``-th check (deterministic, unlike a clock)."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.n, self.calls = n, 0
+
+    def expired(self):
+        self.calls += 1
+        return self.calls >= self.n
+
+
+def test_a_deadline_inside_one_candidates_three_ply_search_keeps_the_two_ply_ranking():
+    # checks: one before each stage's chunk of candidates (1-, 2-, 3-ply), then inside the 3-ply candidate
+    # between chunks of positions searched at 2-ply: the 4th check is the first of those
+    bot = Bot("backgammon", level="champion")
+    pos = Position.start("backgammon")
+    d = _ExpiresAtCheck(4)
+    cut = bot.searcher.rank(pos, (6, 2), ply=3, deadline=d)
+    two = bot.searcher.rank(pos, (6, 2), ply=2)
+    assert d.hit and d.calls == 4
+    assert [(c.index, c.equity, c.ply) for c in cut] == [(c.index, c.equity, c.ply) for c in two]
+    assert cut[0].ply == 2
+
+
+def test_champion_decides_the_cube_at_two_ply():
+    # a 3-ply position evaluation costs 21 2-ply ones: cube decisions stop at CUBE_MAX_PLY (2), as grandmaster's
+    pos = Position.from_id("4HPwATDgc/ABMA")
+    champ = Bot("backgammon", level="champion").cube_action(pos)
+    gm = Bot("backgammon", level="grandmaster").cube_action(pos)
+    assert champ.equities == gm.equities and champ.double == gm.double and champ.take == gm.take
+    assert list(champ.probabilities.as_dict().values()) == list(gm.probabilities.as_dict().values())
