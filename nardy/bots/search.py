@@ -237,17 +237,20 @@ class Searcher:
         return out[:tot], offs, fo
 
     # ----- n-ply --------------------------------------------------------------------------------
-    def evaluate_positions(
-        self, boards: np.ndarray, first: np.ndarray | None = None, ply: int = 0, deadline: Deadline | None = None
-    ) -> np.ndarray:
+    def evaluate_positions(self, boards: np.ndarray, first: np.ndarray | None = None, ply: int = 0) -> np.ndarray:
         """Outputs (float32[n, K], on-roll side's view) of positions at ``ply`` (0, 1, 2, ...).
 
         ``boards``: int8[n, 28], each with the side on roll as mover; ``first``: bool[n, 2] first-turn
-        flags (long nardy) or ``None``. ``deadline``: checked between chunks of
-        :data:`DEADLINE_INNER_CHUNK` positions searched at 2-ply or deeper (only a search of 3-ply or deeper
-        has such positions); when it has run out the evaluation is abandoned (``_Expired``, internal: callers
-        outside this module pass no deadline).
+        flags (long nardy) or ``None``.
         """
+        return self._evaluate(boards, first, ply, None)
+
+    def _evaluate(
+        self, boards: np.ndarray, first: np.ndarray | None, ply: int, deadline: Deadline | None
+    ) -> np.ndarray:
+        """:meth:`evaluate_positions` under ``deadline``: checked between chunks of :data:`DEADLINE_INNER_CHUNK`
+        positions searched at 2-ply or deeper (only a search of 3-ply or deeper has such positions); when it
+        has run out the evaluation is abandoned by raising ``_Expired`` (caught by :meth:`rank`)."""
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
         n = boards.shape[0]
         first = np.zeros((n, 2), np.bool_) if first is None else np.asarray(first, np.bool_).reshape(n, 2)
@@ -269,16 +272,16 @@ class Searcher:
         return np.einsum("nrk,r->nk", vals, ROLL_WEIGHTS).astype(np.float32)
 
     def _evaluate_chunked(self, boards, first, ply: int, deadline: Deadline | None) -> np.ndarray:
-        """:meth:`evaluate_positions` of positions at ``ply``, in chunks checked against ``deadline`` when
+        """:meth:`_evaluate` of positions at ``ply``, in chunks checked against ``deadline`` when
         ``ply >= 2`` (one batch otherwise); raises ``_Expired`` when it has run out."""
         if deadline is None or ply < 2:
-            return self.evaluate_positions(boards, first, ply)
+            return self._evaluate(boards, first, ply, None)
         parts = []
         for start in range(0, boards.shape[0], DEADLINE_INNER_CHUNK):
             if deadline.check():
                 raise _Expired
             sl = slice(start, start + DEADLINE_INNER_CHUNK)
-            parts.append(self.evaluate_positions(boards[sl], first[sl], ply, deadline))
+            parts.append(self._evaluate(boards[sl], first[sl], ply, deadline))
         return np.concatenate(parts) if parts else np.empty((0, self.k), np.float32)
 
     def rank(
@@ -356,7 +359,7 @@ class Searcher:
         deadline: Deadline | None = None,
     ):
         """Re-evaluate the candidates ``live`` at ``depth`` (in place: probs, equity, ply; nothing is written
-        when ``deadline`` runs out inside, see :meth:`evaluate_positions`)."""
+        when ``deadline`` runs out inside, see :meth:`_evaluate`)."""
         idx = np.array([c.index for c in live])
         res = results[idx]
         won = res[:, 0] >= 15
@@ -367,7 +370,7 @@ class Searcher:
             child = mirror_boards(res[~won], self.hitting)
             cf = np.zeros((child.shape[0], 2), np.bool_)
             cf[:, 0] = position.first_turn[1]
-            vals[~won] = flip_probs(self.evaluate_positions(child, cf, depth, deadline), self.game)
+            vals[~won] = flip_probs(self._evaluate(child, cf, depth, deadline), self.game)
         veq = self.equity(vals)
         for c, v, e in zip(live, vals, veq):
             c.probs, c.equity, c.ply = v, float(e), depth
