@@ -15,7 +15,7 @@ Levels (weakest first), :data:`BOT_LEVELS`:
                cube decisions as grandmaster's (2-ply)
 =============  =========================================================================
 
-``champion`` costs about 8x grandmaster's time (backgammon 0.3-0.4 s a move on one core, a few seconds in
+``champion`` costs about 8x grandmaster's time (backgammon 0.45 s a move on one core, up to 3 s in
 the worst positions); give it a :class:`~nardy.bots.search.Deadline` to bound a move (the server does, through
 :meth:`nardy.table.Table.advance`: :data:`nardy.table.BOT_MOVE_BUDGET` seconds a decision). Judged by bgsage 4-ply on
 2,000 positions of gnubg self-play it loses 0.33 mp/move against grandmaster's 0.45 and gnubg 2-ply's 0.42
