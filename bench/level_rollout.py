@@ -12,7 +12,12 @@ money, the mover's view, millipoints: 1000 = one point) with a 95% interval over
 the differing positions only, and the rollouts' mean standard error. A 0-ply rollout values a play by how
 the net would go on to play it: a deeper judge than either level's values, not an exact one.
 
+A player may name its weights (``LEVEL:FILE.npz``) to compare two nets at one level; ``--roller FILE`` rolls
+out with another net than the shipped one (judge a new net against an old one with both rollers, as
+``bench/rollout_error.py`` does, so neither is judged only by its own play).
+
     python bench/level_rollout.py --game short --a champion --b grandmaster --positions 600
+    python bench/level_rollout.py --game short --a champion --b champion:OLD.npz --roller OLD.npz
 """
 
 from __future__ import annotations
@@ -65,15 +70,17 @@ def play_values(net: Net, plays, trials: int, seed: int) -> tuple[np.ndarray, np
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="short")
-    ap.add_argument("--a", default="champion", help="the level judged")
-    ap.add_argument("--b", default="grandmaster", help="the level it is compared with")
+    ap.add_argument("--a", default="champion", help="the level judged: LEVEL or LEVEL:WEIGHTS.npz")
+    ap.add_argument("--b", default="grandmaster", help="the level it is compared with: LEVEL or LEVEL:WEIGHTS.npz")
+    ap.add_argument("--roller", default=None, help="weights that roll out (default: the shipped net)")
     ap.add_argument("--positions", type=int, default=600)
     ap.add_argument("--games", type=int, default=30, help="self-play games the positions are spread over")
     ap.add_argument("--trials", type=int, default=1296)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--results", default=None, help="write each differing position and its values (JSON)")
     a = ap.parse_args(argv)
-    for lv in (a.a, a.b):
+    (level_a, _, weights_a), (level_b, _, weights_b) = a.a.partition(":"), a.b.partition(":")
+    for lv in (level_a, level_b):
         if lv not in BOT_LEVELS:
             ap.error(f"unknown level {lv!r}: one of {', '.join(BOT_LEVELS)}")
     t0 = time.perf_counter()
@@ -81,15 +88,17 @@ def main(argv=None):
     spots = [(p, d) for p, d in spots if len(p.legal_plays(d)) > 1]
     idx = np.linspace(0, len(spots) - 1, min(a.positions, len(spots))).astype(int)
     spots = [spots[i] for i in idx]
-    bot_a = Bot(a.game, level=a.a, seed=a.seed)
-    bot_b = Bot(a.game, level=a.b, seed=a.seed)
+    bot_a = Bot(a.game, level=level_a, seed=a.seed, weights=weights_a or None)
+    bot_b = Bot(a.game, level=level_b, seed=a.seed, weights=weights_b or None)
     differ = []
     for pos, dice in spots:
         pa, pb = bot_a.choose_play(pos, dice), bot_b.choose_play(pos, dice)
         if pa.result != pb.result:
             differ.append((pos, dice, pa, pb))
     t_choose = time.perf_counter() - t0
-    net = Net.load(shipped_path(a.game))
+    net = Net.load(a.roller or shipped_path(a.game))
+    if net.game != a.game:
+        ap.error(f"--roller {a.roller}: a {net.game} net, not {a.game}")
     diff = np.zeros(len(spots))
     rows = []
     if differ:
@@ -122,6 +131,7 @@ def main(argv=None):
         "game": a.game,
         "a": a.a,
         "b": a.b,
+        "roller": a.roller or "shipped",
         "positions": len(spots),
         "differ": len(differ),
         "trials": a.trials,
