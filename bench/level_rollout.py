@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from net_forward import sample  # noqa: E402
+from net_forward import spread_spots  # noqa: E402
 
 from nardy.bots import BOT_LEVELS, Bot  # noqa: E402
 from nardy.bots.evaluator import money_equity, terminal_probs  # noqa: E402
@@ -84,10 +84,7 @@ def main(argv=None):
         if lv not in BOT_LEVELS:
             ap.error(f"unknown level {lv!r}: one of {', '.join(BOT_LEVELS)}")
     t0 = time.perf_counter()
-    spots, _ = sample(a.game, a.games, a.seed)
-    spots = [(p, d) for p, d in spots if len(p.legal_plays(d)) > 1]
-    idx = np.linspace(0, len(spots) - 1, min(a.positions, len(spots))).astype(int)
-    spots = [spots[i] for i in idx]
+    spots = spread_spots(a.game, a.games, a.seed, a.positions, choices_only=True)
     bot_a = Bot(a.game, level=level_a, seed=a.seed, weights=weights_a or None)
     bot_b = Bot(a.game, level=level_b, seed=a.seed, weights=weights_b or None)
     differ = []

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from net_forward import sample  # noqa: E402
+from net_forward import spread_spots  # noqa: E402
 
 from nardy.bots import BOT_LEVELS, Bot  # noqa: E402
 from nardy.table import BOT_MOVE_BUDGET  # noqa: E402
@@ -46,10 +46,7 @@ def main(argv=None):
     for lv in levels:
         if lv not in BOT_LEVELS:
             ap.error(f"unknown level {lv!r}: one of {', '.join(BOT_LEVELS)}")
-    spots, _ = sample(a.game, a.games, a.seed)
-    spots = [(p, d) for p, d in spots if len(p.legal_plays(d)) > 1]
-    idx = np.linspace(0, len(spots) - 1, min(a.positions, len(spots))).astype(int)
-    spots = [spots[i] for i in idx]
+    spots = spread_spots(a.game, a.games, a.seed, a.positions, choices_only=True)
     bots = {lv: Bot(a.game, level=lv, seed=a.seed) for lv in levels}
     for bot in bots.values():  # compile and warm up, untimed
         for pos, dice in spots[:3]:

@@ -19,13 +19,11 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from net_forward import sample  # noqa: E402
+from net_forward import spread_spots  # noqa: E402
 from rollout_error import label, load_net  # noqa: E402
 
 from nardy.bots import Bot  # noqa: E402
@@ -48,9 +46,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args(argv)
     nets = parse_nets(a.nets, a.game)
-    spots, _ = sample(a.game, 4, a.seed)
-    idx = np.linspace(0, len(spots) - 1, min(a.positions, len(spots))).astype(int)
-    spots = [spots[i] for i in idx]
+    spots = spread_spots(a.game, 4, a.seed, a.positions)
     bots = {name: Bot(a.game, level=a.level, weights=net, seed=a.seed) for name, net in nets.items()}
     cpu = dict.fromkeys(bots, 0.0)
     plays = {}

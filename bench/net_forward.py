@@ -56,6 +56,16 @@ def sample(game: str, n_games: int, seed: int):
     return spots, np.concatenate(boards)
 
 
+def spread_spots(game: str, n_games: int, seed: int, n: int, choices_only: bool = False) -> list:
+    """``n`` (position, dice) pairs of :func:`sample`'s self-play spread evenly over its games (all of them
+    when there are fewer); ``choices_only`` keeps only rolls with more than one legal play."""
+    spots, _ = sample(game, n_games, seed)
+    if choices_only:
+        spots = [(p, d) for p, d in spots if len(p.legal_plays(d)) > 1]
+    idx = np.linspace(0, len(spots) - 1, min(n, len(spots))).astype(int)
+    return [spots[i] for i in idx]
+
+
 def best_time(f, repeat):
     f()
     best = float("inf")
