@@ -13,11 +13,12 @@ then review ``git diff tests/golden/data`` and commit it with the change that ca
 
 What is normalised (the only parts not compared as written), each stated where it is done:
 
-- random identifiers a server draws (game ids, guest ids, CSRF tokens) are replaced by stable names;
+- random identifiers a server draws (the game's id, its owner's) are replaced by stable names;
 - wall-clock times (``"t"`` in a table's log, ``created``/``updated`` of a stored game) and the seconds an
   analysis took are replaced by fixed values;
 - the state of a seeded dice source (the Mersenne Twister's 625 words, some 6 KB each time it is saved) is
   replaced by its SHA-256, so a saved game stays a readable file; the full state still round-trips in the tests.
+- the terminal's warm-up notice (printed only while numba compiles, after an install);
 - the OpenAPI schema's ``info.version`` (the installed nardy's version, ``"0"`` from a source tree).
 """
 
