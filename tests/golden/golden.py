@@ -70,7 +70,7 @@ def check_text(name: str, text: str) -> None:
             text.splitlines(keepends=True),
             fromfile=f"golden/{name}",
             tofile=f"now/{name}",
-            n=2,
+            n=3,
         )
     )
     shown = "".join(diff[:DIFF_LINES])
