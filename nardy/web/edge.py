@@ -270,8 +270,8 @@ def uvicorn_protocols(limits: EdgeLimits) -> dict:
                 self._arm_head()  # bytes after an answer start the next head's clock
             messages, was_open = self._messages, self._head_open
             super().data_received(data)
-            if self._shut or not self._head_open:
-                return
+            if self._shut or not self._head_open or self.transport.is_closing():
+                return  # (closing: uvicorn answered a malformed request 400)
             if was_open and messages == self._messages:
                 self._head_raw += len(data)  # the head began before this read and is still open: all of it is head
             if max(self._head_raw, self._head_parsed) > limits.max_header_bytes:
