@@ -10,6 +10,14 @@
 * **500** ``internal error`` (with no detail of the exception, which goes to the log) instead of letting
   an unexpected exception drop the connection, so the client's next request on it still works.
 
+The ``Host`` check applies to WebSocket handshakes too (the game's and the lobby's live channels): a handshake
+naming another host is refused before the app sees it, with the same 400 JSON answer where the server can
+send an answer to a handshake (uvicorn can), else closed with 1008.
+
+Every answer carries :data:`SECURITY_HEADERS`: it may not be shown in another site's frame (``X-Frame-Options:
+DENY`` and CSP ``frame-ancestors 'none'``: clickjacking), its type is as declared (``X-Content-Type-Options:
+nosniff``), and other sites are not told which page linked to them (``Referrer-Policy: same-origin``).
+
 It also answers ``HEAD`` on every ``GET`` route (the ``GET`` response without its body).
 """
 
@@ -20,12 +28,31 @@ import logging
 
 from starlette.exceptions import HTTPException
 
-__all__ = ["Guard", "host_names_for", "BODY_LIMIT"]
+__all__ = ["Guard", "host_names_for", "BODY_LIMIT", "SECURITY_HEADERS"]
 
 log = logging.getLogger("nardy.web")
 
 #: Default request body limit in bytes (JSON bodies of the API are a few hundred bytes).
 BODY_LIMIT = 64 * 1024
+
+#: Headers of every answer (a route's own value of one of them is kept): no framing by any site, no guessing
+#: of content types, no page address sent to other sites. Only ``frame-ancestors`` of CSP: the page's scripts
+#: and styles are not restricted by it.
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+)
+_SECURITY_NAMES = frozenset(k for k, _ in SECURITY_HEADERS)
+
+
+def _secured(headers) -> list:
+    """``headers`` (an ASGI list) with :data:`SECURITY_HEADERS` added where it does not have them."""
+    out = list(headers or [])
+    have = {bytes(k).lower() for k, _ in out} & _SECURITY_NAMES
+    out.extend((k, v) for k, v in SECURITY_HEADERS if k not in have)
+    return out
 
 
 class _TooLarge(HTTPException):
@@ -51,7 +78,7 @@ def _json(status: int, detail: str, error: str, headers: list | None = None, lan
         {"detail": detail, "error": error, "code": code, "params": {}, "message": describe(code, {}, lang)}
     ).encode()
     head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    return {"type": "http.response.start", "status": status, "headers": head + (headers or [])}, {
+    return {"type": "http.response.start", "status": status, "headers": _secured(head + (headers or []))}, {
         "type": "http.response.body",
         "body": body,
     }
@@ -116,7 +143,7 @@ class Guard:
         return self.body_limit
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         headers = {k.lower(): v for k, v in scope.get("headers", [])}
         lang = _lang_of(scope, headers)
@@ -130,9 +157,13 @@ class Guard:
                     "InvalidHost",
                     lang=lang,
                 )
+                if scope["type"] == "websocket":
+                    return await _refuse_handshake(scope, receive, send, start, body)
                 await send(start)
                 await send(body)
                 return
+        if scope["type"] == "websocket":
+            return await self.app(scope, receive, _secured_handshake(send))
         limit = self._limit(scope.get("path", ""))
         length = headers.get(b"content-length")
         if length is not None:
@@ -171,6 +202,7 @@ class Guard:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
+                message = dict(message, headers=_secured(message.get("headers")))
             elif head and message["type"] == "http.response.body":
                 message = dict(message, body=b"")
             await send(message)
@@ -192,3 +224,28 @@ class Guard:
                 )
                 await send(start)
                 await send(body)
+
+
+async def _refuse_handshake(scope, receive, send, start: dict, body: dict) -> None:
+    """Refuse a WebSocket handshake before it is accepted: the HTTP answer ``start``/``body`` where the server
+    lets an app answer a handshake (the ASGI ``websocket.http.response`` extension), else a close (1008: uvicorn
+    answers 403)."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    if "websocket.http.response" in scope.get("extensions", {}):
+        await send(dict(start, type="websocket.http.response.start"))
+        await send(dict(body, type="websocket.http.response.body"))
+    else:
+        await send({"type": "websocket.close", "code": 1008, "reason": "host name not allowed"})
+
+
+def _secured_handshake(send):
+    """``send`` adding :data:`SECURITY_HEADERS` to a handshake's refusal answered in HTTP."""
+
+    async def secured(message):
+        if message["type"] == "websocket.http.response.start":
+            message = dict(message, headers=_secured(message.get("headers")))
+        await send(message)
+
+    return secured

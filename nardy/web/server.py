@@ -13,6 +13,8 @@ import time
 
 import click
 
+from .edge import FD_RESERVE, EdgeLimits, connection_cap, raise_file_limit
+
 __all__ = ["serve"]
 
 
@@ -112,7 +114,49 @@ def _warm_up():
     show_envvar=True,
     metavar="ADDRESSES",
     help="Comma-separated addresses (or networks) of the reverse proxies whose X-Forwarded-For and "
-    "X-Forwarded-Proto are believed ('*': any). Default: 127.0.0.1.",
+    "X-Forwarded-Proto are believed, and whose connections --max-connections-per-address does not bound "
+    "('*': any peer, which lets every client choose its own address: only where nothing but the proxy "
+    "can reach the server). Default: 127.0.0.1.",
+)
+@click.option(
+    "--max-header-size",
+    default=32768,
+    show_default=True,
+    type=click.IntRange(1024, 1 << 20),
+    metavar="BYTES",
+    help="Bytes of a request's head (request line and headers, WebSocket handshakes too); more: 431.",
+)
+@click.option(
+    "--header-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 600),
+    metavar="SECONDS",
+    help="Seconds a request's head may take to arrive whole; else 408 and the connection is closed.",
+)
+@click.option(
+    "--body-timeout",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 3600),
+    metavar="SECONDS",
+    help="Seconds a request's body may take to arrive whole after its head; else 408 and the connection is closed.",
+)
+@click.option(
+    "--max-connections",
+    default=4096,
+    show_default=True,
+    type=click.IntRange(16, 1 << 20),
+    help="Connections (HTTP and WebSocket) one server process holds at once; more are answered 503 and closed. "
+    "Lowered to the open-file limit less 256 handles kept for the database and the clocks.",
+)
+@click.option(
+    "--max-connections-per-address",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1, 1 << 20),
+    help="Connections one client address holds at once in one process (the trusted proxies excepted: "
+    "--forwarded-allow-ips); more are answered 429 and closed.",
 )
 def serve(
     host,
@@ -128,6 +172,11 @@ def serve(
     insecure_password_hashing,
     workers,
     forwarded_allow_ips,
+    max_header_size,
+    header_timeout,
+    body_timeout,
+    max_connections,
+    max_connections_per_address,
 ):
     """Play in the browser and use the engine over HTTP (API documented at /docs)."""
     try:
@@ -162,7 +211,24 @@ def serve(
         click.echo("nardy: WARNING: --insecure-password-hashing: passwords hashed cheaply (benchmarks only)", err=True)
     if warm_up:
         _warm_up()
-    proxies = {"forwarded_allow_ips": forwarded_allow_ips} if forwarded_allow_ips else {}
+    trusted = forwarded_allow_ips or "127.0.0.1"  # uvicorn's default
+    proxies = {"forwarded_allow_ips": trusted}
+    files = raise_file_limit()  # the workers inherit it
+    cap = connection_cap(max_connections, files)
+    if cap < max_connections:
+        click.echo(
+            f"nardy: at most {cap} connections per process (the open-file limit is {files}; "
+            f"{FD_RESERVE} are kept for the database and the clocks)",
+            err=True,
+        )
+    proxies["edge"] = EdgeLimits(
+        max_header_bytes=max_header_size,
+        header_timeout=header_timeout,
+        body_timeout=body_timeout,
+        max_connections=cap,
+        per_address=max_connections_per_address,
+        trusted=trusted,
+    )
     shown = "localhost" if host in ("127.0.0.1", "::1") else (f"[{host}]" if ":" in host else host)
     where = storage.safe_url
     if workers > 1:
@@ -172,7 +238,7 @@ def serve(
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
     config = uvicorn.Config(
-        _make_app(settings, storage), host=host, port=bound, log_level=log_level, **_UVICORN, **proxies
+        _make_app(settings, storage), host=host, port=bound, log_level=log_level, **_uvicorn(proxies)
     )
     click.echo(f"nardy: http://{shown}:{bound}/  (API docs: /docs; games in {where})", err=True)
     sys.stderr.flush()
@@ -189,6 +255,16 @@ def serve(
 #: a client sends is at most 64 KiB (uvicorn's default is 16 MiB; the longest a client has to send, an action,
 #: is 2,048 bytes: nardy.web.online.MAX_MESSAGE); a longer one closes the connection (1009).
 _UVICORN = {"ws_per_message_deflate": False, "ws_max_size": 65536}
+
+
+def _uvicorn(proxies: dict) -> dict:
+    """uvicorn's settings for one server process: :data:`_UVICORN`, the trusted proxies
+    (``forwarded_allow_ips``), and the HTTP and WebSocket protocols bounded by ``proxies["edge"]``
+    (:mod:`nardy.web.edge`: request heads, slow requests, connections)."""
+    from .edge import uvicorn_protocols
+
+    rest = {k: v for k, v in proxies.items() if k != "edge"}
+    return {**_UVICORN, **rest, **uvicorn_protocols(proxies["edge"])}
 
 
 def _make_app(settings: dict, storage=None):
@@ -279,7 +355,8 @@ def _worker_main(settings: dict, host: str, port: int, log_level: str, proxies: 
 
     _limit_malloc_arenas()
     sock = _reuse_port_socket(host, port, listen=True)
-    config = uvicorn.Config(_make_app(settings), host=host, port=port, log_level=log_level, **_UVICORN, **proxies)
+    raise_file_limit()
+    config = uvicorn.Config(_make_app(settings), host=host, port=port, log_level=log_level, **_uvicorn(proxies))
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

@@ -70,9 +70,10 @@ class Server:
     """``nardy serve`` in a subprocess; :meth:`restart` keeps the port and the database. :meth:`get` and
     :meth:`post` behave like the page of one player: they keep the server's cookies and send the CSRF token."""
 
-    def __init__(self, database: str, port: int | None = None, extra: tuple = ()):
+    def __init__(self, database: str, port: int | None = None, extra: tuple = (), preexec_fn=None):
         self.database = database
         self.extra = tuple(extra)
+        self.preexec_fn = preexec_fn  # run in the child before it starts (e.g. lower its file limit)
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
@@ -100,6 +101,7 @@ class Server:
             stdout=self.log,
             stderr=subprocess.STDOUT,
             env=env,
+            preexec_fn=self.preexec_fn,
         )
         end = time.time() + timeout
         while time.time() < end:

@@ -2,6 +2,10 @@
 and through a real nginx on loopback (TLS, the WebSocket upgrade, X-Forwarded-Proto) two players play live
 across two server processes on one PostgreSQL, and go on when one process is SIGKILLed.
 
+The shipped set-up takes the client's address from what nginx sees, and nardy believes forwarded headers from
+the proxy's address only (deploy/compose.yaml): a client naming its own address in ``X-Forwarded-For``, through
+nginx or directly, is still counted under its real one (issue 41), shown with the limit of new guests per address.
+
 The file is tested as shipped, with only what a loopback run must change: the upstream addresses, the ports,
 the certificate paths (a self-signed one made here), the pid/log/temp paths, and ``http2 on`` where this
 nginx is older than 1.25.1 or has no HTTP/2 module. Skipped without nginx or openssl on the PATH, or without PostgreSQL
@@ -136,6 +140,141 @@ class SecureLive:
                 if v["seq"] >= seq:
                     return v
         raise AssertionError(f"no view at seq {seq} within {timeout} s")
+
+
+# ----- the client's address: from the proxy's view, believed from the proxy only ---------------------------------
+#: The loopback address nginx speaks to nardy from in these tests (``proxy_bind``): the stand-in for the proxy's
+#: fixed address of deploy/compose.yaml.
+PROXY_LOOPBACK = "127.0.0.2"
+
+
+def compose_default(value: str) -> str:
+    """``${VAR:-default}`` as compose reads it with ``VAR`` unset: ``default`` (other text unchanged)."""
+    return re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", str(value))
+
+
+def shipped_compose() -> dict:
+    import yaml
+
+    return yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+
+
+def shipped_trust() -> str:
+    """The FORWARDED_ALLOW_IPS of deploy/compose.yaml for this loopback run: the proxy's compose address becomes
+    :data:`PROXY_LOOPBACK` (any other value, ``*`` above all, is kept as shipped)."""
+    compose = shipped_compose()
+    trusted = compose_default(compose["x-nardy"]["environment"]["FORWARDED_ALLOW_IPS"])
+    proxy = compose["services"]["proxy"].get("networks", {})
+    proxy = proxy.get("edge", {}) if isinstance(proxy, dict) else {}
+    address = compose_default(proxy.get("ipv4_address", ""))
+    return PROXY_LOOPBACK if address and trusted == address else trusted
+
+
+def test_compose_believes_forwarded_headers_from_the_proxys_fixed_address_only():
+    import ipaddress
+
+    compose = shipped_compose()
+    trusted = compose_default(compose["x-nardy"]["environment"]["FORWARDED_ALLOW_IPS"])
+    proxy = compose["services"]["proxy"]
+    address = compose_default(proxy["networks"]["edge"]["ipv4_address"])
+    assert trusted == address == "172.30.253.2"
+    net = compose["networks"]["edge"]["ipam"]["config"][0]
+    subnet, others = (ipaddress.ip_network(compose_default(net[k])) for k in ("subnet", "ip_range"))
+    # the proxy's address is on the network, and outside the range the other containers' addresses come from
+    assert ipaddress.ip_address(address) in subnet and ipaddress.ip_address(address) not in others
+    assert others.subnet_of(subnet)  # type: ignore[arg-type]
+    for name in ("nardy1", "nardy2"):
+        service = compose["services"][name]
+        assert "edge" in service["networks"] and "ports" not in service  # reached through the proxy only
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in conf
+
+
+@pytest.fixture(scope="module")
+def one_proxied(tmp_path_factory):
+    """One nardy process (SQLite) trusting what deploy/compose.yaml trusts, behind the shipped nginx (speaking to
+    nardy from :data:`PROXY_LOOPBACK`, as the proxy speaks from its fixed address): ``(base, server)``."""
+    tmp = tmp_path_factory.mktemp("edge-nginx")
+    subprocess.run(
+        [OPENSSL, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost"]
+        + ["-keyout", str(tmp / "privkey.pem"), "-out", str(tmp / "fullchain.pem")],
+        check=True,
+        capture_output=True,
+    )
+    server = Server(f"sqlite:///{tmp / 'edge.db'}", extra=("--no-warm-up", f"--forwarded-allow-ips={shipped_trust()}"))
+    server.start()
+    nginx = None
+    try:
+        https_port = free_port()
+        conf = loopback_config(tmp, [server.port, server.port], free_port(), https_port)
+        conf = conf.replace(
+            "proxy_pass http://nardy;", f"proxy_pass http://nardy;\n            proxy_bind {PROXY_LOOPBACK};"
+        )
+        (tmp / "nginx.conf").write_text(conf)
+        check = subprocess.run([NGINX, "-t", "-c", str(tmp / "nginx.conf"), "-p", str(tmp)], capture_output=True)
+        assert check.returncode == 0, check.stderr
+        nginx = subprocess.Popen([NGINX, "-c", str(tmp / "nginx.conf"), "-p", str(tmp), "-g", "daemon off;"])
+        base = f"https://localhost:{https_port}"
+        import httpx
+
+        for _ in range(100):
+            try:
+                httpx.get(base + "/api/health", verify=False, timeout=2)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        yield base, server
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(10)
+        server.stop()
+
+
+def new_guests(client, n: int, spoof: str) -> list:
+    """``n`` new guests asked by ``client`` (a fresh page each: no cookie), each naming another address of the
+    ``spoof`` network in X-Forwarded-For and https in X-Forwarded-Proto: the answers."""
+    answers = []
+    for i in range(n):
+        client.cookies.clear()
+        headers = {"X-Forwarded-For": f"{spoof}.{i % 250 + 1}", "X-Forwarded-Proto": "https"}
+        answers.append(client.post("/api/auth/guest", json={"name": f"Guest {i}"}, headers=headers))
+    return answers
+
+
+def test_a_client_naming_its_own_address_through_nginx_is_counted_under_its_real_one(one_proxied):
+    import httpx
+
+    from nardy.web.auth import AuthLimits
+
+    base, _ = one_proxied
+    limit = AuthLimits().guests.limit
+    assert limit == 30
+    with httpx.Client(base_url=base, verify=False, timeout=30) as c:
+        answers = new_guests(c, limit + 1, "203.0.113")
+    assert [r.status_code for r in answers[:limit]] == [200] * limit
+    # the proxy's own X-Forwarded-Proto is believed (it speaks from the trusted address): Secure cookies
+    assert all("secure" in v.lower() for v in answers[0].headers.get_list("set-cookie"))
+    # every request named another address; all were counted under the one nginx saw
+    last = answers[limit]
+    assert last.status_code == 429 and last.json()["code"] == "too_many_new_players", last.text
+    assert int(last.headers["Retry-After"]) > 0
+
+
+def test_a_direct_request_naming_an_address_is_not_believed(one_proxied):
+    import httpx
+
+    from nardy.web.auth import AuthLimits
+
+    _, server = one_proxied
+    limit = AuthLimits().guests.limit
+    # a peer that is not the proxy (it reaches nardy past nginx) sends forwarded headers of its own
+    direct = httpx.HTTPTransport(local_address="127.0.0.3")
+    with httpx.Client(base_url=server.url, transport=direct, timeout=30) as c:
+        answers = new_guests(c, limit + 1, "198.51.100")
+    assert [r.status_code for r in answers[:limit]] == [200] * limit
+    assert not any("secure" in v.lower() for v in answers[0].headers.get_list("set-cookie"))  # not https either
+    assert answers[limit].status_code == 429 and answers[limit].json()["code"] == "too_many_new_players"
 
 
 def test_nginx_config_proxies_live_play_over_tls_across_two_processes_and_survives_a_killed_one(proxied):
