@@ -2,8 +2,10 @@
 CSRF and Origin checks, and log-in rate limits.
 
 People
-    A *guest* has a name (1-40 characters, not unique) and no password: ``POST /api/auth/guest``. An
-    *account* has a name unique by :func:`~nardy.web.storage.name_key` (NFKC, casefolded) and a password
+    A *guest* has a name (1-40 characters, not unique, but never an account's name nor a look-alike of it:
+    :func:`check_guest_name`) and no password: ``POST /api/auth/guest``. An *account* has a name unique by
+    :func:`~nardy.web.storage.name_key` (NFKC, casefolded) and by its look (:func:`~nardy.web.names.name_look`:
+    no ``Аnn`` with a Cyrillic ``А`` beside ``Ann``; the server's own name for guests is not to be had) and a password
     (8-200 characters, stored only as an argon2id hash): ``POST /api/auth/register`` (a guest who registers
     keeps their id, so their games stay theirs), ``POST /api/auth/login``, ``POST /api/auth/logout``,
     ``GET /api/me``.
@@ -36,9 +38,8 @@ Rate limits (:class:`AuthLimits`, in memory: per server process)
     not slowed); more: 429 ``too_many_logins`` with ``Retry-After`` (:class:`AuthLimits` says what a guesser
     gets an hour). An attempt counts from its start (concurrent guesses cannot overtake the count); a success
     takes back its own attempt and the name's failures from that address. New players per client address: 10
-    registrations an hour
-    (refused ones count too: asking for taken names tells which exist), 30 new guests an hour; more: 429
-    ``too_many_new_players``.
+    registrations an hour (refused ones count too: asking for taken names tells which exist), 30 new guests and
+    renames an hour (a guest's name is checked against the accounts'); more: 429 ``too_many_new_players``.
 
 Passwords
     argon2-cffi's :class:`~argon2.PasswordHasher` (argon2id, RFC 9106 low-memory parameters), at most two
@@ -53,6 +54,7 @@ import asyncio
 import collections
 import contextlib
 import datetime as _dt
+import functools
 import hmac
 import math
 import time
@@ -69,8 +71,11 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from .. import catalogue
+from ..messages import LANGS
 from .deps import ActionLane, client_key
 from .errors import Refused
+from .names import name_look
 from .storage import AuthSession, NameTaken, NewSession, User, name_key, token_hash
 
 __all__ = [
@@ -86,6 +91,8 @@ __all__ = [
     "check_request",
     "origin_allowed",
     "check_name",
+    "check_guest_name",
+    "server_guest_looks",
     "AuthLimits",
     "LoginAttempt",
     "Window",
@@ -289,7 +296,7 @@ def check_name(text: str) -> str:
     name = unicodedata.normalize("NFC", text).strip()
     bad = any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in name)
     name = " ".join(name.split())
-    if bad or not 1 <= len(name) <= NAME_MAX or len(name_key(name)) > NAME_MAX:
+    if bad or not 1 <= len(name) <= NAME_MAX or max(len(name_key(name)), len(name_look(name))) > NAME_MAX:
         raise Refused(
             422,
             f"a name has 1 to {NAME_MAX} characters and no control characters",
@@ -298,6 +305,31 @@ def check_name(text: str) -> str:
             params={"most": NAME_MAX},
         )
     return name
+
+
+@functools.cache
+def server_guest_looks() -> frozenset[str]:
+    """The looks (:func:`~nardy.web.names.name_look`) of the names the server gives guests by itself (the
+    catalogue's ``common.guest`` in every language: Guest, Гость): kept for guests, never an account's."""
+    return frozenset(name_look(catalogue.text("common", "guest", lang)) for lang in LANGS)
+
+
+def _name_taken(name: str, detail: str) -> Refused:
+    return Refused(409, detail, code="name_taken", kind="NameTaken", params={"name": name})
+
+
+async def check_guest_name(conn: HTTPConnection, name: str) -> None:
+    """A guest may not be called by an account's name or a look-alike of it (the same
+    :func:`~nardy.web.names.name_look`: any case, Cyrillic or Greek letters for Latin ones); the names the
+    server gives guests itself are always allowed.
+
+    Raises:
+        Refused: 409 ``name_taken``; StorageUnavailable: the database failed.
+    """
+    if name_look(name) in server_guest_looks():
+        return
+    if await run_in_threadpool(conn.app.state.storage.account_like, name) is not None:
+        raise _name_taken(name, f"the name {name!r} is a registered player's (or looks like it): choose another")
 
 
 def _check_password(password: str) -> None:
@@ -587,12 +619,15 @@ async def user_or_guest(conn: HTTPConnection, name: str) -> tuple[User, NewSessi
     answer with :func:`set_session_cookies`.
 
     Raises:
-        Refused: 422 ``bad_name``; StorageUnavailable: the database failed."""
+        Refused: 422 ``bad_name``, 409 ``name_taken`` (an account's name or a look-alike:
+            :func:`check_guest_name`); StorageUnavailable: the database failed."""
     user = await current_user(conn)
     if user is not None:
         return user, None
     store = conn.app.state.storage
-    user = await run_in_threadpool(store.create_user, check_name(name))
+    name = check_name(name)
+    await check_guest_name(conn, name)
+    user = await run_in_threadpool(store.create_user, name)
     new = await run_in_threadpool(store.create_session, user.id)
     return user, new
 
@@ -623,15 +658,12 @@ class Credentials(BaseModel):
 
 @router.post("/auth/guest", responses={200: _SIGNED_IN})
 async def guest(body: GuestBody, request: Request):
-    """Play as a guest named ``name``. A guest asking again is renamed (same id); anyone else gets a new
-    guest (30 an hour per client address: 429 ``too_many_new_players``)."""
+    """Play as a guest named ``name``: not an account's name nor a look-alike of it (409 ``name_taken``). A guest
+    asking again is renamed (same id); anyone else gets a new guest (30 new guests and renames an hour per
+    client address: 429 ``too_many_new_players``; a refused name counts, as it tells that an account has it)."""
     name = check_name(body.name)
     store = request.app.state.storage
     current = await session_of(request)
-    if current is not None and current.user.guest:
-        user = await run_in_threadpool(store.rename_guest, current.user.id, name)
-        session_cache(request.app).drop_user(user.id)
-        return JSONResponse({"user": user.public(), "csrf": current.csrf})
     limits: AuthLimits = request.app.state.auth_limits
     address = client_key(request)
     wait = limits.guests.retry_after(address)
@@ -640,13 +672,20 @@ async def guest(body: GuestBody, request: Request):
             "too many new players from this address", wait, code="too_many_new_players", kind="TooManyNewPlayers"
         )
     limits.guests.hit(address)
+    await check_guest_name(request, name)
+    if current is not None and current.user.guest:
+        user = await run_in_threadpool(store.rename_guest, current.user.id, name)
+        session_cache(request.app).drop_user(user.id)
+        return JSONResponse({"user": user.public(), "csrf": current.csrf})
     user = await run_in_threadpool(store.create_user, name)
     return await _start_session(request, user)
 
 
 @router.post("/auth/register", status_code=201, responses={201: _SIGNED_IN})
 async def register(body: Credentials, request: Request):
-    """Make an account (a guest who registers keeps their id and games). 409 ``name_taken``; 422
+    """Make an account (a guest who registers keeps their id and games). 409 ``name_taken`` (an account has
+    this name or one that looks the same: :func:`~nardy.web.names.name_look`; or it is the server's name for
+    guests); 422
     ``bad_name``/``bad_password``; 429 ``too_many_new_players`` (10 tries an hour per client address)."""
     name = check_name(body.name)
     _check_password(body.password)
@@ -659,8 +698,8 @@ async def register(body: Credentials, request: Request):
         )
     limits.accounts.hit(address)
     store = request.app.state.storage
-    taken = Refused(409, f"the name {name!r} is taken", code="name_taken", kind="NameTaken", params={"name": name})
-    if await run_in_threadpool(store.user_by_name, name) is not None:
+    taken = _name_taken(name, f"the name {name!r} is taken (an account has it, or a name that looks the same)")
+    if name_look(name) in server_guest_looks() or await run_in_threadpool(store.account_like, name) is not None:
         raise taken
     password_hash = await _HASHING(_hasher(request).hash, body.password)
     current = await session_of(request)
