@@ -32,11 +32,16 @@ class _Group(click.Group):
         return cmd
 
     def invoke(self, ctx):
+        from .render import terminal_text
+
         try:
             return super().invoke(ctx)
         except NardyError as e:
-            click.echo(f"error: {e}", err=True)
+            click.echo(terminal_text(f"error: {e}"), err=True)
             sys.exit(2)
+        except click.ClickException as e:  # its message may quote a record or a file's name: printable only
+            e.message = terminal_text(e.message, lines=True)
+            raise
 
 
 @click.group(cls=_Group)
@@ -178,12 +183,13 @@ def verify_dice(file, lang):
     from .errors import InvalidDiceError
     from .fairdice import verify
     from .i18n import Texts, detect_lang
+    from .render import terminal_text
 
     t = Texts(lang or detect_lang())
 
     def give_up(key: str, why) -> NoReturn:
         name = "<stdin>" if file == "-" else click.format_filename(file)
-        click.echo(t(key, file=name, why=why), err=True)
+        click.echo(terminal_text(t(key, file=name, why=why)), err=True)
         sys.exit(VERIFY_UNREADABLE)
 
     try:
@@ -239,7 +245,7 @@ def verify_dice(file, lang):
         else:
             out.append(t("fair_missing_seed"))
         status = VERIFY_FAILED
-    click.echo("\n".join(out))
+    click.echo(terminal_text("\n".join(out), lines=True))  # the seeds are the record's text
     sys.exit(status)
 
 

@@ -1,14 +1,15 @@
 """``nardy replay FILE [--json] [--strict] [--lang ru]``: replay a match record (Jellyfish ``.mat`` or GNU
 Backgammon's ``.sgf``) through the rules; ``nardy convert IN OUT``: the same record in the other format.
 
-``replay`` prints each game's plays and result and the final score; on the first rule violation prints the
-error (game, move number, player, reason) and exits with status 1. What a ``.mat`` record holds that is not
-the standard format but GNU Backgammon imports (docs/records.md) is read as gnubg reads it, with a warning on
-standard error for each kind (the first one worded, then how many more and their lines); ``--strict``
-refuses it instead. ``nardy replay --sample NAME`` replays one of the records shipped with nardy (``nardy
-samples`` lists them with their paths): matches between nardy's own computer players in each game, so the
-examples work in a clone or an install on its own. ``convert`` replays IN (every play checked) and writes
-OUT in the format its extension names (``.mat``/``.txt`` or ``.sgf``).
+``replay`` prints each game's plays and result and the final score (text from the record made printable:
+:func:`nardy.render.terminal_text`; ``--json`` keeps it as written, in JSON's escapes); on the first rule
+violation prints the error (game, move number, player, reason) and exits with status 1. What a ``.mat``
+record holds that is not the standard format but GNU Backgammon imports (docs/records.md) is read as gnubg
+reads it, with a warning on standard error for each kind (the first one worded, then how many more and
+their lines); ``--strict`` refuses it instead. ``nardy replay --sample NAME`` replays one of the records
+shipped with nardy (``nardy samples`` lists them with their paths): matches between nardy's own computer
+players in each game, so the examples work in a clone or an install on its own. ``convert`` replays IN
+(every play checked) and writes OUT in the format its extension names (``.mat``/``.txt`` or ``.sgf``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import click
 
 from .errors import RecordError
 from .messages import LANGS, describe
+from .render import terminal_text
 
 #: Lines of a warning's later occurrences listed after its first one.
 _MORE_LINES = 8
@@ -165,20 +167,20 @@ def replay(file, sample, as_json, strict, lang):
             )
         partial = getattr(e.partial, "warnings", None) or []
         for line in _warnings(partial, lang, getattr(e.partial, "players", None)):
-            click.echo(line, err=True)
-        click.echo(f"error: {file}: {e}", err=True)
+            click.echo(terminal_text(line), err=True)
+        click.echo(terminal_text(f"error: {file}: {e}"), err=True)
         sys.exit(1)
     for line in _warnings(match.warnings, lang, match.players):
-        click.echo(line, err=True)
+        click.echo(terminal_text(line), err=True)
     if as_json:
         out = match_summary(match)
         out["warnings"] = [
             {**w.to_dict(match.players), "message": describe(w.code, w.params, lang, names=match.players)}
             for w in match.warnings
         ]
-        click.echo(json.dumps(out, indent=1))
+        click.echo(json.dumps(out, indent=1))  # ASCII: control characters written as \u escapes, the text kept
     else:
-        click.echo("\n".join(_text_report(match)))
+        click.echo("\n".join(terminal_text(line) for line in _text_report(match)))
 
 
 @click.command("convert")
@@ -199,7 +201,7 @@ def convert(source, target):
     try:
         match = do_replay(read_record(source))
     except RecordError as e:
-        click.echo(f"error: {source}: {e}", err=True)
+        click.echo(terminal_text(f"error: {source}: {e}"), err=True)
         sys.exit(1)
     try:
         Path(target).write_text(record_text(match, fmt), encoding="utf-8")
@@ -207,4 +209,8 @@ def convert(source, target):
         click.echo(f"error: cannot write {target}: {e.strerror or e}", err=True)
         sys.exit(1)
     games = len(match.games)
-    click.echo(f"{target}: {games} game{'s' if games != 1 else ''}, score {match.score[0]}-{match.score[1]} ({fmt})")
+    click.echo(
+        terminal_text(
+            f"{target}: {games} game{'s' if games != 1 else ''}, score {match.score[0]}-{match.score[1]} ({fmt})"
+        )
+    )

@@ -44,6 +44,7 @@ import click
 from .errors import GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
 from .i18n import LANGS, Texts, detect_lang
 from .notation import dash_to_slash, tokenize
+from .render import terminal_text
 from .table import Seat, SeatKind, Table
 from .tui.commands import Command, Kind, parse
 from .tui.explain import FINAL_CODES, Explainer
@@ -326,7 +327,7 @@ class Session:
             msg = self.t("record_failed", path=self.record, reason=e.strerror or str(e))
             if msg != self.record_error:  # once, not after every game
                 if self.out.quiet:
-                    click.echo(f"nardy: {msg}", err=True)
+                    click.echo(terminal_text(f"nardy: {msg}"), err=True)
                 else:
                     self.render.error(msg)
             self.record_error = msg
@@ -1184,7 +1185,8 @@ def play(
     if auto:
         from .records.mat import write_mat
 
-        click.echo(write_mat(match), nl=False)
+        text = write_mat(match)  # as written; printable when it goes to a terminal
+        click.echo(terminal_text(text, lines=True) if sys.stdout.isatty() else text, nl=False)
     sys.exit(status)
 
 

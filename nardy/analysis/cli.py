@@ -16,6 +16,7 @@ from pathlib import Path
 
 import click
 
+from ..render import terminal_text
 from .core import ANALYSIS_LEVELS, DEFAULT_ANALYSIS_LEVEL
 
 __all__ = ["analyse_command", "summary_lines", "expand_paths"]
@@ -67,11 +68,16 @@ def _work(path: str, level: str) -> dict:
     return analyse_file(path, level=level).to_dict()
 
 
+def _tty() -> bool:
+    return bool(getattr(sys.stdout, "isatty", lambda: False)())
+
+
 def _write(path: Path | None, text: str):
     if path is None:
         return
     if str(path) == "-":
-        sys.stdout.write(text + "\n")
+        # a terminal gets printable text; a pipe the text as written
+        sys.stdout.write((terminal_text(text, lines=True) if _tty() else text) + "\n")
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -128,10 +134,11 @@ def analyse_command(files, level, json_out, html_out, jobs, quiet):
     many = len(paths) > 1
     err = Console(stderr=True)
     results: dict[int, dict | Exception] = {}
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    # the description names a file: shown as text, never read as rich markup
+    columns = (TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=err, disable=quiet or json_out == "-", transient=True) as bar:
         if not many:
-            task = bar.add_task(f"analysing {paths[0].name}", total=None)
+            task = bar.add_task(terminal_text(f"analysing {paths[0].name}"), total=None)
 
             def progress(done, total):
                 bar.update(task, completed=done, total=total)
@@ -159,12 +166,14 @@ def analyse_command(files, level, json_out, html_out, jobs, quiet):
         r = results[i]
         if isinstance(r, Exception):
             failed += 1
-            click.echo(f"{p}: cannot analyse: {r}", err=True)
+            click.echo(terminal_text(f"{p}: cannot analyse: {r}"), err=True)
             continue
-        _write(_target(json_out, p, many, ".json"), json.dumps(r, indent=1, ensure_ascii=False))
+        # to a terminal, JSON in ASCII: every character of the record's text kept, in JSON's escapes
+        to_tty = json_out == "-" and _tty()
+        _write(_target(json_out, p, many, ".json"), json.dumps(r, indent=1, ensure_ascii=to_tty))
         _write(_target(html_out, p, many, ".html"), html_report(r))
         if json_out != "-":
             for line in summary_lines(r):
-                click.echo(line)
+                click.echo(terminal_text(line))  # the players' names and the source come from the record
     if failed:
         sys.exit(2)

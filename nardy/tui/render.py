@@ -32,6 +32,7 @@ from ..events import (
 from ..i18n import Texts
 from ..notation import Step, dice_text, format_steps
 from ..numbering import opponent_point
+from ..render import terminal_text
 from .board import GLYPHS, STYLES, board_lines
 from .numbering import Numbering
 
@@ -68,11 +69,13 @@ class Output:
         return self.console is not None
 
     def line(self, segments=(), style=None):
-        """Print one line: a string, or a list of ``(text, style)`` segments."""
+        """Print one line: a string, or a list of ``(text, style)`` segments. The text is made printable
+        (:func:`~nardy.render.terminal_text`: a record's names and texts reach here) and never read as markup."""
         if self.quiet:
             return
         if isinstance(segments, str):
             segments = [(segments, style)]
+        segments = [(terminal_text(t), st) for t, st in segments]
         if self.console is None:
             self.stream.write("".join(t for t, _ in segments) + "\n")
             self.stream.flush()

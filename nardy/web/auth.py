@@ -2,8 +2,10 @@
 CSRF and Origin checks, and log-in rate limits.
 
 People
-    A *guest* has a name (1-40 characters, not unique) and no password: ``POST /api/auth/guest``. An
-    *account* has a name unique by :func:`~nardy.web.storage.name_key` (NFKC, casefolded) and a password
+    A *guest* has a name (1-40 characters, not unique, but never an account's name nor a look-alike of it:
+    :func:`check_guest_name`) and no password: ``POST /api/auth/guest``. An *account* has a name unique by
+    :func:`~nardy.web.storage.name_key` (NFKC, casefolded) and by its look (:func:`~nardy.web.names.name_look`:
+    no ``Аnn`` with a Cyrillic ``А`` beside ``Ann``; the server's own name for guests is not to be had) and a password
     (8-200 characters, stored only as an argon2id hash): ``POST /api/auth/register`` (a guest who registers
     keeps their id, so their games stay theirs), ``POST /api/auth/login``, ``POST /api/auth/logout``,
     ``GET /api/me``.
@@ -29,12 +31,15 @@ CSRF and Origin (:func:`check_request`, a dependency of every route: ``create_ap
     :data:`CurrentUser`) and answers with the app's worded errors.
 
 Rate limits (:class:`AuthLimits`, in memory: per server process)
-    Failed log-ins: 5 per 15 minutes per name (casefolded), 20 per 15 minutes per client address
-    (:func:`~nardy.web.deps.client_key`); more: 429 ``too_many_logins`` with ``Retry-After``. An attempt
-    counts from its start (concurrent guesses cannot overtake the count); a success takes its own attempt
-    back and clears the name's failures. New players per client address: 10 registrations an hour
-    (refused ones count too: asking for taken names tells which exist), 30 new guests an hour; more: 429
-    ``too_many_new_players``.
+    Failed log-ins slow the guesser, never the owner from an address of their own: 5 per 15 minutes per name
+    (casefolded) and client address (:func:`~nardy.web.deps.client_key`), 20 per 15 minutes per address
+    whatever the names; a name with 5 failures in 15 minutes from all addresses together is tried by addresses
+    that failed a log-in in the last hour only in its turn, one try a minute (an address without failures is
+    not slowed); more: 429 ``too_many_logins`` with ``Retry-After`` (:class:`AuthLimits` says what a guesser
+    gets an hour). An attempt counts from its start (concurrent guesses cannot overtake the count); a success
+    takes back its own attempt and the name's failures from that address. New players per client address: 10
+    registrations an hour (refused ones count too: asking for taken names tells which exist), 30 new guests and
+    renames an hour (a guest's name is checked against the accounts'); more: 429 ``too_many_new_players``.
 
 Passwords
     argon2-cffi's :class:`~argon2.PasswordHasher` (argon2id, RFC 9106 low-memory parameters), at most two
@@ -49,12 +54,13 @@ import asyncio
 import collections
 import contextlib
 import datetime as _dt
+import functools
 import hmac
 import math
 import time
 import unicodedata
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, NamedTuple
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -65,8 +71,11 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
+from .. import catalogue
+from ..messages import LANGS
 from .deps import ActionLane, client_key
 from .errors import Refused
+from .names import name_look
 from .storage import AuthSession, NameTaken, NewSession, User, name_key, token_hash
 
 __all__ = [
@@ -82,7 +91,10 @@ __all__ = [
     "check_request",
     "origin_allowed",
     "check_name",
+    "check_guest_name",
+    "server_guest_looks",
     "AuthLimits",
+    "LoginAttempt",
     "Window",
     "SESSION_COOKIE",
     "CSRF_COOKIE",
@@ -145,9 +157,20 @@ class Window:
             return 0
         return max(1, math.ceil(q[-self.limit] + self.period - now))
 
-    def hit(self, key: str) -> float:
-        """Count an event of ``key`` now; returns its time (for :meth:`forget`)."""
-        now = self.clock()
+    def count(self, key: str) -> int:
+        """Events of ``key`` within the window now."""
+        q = self._recent(key, self.clock())
+        return 0 if q is None else len(q)
+
+    def times(self, key: str) -> list[float]:
+        """The times of ``key``'s events within the window now, oldest first."""
+        q = self._recent(key, self.clock())
+        return [] if q is None else list(q)
+
+    def hit(self, key: str, at: float | None = None) -> float:
+        """Count an event of ``key`` now (or at ``at``, a time of :attr:`clock` given by the caller so that one
+        attempt has the same time in several windows); returns its time (for :meth:`forget`)."""
+        now = self.clock() if at is None else at
         self._events.setdefault(key, collections.deque()).append(now)
         self._since_sweep += 1
         if self._since_sweep >= 1024:
@@ -172,14 +195,83 @@ class Window:
             del self._events[key]
 
 
+class LoginAttempt(NamedTuple):
+    """A log-in attempt counted by :meth:`AuthLimits.login_start`: the name's key, the address, its time and
+    whether it took the name's turn (:attr:`AuthLimits.login_turn`)."""
+
+    key: str
+    address: str
+    at: float
+    took_turn: bool
+
+
 class AuthLimits:
-    """The log-in and sign-up limits of one app (``app.state.auth_limits``); see the module docstring."""
+    """The log-in and sign-up limits of one app (``app.state.auth_limits``); see the module docstring.
+
+    Failed log-ins slow the guesser, never the owner at an address of their own: they are counted per (name,
+    address) (:attr:`login_pair`: 5 in 15 minutes) and per address (:attr:`login_address`: 20 in 15 minutes,
+    whatever the names), never per name for every address. A name is *under attack* once it has
+    :data:`ATTACKED_AT` failures in 15 minutes from all addresses together (:attr:`login_name`); then an address
+    that has failed any log-in in the last hour (:attr:`login_failed`) may try that name only in the name's turn,
+    one try a minute shared by all such addresses (:attr:`login_turn`), while an address without failures (the
+    owner's own, as a rule) is not slowed at all. Per hour a guesser gets: from one address at most 80 tries in
+    all and 20 at one name; against one name from many addresses, one try per address that has not failed in the
+    hour (after it, the address has failed) plus 60 in the name's turns, plus the few before the name counts as
+    under attack.
+    """
+
+    #: Failures of a name, from all addresses, in 15 minutes that put it under attack.
+    ATTACKED_AT = 5
 
     def __init__(self, clock: Callable[[], float] = time.monotonic):
-        self.login_name = Window(5, 15 * 60, clock)
+        self.clock = clock
+        self.login_pair = Window(5, 15 * 60, clock)
         self.login_address = Window(20, 15 * 60, clock)
+        self.login_name = Window(self.ATTACKED_AT, 15 * 60, clock)
+        self.login_failed = Window(1, 60 * 60, clock)
+        self.login_turn = Window(1, 60, clock)
         self.accounts = Window(10, 60 * 60, clock)
         self.guests = Window(30, 60 * 60, clock)
+
+    @staticmethod
+    def _pair(key: str, address: str) -> str:
+        return key + "\x00" + address
+
+    def _needs_turn(self, key: str, address: str) -> bool:
+        return self.login_name.count(key) >= self.ATTACKED_AT and self.login_failed.count(address) > 0
+
+    def login_wait(self, key: str, address: str) -> int:
+        """Seconds before ``address`` may try to log in to the name of key ``key`` (0: now)."""
+        wait = max(self.login_pair.retry_after(self._pair(key, address)), self.login_address.retry_after(address))
+        if not wait and self._needs_turn(key, address):
+            wait = self.login_turn.retry_after(key)
+        return wait
+
+    def login_start(self, key: str, address: str) -> LoginAttempt:
+        """Count a log-in attempt as a failure from its start (concurrent guesses cannot overtake the count);
+        :meth:`login_ok` takes it back when it succeeds."""
+        now = self.clock()
+        took_turn = self._needs_turn(key, address)
+        if took_turn:
+            self.login_turn.hit(key, now)
+        self.login_pair.hit(self._pair(key, address), now)
+        self.login_address.hit(address, now)
+        self.login_name.hit(key, now)
+        self.login_failed.hit(address, now)
+        return LoginAttempt(key, address, now, took_turn)
+
+    def login_ok(self, attempt: LoginAttempt) -> None:
+        """The attempt succeeded: it and the earlier failures of its name from its address are forgotten (the
+        owner proved the password from there); the name's failures from other addresses stay counted."""
+        key, address, at, took_turn = attempt
+        pair = self._pair(key, address)
+        for t in self.login_pair.times(pair):  # this attempt's time among them
+            self.login_address.forget(address, t)
+            self.login_name.forget(key, t)
+            self.login_failed.forget(address, t)
+        self.login_pair.forget(pair)
+        if took_turn:
+            self.login_turn.forget(key, at)
 
 
 def _too_many(detail: str, wait: int, *, code: str, kind: str) -> Refused:
@@ -204,7 +296,7 @@ def check_name(text: str) -> str:
     name = unicodedata.normalize("NFC", text).strip()
     bad = any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in name)
     name = " ".join(name.split())
-    if bad or not 1 <= len(name) <= NAME_MAX or len(name_key(name)) > NAME_MAX:
+    if bad or not 1 <= len(name) <= NAME_MAX or max(len(name_key(name)), len(name_look(name))) > NAME_MAX:
         raise Refused(
             422,
             f"a name has 1 to {NAME_MAX} characters and no control characters",
@@ -213,6 +305,31 @@ def check_name(text: str) -> str:
             params={"most": NAME_MAX},
         )
     return name
+
+
+@functools.cache
+def server_guest_looks() -> frozenset[str]:
+    """The looks (:func:`~nardy.web.names.name_look`) of the names the server gives guests by itself (the
+    catalogue's ``common.guest`` in every language: Guest, Гость): kept for guests, never an account's."""
+    return frozenset(name_look(catalogue.text("common", "guest", lang)) for lang in LANGS)
+
+
+def _name_taken(name: str, detail: str) -> Refused:
+    return Refused(409, detail, code="name_taken", kind="NameTaken", params={"name": name})
+
+
+async def check_guest_name(conn: HTTPConnection, name: str) -> None:
+    """A guest may not be called by an account's name or a look-alike of it (the same
+    :func:`~nardy.web.names.name_look`: any case, Cyrillic or Greek letters for Latin ones); the names the
+    server gives guests itself are always allowed.
+
+    Raises:
+        Refused: 409 ``name_taken``; StorageUnavailable: the database failed.
+    """
+    if name_look(name) in server_guest_looks():
+        return
+    if await run_in_threadpool(conn.app.state.storage.account_like, name) is not None:
+        raise _name_taken(name, f"the name {name!r} is a registered player's (or looks like it): choose another")
 
 
 def _check_password(password: str) -> None:
@@ -502,12 +619,15 @@ async def user_or_guest(conn: HTTPConnection, name: str) -> tuple[User, NewSessi
     answer with :func:`set_session_cookies`.
 
     Raises:
-        Refused: 422 ``bad_name``; StorageUnavailable: the database failed."""
+        Refused: 422 ``bad_name``, 409 ``name_taken`` (an account's name or a look-alike:
+            :func:`check_guest_name`); StorageUnavailable: the database failed."""
     user = await current_user(conn)
     if user is not None:
         return user, None
     store = conn.app.state.storage
-    user = await run_in_threadpool(store.create_user, check_name(name))
+    name = check_name(name)
+    await check_guest_name(conn, name)
+    user = await run_in_threadpool(store.create_user, name)
     new = await run_in_threadpool(store.create_session, user.id)
     return user, new
 
@@ -538,15 +658,12 @@ class Credentials(BaseModel):
 
 @router.post("/auth/guest", responses={200: _SIGNED_IN})
 async def guest(body: GuestBody, request: Request):
-    """Play as a guest named ``name``. A guest asking again is renamed (same id); anyone else gets a new
-    guest (30 an hour per client address: 429 ``too_many_new_players``)."""
+    """Play as a guest named ``name``: not an account's name nor a look-alike of it (409 ``name_taken``). A guest
+    asking again is renamed (same id); anyone else gets a new guest (30 new guests and renames an hour per
+    client address: 429 ``too_many_new_players``; a refused name counts, as it tells that an account has it)."""
     name = check_name(body.name)
     store = request.app.state.storage
     current = await session_of(request)
-    if current is not None and current.user.guest:
-        user = await run_in_threadpool(store.rename_guest, current.user.id, name)
-        session_cache(request.app).drop_user(user.id)
-        return JSONResponse({"user": user.public(), "csrf": current.csrf})
     limits: AuthLimits = request.app.state.auth_limits
     address = client_key(request)
     wait = limits.guests.retry_after(address)
@@ -555,13 +672,20 @@ async def guest(body: GuestBody, request: Request):
             "too many new players from this address", wait, code="too_many_new_players", kind="TooManyNewPlayers"
         )
     limits.guests.hit(address)
+    await check_guest_name(request, name)
+    if current is not None and current.user.guest:
+        user = await run_in_threadpool(store.rename_guest, current.user.id, name)
+        session_cache(request.app).drop_user(user.id)
+        return JSONResponse({"user": user.public(), "csrf": current.csrf})
     user = await run_in_threadpool(store.create_user, name)
     return await _start_session(request, user)
 
 
 @router.post("/auth/register", status_code=201, responses={201: _SIGNED_IN})
 async def register(body: Credentials, request: Request):
-    """Make an account (a guest who registers keeps their id and games). 409 ``name_taken``; 422
+    """Make an account (a guest who registers keeps their id and games). 409 ``name_taken`` (an account has
+    this name or one that looks the same: :func:`~nardy.web.names.name_look`; or it is the server's name for
+    guests); 422
     ``bad_name``/``bad_password``; 429 ``too_many_new_players`` (10 tries an hour per client address)."""
     name = check_name(body.name)
     _check_password(body.password)
@@ -574,8 +698,8 @@ async def register(body: Credentials, request: Request):
         )
     limits.accounts.hit(address)
     store = request.app.state.storage
-    taken = Refused(409, f"the name {name!r} is taken", code="name_taken", kind="NameTaken", params={"name": name})
-    if await run_in_threadpool(store.user_by_name, name) is not None:
+    taken = _name_taken(name, f"the name {name!r} is taken (an account has it, or a name that looks the same)")
+    if name_look(name) in server_guest_looks() or await run_in_threadpool(store.account_like, name) is not None:
         raise taken
     password_hash = await _HASHING(_hasher(request).hash, body.password)
     current = await session_of(request)
@@ -593,25 +717,23 @@ async def register(body: Credentials, request: Request):
 @router.post("/auth/login", responses={200: _SIGNED_IN})
 async def login(body: Credentials, request: Request):
     """Log in to an account. 401 ``bad_login`` for an unknown name and a wrong password alike; 429
-    ``too_many_logins`` with ``Retry-After`` after 5 failures in 15 minutes for a name or 20 from an
-    address."""
+    ``too_many_logins`` with ``Retry-After`` after 5 failures in 15 minutes for a name from an address, 20 from
+    an address, or for a name under attack tried again from an address that failed (:class:`AuthLimits`)."""
     limits: AuthLimits = request.app.state.auth_limits
     name = " ".join(body.name.split())
     key = name_key(name)[:100]
     address = client_key(request)
-    wait = max(limits.login_name.retry_after(key), limits.login_address.retry_after(address))
+    wait = limits.login_wait(key, address)
     if wait:
         raise _too_many("too many failed log-ins", wait, code="too_many_logins", kind="TooManyLogins")
-    limits.login_name.hit(key)
-    at_address = limits.login_address.hit(address)
+    attempt = limits.login_start(key, address)
     store = request.app.state.storage
     user = await run_in_threadpool(store.user_by_name, name) if len(key) <= NAME_MAX else None
     hasher = _hasher(request)
     ok, new_hash = await _HASHING(_verify, hasher, user.password_hash if user else None, body.password)
     if not ok or user is None:
         raise Refused(401, "wrong name or password", code="bad_login", kind="BadLogin")
-    limits.login_name.forget(key)  # the owner is in: the name's failures are forgotten
-    limits.login_address.forget(address, at_address)
+    limits.login_ok(attempt)  # the owner is in: their failures from this address are forgotten
     if new_hash is not None:
         await run_in_threadpool(store.set_password, user.id, new_hash)
     return await _start_session(request, user)

@@ -4,11 +4,12 @@ Routes:
 
 * ``POST /api/analyse``: analyse a record sent as text (``{"text", "level", "format"}``; a ``.mat``
   record, or SGF where :mod:`nardy.records.files` reads it). The text is only ever parsed as a record,
-  never taken for a path; it is bounded (:data:`ANALYSE_LIMIT` characters) and so is the work: the
-  analysis runs on the computer's work queue (:mod:`nardy.web.botwork`: fair per client, 429/503 with
-  ``Retry-After`` when busy) within :data:`ANALYSE_BUDGET` seconds (more: 422 ``analysis_too_long``),
-  and at most :data:`ANALYSES_AT_ONCE` analyses run at once so that the computer's moves in live games
-  always have a worker (more: 503 with ``Retry-After``).
+  never taken for a path; it is bounded (:data:`ANALYSE_LIMIT` characters) and so is the work: at most
+  :data:`ANALYSES_AT_ONCE` analyses run at once so that the computer's moves in live games always have a
+  worker, the others wait their turn in :class:`~nardy.web.analysisqueue.AnalysisQueue` (fair per client,
+  signed-in players first, one analysis per client, bounded: 429/503 with ``Retry-After``), and an analysis
+  runs on the computer's work queue (:mod:`nardy.web.botwork`) within :data:`ANALYSE_BUDGET` seconds (more:
+  422 ``analysis_too_long``).
 * ``POST /api/games/{gid}/analysis``: analyse a stored game (the match so far); ``GET`` gives the
   analysis already made (404 ``not_analysed`` when there is none). Authorised as the game's record
   is (its players, or watchers where the game allows them); a game against another person online is
@@ -44,7 +45,8 @@ from ..analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
 from ..errors import NardyError
 from ..numbering import view_point
 from ..position import Position
-from .botwork import Busy
+from .analysisqueue import AnalysisQueue
+from .auth import current_user
 from .deps import ComputeDep, GameId, Numbering, StorageDep, load_game
 from .errors import Refused
 from .online import check_reader, user_id
@@ -56,6 +58,7 @@ __all__ = [
     "ANALYSES_AT_ONCE",
     "DEFAULT_WEB_LEVEL",
     "AnalysisCache",
+    "analysis_queue",
     "review_steps",
 ]
 
@@ -91,14 +94,12 @@ class AnalysisCache:
     """Analyses made in this process, most recent kept: ``size`` entries, a lock around each use.
 
     Keys are tuples (``("record", sha256, level)`` or ``("game", gid, revision, level)``); values are the
-    JSON dicts answered. Also counts the analyses running now (:meth:`slot`)."""
+    JSON dicts answered."""
 
-    def __init__(self, size: int = 64, at_once: int = ANALYSES_AT_ONCE):
+    def __init__(self, size: int = 64):
         self.size = size
-        self.at_once = at_once
         self._items: OrderedDict[tuple, dict] = OrderedDict()
         self._lock = threading.Lock()
-        self._running = 0
 
     def get(self, key: tuple) -> dict | None:
         with self._lock:
@@ -122,17 +123,6 @@ class AnalysisCache:
                 return out
         return None
 
-    def take_slot(self) -> None:
-        """Count one more analysis running; :class:`Busy` (503) when :attr:`at_once` run already."""
-        with self._lock:
-            if self._running >= self.at_once:
-                raise Busy(503, "the computer is analysing another record; try again shortly", 15)
-            self._running += 1
-
-    def free_slot(self) -> None:
-        with self._lock:
-            self._running = max(0, self._running - 1)
-
 
 def _cache(request: Request) -> AnalysisCache:
     state = request.app.state
@@ -140,6 +130,15 @@ def _cache(request: Request) -> AnalysisCache:
     if cache is None:
         cache = state.analysis_cache = AnalysisCache()
     return cache
+
+
+def analysis_queue(app) -> AnalysisQueue:
+    """The app's :class:`~nardy.web.analysisqueue.AnalysisQueue` (``app.state.analysis_queue``, made on first
+    use: :data:`ANALYSES_AT_ONCE` at once)."""
+    queue = getattr(app.state, "analysis_queue", None)
+    if queue is None:
+        queue = app.state.analysis_queue = AnalysisQueue(at_once=ANALYSES_AT_ONCE)
+    return queue
 
 
 # ----- the boards of a review ---------------------------------------------------------------------------
@@ -238,17 +237,27 @@ def analysis_answer(match, level: str, deadline=None, source: str = "") -> dict:
     return data
 
 
-async def _run_analysis(request: Request, compute, match_fn, level: str, source: str) -> dict:
-    cache = _cache(request)
-    cache.take_slot()
-    try:
+async def _run_analysis(request: Request, compute, match_fn, level: str, source: str, key: tuple) -> tuple[dict, bool]:
+    """The analysis of ``key`` once its turn in the queue came: ``(answer, cached)`` (another client may have
+    asked for the same meanwhile: then it is answered from the cache)."""
+    user = await current_user(request)
+    queue = analysis_queue(request.app)
+    async with queue.slot(
+        compute.client,
+        user=user.id if user is not None else None,
+        signed_in=user is not None and not user.guest,
+        is_disconnected=request.is_disconnected,
+    ):
+        hit = _cache(request).get(key)
+        if hit is not None:
+            return hit, True
 
         def work(deadline):
             return analysis_answer(match_fn(), level, deadline, source)
 
-        return await compute(work, budget=ANALYSE_BUDGET)
-    finally:
-        cache.free_slot()
+        out = await compute(work, budget=ANALYSE_BUDGET)
+    _cache(request).put(key, out)
+    return out, False
 
 
 # ----- records sent as text -----------------------------------------------------------------------------
@@ -307,9 +316,8 @@ async def analyse_record(request: Request, body: AnalyseBody, compute: ComputeDe
         return {**hit, "cached": True}
     # the record is replayed first (cheap): a record the rules refuse is answered before any analysis
     match = await compute(lambda deadline: _match_of_text(text, body.format))
-    out = await _run_analysis(request, compute, lambda: match, body.level, "upload")
-    cache.put(key, out)
-    return {**out, "cached": False}
+    out, cached = await _run_analysis(request, compute, lambda: match, body.level, "upload", key)
+    return {**out, "cached": cached}
 
 
 # ----- stored games ---------------------------------------------------------------------------------------
@@ -363,9 +371,8 @@ async def post_analysis(
     hit = cache.get(key)
     if hit is not None:
         return {**hit, "cached": True, "id": gid}
-    out = await _run_analysis(request, compute, lambda: s.match, level, f"game {gid}")
-    cache.put(key, out)
-    return {**out, "cached": False, "id": gid}
+    out, cached = await _run_analysis(request, compute, lambda: s.match, level, f"game {gid}", key)
+    return {**out, "cached": cached, "id": gid}
 
 
 # ----- the tutor ----------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ has loaded (:mod:`nardy.web.gamecache` rebuilds and keeps the games).
 * :func:`migrate`: bring a database to the current schema (run by :class:`Storage`; a database made
   before Alembic is recognised and upgraded in place, its games kept).
 * :class:`Storage`: games ``create``, ``get``, ``save``, ``append``, ``changes``, ``delete``, ``list``, ``ping``; users
-  ``create_user``, ``user``, ``user_by_name``, ``register_guest``, ``rename_guest``, ``set_password``;
+  ``create_user``, ``user``, ``user_by_name``, ``account_like``, ``register_guest``, ``rename_guest``, ``set_password``;
   log-in sessions ``create_session``, ``session_user``, ``delete_session``; the server's ``heartbeat``.
 
 A database that is down, locked or failing raises :class:`StorageUnavailable` (its message names no
@@ -59,6 +59,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
+
+from .names import name_look
 
 __all__ = [
     "Storage",
@@ -118,13 +120,16 @@ game_actions = Table(
 )
 
 #: Guests and accounts. ``name_key``: an account's casefolded name (:func:`name_key`), unique; NULL for a
-#: guest. ``password_hash``: argon2 (:mod:`nardy.web.auth`), NULL for a guest. ``kind``: guest|account.
+#: guest. ``name_look``: an account's name as it looks (:func:`nardy.web.names.name_look`: no two accounts look
+#: alike), NULL for a guest (revision 0005). ``password_hash``: argon2 (:mod:`nardy.web.auth`), NULL for a guest.
+#: ``kind``: guest|account.
 users = Table(
     "nardy_users",
     metadata,
     Column("id", String(32), primary_key=True),
     Column("name", String(40), nullable=False),
     Column("name_key", String(40), nullable=True, unique=True, index=True),
+    Column("name_look", String(40), nullable=True, unique=True, index=True),
     Column("password_hash", Text, nullable=True),
     Column("kind", String(8), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
@@ -151,7 +156,7 @@ server = Table(
 )
 
 #: The newest schema revision (:mod:`nardy.web.migrations`); a database is brought to it when opened.
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0005"
 #: The revision that matches a database made before Alembic (only ``nardy_games``, no ``alembic_version``).
 _BEFORE_ALEMBIC = "0001"
 #: PostgreSQL advisory lock held while migrating (servers starting at once migrate one after the other).
@@ -892,12 +897,13 @@ class Storage:
 
     @_guarded
     def create_user(self, name: str, password_hash: str | None = None) -> User:
-        """A new user: a guest without ``password_hash``, else an account (unique by :func:`name_key`).
+        """A new user: a guest without ``password_hash``, else an account (unique by :func:`name_key` and by
+        :func:`~nardy.web.names.name_look`).
 
         ``name`` is stored as given (the caller checks it: :func:`nardy.web.auth.check_name`).
 
         Raises:
-            NameTaken: an account has this name already.
+            NameTaken: an account has this name, or one that looks the same, already.
         """
         uid = secrets.token_hex(16)
         kind = "guest" if password_hash is None else "account"
@@ -909,6 +915,7 @@ class Storage:
                         id=uid,
                         name=name,
                         name_key=None if password_hash is None else name_key(name),
+                        name_look=None if password_hash is None else name_look(name),
                         password_hash=password_hash,
                         kind=kind,
                         created=now,
@@ -935,18 +942,36 @@ class Storage:
         return None if row is None else self._user(row)
 
     @_guarded
+    def account_like(self, name: str) -> User | None:
+        """The account whose name looks like ``name`` (the same :func:`~nardy.web.names.name_look`: the same
+        name in any case, or a Cyrillic or Greek look-alike), if any."""
+        look = name_look(name)
+        if len(look) > 40:
+            return None
+        with self.engine.connect() as c:
+            row = c.execute(select(users).where(users.c.name_look == look)).first()
+        return None if row is None else self._user(row)
+
+    @_guarded
     def register_guest(self, user_id: str, name: str, password_hash: str) -> User:
         """Turn the guest ``user_id`` into an account named ``name`` (same id: their games stay theirs).
 
         Raises:
-            NameTaken: an account has this name already; KeyError: ``user_id`` is not a guest.
+            NameTaken: an account has this name (or one that looks the same) already; KeyError: ``user_id`` is not
+                a guest.
         """
         try:
             with self.engine.begin() as c:
                 res = c.execute(
                     update(users)
                     .where(users.c.id == user_id, users.c.kind == "guest")
-                    .values(name=name, name_key=name_key(name), password_hash=password_hash, kind="account")
+                    .values(
+                        name=name,
+                        name_key=name_key(name),
+                        name_look=name_look(name),
+                        password_hash=password_hash,
+                        kind="account",
+                    )
                 )
                 if res.rowcount != 1:
                     raise KeyError(user_id)

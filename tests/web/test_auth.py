@@ -271,7 +271,7 @@ def test_a_guest_who_registers_keeps_their_id_and_gets_a_new_session(app, client
 
 
 # ----- rate limits ------------------------------------------------------------------------------------------
-def test_five_failed_log_ins_for_a_name_lock_it_for_fifteen_minutes_with_retry_after(tmp_path):
+def test_five_failed_log_ins_for_a_name_from_an_address_lock_it_there_for_fifteen_minutes_with_retry_after(tmp_path):
     now = [1000.0]
     app = make_app(tmp_path)
     app.state.auth_limits = AuthLimits(clock=lambda: now[0])

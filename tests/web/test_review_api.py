@@ -160,15 +160,13 @@ def test_an_analysis_past_its_time_budget_is_refused(ann, record_text, monkeypat
     assert body["params"]["total"] > 0 and "shorter record" in body["message"]
 
 
-def test_a_busy_computer_answers_503_with_retry_after(app, ann, record_text):
-    cache = app.state.analysis_cache
-    cache.take_slot()  # another analysis is running
-    try:
-        r = ann.post("/api/analyse", json={"text": record_text + "\n", "level": "advanced"})
-        refused(r, 503, "busy")
-        assert int(r.headers["Retry-After"]) > 0
-    finally:
-        cache.free_slot()
+def test_a_full_analysis_queue_answers_503_with_retry_after(app, ann, record_text, monkeypatch):
+    queue = review.analysis_queue(app)
+    monkeypatch.setattr(queue, "at_once", 0)  # every slot taken
+    monkeypatch.setattr(queue, "max_waiting", 0)  # and no room to wait
+    r = ann.post("/api/analyse", json={"text": record_text + "\n", "level": "advanced"})
+    refused(r, 503, "busy")
+    assert int(r.headers["Retry-After"]) > 0
 
 
 # ----- stored games -------------------------------------------------------------------------------------------
