@@ -31,6 +31,7 @@ afresh from the database with the one it read before, sending each connection th
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 import json
 import logging
 import secrets
@@ -61,6 +62,7 @@ from .errors import Refused
 from .games import ClockBody
 from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
 from .online import publish, shown
+from .presence import wall_clock
 from .sessions import new_session
 from .storage import User
 from .view import SavedGameView
@@ -583,7 +585,8 @@ class PresenceKeeper(PeriodicTask):
             await run_in_threadpool(community(self.app).prune)
         seen = [(c.user, key) for key, conns in list(hub.games.items()) for c in list(conns) if c.user]
         if seen:
-            await run_in_threadpool(community(self.app).touch, seen)
+            when = _dt.datetime.fromtimestamp(wall_clock(self.app), _dt.UTC)  # the claims' clock
+            await run_in_threadpool(community(self.app).touch, seen, when)
         await publish_lobby(self.app)
 
     async def run(self) -> None:

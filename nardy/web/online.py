@@ -368,6 +368,15 @@ async def cancel(request: Request, store: StorageDep, lock: GameLock, lane: Lane
     return {"id": gid, "status": "cancelled"}
 
 
+async def _blocked(app, uid: str, other: str | None) -> bool:
+    """One of players ``uid`` and ``other`` blocks the other (a rematch offer is refused as a challenge is)."""
+    from .lobby import community
+
+    if other is None or other == uid:
+        return False
+    return other in (await run_in_threadpool(community(app).avoided, [uid]))[uid]
+
+
 def _close(store, game: Loaded, why: str) -> None:
     spent = game.session.settings.get("invite_hash")
     try:
@@ -399,6 +408,8 @@ async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: 
         if s.settings.get("rematch"):
             raise _conflict("rematch_offered", "a rematch is already offered", id=s.settings["rematch"])
         me = sides[0]
+        if await _blocked(request.app, user.id, s.table.seats[1 - me].player):
+            raise _forbidden("blocked", "you cannot play this player")
         m = s.match
         out = await create_online(
             request,

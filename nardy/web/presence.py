@@ -40,22 +40,21 @@ def wall_clock(app) -> float:
 
 
 class SeatPresence:
-    """When this process last wrote each ``(player, game)``'s presence (``time.monotonic``), so that it writes
-    at most one a :data:`SEEN_EVERY` seconds each."""
+    """When this process last wrote each ``(player, game)``'s presence (:func:`wall_clock` seconds), so that it
+    writes at most one a :data:`SEEN_EVERY` seconds each (a clock that went back makes the next one due)."""
 
     def __init__(self, every: float = SEEN_EVERY):
         self.every = every
         self.written: dict[tuple[str, str], float] = {}
 
-    def due(self, uid: str, gid: str) -> bool:
-        """Whether ``uid``'s presence at ``gid`` is to be written now (then it counts as written)."""
-        now = time.monotonic()
+    def due(self, uid: str, gid: str, now: float) -> bool:
+        """Whether ``uid``'s presence at ``gid`` is to be written at ``now`` (then it counts as written)."""
         key = (uid, gid)
         last = self.written.get(key)
-        if last is not None and now - last < self.every:
+        if last is not None and 0.0 <= now - last < self.every:
             return False
         if len(self.written) >= _MAX_KEPT:
-            self.written = {k: t for k, t in self.written.items() if now - t < self.every}
+            self.written = {k: t for k, t in self.written.items() if 0.0 <= now - t < self.every}
             if len(self.written) >= _MAX_KEPT:
                 self.written.clear()
         self.written[key] = now
@@ -82,9 +81,10 @@ async def seat_seen(app, s: Session | None, uid: str | None, gid: str) -> None:
     A database that fails here fails nothing else (the request goes on)."""
     if s is None or uid is None or not s.online or s.table.is_over or not s.sides_of(uid):
         return
-    if not _presence(app).due(uid, gid):
+    now = wall_clock(app)
+    if not _presence(app).due(uid, gid, now):
         return
-    when = _dt.datetime.fromtimestamp(wall_clock(app), _dt.UTC)
+    when = _dt.datetime.fromtimestamp(now, _dt.UTC)
     try:
         await run_in_threadpool(_community(app).touch, [(uid, gid)], when)
     except Exception:
