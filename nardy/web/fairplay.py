@@ -18,16 +18,12 @@ from starlette.concurrency import run_in_threadpool
 from .deps import GameId, GameLock, LaneDep, StorageDep, missing, read_locked
 from .lobby import _refused, _signed_in, community
 from .online import publish, shown
-from .presence import absent_since, seat_seen, wall_clock
+from .presence import ABANDON_GRACE, absent_since, grace, seat_seen, wall_clock
 from .view import SavedGameView
 
 __all__ = ["router", "ABANDON_GRACE"]
 
 router = APIRouter()
-
-#: Seconds a player may be absent from a rated match while it is theirs to act before the opponent may claim
-#: it; ``app.state.abandon_grace`` overrides it.
-ABANDON_GRACE = 120.0
 
 
 @router.post(
@@ -41,7 +37,7 @@ async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneD
 
     user = await _signed_in(request)
     app = request.app
-    grace = float(getattr(app.state, "abandon_grace", ABANDON_GRACE))
+    period = grace(app)
     async with lock:
         game = await lane(read_locked, store, gid)
         s = game.session
@@ -67,13 +63,13 @@ async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneD
             )
         since = await run_in_threadpool(absent_since, community(app), s, other, gid)
         now = wall_clock(app)
-        if now - since < grace:
-            wait = max(1, int(grace - (now - since)) + 1)
+        if now - since < period:
+            wait = max(1, int(period - (now - since)) + 1)
             raise _refused(
                 409,
                 "opponent_present",
                 f"your opponent was here {int(max(0.0, now - since))} s ago; a claim is possible after "
-                f"{int(grace)} s away",
+                f"{int(period)} s away",
                 "Conflict",
                 seconds=wait,
             )

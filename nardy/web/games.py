@@ -515,7 +515,9 @@ async def perform(
     lane = app.state.action_lane
     cluster = app.state.cluster
     kept = cache_of(store).peek(gid)
-    if kept is not None:  # a seated player acting (or trying to) is there, whatever comes of it
+    if kept is not None and skip is None:
+        # a seated player acting over HTTP (or trying to) is there, whatever comes of it (on the live channel,
+        # the connection itself counts: nardy.web.presence)
         await seat_seen(app, kept.session, uid, gid)
     # an online game kept here is read, acted on and stored in one unit of work: its cross-process lock is then
     # the transaction's (Cluster.lock_in, taken first in it); else (the computer answers outside the unit, or

@@ -22,14 +22,22 @@ from starlette.concurrency import run_in_threadpool
 from .community import Community
 from .sessions import Session
 
-__all__ = ["SEEN_EVERY", "SeatPresence", "seat_seen", "absent_since", "wall_clock"]
+__all__ = ["ABANDON_GRACE", "SEEN_EVERY", "SeatPresence", "seat_seen", "absent_since", "wall_clock", "grace"]
 
 log = logging.getLogger("nardy.web")
 
-#: Seconds between two writes of one seat's presence by one process.
+#: Seconds a player may be absent from a rated match while it is theirs to act before the opponent may claim
+#: it (:mod:`nardy.web.fairplay`); ``app.state.abandon_grace`` overrides it.
+ABANDON_GRACE = 120.0
+#: Seconds between two writes of one seat's presence by one process (at most a tenth of the grace period).
 SEEN_EVERY = 5.0
 #: Seats whose last write a process remembers (beyond, the oldest are forgotten: at worst one more write).
 _MAX_KEPT = 50_000
+
+
+def grace(app) -> float:
+    """The grace period of claims (seconds): ``app.state.abandon_grace``, else :data:`ABANDON_GRACE`."""
+    return float(getattr(app.state, "abandon_grace", ABANDON_GRACE))
 
 
 def wall_clock(app) -> float:
@@ -47,11 +55,13 @@ class SeatPresence:
         self.every = every
         self.written: dict[tuple[str, str], float] = {}
 
-    def due(self, uid: str, gid: str, now: float) -> bool:
-        """Whether ``uid``'s presence at ``gid`` is to be written at ``now`` (then it counts as written)."""
+    def due(self, uid: str, gid: str, now: float, every: float | None = None) -> bool:
+        """Whether ``uid``'s presence at ``gid`` is to be written at ``now``, its last write ``every`` seconds
+        ago or more (default: the presence's own); then it counts as written."""
+        every = self.every if every is None else every
         key = (uid, gid)
         last = self.written.get(key)
-        if last is not None and 0.0 <= now - last < self.every:
+        if last is not None and 0.0 <= now - last < every:
             return False
         if len(self.written) >= _MAX_KEPT:
             self.written = {k: t for k, t in self.written.items() if 0.0 <= now - t < self.every}
@@ -77,12 +87,13 @@ def _presence(app) -> SeatPresence:
 
 async def seat_seen(app, s: Session | None, uid: str | None, gid: str) -> None:
     """Player ``uid`` did something with game ``gid`` (session ``s``): when they sit at it and it is an online
-    match under way, their presence there is written (at most once a :data:`SEEN_EVERY` seconds per process).
+    match under way, their presence there is written (at most once a :data:`SEEN_EVERY` seconds per process, a
+    tenth of the grace period when that is shorter, so what a claim reads is never older than that).
     A database that fails here fails nothing else (the request goes on)."""
     if s is None or uid is None or not s.online or s.table.is_over or not s.sides_of(uid):
         return
     now = wall_clock(app)
-    if not _presence(app).due(uid, gid, now):
+    if not _presence(app).due(uid, gid, now, min(SEEN_EVERY, grace(app) / 10)):
         return
     when = _dt.datetime.fromtimestamp(now, _dt.UTC)
     try:
