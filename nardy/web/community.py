@@ -1,5 +1,6 @@
 """The lobby's, the ratings' and fair play's part of the database (schema revision 0003): challenges and
-quick-pairing seeks, Glicko-2 ratings and their history, blocks, presence.
+quick-pairing seeks, Glicko-2 ratings and their history (the methods of :class:`~nardy.web.ratingbook.RatingBook`,
+which rated results count and how much), blocks, presence.
 
 Everything here is in the database, nothing in a process's memory, so several server processes share one
 lobby: a challenge is taken and a quick pairing made under one lock of the database (PostgreSQL: an advisory
@@ -39,9 +40,8 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
 
-from . import ratings as _r
+from .ratingbook import RatedMatch, RatingBook, history, insert_of, ratings
 from .storage import Storage, _aware, _guarded, _now, games, metadata, users
 
 __all__ = [
@@ -50,6 +50,8 @@ __all__ = [
     "ChallengeLimit",
     "ChallengeRefused",
     "RatedMatch",
+    "ratings",
+    "history",
     "MAX_OPEN",
     "MAX_PER_HOUR",
     "PRESENCE_FRESH",
@@ -95,39 +97,6 @@ challenges = Table(
 )
 Index("ix_nardy_challenges_owner", challenges.c.owner, challenges.c.created)
 Index("ix_nardy_challenges_open", challenges.c.status, challenges.c.kind, challenges.c.game)
-
-ratings = Table(
-    "nardy_ratings",
-    metadata,
-    Column("user_id", String(32), primary_key=True),
-    Column("game", String(16), primary_key=True),
-    Column("clock_class", String(16), primary_key=True),
-    Column("rating", Float, nullable=False),
-    Column("rd", Float, nullable=False),
-    Column("vol", Float, nullable=False),
-    Column("matches", Integer, nullable=False),
-    Column("wins", Integer, nullable=False),
-    Column("updated", DateTime(timezone=True), nullable=False),
-)
-Index("ix_nardy_ratings_board", ratings.c.game, ratings.c.clock_class, ratings.c.rating)
-
-history = Table(
-    "nardy_rating_history",
-    metadata,
-    Column("game_id", String(32), primary_key=True),
-    Column("user_id", String(32), primary_key=True),
-    Column("game", String(16), nullable=False),
-    Column("clock_class", String(16), nullable=False),
-    Column("opponent", String(32), nullable=False),
-    Column("length", Integer, nullable=False),
-    Column("won", Boolean, nullable=False),
-    Column("reason", String(16), nullable=False),
-    Column("before", Float, nullable=False),
-    Column("after", Float, nullable=False),
-    Column("rd", Float, nullable=False),
-    Column("at", DateTime(timezone=True), nullable=False),
-)
-Index("ix_nardy_rating_history_user", history.c.user_id, history.c.at)
 
 blocks = Table(
     "nardy_blocks",
@@ -239,26 +208,11 @@ class Challenge:
         return all(getattr(self, k) == other[k] for k in ("game", "length", "clock", "rated"))
 
 
-@dataclass
-class RatedMatch:
-    """A rated match that has ended: its id, game, clock class, length, the winner's and loser's player ids,
-    and how it ended (``points``, ``time``, ``abandoned``)."""
-
-    game_id: str
-    game: str
-    clock_class: str
-    length: int
-    winner: str
-    loser: str
-    reason: str
+#: An INSERT of the connection's dialect (for ON CONFLICT).
+_insert = insert_of
 
 
-def _insert(c, table):
-    """An INSERT of the connection's dialect (for ON CONFLICT)."""
-    return (postgresql.insert if c.dialect.name == "postgresql" else sqlite.insert)(table)
-
-
-class Community:
+class Community(RatingBook):
     """The lobby's tables of one database (see the module docstring)."""
 
     def __init__(self, storage: Storage):
@@ -375,166 +329,6 @@ class Community:
             or_(and_(blocks.c.blocker == a, blocks.c.blocked == b), and_(blocks.c.blocker == b, blocks.c.blocked == a))
         )
         return c.execute(q.limit(1)).first() is not None
-
-    # ----- ratings -----------------------------------------------------------------------------------
-    @staticmethod
-    def _rating_in(c, user_id: str, game: str, klass: str) -> tuple[_r.Rating, int, _dt.datetime | None]:
-        row = c.execute(
-            select(ratings).where(ratings.c.user_id == user_id, ratings.c.game == game, ratings.c.clock_class == klass)
-        ).first()
-        if row is None:
-            return _r.START, 0, None
-        return _r.Rating(row.rating, row.rd, row.vol), row.matches, _aware(row.updated)
-
-    @_guarded
-    def rating(self, user_id: str, game: str, klass: str) -> _r.Rating:
-        """``user_id``'s rating in ``game`` at clock class ``klass`` (a new player: 1500/350/0.06)."""
-        with self.engine.connect() as c:
-            return self._rating_in(c, user_id, game, klass)[0]
-
-    @_guarded
-    def ratings_of(self, user_id: str) -> list[dict]:
-        """Every rating of ``user_id``: ``{"game", "clock_class", "rating", "rd", "provisional", "matches",
-        "wins"}``."""
-        with self.engine.connect() as c:
-            rows = c.execute(
-                select(ratings).where(ratings.c.user_id == user_id).order_by(ratings.c.game, ratings.c.clock_class)
-            ).all()
-        return [_rating_row(r) for r in rows]
-
-    @_guarded
-    def leaderboard(self, game: str, klass: str, limit: int = 50, offset: int = 0) -> list[dict]:
-        """The ratings of ``game`` at ``klass``, highest first: ``{"rank", "id", "name", "rating", "rd",
-        "provisional", "matches", "wins"}`` (players with at least one rated match)."""
-        q = (
-            select(ratings, users.c.name)
-            .join(users, users.c.id == ratings.c.user_id)
-            .where(ratings.c.game == game, ratings.c.clock_class == klass)
-            .order_by(ratings.c.rating.desc(), ratings.c.user_id)
-            .limit(limit)
-            .offset(offset)
-        )
-        with self.engine.connect() as c:
-            rows = c.execute(q).all()
-        return [{"rank": offset + i + 1, "id": r.user_id, "name": r.name, **_rating_row(r)} for i, r in enumerate(rows)]
-
-    @_guarded
-    def history(self, user_id: str, limit: int = 50, offset: int = 0) -> list[dict]:
-        """``user_id``'s rated matches, most recent first: the game id, game, clock class, opponent (id and
-        name), length, won, how it ended, the rating before and after and the deviation after."""
-        q = (
-            select(history, users.c.name.label("opponent_name"))
-            .join(users, users.c.id == history.c.opponent, isouter=True)
-            .where(history.c.user_id == user_id)
-            .order_by(history.c.at.desc(), history.c.game_id)
-            .limit(limit)
-            .offset(offset)
-        )
-        with self.engine.connect() as c:
-            rows = c.execute(q).all()
-        return [
-            {
-                "game_id": r.game_id,
-                "game": r.game,
-                "clock_class": r.clock_class,
-                "opponent": {"id": r.opponent, "name": r.opponent_name},
-                "length": r.length,
-                "won": bool(r.won),
-                "reason": r.reason,
-                "before": round(r.before, 2),
-                "after": round(r.after, 2),
-                "rd": round(r.rd, 2),
-                "at": _aware(r.at).isoformat(),
-            }
-            for r in rows
-        ]
-
-    @_guarded
-    def fair_play(self, user_id: str) -> dict:
-        """``user_id``'s rated matches lost by leaving (``abandoned``) and on time (``time``), and all rated."""
-        q = (
-            select(history.c.reason, func.count().label("n"))
-            .where(history.c.user_id == user_id, history.c.won.is_(False))
-            .group_by(history.c.reason)
-        )
-        with self.engine.connect() as c:
-            lost = {r.reason: int(r.n) for r in c.execute(q).all()}
-            total = c.execute(select(func.count()).select_from(history).where(history.c.user_id == user_id)).scalar()
-        return {"rated": int(total or 0), "abandoned": lost.get("abandoned", 0), "time": lost.get("time", 0)}
-
-    def rate_match(self, m: RatedMatch, now: _dt.datetime | None = None):
-        """A step for :meth:`Storage.save` (``also=``): on the save's connection, update both players' ratings
-        for the finished match ``m`` and write their history rows (nothing when ``m`` was rated already)."""
-
-        def run(c) -> None:
-            self._rate_in(c, m, now or _now())
-
-        return run
-
-    def _rate_in(self, c, m: RatedMatch, now: _dt.datetime) -> None:
-        if c.execute(select(history.c.game_id).where(history.c.game_id == m.game_id).limit(1)).first() is not None:
-            return
-        ids = sorted({m.winner, m.loser})
-        for uid in ids:  # a first rated match: the starting rating (another writer may insert it first)
-            stmt = _insert(c, ratings).values(
-                user_id=uid,
-                game=m.game,
-                clock_class=m.clock_class,
-                rating=_r.START.rating,
-                rd=_r.START.rd,
-                vol=_r.START.vol,
-                matches=0,
-                wins=0,
-                updated=now,
-            )
-            c.execute(stmt.on_conflict_do_nothing(index_elements=["user_id", "game", "clock_class"]))
-        q = (
-            select(ratings)
-            .where(ratings.c.user_id.in_(ids), ratings.c.game == m.game, ratings.c.clock_class == m.clock_class)
-            .order_by(ratings.c.user_id)
-        )
-        if c.dialect.name == "postgresql":
-            q = q.with_for_update()  # the rows locked in the order of the ids: two matches never deadlock
-        rows = {r.user_id: r for r in c.execute(q).all()}
-
-        def before(uid: str) -> _r.Rating:
-            r = rows[uid]
-            days = (now - _aware(r.updated)).total_seconds() / 86400 if r.matches else 0.0
-            return _r.idle(_r.Rating(r.rating, r.rd, r.vol), days)
-
-        if m.winner == m.loser:  # playing oneself is never rated
-            return
-        w0, l0 = before(m.winner), before(m.loser)
-        w1, l1 = _r.match_update(w0, l0, m.length)
-        for uid, old, new, won, opp in ((m.winner, w0, w1, True, m.loser), (m.loser, l0, l1, False, m.winner)):
-            c.execute(
-                update(ratings)
-                .where(ratings.c.user_id == uid, ratings.c.game == m.game, ratings.c.clock_class == m.clock_class)
-                .values(
-                    rating=new.rating,
-                    rd=new.rd,
-                    vol=new.vol,
-                    matches=ratings.c.matches + 1,
-                    wins=ratings.c.wins + (1 if won else 0),
-                    updated=now,
-                )
-            )
-            c.execute(
-                history.insert().values(
-                    game_id=m.game_id,
-                    user_id=uid,
-                    game=m.game,
-                    clock_class=m.clock_class,
-                    opponent=opp,
-                    length=m.length,
-                    won=won,
-                    reason=m.reason[:16],
-                    before=old.rating,
-                    after=new.rating,
-                    rd=new.rd,
-                    at=now,
-                )
-            )
 
     # ----- challenges --------------------------------------------------------------------------------
     @staticmethod
@@ -783,20 +577,6 @@ class Community:
         return out
 
     @_guarded
-    def ratings_for(self, keys: list[tuple[str, str, str]]) -> dict[tuple[str, str, str], _r.Rating]:
-        """The ratings of many ``(player id, game, clock class)`` at once (a new player's: the start)."""
-        out = dict.fromkeys(keys, _r.START)
-        ids = sorted({k[0] for k in keys})
-        if not ids:
-            return out
-        with self.engine.connect() as c:
-            for r in c.execute(select(ratings).where(ratings.c.user_id.in_(ids))).all():
-                k = (r.user_id, r.game, r.clock_class)
-                if k in out:
-                    out[k] = _r.Rating(r.rating, r.rd, r.vol)
-        return out
-
-    @_guarded
     def taken(self, user_id: str, now: _dt.datetime | None = None) -> Challenge | None:
         """``user_id``'s open challenge accepted within the last few minutes (its page opens the game)."""
         now = now or _now()
@@ -939,18 +719,6 @@ class Community:
 def _utc(t: _dt.datetime) -> str:
     """ISO 8601 in UTC (``+00:00``): strings of one form, so the page may order by them as text."""
     return _aware(t).astimezone(_dt.UTC).isoformat()
-
-
-def _rating_row(r) -> dict:
-    return {
-        "game": r.game,
-        "clock_class": r.clock_class,
-        "rating": round(r.rating, 2),
-        "rd": round(r.rd, 2),
-        "provisional": r.rd > _r.PROVISIONAL_RD,
-        "matches": r.matches,
-        "wins": r.wins,
-    }
 
 
 def _game_row(r) -> dict:

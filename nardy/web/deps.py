@@ -54,6 +54,7 @@ __all__ = [
     "load_game",
     "read_game",
     "read_locked",
+    "missing",
 ]
 
 # ----- shared request parameters ---------------------------------------------------------------------------
@@ -249,12 +250,19 @@ GameLock = Annotated[HeldGame, Depends(game_lock)]
 
 
 # ----- saved games --------------------------------------------------------------------------------------------
+def missing(gid: str) -> HTTPException:
+    """The answer to a saved game that does not exist, and to one its asker may not know of (a private game:
+    the same status, code and body, so a stranger cannot tell that it exists; docs/security.md): 404
+    ``not_found``."""
+    return HTTPException(404, f"no saved game {gid!r}")
+
+
 def read_game(store: Storage, gid: str) -> Loaded:
     """The saved game ``gid``, a copy of its own read from the database (blocking: call it on a worker thread):
     for code that holds none of the game's locks; 404 when there is none."""
     saved = store.get(gid)
     if saved is None:
-        raise HTTPException(404, f"no saved game {gid!r}")
+        raise missing(gid)
     return Loaded(gid, saved, materialise(saved))
 
 
@@ -265,7 +273,7 @@ def read_locked(store: Storage, gid: str) -> Loaded:
     it; 404 when there is none."""
     game = cache_of(store).read(gid)
     if game is None:
-        raise HTTPException(404, f"no saved game {gid!r}")
+        raise missing(gid)
     return game
 
 

@@ -36,6 +36,7 @@ from .deps import (
     StorageDep,
     guest_name,
     load_game,
+    missing,
     read_locked,
 )
 from .errors import Refused, error_response
@@ -52,6 +53,7 @@ from .online import (
     user_id,
     viewer_for,
 )
+from .presence import seat_seen
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage, User
 from .view import SavedGameView
@@ -422,11 +424,13 @@ async def get_game(
 
     def view():
         game = read_locked(store, gid)
-        check_reader(game.session, uid)
-        return shown(game, uid, viewer, numbering)
+        check_reader(game.session, uid, gid)
+        return shown(game, uid, viewer, numbering), game.session
 
     async with request.app.state.game_locks.local(gid):
-        return await run_in_threadpool(view)
+        out, s = await run_in_threadpool(view)
+    await seat_seen(request.app, s, uid, gid)  # a player reading their game is there (fair play's claims)
+    return out
 
 
 @router.delete("/api/games/{gid}", tags=["games"], status_code=204, summary="Delete a saved game (its owner)")
@@ -435,6 +439,8 @@ async def delete_game(request: Request, store: StorageDep, lock: GameLock, gid: 
     async with lock:
         game = await load_game(gid, store)
         s = game.session
+        if not s.may_watch(uid):
+            raise missing(gid)  # a private game: as if there were none
         check_owner(s, uid)
         if s.online and s.status in ("playing", "game-over"):
             raise Refused(
@@ -509,6 +515,10 @@ async def perform(
     lane = app.state.action_lane
     cluster = app.state.cluster
     kept = cache_of(store).peek(gid)
+    if kept is not None and skip is None:
+        # a seated player acting over HTTP (or trying to) is there, whatever comes of it (on the live channel,
+        # the connection itself counts: nardy.web.presence)
+        await seat_seen(app, kept.session, uid, gid)
     # an online game kept here is read, acted on and stored in one unit of work: its cross-process lock is then
     # the transaction's (Cluster.lock_in, taken first in it); else (the computer answers outside the unit, or
     # the game is not known yet) the session lock of the lock connection, held around the whole
@@ -540,6 +550,8 @@ async def perform(
     def act_now():
         held["game"] = game = read_locked(store, gid)
         s = game.session
+        if not s.may_watch(uid):
+            raise missing(gid)  # a private game: as if there were none
         side = acting_side(s, uid, body.player)
         v, _ = viewer_for(s, uid, viewer)
         if body.seq != game.saved.revision:
@@ -636,6 +648,8 @@ async def hints(
 ):
     uid = await user_id(request)
     s = (await load_game(gid, store)).session
+    check_reader(s, uid, gid)
+    await seat_seen(request.app, s, uid, gid)
     if s.online:
         if not s.table.is_over:
             raise Refused(403, "no hints in a game against another person", code="no_hints_online", kind="Forbidden")
@@ -656,14 +670,18 @@ async def hints(
 async def get_mat(request: Request, game: LoadedGame):
     from ..records.mat import write_mat
 
-    check_reader(game.session, await user_id(request))
+    uid = await user_id(request)
+    check_reader(game.session, uid, game.id)
+    await seat_seen(request.app, game.session, uid, game.id)
     text = await run_in_threadpool(write_mat, game.session.match)
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="nardy-{game.id}.mat"'})
 
 
 @router.get("/api/games/{gid}/record", tags=["games"], summary="Every game's plays and results, and the score")
 async def get_record(request: Request, game: LoadedGame):
-    check_reader(game.session, await user_id(request))
+    uid = await user_id(request)
+    check_reader(game.session, uid, game.id)
+    await seat_seen(request.app, game.session, uid, game.id)
 
     def run():
         from ..records.mat import match_summary

@@ -17,7 +17,8 @@ Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
   ``/api/players/{id}/history`` (rated matches), ``/api/players/{id}/games`` (finished games with their
   records' links).
 * ``GET/POST /api/blocks``, ``DELETE /api/blocks/{id}``.
-* ``POST /api/games/{id}/claim``: the opponent left a rated match past its grace period: they lose it.
+* ``POST /api/games/{id}/claim`` (:mod:`nardy.web.fairplay`): the opponent left a rated match past its grace
+  period while it was theirs to act: they lose it.
 
 Every action is authorised (a log-in session; a rated match needs an account on both sides), idempotent
 (a repeated accept answers the same game, a repeated withdrawal or block changes nothing), and stored before
@@ -30,6 +31,7 @@ afresh from the database with the one it read before, sending each connection th
 from __future__ import annotations
 
 import asyncio
+import datetime as _dt
 import json
 import logging
 import secrets
@@ -55,11 +57,12 @@ from .community import (
     Community,
     RatedMatch,
 )
-from .deps import GameId, GameLock, LaneDep, StorageDep, language, read_locked
+from .deps import GameId, language, read_locked
 from .errors import Refused
 from .games import ClockBody
 from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
 from .online import publish, shown
+from .presence import wall_clock
 from .sessions import new_session
 from .storage import User
 from .view import SavedGameView
@@ -70,7 +73,6 @@ __all__ = [
     "lobby_changed",
     "rating_step",
     "PresenceKeeper",
-    "ABANDON_GRACE",
     "PRESENCE_EVERY",
 ]
 
@@ -78,9 +80,6 @@ log = logging.getLogger("nardy.web")
 
 router = APIRouter()
 
-#: Seconds a player may be away from a rated match (no live connection to it) before the opponent may claim
-#: it (``POST /api/games/{id}/claim``); ``app.state.abandon_grace`` overrides it.
-ABANDON_GRACE = 120.0
 #: Seconds between two presence rounds (the connected players' ``seen`` written, the lobby sent again).
 PRESENCE_EVERY = 15.0
 #: Lobby connections at most (in this process).
@@ -586,7 +585,8 @@ class PresenceKeeper(PeriodicTask):
             await run_in_threadpool(community(self.app).prune)
         seen = [(c.user, key) for key, conns in list(hub.games.items()) for c in list(conns) if c.user]
         if seen:
-            await run_in_threadpool(community(self.app).touch, seen)
+            when = _dt.datetime.fromtimestamp(wall_clock(self.app), _dt.UTC)  # the claims' clock
+            await run_in_threadpool(community(self.app).touch, seen, when)
         await publish_lobby(self.app)
 
     async def run(self) -> None:
@@ -604,12 +604,17 @@ class PresenceKeeper(PeriodicTask):
 def rating_step(store, game):
     """For :meth:`Storage.save`: the ratings' update of a rated match that has just ended (``None`` when there
     is nothing to rate). Marks the session rated (``settings["rating_done"]``) before it is stored, so a match
-    is rated once; the rows themselves are unique per match and player too."""
+    is rated once; the rows themselves are unique per match and player too. A match decided before each side
+    took :data:`~nardy.web.ratings.MIN_TURNS` turns is not rated, however it ended (``settings["unrated"]``:
+    ``"too_short"``; docs/online.md "Ratings")."""
     s = game.session
     if not s.rated or not s.table.is_over or s.settings.get("rating_done"):
         return None
     winner = s.table.winner
     if winner is None:
+        return None
+    if _r.too_short(s.match):
+        s.settings.update(rating_done=True, unrated="too_short")
         return None
     seats = s.table.seats
     ended = s.table.ended
@@ -907,54 +912,3 @@ async def unblock(request: Request, uid: UserId):
     await run_in_threadpool(community(request.app).unblock, user.id, uid)
     await lobby_changed(request.app)
     return Response(status_code=204)
-
-
-# ----- routes: fair play -----------------------------------------------------------------------------------
-@router.post(
-    "/api/games/{gid}/claim",
-    tags=["lobby"],
-    response_model=SavedGameView,
-    summary="Claim a rated match your opponent left past the grace period: they lose it",
-)
-async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
-    from .games import store_session
-
-    user = await _signed_in(request)
-    app = request.app
-    grace = float(getattr(app.state, "abandon_grace", ABANDON_GRACE))
-    async with lock:
-        game = await lane(read_locked, store, gid)
-        s = game.session
-        sides = s.sides_of(user.id)
-        if not s.online or not sides:
-            raise _refused(403, "not_seated", "you do not sit at this game", "Forbidden")
-        if not s.rated:
-            raise _refused(409, "not_rated", "only a rated match can be claimed", "Conflict")
-        if s.table.is_over:
-            raise _refused(409, "match_over", "the match is over", "Conflict")
-        if s.table.waiting or len(sides) != 1:
-            raise _refused(409, "seat_empty", "the other player has not joined yet", "Conflict")
-        other = 1 - sides[0]
-        opponent = s.table.seats[other].player or ""
-        seen = await run_in_threadpool(community(app).seen, opponent, gid)
-        started = next((e["t"] for e in s.table.log if e.get("type") == "game"), time.time())
-        since = max(seen.timestamp() if seen else 0.0, float(started))
-        now = time.time()
-        if now - since < grace:
-            wait = max(1, int(grace - (now - since)) + 1)
-            raise _refused(
-                409,
-                "opponent_present",
-                f"your opponent was here {int(now - since)} s ago; a claim is possible after {int(grace)} s away",
-                "Conflict",
-                seconds=wait,
-            )
-
-        def run():
-            s.table.forfeit(other, "abandoned", now)
-            store_session(store, game)
-            return shown(game, user.id, None, "own")
-
-        out = await lane(run)
-    await publish(app, gid)
-    return out

@@ -16,6 +16,8 @@ Routes here: join, decline, cancel, rematch, fairness and the live WebSocket. Th
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import json
 import logging
 import secrets
@@ -28,9 +30,10 @@ from starlette.concurrency import run_in_threadpool
 from ..errors import GameStateError
 from ..table import ACTIONS
 from .auth import current_user, require_user
-from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, read_game, read_locked
+from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
 from .errors import Refused
 from .live import Conn
+from .presence import seat_seen
 from .sessions import NUMBERINGS, Session
 from .view import SavedGameView, view_json
 
@@ -65,10 +68,29 @@ def _conflict(code: str, detail: str, **params) -> Refused:
     return Refused(409, detail, code=code, kind="Conflict", params=params)
 
 
-def check_reader(s: Session, uid: str | None) -> None:
-    """Raise 403 ``private_game`` unless player ``uid`` may see the game (seated, owner, or watchers allowed)."""
+def check_reader(s: Session, uid: str | None, gid: str) -> None:
+    """Raise the 404 of a missing game (:func:`nardy.web.deps.missing`) unless player ``uid`` may see game
+    ``gid`` (seated, owner, or watchers allowed): a private game's existence is never confirmed to others."""
     if not s.may_watch(uid):
-        raise _forbidden("private_game", "this game is private: you do not sit at it")
+        raise missing(gid)
+
+
+def knows_of(s: Session, uid: str | None, invite: str | None = None) -> bool:
+    """Player ``uid`` may know that the game exists: they may see it (:meth:`Session.may_watch`), its seat is
+    kept for them (a rematch), or ``invite`` is its invitation, valid or spent (taken, cancelled, declined:
+    whoever holds the link is told what became of it). Everyone else is answered as for a missing game."""
+    if s.may_watch(uid) or (uid is not None and s.settings.get("reserved") == uid) or s.invite_matches(invite):
+        return True
+    spent = s.settings.get("invite_spent")
+    if not spent or not isinstance(invite, str):
+        return False
+    return hmac.compare_digest(spent, hashlib.sha256(invite.encode()).hexdigest())
+
+
+def _spend_invite(s: Session, spent: str | None) -> None:
+    """Keep the hash of the invitation a join or a close has just used up (``invite_spent``)."""
+    if spent:
+        s.settings["invite_spent"] = spent
 
 
 def check_owner(s: Session, uid: str | None) -> None:
@@ -268,9 +290,15 @@ class RematchBody(BaseModel):
     client_seed: str | None = Field(None, max_length=64)
 
 
-async def _online_game(store, gid: str, locked: bool = True) -> Loaded:
-    """The online game ``gid``: the kept one (the caller holds its lock) or, ``locked`` False, a copy."""
+async def _online_game(
+    store, gid: str, locked: bool = True, uid: str | None = None, invite: str | None = None
+) -> Loaded:
+    """The online game ``gid``: the kept one (the caller holds its lock) or, ``locked`` False, a copy. 404 as
+    for a missing game unless player ``uid`` (with ``invite``) may know of it (:func:`knows_of`), 409
+    ``not_online`` for a game of another kind."""
     game = await run_in_threadpool(read_locked if locked else read_game, store, gid)
+    if not knows_of(game.session, uid, invite):
+        raise missing(gid)
     if not game.session.online:
         raise _conflict("not_online", "only a game against another person online has that")
     return game
@@ -285,7 +313,7 @@ async def _online_game(store, gid: str, locked: bool = True) -> Loaded:
 async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
     user = await require_user(await current_user(request))
     async with lock:
-        game = await _online_game(store, gid)
+        game = await _online_game(store, gid, uid=user.id, invite=body.invite)
         s = game.session
         reserved = s.settings.get("reserved")
         if not (s.invite_matches(body.invite) or (reserved is not None and reserved == user.id)):
@@ -298,10 +326,12 @@ async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLo
             raise _forbidden("bad_invite", "the invitation is not valid for this game")
 
         def run():
+            spent = s.settings.get("invite_hash")
             try:
                 s.join(user.id, user.name, body.client_seed, time.time())
             except GameStateError as e:
                 raise _conflict(e.code, str(e), **e.params) from None
+            _spend_invite(s, spent)
             s.run_bots()  # the automatic rolls of the first turn (no computer plays online)
             store_game(store, game)
             return shown(game, user.id, None, "own")
@@ -315,7 +345,7 @@ async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLo
 async def decline(request: Request, body: InviteBody, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
     uid = await user_id(request)
     async with lock:
-        game = await _online_game(store, gid)
+        game = await _online_game(store, gid, uid=uid, invite=body.invite)
         s = game.session
         reserved = s.settings.get("reserved")
         if not (s.invite_matches(body.invite) or (uid is not None and reserved == uid)):
@@ -331,18 +361,29 @@ async def decline(request: Request, body: InviteBody, store: StorageDep, lock: G
 async def cancel(request: Request, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
     uid = await user_id(request)
     async with lock:
-        game = await _online_game(store, gid)
+        game = await _online_game(store, gid, uid=uid)
         check_owner(game.session, uid)
         await lane(_close, store, game, "cancelled")
     await publish(request.app, gid)
     return {"id": gid, "status": "cancelled"}
 
 
+async def _blocked(app, uid: str, other: str | None) -> bool:
+    """One of players ``uid`` and ``other`` blocks the other (a rematch offer is refused as a challenge is)."""
+    from .lobby import community
+
+    if other is None or other == uid:
+        return False
+    return other in (await run_in_threadpool(community(app).avoided, [uid]))[uid]
+
+
 def _close(store, game: Loaded, why: str) -> None:
+    spent = game.session.settings.get("invite_hash")
     try:
         game.session.close(why)
     except GameStateError as e:
         raise _conflict(e.code, str(e), **e.params) from None
+    _spend_invite(game.session, spent)
     store_game(store, game)
 
 
@@ -357,7 +398,7 @@ async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: 
 
     user = await require_user(await current_user(request))
     async with lock:
-        game = await _online_game(store, gid)
+        game = await _online_game(store, gid, uid=user.id)
         s = game.session
         sides = s.sides_of(user.id)
         if not sides:
@@ -367,6 +408,8 @@ async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: 
         if s.settings.get("rematch"):
             raise _conflict("rematch_offered", "a rematch is already offered", id=s.settings["rematch"])
         me = sides[0]
+        if await _blocked(request.app, user.id, s.table.seats[1 - me].player):
+            raise _forbidden("blocked", "you cannot play this player")
         m = s.match
         out = await create_online(
             request,
@@ -396,8 +439,9 @@ async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: 
 )
 async def fairness(request: Request, store: StorageDep, gid: GameId):
     uid = await user_id(request)
-    game = await _online_game(store, gid, locked=False)
-    check_reader(game.session, uid)
+    game = await _online_game(store, gid, locked=False, uid=uid)
+    check_reader(game.session, uid, gid)
+    await seat_seen(request.app, game.session, uid, gid)
     return game.session.fairness()
 
 
@@ -415,7 +459,7 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
         game = read_locked(store, gid)
         s = game.session
         if conn is None:
-            return game.saved.revision, s.may_watch(uid), s.sides_of(uid), None
+            return game.saved.revision, s.may_watch(uid), s.sides_of(uid), s
         return (
             game.saved.revision,
             True,
@@ -425,12 +469,12 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
 
     try:
         async with local:
-            seq, may, sides, _ = await run_in_threadpool(first, None)
+            seq, may, sides, kept = await run_in_threadpool(first, None)
     except Exception:
         await ws.close(code=4404)
         return
-    if not may:
-        await ws.close(code=4403)
+    if not may:  # a private game: closed as a missing one is (its existence is not confirmed)
+        await ws.close(code=4404)
         return
     hub = app.state.hub
     if not hub.room(gid):
@@ -441,6 +485,7 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
     await ws.accept()
     hub.add(gid, conn)
     try:
+        await seat_seen(app, kept, uid, gid)  # a seated player is there from now (then every presence round)
         # read again once in the hub (a change stored before would be missed): the stored revision's view
         async with local:
             seq, _, _, view = await run_in_threadpool(first, conn)

@@ -27,6 +27,17 @@ Rating periods
     played for a while is less certain: before a match, ``phi`` grows by ``sigma**2`` for each whole
     :data:`PERIOD_DAYS` since their last rated match (step 6 for the periods without games), at most to the
     starting deviation.
+
+Which results are rated (docs/online.md, "Ratings"; against farming one's own accounts)
+    * A real game: a rated match counts only when each side has taken at least :data:`MIN_TURNS` turns in it
+      (a play, or a roll that could not be played); one decided before (a resignation, a dropped double, an
+      abandonment claim, the clock) is not rated.
+    * Repeated results weigh less: the first, second and third rated results of the same two players within
+      :data:`PAIR_WINDOW_HOURS` hours (any game, any clock class) weigh :data:`PAIR_WEIGHTS` (1, 1/2, 1/4: the
+      weight multiplies the match's ``sqrt(N)``); later ones in that window are not rated.
+    * Established players: a rating is on the leaderboard once its player has played
+      :data:`ESTABLISHED_MATCHES` rated matches against :data:`ESTABLISHED_OPPONENTS` different opponents in
+      that game and clock class (until then it is provisional, shown only on the player's own page).
 """
 
 from __future__ import annotations
@@ -46,6 +57,15 @@ __all__ = [
     "START",
     "PERIOD_DAYS",
     "PROVISIONAL_RD",
+    "MIN_TURNS",
+    "PAIR_WEIGHTS",
+    "PAIR_WINDOW_HOURS",
+    "ESTABLISHED_MATCHES",
+    "ESTABLISHED_OPPONENTS",
+    "turns_taken",
+    "too_short",
+    "pair_weight",
+    "established",
 ]
 
 #: Glicko-2's scale: mu = (r - 1500) / SCALE (the paper's 173.7178 = 400 / ln 10).
@@ -160,13 +180,16 @@ def idle(r: Rating, days: float) -> Rating:
     return r
 
 
-def match_update(winner: Rating, loser: Rating, length: int, tau: float = TAU) -> tuple[Rating, Rating]:
+def match_update(
+    winner: Rating, loser: Rating, length: int, tau: float = TAU, weight: float = 1.0
+) -> tuple[Rating, Rating]:
     """The two players' ratings after a rated match to ``length`` points won by ``winner``: each an
-    :func:`update` with one result of weight ``sqrt(length)`` against the other's rating before the match
-    (see the module docstring). Raises ValueError: ``length`` < 1."""
+    :func:`update` with one result of weight ``weight * sqrt(length)`` against the other's rating before the
+    match (see the module docstring; ``weight`` below 1: a repeated result of the same two players,
+    :func:`pair_weight`). Raises ValueError: ``length`` < 1, ``weight`` not positive."""
     if length < 1:
         raise ValueError(f"match length {length!r}: a rated match is to 1 point or more")
-    w = math.sqrt(length)
+    w = weight * math.sqrt(length)
     return update(winner, [(loser, 1.0, w)], tau), update(loser, [(winner, 0.0, w)], tau)
 
 
@@ -184,3 +207,47 @@ def clock_class(initial: float, increment: float = 0.0, delay: float = 0.0) -> s
     if estimate <= 1200:
         return "rapid"
     return "classic"
+
+
+# ----- which results are rated ------------------------------------------------------------------------------
+#: Turns each side must have taken in a rated match for its result to be rated (see the module docstring).
+MIN_TURNS = 5
+#: The weights of the 1st, 2nd, 3rd... rated result of the same two players within :data:`PAIR_WINDOW_HOURS`;
+#: a result beyond them is not rated.
+PAIR_WEIGHTS = (1.0, 0.5, 0.25)
+#: The rolling window (hours) in which repeated results of the same two players weigh less.
+PAIR_WINDOW_HOURS = 24
+#: Rated matches, and different opponents among them, that make a rating established (on the leaderboard).
+ESTABLISHED_MATCHES = 5
+ESTABLISHED_OPPONENTS = 3
+
+
+def turns_taken(match) -> tuple[int, int]:
+    """The turns White (0) and Black (1) have taken in ``match`` (a :class:`~nardy.match.Match`), all its games
+    together: plays made (:class:`~nardy.events.PlayEvent`) and rolls that could not be played
+    (:class:`~nardy.events.PassEvent`); the opening roll, doubles and resignations are not turns."""
+    from ..events import PassEvent, PlayEvent
+
+    out = [0, 0]
+    for g in match.games:
+        for e in g.history:
+            if isinstance(e, (PlayEvent, PassEvent)) and e.player in (0, 1):
+                out[e.player] += 1
+    return out[0], out[1]
+
+
+def too_short(match) -> bool:
+    """The match was decided before each side took :data:`MIN_TURNS` turns: its result is not rated."""
+    return min(turns_taken(match)) < MIN_TURNS
+
+
+def pair_weight(earlier: int) -> float:
+    """The weight of a rated result of two players who have ``earlier`` rated results together within
+    :data:`PAIR_WINDOW_HOURS`: :data:`PAIR_WEIGHTS`, 0 (not rated) beyond them."""
+    return PAIR_WEIGHTS[earlier] if 0 <= earlier < len(PAIR_WEIGHTS) else 0.0
+
+
+def established(matches: int, opponents: int) -> bool:
+    """A rating is established (listed on the leaderboard) after :data:`ESTABLISHED_MATCHES` rated matches
+    against :data:`ESTABLISHED_OPPONENTS` different opponents."""
+    return matches >= ESTABLISHED_MATCHES and opponents >= ESTABLISHED_OPPONENTS

@@ -340,7 +340,7 @@ def _check_analysable(s) -> None:
 async def get_analysis(request: Request, store: StorageDep, gid: GameId):
     uid = await user_id(request)
     game = await load_game(gid, store)
-    check_reader(game.session, uid)
+    check_reader(game.session, uid, gid)
     out = _cache(request).find_game(gid, game.saved.revision)
     if out is None:
         raise Refused(
@@ -364,7 +364,7 @@ async def post_analysis(
     uid = await user_id(request)
     game = await load_game(gid, store)
     s = game.session
-    check_reader(s, uid)
+    check_reader(s, uid, gid)
     _check_analysable(s)
     key = ("game", gid, game.saved.revision, level)
     cache = _cache(request)
@@ -457,6 +457,7 @@ async def tutor(
 ):
     uid = await user_id(request)
     s = (await load_game(gid, store)).session
+    check_reader(s, uid, gid)  # a private game: as if there were none
     if s.online:
         raise Refused(403, "no tutor in a game against another person", code="no_hints_online", kind="Forbidden")
     if not s.sides_of(uid):

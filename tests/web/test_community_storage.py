@@ -181,8 +181,9 @@ def test_a_rated_match_is_rated_once_with_both_rows_updated(store):
     assert com.rating(a, "backgammon", "rapid") == pytest.approx(w)
     assert com.rating(b, "backgammon", "rapid") == pytest.approx(lo)
     assert com.rating(a, "backgammon", "blitz") == START  # another clock class: untouched
-    board = com.leaderboard("backgammon", "rapid")
-    assert [(p["rank"], p["name"], p["matches"], p["wins"]) for p in board] == [(1, "Ann", 1, 1), (2, "Bob", 1, 0)]
+    mine = com.ratings_of(a)
+    assert [(r["matches"], r["wins"], r["opponents"], r["established"]) for r in mine] == [(1, 1, 1, False)]
+    assert com.leaderboard("backgammon", "rapid") == []  # one match against one opponent: not established
     assert [h["won"] for h in com.history(b)] == [False] and com.fair_play(b) == {"rated": 1, "abandoned": 0, "time": 0}
     # the ratings' update rides the save of the finished game: a stale save stores neither
     g2 = store.create({}, "backgammon", "playing")

@@ -16,6 +16,7 @@ from nardy.web.storage import Storage
 
 from .lobby_page import Page, ids
 from .players import PlayerClient
+from .rated_play import play_turns
 
 BLITZ = {"game": "long", "length": 1, "clock": "blitz", "rated": True}
 
@@ -269,18 +270,22 @@ def time_now():
     return dt.datetime.now(dt.UTC)
 
 
-def test_a_rated_match_changes_both_ratings_once_and_shows_on_the_leaderboard(ann, bob):
+def test_a_rated_match_changes_both_ratings_once(ann, bob):
     ann.post("/api/lobby/quick", json=BLITZ)
     gid = bob.post("/api/lobby/quick", json=BLITZ).json()["game"]
+    play_turns((ann, bob), gid)  # a real game (a result before it is not rated: test_rating_farming.py)
     finish_by_resignation(bob, ann, gid)
     want_w, want_l = match_update(START, START, 1)
-    board = ann.get("/api/ratings", params={"game": "long", "clock": "blitz"}).json()["players"]
-    top = {p["id"]: p for p in board}
-    assert top[ann.me["id"]]["rating"] == round(want_w.rating, 2) and top[ann.me["id"]]["rank"] == 1
-    assert top[bob.me["id"]]["rating"] == round(want_l.rating, 2) and top[bob.me["id"]]["wins"] == 0
-    assert top[ann.me["id"]]["provisional"] is True and top[ann.me["id"]]["matches"] == 1
-    # other boards are empty; the history of each player has the match, once
-    assert bob.get("/api/ratings", params={"game": "long", "clock": "rapid"}).json()["players"] == []
+    mine = ann.get(f"/api/players/{ann.me['id']}").json()["ratings"]
+    assert [(r["game"], r["clock_class"], r["rating"], r["matches"], r["wins"]) for r in mine] == [
+        ("long", "blitz", round(want_w.rating, 2), 1, 1)
+    ]
+    assert mine[0]["provisional"] is True and mine[0]["established"] is False and mine[0]["opponents"] == 1
+    theirs = ann.get(f"/api/players/{bob.me['id']}").json()["ratings"]
+    assert theirs[0]["rating"] == round(want_l.rating, 2) and theirs[0]["wins"] == 0
+    # one match against one opponent establishes nobody: the leaderboard lists established players only
+    assert ann.get("/api/ratings", params={"game": "long", "clock": "blitz"}).json()["players"] == []
+    # the history of each player has the match, once
     h = bob.get(f"/api/players/{bob.me['id']}/history").json()["history"]
     assert len(h) == 1 and h[0]["game_id"] == gid and h[0]["won"] is False and h[0]["reason"] == "points"
     assert h[0]["before"] == 1500 and h[0]["opponent"]["id"] == ann.me["id"] and h[0]["after"] < 1500
@@ -325,22 +330,24 @@ def test_a_blocked_players_challenges_are_hidden_and_refused_both_ways(app, ann,
 def test_abandoning_a_rated_match_past_the_grace_period_loses_it(app, ann, bob, cat):
     ann.post("/api/lobby/quick", json=BLITZ)
     gid = bob.post("/api/lobby/quick", json=BLITZ).json()["game"]
+    v = play_turns((ann, bob), gid)
+    gone, claimer = (ann, bob) if v["to_act"] in ann.get(f"/api/games/{gid}").json()["you"] else (bob, ann)
     app.state.abandon_grace = 0.5
     com = Community(app.state.storage)
-    com.touch([(bob.me["id"], gid)])  # Bob is connected to the game
-    body = refused(ann.post(f"/api/games/{gid}/claim"), 409, "opponent_present")
+    com.touch([(gone.me["id"], gid)])  # the player to act is connected to the game
+    body = refused(claimer.post(f"/api/games/{gid}/claim"), 409, "opponent_present")
     assert body["params"]["seconds"] >= 1
     refused(cat.post(f"/api/games/{gid}/claim"), 403, "not_seated")
-    time.sleep(0.7)  # Bob has been away past the grace period
-    r = ann.post(f"/api/games/{gid}/claim")
+    time.sleep(0.7)  # the player to act has been away past the grace period
+    r = claimer.post(f"/api/games/{gid}/claim")
     assert r.status_code == 200, r.text
     v = r.json()
     assert v["match_over"] and v["online"]["ended"]["reason"] == "abandoned"
-    assert v["match_winner"] == ann.get(f"/api/games/{gid}").json()["you"][0]
-    refused(ann.post(f"/api/games/{gid}/claim"), 409, "match_over")  # again: nothing
-    fp = ann.get(f"/api/players/{bob.me['id']}").json()["fair_play"]
+    assert v["match_winner"] == claimer.get(f"/api/games/{gid}").json()["you"][0]
+    refused(claimer.post(f"/api/games/{gid}/claim"), 409, "match_over")  # again: nothing
+    fp = ann.get(f"/api/players/{gone.me['id']}").json()["fair_play"]
     assert fp == {"rated": 1, "abandoned": 1, "time": 0}
-    h = bob.get(f"/api/players/{bob.me['id']}/history").json()["history"]
+    h = gone.get(f"/api/players/{gone.me['id']}/history").json()["history"]
     assert h[0]["reason"] == "abandoned" and h[0]["after"] < 1500
     # an unrated game cannot be claimed
     cat.post("/api/lobby/quick", json={**BLITZ, "rated": False})
@@ -350,13 +357,17 @@ def test_abandoning_a_rated_match_past_the_grace_period_loses_it(app, ann, bob, 
     dan.__exit__(None, None, None)
 
 
+#: A clock that leaves time for a real game played by the tests (a second free each turn), then runs out 3 s after.
+SHORT_CLOCK = {"initial": 2, "increment": 0, "delay": 1}
+
+
 def test_running_out_of_time_in_a_rated_match_is_a_rated_loss(ann, bob):
-    clock = {"initial": 1, "increment": 0, "delay": 0}
-    ann.post("/api/lobby/quick", json={**BLITZ, "clock": clock})
-    gid = bob.post("/api/lobby/quick", json={**BLITZ, "clock": clock}).json()["game"]
+    ann.post("/api/lobby/quick", json={**BLITZ, "clock": SHORT_CLOCK})
+    gid = bob.post("/api/lobby/quick", json={**BLITZ, "clock": SHORT_CLOCK}).json()["game"]
+    play_turns((ann, bob), gid)
     v = ann.get(f"/api/games/{gid}").json()
     mover = ann if v["to_act"] in v["you"] else bob
-    time.sleep(1.2)
+    time.sleep(3.2)
     v = mover.get(f"/api/games/{gid}").json()
     r = mover.post(f"/api/games/{gid}/actions", json={"action": "resign", "level": 0, "seq": v["seq"]})
     refused(r, 400, "time_out")
@@ -407,7 +418,7 @@ def test_a_players_finished_games_others_see_only_those_open_to_watchers(ann, bo
     mine = ann.get(f"/api/players/{ann.me['id']}/games").json()["games"]
     assert [x["id"] for x in mine] == [g["id"]] and mine[0]["rated"] is False
     assert cat.get(f"/api/players/{ann.me['id']}/games").json()["games"] == []
-    assert cat.get(mine[0]["record"]).status_code == 403  # and its record stays the players'
+    assert cat.get(mine[0]["record"]).status_code == 404  # and its record stays the players' (as if none)
 
 
 def test_the_presence_round_writes_who_is_connected_to_a_game(app, ann, bob):
@@ -444,10 +455,10 @@ def test_the_lobby_channel_takes_more_connections_than_a_game(app, ann, monkeypa
 def test_a_rated_match_ended_by_the_clock_keeper_is_rated_too(app, ann, bob):
     import asyncio
 
-    clock = {"initial": 1, "increment": 0, "delay": 0}
-    ann.post("/api/lobby/quick", json={**BLITZ, "clock": clock})
-    gid = bob.post("/api/lobby/quick", json={**BLITZ, "clock": clock}).json()["game"]
-    time.sleep(1.2)  # nobody acts: the keeper's round (in the app, every second; or this one) ends it on time
+    ann.post("/api/lobby/quick", json={**BLITZ, "clock": SHORT_CLOCK})
+    gid = bob.post("/api/lobby/quick", json={**BLITZ, "clock": SHORT_CLOCK}).json()["game"]
+    play_turns((ann, bob), gid)
+    time.sleep(3.2)  # nobody acts: the keeper's round (in the app, every second; or this one) ends it on time
     asyncio.run(app.state.clock_keeper.tick())
     v = ann.get(f"/api/games/{gid}").json()
     assert v["match_over"] and v["online"]["ended"]["reason"] == "time"

@@ -89,9 +89,13 @@ def test_an_invitation_waits_for_the_other_seat_and_whoever_opens_it_takes_it(pl
 def test_a_wrong_invitation_seats_nobody(players):
     a, b, c = players
     g = new_online(a)
-    assert code(b.post(f"/api/games/{g['id']}/join", json={"invite": "guess"}), 403) == "bad_invite"
+    # a private invitation: whoever does not hold it is answered as for a missing game
+    assert code(b.post(f"/api/games/{g['id']}/join", json={"invite": "guess"}), 404) == "not_found"
     assert code(a.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}), 409) == "own_game"
     assert view(a, g["id"])["status"] == "waiting"
+    # one open to watchers exists for everyone: the wrong invitation is told so
+    open_g = new_online(a, watchers=True)
+    assert code(b.post(f"/api/games/{open_g['id']}/join", json={"invite": "guess"}), 403) == "bad_invite"
 
 
 def test_a_player_acts_only_for_their_side_and_only_on_their_turn(players):
@@ -106,10 +110,10 @@ def test_a_player_acts_only_for_their_side_and_only_on_their_turn(players):
     )
     r = other.post(f"/api/games/{gid}/actions", json={"action": "confirm", "seq": seq, "player": v["to_act"]})
     assert code(r, 403) == "not_your_side"
-    # nobody else may act or read a private game
-    assert code(c.post(f"/api/games/{gid}/actions", json={"action": "confirm", "seq": seq}), 403) == "not_seated"
-    assert code(c.get(f"/api/games/{gid}"), 403) == "private_game"
-    assert code(c.get(f"/api/games/{gid}/record"), 403) == "private_game"
+    # nobody else may act or read a private game: to them it is as if there were none
+    assert code(c.post(f"/api/games/{gid}/actions", json={"action": "confirm", "seq": seq}), 404) == "not_found"
+    assert code(c.get(f"/api/games/{gid}"), 404) == "not_found"
+    assert code(c.get(f"/api/games/{gid}/record"), 404) == "not_found"
     # no hints against a person
     assert code(mover.get(f"/api/games/{gid}/hints"), 403) == "no_hints_online"
     play_first(mover, gid)
@@ -142,12 +146,9 @@ def test_watchers_see_a_game_that_allows_them_but_cannot_act(players):
 def test_a_game_against_the_computer_is_its_owners_alone(players):
     a, b, _ = players
     g = a.post("/api/games", json={"game": "backgammon", "opponent": "bot", "level": "random"}).json()
-    assert code(b.get(f"/api/games/{g['id']}"), 403) == "private_game"
-    assert code(b.delete(f"/api/games/{g['id']}"), 403) == "not_owner"
-    assert code(b.post(f"/api/games/{g['id']}/actions", json={"action": "roll", "seq": g["seq"]}), 403) in (
-        "not_seated",
-        "private_game",
-    )
+    assert code(b.get(f"/api/games/{g['id']}"), 404) == "not_found"
+    assert code(b.delete(f"/api/games/{g['id']}"), 404) == "not_found"
+    assert code(b.post(f"/api/games/{g['id']}/actions", json={"action": "roll", "seq": g["seq"]}), 404) == "not_found"
     assert g["id"] not in [x["id"] for x in b.get("/api/games").json()["games"]]
     assert g["id"] in [x["id"] for x in a.get("/api/games").json()["games"]]
     assert a.delete(f"/api/games/{g['id']}").status_code == 204
@@ -156,11 +157,11 @@ def test_a_game_against_the_computer_is_its_owners_alone(players):
 def test_the_owner_cancels_and_the_invited_declines_an_invitation(players):
     a, b, c = players
     g = new_online(a)
-    assert code(c.post(f"/api/games/{g['id']}/cancel"), 403) == "not_owner"
+    assert code(c.post(f"/api/games/{g['id']}/cancel"), 404) == "not_found"  # a private game: as if none
     assert a.post(f"/api/games/{g['id']}/cancel").json()["status"] == "cancelled"
     assert code(b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}), 409) == "invite_closed"
     g2 = new_online(a)
-    assert code(b.post(f"/api/games/{g2['id']}/decline", json={"invite": "nope"}), 403) == "bad_invite"
+    assert code(b.post(f"/api/games/{g2['id']}/decline", json={"invite": "nope"}), 404) == "not_found"
     assert b.post(f"/api/games/{g2['id']}/decline", json={"invite": g2["invite"]}).json()["status"] == "declined"
     # a cancelled invitation reveals its unused server seed
     fair = a.get(f"/api/games/{g['id']}/fairness").json()

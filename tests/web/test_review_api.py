@@ -191,11 +191,11 @@ def test_a_stored_game_is_analysed_for_its_player_and_kept(ann, stored):
     assert ann.post(f"/api/games/{stored}/analysis?level=advanced").json()["cached"] is True
 
 
-def test_a_private_games_analysis_is_refused_to_others(app, bob, stored):
-    refused(bob.post(f"/api/games/{stored}/analysis?level=advanced"), 403, "private_game")
-    refused(bob.get(f"/api/games/{stored}/analysis"), 403, "private_game")
+def test_a_private_games_analysis_is_answered_to_others_as_for_a_missing_game(app, bob, stored):
+    refused(bob.post(f"/api/games/{stored}/analysis?level=advanced"), 404, "not_found")
+    refused(bob.get(f"/api/games/{stored}/analysis"), 404, "not_found")
     nobody = PlayerClient(app)  # no lifespan of its own: leaving it would stop the app's computer work
-    refused(nobody.get(f"/api/games/{stored}/analysis"), 403, "private_game")
+    refused(nobody.get(f"/api/games/{stored}/analysis"), 404, "not_found")
     refused(bob.post("/api/games/nosuchgame/analysis"), 404, "not_found")
 
 
@@ -252,7 +252,7 @@ def test_the_tutor_warns_of_a_blunder_before_it_is_confirmed(ann, bob):
     assert t["played_text"] == "8/5 8/3" and t["best_text"] == "8/3 6/3"
     # nothing was played: the game waits for the confirmation
     assert ann.get(f"/api/games/{v['id']}").json()["seq"] == v["seq"]
-    refused(bob.get(f"/api/games/{v['id']}/tutor"), 403, "not_seated")
+    refused(bob.get(f"/api/games/{v['id']}/tutor"), 404, "not_found")  # another's game: as if there were none
 
 
 def test_the_tutor_is_silent_on_the_best_play(ann):

@@ -452,7 +452,8 @@ function syncRated() {
   if (!want) return;
   $("#rated-label").textContent = t("lobby_rated_game", { clock: t("lobby_clock_" + v.online.rating_class) });
   $("#btn-claim").textContent = t("lobby_claim");
-  $("#btn-claim").hidden = v.match_over || v.you.length !== 1;
+  // a claim is only possible while the opponent is to act
+  $("#btn-claim").hidden = v.match_over || v.you.length !== 1 || (v.to_act != null && v.you.includes(v.to_act));
 }
 
 async function claimMatch() {

@@ -1,0 +1,84 @@
+"""Claiming a rated match the opponent left (``POST /api/games/{id}/claim``; docs/online.md, "Fair play").
+
+A seated player may claim a rated match against the opponent only while the opponent is to act (never on
+their own turn) and the opponent has been absent for the grace period (:data:`ABANDON_GRACE`): nothing of
+theirs seen at the game (:mod:`nardy.web.presence`: any request for it, a live connection, an action) and no
+action by anyone in it for that long (:func:`~nardy.web.presence.absent_since`). The match then ends
+``abandoned``, lost by the absent player; it is rated only when it was a real game
+(:func:`nardy.web.ratings.too_short`).
+"""
+
+from __future__ import annotations
+
+import time
+
+from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
+
+from .deps import GameId, GameLock, LaneDep, StorageDep, missing, read_locked
+from .lobby import _refused, _signed_in, community
+from .online import publish, shown
+from .presence import ABANDON_GRACE, absent_since, grace, seat_seen, wall_clock
+from .view import SavedGameView
+
+__all__ = ["router", "ABANDON_GRACE"]
+
+router = APIRouter()
+
+
+@router.post(
+    "/api/games/{gid}/claim",
+    tags=["lobby"],
+    response_model=SavedGameView,
+    summary="Claim a rated match your opponent left: they are to act and have been away past the grace period",
+)
+async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
+    from .games import store_session
+
+    user = await _signed_in(request)
+    app = request.app
+    period = grace(app)
+    async with lock:
+        game = await lane(read_locked, store, gid)
+        s = game.session
+        if not s.may_watch(user.id):
+            raise missing(gid)  # a private game: as if there were none
+        sides = s.sides_of(user.id)
+        if not s.online or not sides:
+            raise _refused(403, "not_seated", "you do not sit at this game", "Forbidden")
+        await seat_seen(app, s, user.id, gid)  # the claimer is there
+        if not s.rated:
+            raise _refused(409, "not_rated", "only a rated match can be claimed", "Conflict")
+        if s.table.is_over:
+            raise _refused(409, "match_over", "the match is over", "Conflict")
+        if s.table.waiting or len(sides) != 1:
+            raise _refused(409, "seat_empty", "the other player has not joined yet", "Conflict")
+        other = 1 - sides[0]
+        if s.table.to_act != other:
+            raise _refused(
+                409,
+                "claim_own_turn",
+                "a claim is possible only while your opponent is to act, not on your own turn",
+                "Conflict",
+            )
+        since = await run_in_threadpool(absent_since, community(app), s, other, gid)
+        now = wall_clock(app)
+        if now - since < period:
+            wait = max(1, int(period - (now - since)) + 1)
+            raise _refused(
+                409,
+                "opponent_present",
+                f"your opponent was here {int(max(0.0, now - since))} s ago; a claim is possible after "
+                f"{int(period)} s away",
+                "Conflict",
+                seconds=wait,
+            )
+
+        def run():
+            s.table.forfeit(other, "abandoned", time.time())
+            store_session(store, game)
+            return shown(game, user.id, None, "own")
+
+        out = await lane(run)
+    await publish(app, gid)
+    return out
