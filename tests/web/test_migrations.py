@@ -78,7 +78,7 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     url = empty_db
     st = Storage(url)
     tables, cols, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0004"
+    assert rev == SCHEMA_HEAD == "0005"
     assert tables == {"alembic_version", "nardy_games"} | NEW_TABLES
     assert NEW_GAME_COLUMNS <= cols
     # what the revisions made is what nardy.web.storage's tables describe (names, types, indexes)
