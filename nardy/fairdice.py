@@ -390,7 +390,8 @@ class Verification:
         revealed: the record shows the server seed (``False``: nothing but the shapes could be checked).
         commitment_ok: ``sha256(server seed) == commitment``; ``None`` when not revealed.
         rolls_total: rolls in the log.
-        rolls_checked: rolls found right (all of them when ``ok``; those before the first bad one else).
+        rolls_checked: rolls found right (all of them when ``ok``; those before the first bad one else; with a
+            wrong order, the rolls are checked all the same).
         bad_roll: the roll number (log index) of the first roll that is not the seeds' roll, else ``None``.
         reason: ``None`` when ``ok``; else ``"not_revealed"``, ``"commitment"`` (the seed does not match
             the commitment), ``"order"`` (the record's ``order`` shows a client seed taken before the
@@ -611,14 +612,20 @@ def verify(record: dict) -> Verification:
     key = bytes.fromhex(rec["server_seed"])
     if hashlib.sha256(key).hexdigest() != rec["commitment"]:
         return outcome(True, False, 0, reason="commitment")
-    if wrong:
-        return outcome(True, True, 0, reason="order", order_problem=wrong[0], **wrong[1])
     s0, s1 = rec["client_seeds"]
     if rolls and (s0 is None or s1 is None):
+        if wrong:
+            return outcome(True, True, 0, reason="order", order_problem=wrong[0], **wrong[1])
         return outcome(True, True, 0, reason="client_seed_missing")
     prefix = f"{s0}:{s1}"
+    checked = len(rolls)
     for n, got in enumerate(rolls):
         want = _derive(key, prefix, n, len(got))
         if want != got:
-            return outcome(True, True, n, bad_roll=n, reason="roll", expected=want, got=got)
+            if not wrong:
+                return outcome(True, True, n, bad_roll=n, reason="roll", expected=want, got=got)
+            checked = n
+            break
+    if wrong:  # the rolls are checked all the same (how many are right is told), but the order fails it
+        return outcome(True, True, checked, reason="order", order_problem=wrong[0], **wrong[1])
     return outcome(True, True, len(rolls))
