@@ -347,7 +347,7 @@ def public_record(dice: FairDice, reveal: bool, order: list | None = None) -> di
     (once the match is over: before that, it would tell every later roll). ``order``: the events of the
     commitment and the seeds (:func:`order_problem` says what they must show), kept under ``"order"``; ``None``
     leaves the key out (a record from before the order was kept)."""
-    out = {
+    out: dict = {
         "scheme": SCHEME,
         "commitment": dice.commitment,
         "client_seeds": list(dice.client_seeds),
@@ -469,6 +469,10 @@ def order_text(problem: str | None, event: int | None, seat: int | None, shown: 
     }.get(problem or "", "the order is wrong")
 
 
+def _wrong(problem: str, **where) -> tuple[str, dict]:
+    return problem, where
+
+
 def order_problem(record: dict) -> tuple[str, dict] | None:
     """What is wrong with the ``order`` of a checked record (:func:`verify` calls it), or ``None``.
 
@@ -482,23 +486,23 @@ def order_problem(record: dict) -> tuple[str, dict] | None:
     """
     events = record["order"]
     if not events or events[0]["event"] != "commit" or events[0]["commitment"] != record["commitment"]:
-        return "commit_first", {"order_event": 0}
+        return _wrong("commit_first", order_event=0)
     for k, e in enumerate(events):
         if k and e["event"] == "commit":
-            return "commit_first", {"order_event": k}
+            return _wrong("commit_first", order_event=k)
         if k and e["t"] < events[k - 1]["t"]:
-            return "time", {"order_event": k}
+            return _wrong("time", order_event=k)
     for seat, seed in enumerate(record["client_seeds"]):
         mine = [e for e in events if e["event"] == "seed" and e["seat"] == seat]
         if len(mine) != (0 if seed is None else 1):
-            return "seed_count", {"order_seat": seat}
+            return _wrong("seed_count", order_seat=seat)
         if not mine:
             continue
         e = mine[0]
         if e["client_seed"] != seed:
-            return "seed_value", {"order_seat": seat}
+            return _wrong("seed_value", order_seat=seat)
         if e["by"] == "player" and e["commitment"] != record["commitment"]:
-            return "shown", {"order_seat": seat, "order_shown": e["commitment"]}
+            return _wrong("shown", order_seat=seat, order_shown=e["commitment"])
     return None
 
 

@@ -447,7 +447,7 @@ async def delete_game(request: Request, store: StorageDep, lock: GameLock, gid: 
         game = await load_game(gid, store)
         s = game.session
         check_owner(s, uid)
-        if s.online and s.status in ("playing", "game-over"):
+        if s.online and (s.status in ("playing", "game-over") or seeds.seeding(s)):  # seated: a seed awaited
             raise Refused(
                 409,
                 "a game against another person cannot be deleted while played",

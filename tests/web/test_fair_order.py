@@ -228,6 +228,11 @@ def test_a_challenge_shows_taker_and_owner_the_commitment_before_their_seeds(peo
     assert v["online"]["seeds_due"] >= time.time() + SEED_WAIT - 5
     seen = {1: v["online"]["commitment"]}
     send_seed(bob, gid, "bobseed", seen[1])
+    # while a seed is awaited the game is under way: nothing to play yet, nor may its owner delete it
+    refused(ann.delete(f"/api/games/{gid}"), 409, "game_in_progress")
+    v = ann.get(f"/api/games/{gid}").json()
+    r = ann.post(f"/api/games/{gid}/actions", json={"action": "resign", "level": 0, "seq": v["seq"]})
+    assert r.status_code == 400 and v["actions"] == []
     # Ann's lobby names the game; its view shows her the commitment, then she sends her seed
     assert ann.get("/api/lobby").json()["taken"]["game_id"] == gid
     seen[0] = seed_after_view(ann, gid, "annseed")
