@@ -315,3 +315,25 @@ def test_the_seed_route_refuses_strangers_and_nonsense_without_changing_the_game
     assert ann.post("/api/games/nosuchgame/seed", json={"client_seed": "x", "commitment": c}).status_code == 404
     assert ann.get(f"/api/games/{g['id']}").json()["online"]["seed_wanted"] is True
     assert ann.get(f"/api/games/{g['id']}/fairness").json()["client_seeds"] == [None, None]
+
+
+def test_a_game_made_before_the_order_was_kept_plays_on_and_its_record_says_the_order_is_unknown():
+    """A waiting invitation saved before the order was kept (its owner's seed taken with the creation, no
+    ``order``) is joined and played as before; its record has no ``order``: verify says it was not checked."""
+    from nardy.web.seeds import give_seed
+    from nardy.web.sessions import Session, new_session
+
+    s = new_session("long", length=1, opponent="online", owner="ann", client_seed="oldann", players=["Ann", "?"])
+    fair = s.settings["fair"]
+    for key in ("order", "own", "due"):
+        del fair[key]  # what such a game has: server seed, commitment, client seeds
+    s = Session.from_dict(json.loads(json.dumps(s.to_dict())))
+    side = s.join("bob", "Bob", None, 1000.0, own_seed=True)
+    assert s.status == "waiting" and s.fairness()["client_seeds"] == ["oldann", None]
+    assert give_seed(s, side, "bobseed", s.settings["fair"]["commitment"], 1001.0)
+    assert s.status == "playing" and len(s.fairness()["rolls"]) >= 2
+    rec = s.fairness()
+    assert "order" not in rec
+    rec["server_seed"] = fair["server_seed"]  # as it is shown once the match is over
+    v = fairdice.verify(rec)
+    assert v.ok and not v.order_checked
