@@ -92,7 +92,7 @@ challenges = Table(
     Column("closed", DateTime(timezone=True), nullable=True),
     Column("game_id", String(32), nullable=True),
     Column("taken_by", String(32), nullable=True),
-    # the owner gives their own dice seed after the game's commitment (migration 0005; NULL: no, the server's)
+    # the owner gives their own dice seed after the game's commitment (migration 0007; NULL: no, the server's)
     Column("own_seed", Boolean, nullable=True),
 )
 Index("ix_nardy_challenges_owner", challenges.c.owner, challenges.c.created)

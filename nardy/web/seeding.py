@@ -6,22 +6,24 @@ the game showed them (``online.commitment`` of any view of the game: the answer 
 ``GET``, the live channel). The seed is refused unless that commitment is the game's (409
 ``commitment_mismatch``), so the server has published its commitment to the player before it has their seed.
 The match begins with the last seed awaited (:mod:`nardy.web.seeds`); the answer is the player's view of the
-game. The same seed sent again answers the same (idempotent); another one, 409 ``seed_given``. Stored before
-it is answered, then pushed to the game's live connections.
+game. The same seed sent again answers the same (idempotent); another one, 409 ``seed_given``. A stranger to
+a private game gets the answer of a missing game (404), a watcher 403 ``not_seated``. Stored before it is
+answered, then pushed to the game's live connections.
 """
 
 from __future__ import annotations
 
 import time
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError
 from . import seeds
 from .auth import current_user, require_user
-from .deps import GameId, GameLock, LaneDep, StorageDep
-from .online import _conflict, _forbidden, _online_game, check_reader, publish, shown, store_game
+from .deps import GameId, GameLock, LaneDep, StorageDep, read_locked
+from .online import _conflict, _forbidden, publish, shown, store_game
 from .view import SavedGameView
 
 __all__ = ["router", "SeedBody"]
@@ -54,9 +56,12 @@ class SeedBody(BaseModel):
 async def give_seed(request: Request, body: SeedBody, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
     user = await require_user(await current_user(request))
     async with lock:
-        game = await _online_game(store, gid)
+        game = await run_in_threadpool(read_locked, store, gid)
         s = game.session
-        check_reader(s, user.id)
+        if not s.may_watch(user.id):  # a stranger to a private game: the answer to a missing game
+            raise HTTPException(404, f"no saved game {gid!r}")
+        if not s.online:
+            raise _conflict("not_online", "only a game against another person online has that")
         sides = s.sides_of(user.id)
         if not sides:
             raise _forbidden("not_seated", "you do not sit at this game")

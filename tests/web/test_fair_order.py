@@ -303,7 +303,11 @@ def test_the_seed_route_refuses_strangers_and_nonsense_without_changing_the_game
     g = ann.post("/api/games", json={"game": "long", "opponent": "online", "length": 1, "own_seed": True}).json()
     c = g["online"]["commitment"]
     url = f"/api/games/{g['id']}/seed"
-    refused(cat.post(url, json={"client_seed": "x", "commitment": c}), 403, "private_game")
+    # a stranger to the private game is answered as for a missing one; nothing changes
+    stranger = cat.post(url, json={"client_seed": "x", "commitment": c})
+    missing = cat.post("/api/games/nosuchgame/seed", json={"client_seed": "x", "commitment": c})
+    assert stranger.status_code == missing.status_code == 404
+    assert stranger.json()["code"] == missing.json()["code"] == "not_found"
     for body in (
         {"client_seed": "no spaces", "commitment": c},
         {"client_seed": "x" * 65, "commitment": c},
@@ -315,6 +319,10 @@ def test_the_seed_route_refuses_strangers_and_nonsense_without_changing_the_game
     assert ann.post("/api/games/nosuchgame/seed", json={"client_seed": "x", "commitment": c}).status_code == 404
     assert ann.get(f"/api/games/{g['id']}").json()["online"]["seed_wanted"] is True
     assert ann.get(f"/api/games/{g['id']}/fairness").json()["client_seeds"] == [None, None]
+    # a watcher of a game open to watchers sees the commitment but has no seat to give a seed for
+    w = ann.post("/api/games", json={"game": "long", "opponent": "online", "length": 1, "watchers": True}).json()
+    body = {"client_seed": "x", "commitment": shown_commitment(cat, w["id"])}
+    refused(cat.post(f"/api/games/{w['id']}/seed", json=body), 403, "not_seated")
 
 
 def test_a_game_made_before_the_order_was_kept_plays_on_and_its_record_says_the_order_is_unknown():

@@ -78,7 +78,7 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     url = empty_db
     st = Storage(url)
     tables, cols, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0005"
+    assert rev == SCHEMA_HEAD == "0007"
     assert tables == {"alembic_version", "nardy_games"} | NEW_TABLES
     assert NEW_GAME_COLUMNS <= cols
     # what the revisions made is what nardy.web.storage's tables describe (names, types, indexes)
@@ -241,8 +241,8 @@ def test_an_in_memory_database_is_migrated_too():
     st.close()
 
 
-def test_challenges_made_before_0005_read_as_the_server_making_their_owners_seed(empty_db):
-    """0005 adds ``nardy_challenges.own_seed`` (docs/fairness.md, the order): a challenge stored at 0004 (its
+def test_challenges_made_before_0007_read_as_the_server_making_their_owners_seed(empty_db):
+    """0007 adds ``nardy_challenges.own_seed`` (docs/fairness.md, the order): a challenge stored before it (its
     owner's seed, if any, taken with it) is kept and reads as not awaiting its owner's own seed."""
     url = empty_db
     from alembic import command
@@ -269,7 +269,7 @@ def test_challenges_made_before_0005_read_as_the_server_making_their_owners_seed
     eng.dispose()
     st.close()
     st = Storage(url)
-    assert schema_of(url)[2] == SCHEMA_HEAD == "0005"
+    assert schema_of(url)[2] == SCHEMA_HEAD == "0007"
     ch = Community(st).challenge("c1")
     assert ch is not None and ch.own_seed is False and ch.status == "open" and ch.client_seed == "oldseed"
     st.close()

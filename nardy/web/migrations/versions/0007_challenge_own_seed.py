@@ -1,6 +1,6 @@
 """Challenges and seeks remember whether their owner gives their own dice seed after the game's commitment.
 
-Revision ID: 0005
+Revision ID: 0007
 Revises: 0004
 
 * ``nardy_challenges.own_seed``: the owner asked to give their own seed for the provably fair dice
@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
+revision = "0007"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
