@@ -294,7 +294,7 @@ async def _online_game(store, gid: str, locked: bool = True) -> Loaded:
     "/api/games/{gid}/join",
     tags=["online"],
     response_model=SavedGameView,
-    summary="Take the empty seat of an online game (with the invitation); the match begins",
+    summary="Take the empty seat of an online game (with the invitation); the match begins once both dice seeds are in",
 )
 async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
     user = await require_user(await current_user(request))
