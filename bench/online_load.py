@@ -388,7 +388,7 @@ class Player:
         await self.open_lobby()
         try:
             a = self.run.args
-            terms = {"game": a.game, "length": 1, "clock": a.clock, "rated": a.rated, "client_seed": f"s{self.i}"}
+            terms = {"game": a.game, "length": 1, "clock": a.clock, "rated": a.rated}
             status, out = await self.request("POST", "/api/lobby/quick", terms)
             if status != 200:
                 self.run.fig.error(f"quick {status}")
@@ -678,7 +678,7 @@ class Run:
             status, g = await owner.request(
                 "POST",
                 "/api/games",
-                {"game": self.args.game, "opponent": "online", "length": 1, "client_seed": f"s{owner.i}"},
+                {"game": self.args.game, "opponent": "online", "length": 1},
             )
             if status != 201:
                 self.fig.error(f"create {status}")

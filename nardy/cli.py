@@ -159,7 +159,7 @@ def moves(game, position_id, dice, as_json, numbering, side):
 
 
 #: Exit statuses of ``nardy verify-dice`` (docs/fairness.md).
-VERIFY_OK, VERIFY_FAILED, VERIFY_NOT_REVEALED, VERIFY_UNREADABLE = 0, 1, 2, 3
+VERIFY_OK, VERIFY_FAILED, VERIFY_NOT_REVEALED, VERIFY_UNREADABLE, VERIFY_NO_ORDER = 0, 1, 2, 3, 4
 
 
 @main.command("verify-dice")
@@ -174,9 +174,11 @@ def verify_dice(file, lang):
     """Check the dice of an online game: FILE is its fairness record (GET /api/games/ID/fairness) or its
     game record carrying one under "fairness" ("-" reads standard input).
 
-    Exit status: 0 every roll checks; 1 a check failed (the first bad roll is named); 2 the server seed is
-    not revealed yet (the match is not over); 3 FILE cannot be read or is not such a record. The scheme is
-    described in docs/fairness.md.
+    Exit status: 0 the commitment, the order (each client seed taken after the commitment) and every roll
+    check; 1 a check failed (a wrong order, a wrong commitment, or the first bad roll, named); 2 the server
+    seed is not revealed yet (the match is not over); 3 FILE cannot be read or is not such a record; 4 the
+    commitment and every roll check but the record does not show the order (a game from before it was kept).
+    The scheme is described in docs/fairness.md.
     """
     import hashlib
 
@@ -224,15 +226,23 @@ def verify_dice(file, lang):
     if v.revealed:
         out.append(t("fair_server_seed", seed=rec["server_seed"]))
     out.append(t("fair_client_seeds", s0=seeds[0], s1=seeds[1]))
+    out.extend(_order_lines(t, rec, v))
     if v.revealed and v.commitment_ok:
         out.append(t("fair_rolls_checked", checked=v.rolls_checked, total=v.rolls_total))
     else:
         out.append(t("fair_rolls_logged", total=v.rolls_total))
     out.append(t("fair_counts", dice=sum(v.faces), two=v.two_dice, doubles=v.doubles, one=v.one_die))
     out.append(t("fair_faces", faces=" ".join(str(c) for c in v.faces)))
-    if v.ok:
+    if v.ok and not v.order_checked:
+        out.append(t("fair_ok_no_order"))
+        status = VERIFY_NO_ORDER
+    elif v.ok:
         out.append(t("fair_ok"))
         status = VERIFY_OK
+    elif v.reason == "order":
+        side = t(f"fair_side_{v.order_seat}") if v.order_seat is not None else ""
+        out.append(t(f"fair_bad_order_{v.order_problem}", event=v.order_event, side=side, shown=v.order_shown))
+        status = VERIFY_FAILED
     elif v.reason == "not_revealed":
         out.append(t("fair_not_revealed"))
         status = VERIFY_NOT_REVEALED
@@ -247,6 +257,23 @@ def verify_dice(file, lang):
         status = VERIFY_FAILED
     click.echo(terminal_text("\n".join(out), lines=True))  # the seeds are the record's text
     sys.exit(status)
+
+
+def _order_lines(t, rec: dict, v) -> list[str]:
+    """What ``nardy verify-dice`` says of the record's order: when the commitment came, and each seed after
+    it (by its player, or made by the server); that it is not shown (an old record)."""
+    if not v.order_checked:
+        return [t("fair_order_missing")]
+    if v.reason == "order":
+        return []
+    events = rec["order"]
+    t0 = events[0]["t"]
+    out = [t("fair_order_commit")]
+    for e in sorted((e for e in events if e["event"] == "seed"), key=lambda e: e["seat"]):
+        side = t(f"fair_side_{e['seat']}")
+        key = "fair_order_player" if e["by"] == "player" else "fair_order_server"
+        out.append(t(key, side=side, after=f"{e['t'] - t0:.3f}"))
+    return out
 
 
 _LAZY = {

@@ -1,8 +1,10 @@
 """Provably fair dice: scheme ``nardy-hmac-sha256-v1`` (docs/fairness.md says why it is fair and how to check).
 
 The server draws a secret *server seed* (32 random bytes) and publishes its *commitment*, the SHA-256 of
-those bytes, when the game is created. Each player gives a *client seed* (seat 0, White, at create; seat
-1, Black, at join). Roll number ``n`` (0, 1, 2, ... over every call of the dice source in the match: each
+those bytes, when the game is created. Each player then gives a *client seed*, only after being shown the
+commitment, and sends that commitment back with it (or leaves it to the server, which makes one); the
+record's ``order`` keeps this sequence (:func:`commit_event`, :func:`seed_event`, :func:`order_problem`).
+Roll number ``n`` (0, 1, 2, ... over every call of the dice source in the match: each
 opening die, each two-dice roll, across all the games of the match) is read from::
 
     digest = HMAC-SHA256(key=server_seed, msg=f"{seed0}:{seed1}:{n}".encode())
@@ -19,7 +21,8 @@ The server seed is shown when the match is over; anyone can then check the commi
   the log of the rolls it made; its saved state holds the server seed (never shown to a client before the
   match is over).
 * :func:`new_server_seed`, :func:`commitment`, :func:`derive`, :func:`check_client_seed`.
-* :func:`public_record`: the JSON anyone may see (the seed only when ``reveal``); :func:`verify` checks one.
+* :func:`public_record`: the JSON anyone may see (the seed only when ``reveal``, the order of commitment and
+  seeds when given); :func:`verify` checks one, the order included.
 
 Example::
 
@@ -53,6 +56,10 @@ __all__ = [
     "derive",
     "check_client_seed",
     "public_record",
+    "commit_event",
+    "seed_event",
+    "order_problem",
+    "order_text",
     "verify",
     "check_fair_state",
 ]
@@ -334,17 +341,44 @@ def check_fair_state(state, fail) -> None:
 
 
 # ----- the public record and its check ------------------------------------------------------------------
-def public_record(dice: FairDice, reveal: bool) -> dict:
+def public_record(dice: FairDice, reveal: bool, order: list | None = None) -> dict:
     """What anyone may see of ``dice``: ``{"scheme", "commitment", "client_seeds": [s0|None, s1|None],
     "server_seed": hex | None, "rolls": [[d1, d2] | [d], ...]}``; the server seed only when ``reveal``
-    (once the match is over: before that, it would tell every later roll)."""
-    return {
+    (once the match is over: before that, it would tell every later roll). ``order``: the events of the
+    commitment and the seeds (:func:`order_problem` says what they must show), kept under ``"order"``; ``None``
+    leaves the key out (a record from before the order was kept)."""
+    out: dict = {
         "scheme": SCHEME,
         "commitment": dice.commitment,
         "client_seeds": list(dice.client_seeds),
         "server_seed": dice.server_seed.hex() if reveal else None,
         "rolls": [list(r) for r in dice.rolls],
     }
+    if order is not None:
+        out["order"] = [dict(e) for e in order]
+    return out
+
+
+def commit_event(commitment_hex: str, t: float) -> dict:
+    """The first event of a record's ``order``: the server published ``commitment_hex`` at ``t`` (Unix
+    seconds) to the players, before any client seed was taken."""
+    return {"event": "commit", "commitment": commitment_hex, "t": round(t, 3)}
+
+
+def seed_event(seat: int, seed: str, by: str, t: float, shown: str | None = None) -> dict:
+    """A seed event of a record's ``order``: seat ``seat``'s client seed ``seed`` was taken at ``t``.
+
+    ``by``: ``"player"`` (the seat's player gave it, sending back ``shown``, the commitment they had been
+    shown) or ``"server"`` (the player gave none: the server made it, and that side trusts the server).
+    Raises InvalidOptionError: ``by`` is neither, or a player's seed comes without the commitment shown."""
+    if by not in ("player", "server"):
+        raise InvalidOptionError(f"seed by {_quote(by)}: expected 'player' or 'server'")
+    out = {"event": "seed", "seat": seat, "by": by, "client_seed": check_client_seed(seed), "t": round(t, 3)}
+    if by == "player":
+        if not (isinstance(shown, str) and _HEX64.fullmatch(shown)):
+            raise InvalidOptionError("a player's seed is recorded with the commitment they were shown")
+        out["commitment"] = shown
+    return out
 
 
 @dataclass(frozen=True)
@@ -356,14 +390,27 @@ class Verification:
         revealed: the record shows the server seed (``False``: nothing but the shapes could be checked).
         commitment_ok: ``sha256(server seed) == commitment``; ``None`` when not revealed.
         rolls_total: rolls in the log.
-        rolls_checked: rolls found right (all of them when ``ok``; those before the first bad one else).
+        rolls_checked: rolls found right (all of them when ``ok``; those before the first bad one else; with a
+            wrong order, the rolls are checked all the same).
         bad_roll: the roll number (log index) of the first roll that is not the seeds' roll, else ``None``.
         reason: ``None`` when ``ok``; else ``"not_revealed"``, ``"commitment"`` (the seed does not match
-            the commitment), ``"client_seed_missing"`` (rolls logged without both client seeds) or
-            ``"roll"`` (roll ``bad_roll`` differs: ``got`` in the log, ``expected`` from the seeds).
+            the commitment), ``"order"`` (the record's ``order`` shows a client seed taken before the
+            commitment, or after another commitment: ``order_problem``), ``"client_seed_missing"`` (rolls
+            logged without both client seeds) or ``"roll"`` (roll ``bad_roll`` differs: ``got`` in the log,
+            ``expected`` from the seeds).
         expected: the dice the seeds give for ``bad_roll``; ``got``: the logged ones.
         faces: how many logged dice show 1, 2, ... 6; ``doubles``: two-dice rolls that are doubles;
             ``two_dice`` / ``one_die``: rolls of each kind in the log.
+        order_checked: the record has an ``order`` and it was checked (``False``: a record from before the
+            order was kept: that each seed came after the commitment could not be checked; ``ok`` then says
+            only that the commitment and the rolls check).
+        order_problem: with reason ``"order"``: ``"commit_first"`` (event ``order_event`` should be the one
+            commitment, first), ``"time"`` (event ``order_event`` is dated before the one above it),
+            ``"seed_count"`` (seat ``order_seat`` has not exactly one seed event for its seed),
+            ``"seed_value"`` (its event names another seed) or ``"shown"`` (its player sent their seed
+            with the commitment ``order_shown``, not the one the server seed hashes to).
+        server_seats: the seats whose seed the server made (their player gave none: those sides trust the
+            server for the dice).
     """
 
     ok: bool
@@ -379,12 +426,23 @@ class Verification:
     doubles: int = 0
     two_dice: int = 0
     one_die: int = 0
+    order_checked: bool = False
+    order_problem: str | None = None
+    order_event: int | None = None
+    order_seat: int | None = None
+    order_shown: str | None = None
+    server_seats: tuple[int, ...] = ()
 
     @property
     def detail(self) -> str:
         """English summary of the outcome (one line)."""
         if self.ok:
-            return f"the commitment matches and all {self.rolls_total} rolls are the seeds' rolls"
+            done = f"the commitment matches and all {self.rolls_total} rolls are the seeds' rolls"
+            if not self.order_checked:
+                return done + "; the record does not show the order of the commitment and the seeds (not checked)"
+            return done + "; each client seed was taken after the commitment"
+        if self.reason == "order":
+            return order_text(self.order_problem, self.order_event, self.order_seat, self.order_shown)
         if self.reason == "not_revealed":
             return "the server seed is not revealed yet (the match is not over): the rolls cannot be checked"
         if self.reason == "commitment":
@@ -393,6 +451,86 @@ class Verification:
             return "rolls are logged but a client seed is missing"
         got = list(self.got or ())
         return f"roll {self.bad_roll} is {got}, but the seeds give {list(self.expected or ())}"
+
+
+_SIDES = ("White (seat 0)", "Black (seat 1)")
+
+
+def order_text(problem: str | None, event: int | None, seat: int | None, shown: str | None) -> str:
+    """English words for an order problem of :class:`Verification` (``order_problem`` and its details)."""
+    side = _SIDES[seat] if seat in (0, 1) else "?"
+    return {
+        "commit_first": f"the order is wrong: event {event} should be the commitment, published once and first",
+        "time": f"the order is wrong: event {event} is dated before the event above it",
+        "seed_count": f"the order is wrong: {side} has not exactly one seed event for its seed",
+        "seed_value": f"the order is wrong: the seed event of {side} names another seed than the record's",
+        "shown": f"the order is wrong: {side} gave their seed after being shown the commitment {shown}, "
+        "not the one the server seed hashes to",
+    }.get(problem or "", "the order is wrong")
+
+
+def _wrong(problem: str, **where) -> tuple[str, dict]:
+    return problem, where
+
+
+def order_problem(record: dict) -> tuple[str, dict] | None:
+    """What is wrong with the ``order`` of a checked record (:func:`verify` calls it), or ``None``.
+
+    The order must show, in sequence (list order, times never going back): first and once, the commitment
+    the server published (``{"event": "commit", "commitment", "t"}``, the record's commitment); then, for each
+    seat with a client seed, exactly one ``{"event": "seed", "seat", "by", "client_seed", "t"}`` naming that
+    seed, after the commitment; a seed given by its player (``by: "player"``) carries the commitment that
+    player was shown and sent back with it, which must be the record's (the one the server seed hashes to
+    once revealed). ``by: "server"``: the player gave none and the server made it. Returns ``(problem,
+    details)`` as :class:`Verification`'s ``order_problem`` and ``order_event``/``order_seat``/``order_shown``.
+    """
+    events = record["order"]
+    if not events or events[0]["event"] != "commit" or events[0]["commitment"] != record["commitment"]:
+        return _wrong("commit_first", order_event=0)
+    for k, e in enumerate(events):
+        if k and e["event"] == "commit":
+            return _wrong("commit_first", order_event=k)
+        if k and e["t"] < events[k - 1]["t"]:
+            return _wrong("time", order_event=k)
+    for seat, seed in enumerate(record["client_seeds"]):
+        mine = [e for e in events if e["event"] == "seed" and e["seat"] == seat]
+        if len(mine) != (0 if seed is None else 1):
+            return _wrong("seed_count", order_seat=seat)
+        if not mine:
+            continue
+        e = mine[0]
+        if e["client_seed"] != seed:
+            return _wrong("seed_value", order_seat=seat)
+        if e["by"] == "player" and e["commitment"] != record["commitment"]:
+            return _wrong("shown", order_seat=seat, order_shown=e["commitment"])
+    return None
+
+
+def _check_order(order) -> None:
+    """The shapes of a record's ``order`` (what the events must say is :func:`order_problem`'s)."""
+    if not isinstance(order, list):
+        _record_error("order", order, "expected a list of events")
+    for k, e in enumerate(order):
+        where = f"order[{k}]"
+        if not isinstance(e, dict) or e.get("event") not in ("commit", "seed"):
+            _record_error(where, e, "expected an event {'event': 'commit' or 'seed', ...}")
+        t = e.get("t")
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or t != t or t in (float("inf"), float("-inf")):
+            _record_error(f"{where}.t", t, "expected a time (Unix seconds)")
+        if e["event"] == "commit":
+            if not (isinstance(e.get("commitment"), str) and _HEX64.fullmatch(e["commitment"])):
+                _record_error(f"{where}.commitment", e.get("commitment"), "expected 64 lowercase hex characters")
+            continue
+        if e.get("seat") not in (0, 1) or isinstance(e.get("seat"), bool):
+            _record_error(f"{where}.seat", e.get("seat"), "expected 0 or 1")
+        if e.get("by") not in ("player", "server"):
+            _record_error(f"{where}.by", e.get("by"), "expected 'player' or 'server'")
+        s = e.get("client_seed")
+        if not (isinstance(s, str) and _CLIENT_SEED.fullmatch(s)):
+            _record_error(f"{where}.client_seed", s, "expected 1-64 characters 0-9, A-Z, a-z, _ or -")
+        shown = e.get("commitment")
+        if e["by"] == "player" and not (isinstance(shown, str) and _HEX64.fullmatch(shown)):
+            _record_error(f"{where}.commitment", shown, "a player's seed carries the commitment they were shown")
 
 
 def _record_error(field: str, value, why: str):
@@ -426,14 +564,18 @@ def _check_record(record) -> dict:
     for k, r in enumerate(rolls):
         if not (isinstance(r, list) and _is_roll(r)):
             _record_error(f"rolls[{k}]", r, "expected a roll [d1, d2] or a single die [d], dice 1-6")
+    if "order" in record:
+        _check_order(record["order"])
     return record
 
 
 def verify(record: dict) -> Verification:
     """Check a public record (:func:`public_record`), or a game record carrying one under ``"fairness"``.
 
-    Checks that the server seed hashes to the commitment, then every roll in order against :func:`derive`
-    (a ``[d]`` entry against the roll's first die, ``[d1, d2]`` against its first two).
+    Checks that the server seed hashes to the commitment, that the record's ``order`` shows each client seed
+    taken after that commitment (:func:`order_problem`; even before the seed is revealed; a record without
+    ``order`` is from before it was kept: ``order_checked`` is then ``False``), then every roll in order
+    against :func:`derive` (a ``[d]`` entry against the roll's first die, ``[d1, d2]`` against its first two).
 
     Raises:
         InvalidDiceError: not a record of scheme ``nardy-hmac-sha256-v1`` (a missing key, a value of the
@@ -447,6 +589,9 @@ def verify(record: dict) -> Verification:
             faces[d - 1] += 1
     two = [r for r in rolls if len(r) == 2]
 
+    has_order = "order" in rec
+    servers = tuple(sorted({e["seat"] for e in rec.get("order", ()) if e["event"] == "seed" and e["by"] == "server"}))
+
     def outcome(revealed: bool, commitment_ok: bool | None, checked: int, **bad) -> Verification:
         return Verification(
             ok=bad.get("reason") is None and revealed and bool(commitment_ok),
@@ -458,20 +603,33 @@ def verify(record: dict) -> Verification:
             doubles=sum(1 for r in two if r[0] == r[1]),
             two_dice=len(two),
             one_die=len(rolls) - len(two),
+            order_checked=has_order,
+            server_seats=servers,
             **bad,
         )
 
+    wrong = order_problem(rec) if has_order else None
     if rec["server_seed"] is None:
+        if wrong:
+            return outcome(False, None, 0, reason="order", order_problem=wrong[0], **wrong[1])
         return outcome(False, None, 0, reason="not_revealed")
     key = bytes.fromhex(rec["server_seed"])
     if hashlib.sha256(key).hexdigest() != rec["commitment"]:
         return outcome(True, False, 0, reason="commitment")
     s0, s1 = rec["client_seeds"]
     if rolls and (s0 is None or s1 is None):
+        if wrong:
+            return outcome(True, True, 0, reason="order", order_problem=wrong[0], **wrong[1])
         return outcome(True, True, 0, reason="client_seed_missing")
     prefix = f"{s0}:{s1}"
+    checked = len(rolls)
     for n, got in enumerate(rolls):
         want = _derive(key, prefix, n, len(got))
         if want != got:
-            return outcome(True, True, n, bad_roll=n, reason="roll", expected=want, got=got)
+            if not wrong:
+                return outcome(True, True, n, bad_roll=n, reason="roll", expected=want, got=got)
+            checked = n
+            break
+    if wrong:  # the rolls are checked all the same (how many are right is told), but the order fails it
+        return outcome(True, True, checked, reason="order", order_problem=wrong[0], **wrong[1])
     return outcome(True, True, len(rolls))

@@ -27,10 +27,12 @@ from nardy.fairdice import (
     FairDice,
     Verification,
     check_client_seed,
+    commit_event,
     commitment,
     derive,
     new_server_seed,
     public_record,
+    seed_event,
     verify,
 )
 from nardy.game import Game
@@ -338,13 +340,26 @@ def test_the_other_kinds_load_as_before():
 
 
 # ----- verify: tampering is found ----------------------------------------------------------------------------
-def _record(rolls: int = 40) -> dict:
+def _order(by=("player", "player")) -> list[dict]:
+    """The order of a game made right: the commitment published at t = 1000, then White's seed, then Black's,
+    each sent by its player with that commitment (or made by the server)."""
+    c = commitment(KEY)
+    return [
+        commit_event(c, 1000.0),
+        seed_event(0, SEEDS[0], by[0], 1001.5, c if by[0] == "player" else None),
+        seed_event(1, SEEDS[1], by[1], 1002.25, c if by[1] == "player" else None),
+    ]
+
+
+def _record(rolls: int = 40, order: bool = True) -> dict:
+    """A revealed record of ``rolls`` rolls (two opening dice, then two-dice rolls); ``order``: with the order
+    of a game made right (:func:`_order`), else a record from before the order was kept."""
     d = FairDice(KEY, SEEDS)
     d.roll_one()
     d.roll_one()
     for _ in range(rolls - 2):
         d.roll()
-    return public_record(d, reveal=True)
+    return public_record(d, reveal=True, order=_order() if order else None)
 
 
 def test_an_honest_record_verifies():
@@ -359,6 +374,7 @@ def test_an_honest_record_verifies():
         doubles=v.doubles,
         two_dice=38,
         one_die=2,
+        order_checked=True,
     )
     assert sum(v.faces) == 2 + 2 * 38 and v.reason is None and v.bad_roll is None
     assert verify({"id": "g1", "fairness": _record()}).ok  # a game record carrying it
@@ -397,11 +413,16 @@ def test_a_removed_or_added_roll_shows():
 
 def test_a_changed_client_seed_is_found():
     for seeds in (["alice", "bob2"], ["bob", "alice"]):
-        rec = _record()
+        rec = _record(order=False)
         rec["client_seeds"] = seeds
         first = next(n for n, r in enumerate(rec["rolls"]) if dice_by_hand(KEY, seeds, n, len(r)) != r)
         v = verify(rec)
         assert (v.ok, v.reason, v.bad_roll) == (False, "roll", first)
+        # with the order kept, the seed is not the one its player gave after the commitment
+        rec = _record()
+        rec["client_seeds"] = seeds
+        v = verify(rec)
+        assert (v.ok, v.reason, v.order_problem) == (False, "order", "seed_value")
 
 
 def test_a_changed_server_seed_or_commitment_is_found():
@@ -416,6 +437,9 @@ def test_a_changed_server_seed_or_commitment_is_found():
 
 def test_rolls_without_a_client_seed_fail():
     rec = _record()
+    rec["client_seeds"][1] = None
+    assert (verify(rec).reason, verify(rec).order_problem) == ("order", "seed_count")  # its seed event is there
+    rec = _record(order=False)
     rec["client_seeds"][1] = None
     assert verify(rec).reason == "client_seed_missing"
     rec["rolls"] = []
@@ -434,6 +458,84 @@ def test_an_unrevealed_record_cannot_be_checked_yet():
         40,
         0,
     )
+
+
+# ----- verify: the order of the commitment and the seeds ---------------------------------------------------
+def test_a_record_in_order_verifies_and_names_the_seeds_the_server_made():
+    v = verify(_record())
+    assert v.ok and v.order_checked and v.server_seats == ()
+    assert v.detail.endswith("each client seed was taken after the commitment")
+    d = FairDice(KEY, SEEDS)
+    v = verify(public_record(d, reveal=True, order=_order(by=("player", "server"))))
+    assert v.ok and v.order_checked and v.server_seats == (1,)
+
+
+def _moved(order: list[dict], k: int, to: int) -> list[dict]:
+    out = list(order)
+    out.insert(to, out.pop(k))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("change", "problem", "where"),
+    [
+        # a client seed recorded before the commitment was published
+        (lambda o: _moved(o, 2, 0), "commit_first", {"order_event": 0}),
+        (lambda o: _moved(o, 1, 0), "commit_first", {"order_event": 0}),
+        # the same, told by the times: Black's seed dated before the commitment
+        (lambda o: [o[0], o[1], {**o[2], "t": 999.0}], "time", {"order_event": 2}),
+        # a second commitment published after a seed (the server changing its mind)
+        (lambda o: [*o[:2], commit_event(commitment(bytes(32)), 1001.7), o[2]], "commit_first", {"order_event": 2}),
+        # the commitment published is not the record's
+        (lambda o: [commit_event(commitment(bytes(32)), 1000.0), *o[1:]], "commit_first", {"order_event": 0}),
+        # a player shown another commitment than the one the server seed hashes to
+        (
+            lambda o: [o[0], o[1], {**o[2], "commitment": commitment(bytes(32))}],
+            "shown",
+            {"order_seat": 1, "order_shown": commitment(bytes(32))},
+        ),
+        # a seed without its event, a seed taken twice, an event naming another seed
+        (lambda o: o[:2], "seed_count", {"order_seat": 1}),
+        (lambda o: [*o, {**o[2], "t": 1003.0}], "seed_count", {"order_seat": 1}),
+        (lambda o: [o[0], {**o[1], "client_seed": "mallory"}, o[2]], "seed_value", {"order_seat": 0}),
+    ],
+)
+def test_a_record_whose_order_is_wrong_is_refused(change, problem, where):
+    rec = _record()
+    rec["order"] = change(rec["order"])
+    v = verify(rec)
+    assert (v.ok, v.reason, v.order_problem) == (False, "order", problem)
+    assert {k: getattr(v, k) for k in where} == where
+    assert v.detail.startswith(("the order is wrong", "the order is wrong:"))
+    # before the reveal the order is checked all the same
+    rec["server_seed"] = None
+    assert (verify(rec).reason, verify(rec).order_problem) == ("order", problem)
+
+
+def test_a_record_from_before_the_order_was_kept_verifies_saying_the_order_was_not_checked():
+    v = verify(_record(order=False))
+    assert v.ok and not v.order_checked
+    assert "does not show the order of the commitment and the seeds (not checked)" in v.detail
+
+
+@pytest.mark.parametrize(
+    ("order", "words"),
+    [
+        ({"event": "commit"}, "order {'event': 'commit'}: expected a list"),
+        ([{"event": "start", "t": 1}], "order[0]"),
+        ([{"event": "commit", "commitment": "ab", "t": 1}], "order[0].commitment 'ab'"),
+        ([{"event": "commit", "commitment": "0" * 64, "t": "now"}], "order[0].t 'now'"),
+        ([{"event": "seed", "seat": 2, "by": "player", "client_seed": "a", "t": 1}], "order[0].seat 2"),
+        ([{"event": "seed", "seat": 0, "by": "friend", "client_seed": "a", "t": 1}], "order[0].by 'friend'"),
+        ([{"event": "seed", "seat": 0, "by": "player", "client_seed": "a b", "t": 1}], "order[0].client_seed"),
+        ([{"event": "seed", "seat": 0, "by": "player", "client_seed": "a", "t": 1}], "order[0].commitment None"),
+    ],
+)
+def test_a_malformed_order_is_refused_naming_the_field(order, words):
+    rec = _record()
+    rec["order"] = order
+    with pytest.raises(InvalidDiceError, match=re.escape(words)):
+        verify(rec)
 
 
 @pytest.mark.parametrize(
@@ -481,6 +583,63 @@ def test_verify_dice_exits_0_with_a_summary(tmp_path):
     assert f"Dice: 78 (38 rolls of two dice, {v.doubles} of them doubles; 2 single dice)" in lines
     assert "Faces 1-6: " + " ".join(map(str, v.faces)) in lines
     assert lines[-1] == "Verified: every roll is the one the seeds give."
+
+
+def test_verify_dice_prints_the_order_and_who_gave_each_seed(tmp_path):
+    r = run_cli(write(tmp_path, _record()), "--lang", "en")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    at = lines.index("Order: the commitment was published first, before any client seed")
+    assert lines[at + 1 : at + 3] == [
+        "  White: the seed was given by the player 1.500 s later, sent with that commitment",
+        "  Black: the seed was given by the player 2.250 s later, sent with that commitment",
+    ]
+    d = FairDice(KEY, SEEDS)
+    r = run_cli(write(tmp_path, public_record(d, True, _order(by=("player", "server")))), "--lang", "en")
+    assert (
+        r.exit_code == 0
+        and (
+            "  Black: the seed was made by the server 2.250 s later (the player gave none: that side trusts the server)"
+        )
+        in r.output.splitlines()
+    )
+
+
+def test_verify_dice_exits_1_when_a_seed_was_taken_before_the_commitment(tmp_path):
+    rec = _record()
+    rec["order"] = _moved(rec["order"], 2, 0)  # Black's seed first, then the commitment
+    r = run_cli(write(tmp_path, rec), "--lang", "en")
+    assert r.exit_code == 1, r.output
+    assert "Rolls checked: 40 of 40" in r.output  # every roll is right: the order alone fails it
+    assert r.output.splitlines()[-1] == (
+        "FAILED: wrong order: event 0 should be the commitment, published once and before any seed."
+    )
+    r = run_cli(write(tmp_path, rec), "--lang", "ru")
+    assert r.exit_code == 1 and "ОШИБКА: неверный порядок: событие 0" in r.output
+
+
+def test_verify_dice_exits_1_when_a_player_was_shown_another_commitment(tmp_path):
+    rec = _record()
+    other = commitment(bytes(32))
+    rec["order"][1]["commitment"] = other
+    r = run_cli(write(tmp_path, rec), "--lang", "en")
+    assert r.exit_code == 1, r.output
+    assert r.output.splitlines()[-1] == (
+        f"FAILED: White gave their seed after being shown the commitment {other}, "
+        "not the one the server seed hashes to."
+    )
+    rec["server_seed"] = None  # not revealed yet: the wrong order is a failure all the same
+    assert run_cli(write(tmp_path, rec), "--lang", "en").exit_code == 1
+
+
+def test_verify_dice_exits_4_on_a_record_from_before_the_order_was_kept(tmp_path):
+    r = run_cli(write(tmp_path, _record(order=False)), "--lang", "en")
+    assert r.exit_code == 4, r.output
+    assert "Rolls checked: 40 of 40" in r.output
+    assert "Order: NOT CHECKED: the record does not show when the commitment and the seeds came" in r.output
+    assert r.output.splitlines()[-1] == (
+        "Rolls verified, but the order could not be checked: that each seed came after the commitment is not shown."
+    )
 
 
 def test_verify_dice_reads_a_game_record_and_speaks_russian(tmp_path):
@@ -576,8 +735,23 @@ def test_the_worked_example_of_the_page_is_what_the_code_rolls():
     for _ in range(3):
         g.play(g.legal_plays()[0])
         g.roll()
-    assert public_record(m.dice_source, reveal=True) == json.loads(_doc_json(text))
+    doc = json.loads(_doc_json(text))
+    c = commitment(EX_KEY)
+    order = [
+        commit_event(c, 1767225600.0),
+        seed_event(0, EX_SEEDS[0], "player", 1767225602.418, c),
+        seed_event(1, EX_SEEDS[1], "player", 1767225609.057, c),
+    ]
+    assert public_record(m.dice_source, reveal=True, order=order) == doc
     assert [list(r) for r in m.dice_source.rolls] == EX_ROLLS
+    v = verify(doc)
+    assert v.ok and v.order_checked and v.server_seats == ()
+    # what the page says would fail: Black's seed before the commitment, or after another commitment
+    early = dict(doc, order=[order[2], order[0], order[1]])
+    assert (verify(early).reason, verify(early).order_problem) == ("order", "commit_first")
+    other = copy.deepcopy(doc)
+    other["order"][2]["commitment"] = hashlib.sha256(b"another").hexdigest()
+    assert (verify(other).reason, verify(other).order_problem, verify(other).order_seat) == ("order", "shown", 1)
 
 
 def _doc_json(text: str) -> str:

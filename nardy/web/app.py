@@ -36,7 +36,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from ..catalogue import page_catalogue
-from . import auth, dicetest, engine, fairplay, games, lobby, online, params, review
+from . import auth, dicetest, engine, fairplay, games, lobby, online, params, review, seeding
 from .botwork import BotWork
 from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
@@ -146,6 +146,7 @@ def create_app(
     app.include_router(engine.router)
     app.include_router(games.router)
     app.include_router(online.router)
+    app.include_router(seeding.router)
     app.include_router(auth.router)
     app.include_router(dicetest.router)
     app.include_router(lobby.router)

@@ -94,6 +94,8 @@ challenges = Table(
     Column("closed", DateTime(timezone=True), nullable=True),
     Column("game_id", String(32), nullable=True),
     Column("taken_by", String(32), nullable=True),
+    # the owner gives their own dice seed after the game's commitment (migration 0007; NULL: no, the server's)
+    Column("own_seed", Boolean, nullable=True),
 )
 Index("ix_nardy_challenges_owner", challenges.c.owner, challenges.c.created)
 Index("ix_nardy_challenges_open", challenges.c.status, challenges.c.kind, challenges.c.game)
@@ -162,6 +164,7 @@ class Challenge:
     closed: _dt.datetime | None = None
     game_id: str | None = None
     taken_by: str | None = None
+    own_seed: bool = False
 
     @classmethod
     def of(cls, row) -> Challenge:
@@ -183,6 +186,7 @@ class Challenge:
             _aware(row.closed) if row.closed is not None else None,
             row.game_id,
             row.taken_by,
+            bool(row.own_seed),
         )
 
     def public(self) -> dict:
@@ -369,7 +373,8 @@ class Community(RatingBook):
             "rating_min": terms.get("rating_min"),
             "rating_max": terms.get("rating_max"),
             "colour": terms.get("colour", "random"),
-            "client_seed": terms.get("client_seed"),
+            "client_seed": None,  # kept for old rows: a seed is given to the game, after its commitment
+            "own_seed": bool(terms.get("own_seed")),
             "status": "open",
             "created": now,
         }
@@ -377,7 +382,7 @@ class Community(RatingBook):
     @_guarded
     def create_challenge(self, owner: str, terms: dict, now: _dt.datetime | None = None) -> Challenge:
         """An open challenge of ``owner`` on ``terms`` (game, length, clock, clock_class, rated, rating_min,
-        rating_max, colour, client_seed). Raises :class:`ChallengeLimit`."""
+        rating_max, colour, own_seed). Raises :class:`ChallengeLimit`."""
         now = now or _now()
         with self.engine.begin() as c:
             self._check_limits(c, owner, now)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError
+from . import seeds
 from .auth import set_session_cookies, user_or_guest
 from .deps import (
     ComputeDep,
@@ -54,6 +55,7 @@ from .online import (
     viewer_for,
 )
 from .presence import seat_seen
+from .seeds import refuse_early_seed
 from .sessions import ACTIONS, NUMBERINGS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage, User
 from .view import SavedGameView
@@ -136,8 +138,13 @@ class NewGame(BaseModel):
     client_seed: str | None = Field(
         None,
         max_length=64,
-        description="online: your browser's seed for the provably fair dice (1-64 of [0-9A-Za-z_-]); "
-        "the server makes one if missing",
+        description="online: refused (422 seed_before_commitment): your seed goes to POST "
+        "/api/games/{id}/seed once the game has shown you its commitment (own_seed)",
+    )
+    own_seed: bool = Field(
+        False,
+        description="online: you give your own seed for the provably fair dice after seeing the commitment "
+        "(POST /api/games/{id}/seed); false: the server makes it (you then trust it for the dice)",
     )
     clock: Literal["none", "blitz", "rapid", "classic"] | ClockBody | None = Field(
         None,
@@ -227,6 +234,8 @@ def columns(s: Session) -> dict:
     seats = [x.player for x in s.table.seats] if s.online else [s.owner, s.owner]
     c = s.table.clock
     due = c.due() if (c is not None and not s.table.is_over) else None
+    if s.online and due is None:
+        due = seeds.due(s)  # the seeds awaited: the keeper aborts the game at that time
     return {
         "owner": s.owner,
         "seat0": seats[0],
@@ -255,7 +264,7 @@ async def list_games(
     store: StorageDep,
     limit: int = Query(50, ge=1, le=500),
     offset: int = Query(0, ge=0, le=10**9),
-    status: Literal["waiting", "playing", "game-over", "over", "cancelled", "declined"] | None = Query(None),
+    status: Literal["waiting", "playing", "game-over", "over", "cancelled", "declined", "aborted"] | None = Query(None),
 ):
     uid = await user_id(request)
     if uid is None:
@@ -292,6 +301,7 @@ async def create_game(
     me = 0 if body.colour != "black" else 1
     user, new_login = await user_or_guest(request, body.players[me] if body.players else guest_name(request))
     if body.opponent == "online":
+        refuse_early_seed(body.client_seed)
         clock = body.clock.model_dump() if isinstance(body.clock, ClockBody) else body.clock
         names = list(body.players) if body.players else None
         out = await create_online(
@@ -303,7 +313,7 @@ async def create_game(
             rule_options=body.options,
             length=body.length,
             colour=body.colour,
-            client_seed=body.client_seed,
+            own_seed=body.own_seed,
             clock=clock,
             watchers=body.watchers,
             players=names,
@@ -363,7 +373,7 @@ async def create_online(
     rule_options: dict | None,
     length: int,
     colour: str,
-    client_seed: str | None,
+    own_seed: bool,
     clock,
     watchers: bool,
     match_options: dict,
@@ -373,7 +383,8 @@ async def create_online(
 ) -> dict:
     """Make an online game owned by ``user`` (their seat at ``colour``) and its invitation; returns the view
     with ``invite`` (the token) and ``invite_url`` (the link to send). ``reserved``: a rematch keeps the other
-    seat for that player id (they join without the token). ``rule_options``: docs/rules.md options;
+    seat for that player id (they join without the token). ``own_seed``: the owner gives their own dice seed
+    after the commitment (:mod:`nardy.web.seeds`), else the server makes it. ``rule_options``: docs/rules.md options;
     ``match_options``: crawford, jacoby, beavers, cube_limit (as :func:`new_session` takes them)."""
     from .online import invite_url, new_invite
 
@@ -392,7 +403,7 @@ async def create_online(
             options=rule_options,
             players=names,
             owner=user.id,
-            client_seed=client_seed,
+            own_seed=own_seed,
             clock=clock,
             watchers=watchers,
             **match_options,
@@ -442,7 +453,7 @@ async def delete_game(request: Request, store: StorageDep, lock: GameLock, gid: 
         if not s.may_watch(uid):
             raise missing(gid)  # a private game: as if there were none
         check_owner(s, uid)
-        if s.online and s.status in ("playing", "game-over"):
+        if s.online and (s.status in ("playing", "game-over") or seeds.seeding(s)):  # seated: a seed awaited
             raise Refused(
                 409,
                 "a game against another person cannot be deleted while played",

@@ -63,6 +63,7 @@ from .games import ClockBody
 from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
 from .online import publish, shown
 from .presence import wall_clock
+from .seeds import refuse_early_seed
 from .sessions import new_session
 from .storage import User
 from .view import SavedGameView
@@ -139,6 +140,12 @@ async def _signed_in(conn) -> User:
 
 
 # ----- request bodies --------------------------------------------------------------------------------------
+_OWN_SEED = (
+    "you give your own seed for the fair dice once the game is made and has shown you its commitment "
+    "(POST /api/games/{id}/seed, docs/fairness.md); false: the server makes it"
+)
+
+
 class Terms(BaseModel):
     """What a challenge or a quick-pairing seek asks for."""
 
@@ -149,7 +156,8 @@ class Terms(BaseModel):
         "blitz", description="a preset or times in seconds; a rated match has a clock"
     )
     rated: bool = Field(True, description="the result changes both players' ratings (accounts only)")
-    client_seed: str | None = Field(None, max_length=64, description="your browser's seed for the fair dice")
+    client_seed: str | None = Field(None, max_length=64, description="refused (seed_before_commitment): see own_seed")
+    own_seed: bool = Field(False, description=_OWN_SEED)
 
 
 class ChallengeBody(Terms):
@@ -180,7 +188,8 @@ class QuickBody(Terms):
 
 class AcceptBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    client_seed: str | None = Field(None, max_length=64, description="your browser's seed for the fair dice")
+    client_seed: str | None = Field(None, max_length=64, description="refused (seed_before_commitment): see own_seed")
+    own_seed: bool = Field(False, description=_OWN_SEED)
 
 
 class BlockBody(BaseModel):
@@ -201,23 +210,21 @@ def _terms(body: Terms, user: User) -> dict:
     if body.rated and spec is None:
         raise _refused(422, "rated_needs_clock", "a rated match has a clock", "InvalidOptionError")
     klass = _r.clock_class(spec.initial, spec.increment, spec.delay) if spec is not None else "untimed"
-    if body.client_seed is not None:
-        from ..fairdice import check_client_seed
-
-        check_client_seed(body.client_seed)
+    refuse_early_seed(body.client_seed)
     return {
         "game": game,
         "length": body.length,
         "clock": clock,
         "clock_class": klass,
         "rated": body.rated,
-        "client_seed": body.client_seed,
+        "own_seed": body.own_seed,
     }
 
 
-def _builder(store, taker: User, client_seed: str | None):
+def _builder(store, taker: User, own_seed: bool):
     """``build(challenge, conn) -> game id`` for :meth:`Community.take_challenge`: the challenge's owner at
-    their colour, ``taker`` in the other seat, the match begun, the game stored on ``conn``."""
+    their colour, ``taker`` in the other seat, the game stored on ``conn``; the match begins once the seeds
+    awaited (``own_seed`` of each: :mod:`nardy.web.seeds`) are given after the game's commitment."""
     from sqlalchemy import select
 
     from .games import columns
@@ -234,12 +241,12 @@ def _builder(store, taker: User, client_seed: str | None):
             colour=colour,
             players=names,
             owner=ch.owner,
-            client_seed=ch.client_seed,
+            own_seed=ch.own_seed,
             clock=ch.clock,
             watchers=True,
         )
         s.settings.update(rated=ch.rated, rating_class=ch.clock_class, challenge=ch.id)
-        s.join(taker.id, taker.name, client_seed, time.time())
+        s.join(taker.id, taker.name, None, time.time(), own_seed=own_seed)
         s.run_bots()
         saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s), conn=conn)
         return saved.id
@@ -672,11 +679,11 @@ async def withdraw_challenge(request: Request, cid: GameId):
     return {"challenge": ch.public()}
 
 
-async def _take(request: Request, user: User, seed: str | None, take) -> tuple[Challenge, bool]:
+async def _take(request: Request, user: User, own_seed: bool, take) -> tuple[Challenge, bool]:
     store = request.app.state.storage
     lane = request.app.state.action_lane
     try:
-        return await lane(take, _builder(store, user, seed))
+        return await lane(take, _builder(store, user, own_seed))
     except ChallengeRefused as e:
         raise _challenge_refused(e) from None
     except GameStateError as e:
@@ -705,10 +712,7 @@ async def accept_challenge(request: Request, body: AcceptBody, cid: GameId):
     ch = await run_in_threadpool(com.challenge, cid)
     if ch is None:
         raise _refused(404, "no_challenge", "no such open challenge", "NotFound")
-    if body.client_seed is not None:
-        from ..fairdice import check_client_seed
-
-        check_client_seed(body.client_seed)
+    refuse_early_seed(body.client_seed)
     if ch.status == "open" and ch.owner != user.id:
         if ch.rated and user.guest:
             raise _refused(403, "guest_unrated", "guests play unrated games; register to play rated ones", "Forbidden")
@@ -720,7 +724,7 @@ async def accept_challenge(request: Request, body: AcceptBody, cid: GameId):
                 raise _refused(
                     403, "out_of_range", "your rating is outside the challenge's range", "Forbidden", rating=round(mine)
                 )
-    taken, new = await _take(request, user, body.client_seed, lambda build: com.take_challenge(cid, user.id, build))
+    taken, new = await _take(request, user, body.own_seed, lambda build: com.take_challenge(cid, user.id, build))
     gid = taken.game_id or ""
     if new:
         await publish(request.app, gid)
@@ -744,7 +748,7 @@ async def quick(request: Request, body: QuickBody):
         terms.update(rating_min=mine - body.rating_range, rating_max=mine + body.rating_range)
     try:
         seek, paired = await _take(
-            request, user, body.client_seed, lambda build: com.quick_pair(user.id, terms, mine, build)
+            request, user, body.own_seed, lambda build: com.quick_pair(user.id, terms, mine, build)
         )
     except ChallengeLimit as e:
         raise _limit_refused(e) from None

@@ -28,12 +28,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..errors import GameStateError
+from ..fairdice import check_client_seed
 from ..table import ACTIONS
+from . import seeds
 from .auth import current_user, require_user
 from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
 from .errors import Refused
 from .live import Conn
 from .presence import seat_seen
+from .seeds import refuse_early_seed
 from .sessions import NUMBERINGS, Session
 from .view import SavedGameView, view_json
 
@@ -234,10 +237,13 @@ async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
 
 
 async def expire(app, gid: str, now: float) -> bool:
-    """End ``gid``'s match if its clock has run out at ``now``; store and publish. True when it ended (when not
+    """End ``gid``'s match if its clock has run out at ``now`` (or abort it if its dice seeds are not in by
+    their time, :func:`nardy.web.seeds.check_due`); store and publish. True when it ended (when not
     due after all, a stale column, the true due time is stored). With several server processes each one's
     keeper may come to the game; the one that takes its lock acts, the others pass (exactly one ends it)."""
-    ended = await _on_clock(app, gid, lambda s: s.table.check_time(now) is not None, wait=False)
+    ended = await _on_clock(
+        app, gid, lambda s: seeds.check_due(s, now) or s.table.check_time(now) is not None, wait=False
+    )
     if ended:
         await publish(app, gid)
     return ended
@@ -276,7 +282,14 @@ class JoinBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     invite: str | None = Field(None, max_length=100, description="the invitation token (from the link)")
     client_seed: str | None = Field(
-        None, max_length=64, description="your browser's seed for the provably fair dice (1-64 of [0-9A-Za-z_-])"
+        None,
+        max_length=64,
+        description="your seed for the provably fair dice (1-64 of [0-9A-Za-z_-]), only with the game's "
+        "commitment you were shown (else 422 seed_before_commitment; or send it later to /seed)",
+    )
+    commitment: str | None = Field(None, max_length=64, description="the game's commitment, sent with client_seed")
+    own_seed: bool = Field(
+        False, description="you give your own seed after the commitment (POST /api/games/{id}/seed); else the server"
     )
 
 
@@ -287,7 +300,8 @@ class InviteBody(BaseModel):
 
 class RematchBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    client_seed: str | None = Field(None, max_length=64)
+    client_seed: str | None = Field(None, max_length=64, description="refused: see own_seed")
+    own_seed: bool = Field(False, description="you give your own dice seed after the new game's commitment")
 
 
 async def _online_game(
@@ -308,7 +322,7 @@ async def _online_game(
     "/api/games/{gid}/join",
     tags=["online"],
     response_model=SavedGameView,
-    summary="Take the empty seat of an online game (with the invitation); the match begins",
+    summary="Take the empty seat of an online game (with the invitation); the match begins once both dice seeds are in",
 )
 async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
     user = await require_user(await current_user(request))
@@ -325,10 +339,21 @@ async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLo
                 raise _conflict("seat_taken", "both seats are taken")
             raise _forbidden("bad_invite", "the invitation is not valid for this game")
 
+        # a seed comes only with the commitment the joiner was shown (checked before anything changes)
+        if body.client_seed is not None and body.commitment is None:
+            refuse_early_seed(body.client_seed)
+        own = body.own_seed or body.client_seed is not None
+
         def run():
             spent = s.settings.get("invite_hash")
             try:
-                s.join(user.id, user.name, body.client_seed, time.time())
+                now = time.time()
+                if body.client_seed is not None:
+                    check_client_seed(body.client_seed)
+                    seeds.check_shown(s, body.commitment)
+                side = s.join(user.id, user.name, None, now, own_seed=own)
+                if body.client_seed is not None:
+                    seeds.give_seed(s, side, body.client_seed, body.commitment or "", now)
             except GameStateError as e:
                 raise _conflict(e.code, str(e), **e.params) from None
             _spend_invite(s, spent)
@@ -397,6 +422,7 @@ async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: 
     from .games import create_online
 
     user = await require_user(await current_user(request))
+    refuse_early_seed(body.client_seed)
     async with lock:
         game = await _online_game(store, gid, uid=user.id)
         s = game.session
@@ -420,7 +446,7 @@ async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: 
             rule_options=m.rules.options(),
             length=m.length,
             colour="black" if me == 0 else "white",
-            client_seed=body.client_seed,
+            own_seed=body.own_seed,
             clock=s.table.clock.spec.to_dict() if s.table.clock else None,
             watchers=s.watchable,
             reserved=s.table.seats[1 - me].player,

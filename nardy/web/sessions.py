@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import secrets
 import time
 
 from .. import fairdice
@@ -49,6 +48,7 @@ from ..notation import Step, format_steps
 from ..numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
 from ..rules import get_rules
 from ..table import ACTIONS, Seat, SeatKind, Table
+from . import seeds
 from .view import (
     HISTORY_ITEM,
     BoardView,
@@ -123,6 +123,7 @@ def new_session(
     client_seed: str | None = None,
     clock=None,
     watchers: bool = False,
+    own_seed: bool = False,
 ) -> Session:
     """Start a match and play the opening (and the computer's first turn if it starts, unless ``run`` is
     False: then the caller calls :meth:`Session.run_bots`, as a server does on its computer workers).
@@ -138,8 +139,10 @@ def new_session(
         seed: seed of the dice and of the computer's choices (reproducible games); ``None`` for random.
         auto_roll: roll for a person by itself when doubling is not possible.
         owner: the player id of who starts the game (it belongs to them; ``None``: nobody's, in-process use).
-        client_seed: an online game: the owner's browser's seed for the provably fair dice
-            (:mod:`nardy.fairdice`; the other seat gives its own when it joins).
+        client_seed: an online game: a seed for the owner's seat made by the caller (in-process use: the
+            record counts it as the server's, since it was not given after the commitment).
+        own_seed: an online game: the owner gives their own seed after seeing the commitment
+            (:func:`nardy.web.seeds.give_seed`); else the server makes it (:mod:`nardy.web.seeds`).
         clock: an online game's clock: a preset name or ``{"initial", "increment", "delay"}`` seconds
             (:func:`nardy.clock.clock_spec`), or ``None``.
         watchers: an online game: others may watch it.
@@ -147,7 +150,7 @@ def new_session(
     ``opponent="online"`` makes a game for a person elsewhere: the owner sits at ``colour`` (a remote seat with
     their id), the other seat waits for whoever opens the invitation; the dice are provably fair (the server
     seed's commitment is published now, the seed itself when the match is over); nothing is rolled until the
-    other seat is taken (:meth:`Session.join`).
+    other seat is taken and both seeds are in (:meth:`Session.join`, :mod:`nardy.web.seeds`).
     Raises:
         InvalidOptionError / UnknownGameError: bad settings.
     """
@@ -199,17 +202,10 @@ def new_session(
             raise InvalidOptionError("an online game needs its owner's player id")
         seats = [Seat(SeatKind.REMOTE, "?"), Seat(SeatKind.REMOTE, "?")]
         seats[me] = Seat(SeatKind.REMOTE, players[me], player=owner)
-        server_seed = fairdice.new_server_seed()
-        seeds = [None, None]
-        seeds[me] = fairdice.check_client_seed(client_seed if client_seed is not None else secrets.token_hex(16))
-        settings.update(
-            watchers=bool(watchers),
-            fair={
-                "server_seed": server_seed.hex(),
-                "commitment": fairdice.commitment(server_seed),
-                "client_seeds": seeds,
-            },
-        )
+        made = time.time()
+        fair = seeds.new_fair(made)
+        seeds.seat(fair, me, own_seed, made, client_seed)
+        settings.update(watchers=bool(watchers), fair=fair)
         spec = clock_spec(clock)
         table = Table(match, seats, clock=Clock(spec) if spec else None, auto_roll=True, auto_next=True, seed=None)
         table.log.append({"n": 0, "t": round(time.time(), 3), "type": "seat", "side": me, "name": players[me]})
@@ -302,9 +298,10 @@ class Session:
 
     @property
     def status(self) -> str:
-        """``waiting`` (an empty seat), ``playing``, ``game-over`` (a next game may follow), ``over``, or
-        ``cancelled``/``declined`` (an invitation that will not be played)."""
-        return self.closed or self.table.status
+        """``waiting`` (an empty seat, or a seed awaited), ``playing``, ``game-over`` (a next game may follow),
+        ``over``, or ``cancelled``/``declined`` (an invitation that will not be played), ``aborted`` (the seeds
+        did not come in time)."""
+        return self.closed or ("waiting" if seeds.seeding(self) else self.table.status)
 
     def summary(self) -> dict:
         """What the list of saved games shows."""
@@ -366,7 +363,8 @@ class Session:
 
     @property
     def closed(self) -> str | None:
-        """``cancelled`` or ``declined`` for an invitation that will not be played, else ``None``."""
+        """``cancelled`` or ``declined`` for an invitation that will not be played, ``aborted`` for a game
+        whose seeds did not come in time (:func:`nardy.web.seeds.check_due`), else ``None``."""
         return self.settings.get("closed")
 
     def close(self, why: str) -> None:
@@ -391,9 +389,13 @@ class Session:
             return False
         return hmac.compare_digest(want, hashlib.sha256(token.encode()).hexdigest())
 
-    def join(self, user: str, name: str, client_seed: str | None, now: float | None = None) -> int:
-        """``user`` takes the empty seat of an online game under ``name``, with their browser's seed for the
-        dice; the match begins (its first opening roll). Returns the side taken.
+    def join(
+        self, user: str, name: str, client_seed: str | None, now: float | None = None, own_seed: bool = False
+    ) -> int:
+        """``user`` takes the empty seat of an online game under ``name``; the match begins (its first opening
+        roll) once both seeds are in (:func:`nardy.web.seeds.maybe_start`). ``own_seed``: the player gives
+        their own seed after the commitment (:func:`nardy.web.seeds.give_seed`); else the server makes it
+        (``client_seed``: one made by an in-process caller, counted as the server's). Returns the side taken.
 
         Raises:
             GameStateError: not an online game, closed, no empty seat (``seat_taken``), or the owner
@@ -412,34 +414,39 @@ class Session:
         reserved = self.settings.get("reserved")
         if reserved is not None and reserved != user:
             raise GameStateError("this seat is kept for another player", code="seat_taken")
-        fair = self.settings["fair"]
-        seed = fairdice.check_client_seed(client_seed if client_seed is not None else secrets.token_hex(16))
-        fair["client_seeds"][side] = seed
+        if client_seed is not None:
+            fairdice.check_client_seed(client_seed)
+        now = time.time() if now is None else now
         self.table.take_seat(side, name, user, now)
-        self.match.dice_source = fairdice.FairDice(bytes.fromhex(fair["server_seed"]), tuple(fair["client_seeds"]))
+        seeds.seat(self.settings["fair"], side, own_seed, now, client_seed)
         self.settings.pop("invite_hash", None)
         self.settings.pop("invite", None)
         self.settings.pop("reserved", None)
-        self.table.start(now)
+        seeds.maybe_start(self, now)
         return side
 
     def fairness(self) -> dict:
         """The public record of the provably fair dice (docs/fairness.md): scheme, commitment, the players'
-        seeds, the rolls so far, and the server seed once the match is over (or the invitation closed)."""
+        seeds, the rolls so far, the order of the commitment and the seeds (a game made before it was kept has
+        none), and the server seed once the match is over (or the game closed)."""
         if not self.online:
             raise GameStateError("only online games roll provably fair dice", code="not_online")
         fair = self.settings["fair"]
         src = self.match.dice_source
         reveal = self.table.is_over or self.closed is not None
+        order = fair.get("order")
         if isinstance(src, fairdice.FairDice):
-            return fairdice.public_record(src, reveal)
-        return {
+            return fairdice.public_record(src, reveal, order)
+        out = {
             "scheme": fairdice.SCHEME,
             "commitment": fair["commitment"],
             "client_seeds": list(fair["client_seeds"]),
             "server_seed": fair["server_seed"] if reveal else None,
             "rolls": [],
         }
+        if order is not None:
+            out["order"] = [dict(e) for e in order]
+        return out
 
     # ----- the computer -------------------------------------------------------------------------
     def bots_to_act(self) -> bool:
@@ -803,6 +810,8 @@ class Session:
             closed=self.closed,
             watchers=self.watchable,
             commitment=self.settings["fair"]["commitment"],
+            seed_wanted=any(seeds.awaited(self, i) for i in mine),
+            seeds_due=seeds.due(self),
             rematch=self.settings.get("rematch"),
             ended={k: ended[k] for k in ("reason", "winner", "loser")} if ended else None,
             owner=owner,

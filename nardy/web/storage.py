@@ -156,7 +156,7 @@ server = Table(
 )
 
 #: The newest schema revision (:mod:`nardy.web.migrations`); a database is brought to it when opened.
-SCHEMA_HEAD = "0006"
+SCHEMA_HEAD = "0007"
 #: The revision that matches a database made before Alembic (only ``nardy_games``, no ``alembic_version``).
 _BEFORE_ALEMBIC = "0001"
 #: PostgreSQL advisory lock held while migrating (servers starting at once migrate one after the other).

@@ -209,9 +209,18 @@ class OnlineView(BaseModel):
     """An online game's table: the invitation, the dice's commitment, how the match ended."""
 
     waiting: bool = Field(description="the other seat is still empty: send the invitation link")
-    closed: Literal["cancelled", "declined"] | None = None
+    closed: Literal["cancelled", "declined", "aborted"] | None = None
     watchers: bool = Field(description="others may watch the game")
-    commitment: str = Field(description="SHA-256 of the server's dice seed, published before the first roll")
+    commitment: str = Field(
+        description="SHA-256 of the server's dice seed, published when the game is made, before any client seed"
+    )
+    seed_wanted: bool = Field(
+        False,
+        description="your seat awaits your client seed: send it with this commitment (POST /api/games/{id}/seed)",
+    )
+    seeds_due: float | None = Field(
+        None, description="both seats taken, a seed awaited: the game is aborted if the seeds are not in by then"
+    )
     rematch: str | None = Field(None, description="the id of the rematch offered after this match, if any")
     ended: dict | None = Field(
         None, description='the match ended other than by points: {"reason": "time" or "abandoned", "winner", "loser"}'
@@ -243,7 +252,7 @@ class GameView(BaseModel):
     crawford: bool = Field(description="this is the Crawford game")
     match_over: bool
     match_winner: int | None
-    status: Literal["waiting", "playing", "game-over", "over", "cancelled", "declined"]
+    status: Literal["waiting", "playing", "game-over", "over", "cancelled", "declined", "aborted"]
     phase: Phase
     turn: int | None
     to_act: int | None = Field(description="who must act now")

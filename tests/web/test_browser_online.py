@@ -218,7 +218,8 @@ def test_two_people_play_long_nardy_online_by_link_with_a_watcher(server, people
     ann.wait_for_selector("#invite-box:not([hidden])")
     assert ann.input_value("#invite-link") == link
 
-    # Bob opens the link, gives his name and joins with his browser's seed: the game shows from his side
+    # Bob opens the link, gives his name and joins; the game shows him its commitment, then his page sends its
+    # seed with it (Ann's page sent hers once the game was made): the game shows from his side
     join_by_link(bob, link, "Bob")
     assert bob.url.endswith(f"/#/game/{gid}")
     vb = view(bob)
@@ -308,6 +309,7 @@ def test_two_people_play_long_nardy_online_by_link_with_a_watcher(server, people
     result = bob.inner_text("#fair-result")
     assert bob.get_attribute("#fair-result", "class") == "fair-ok", result
     assert "Verified" in result and "Your browser's seed is in the record" in result
+    assert "The order checks: the commitment came first, each seed after it." in result
     shot(bob, shots, "06-bob-dice-verified")
     # the record downloads and nardy verify-dice checks it
     with ann.expect_download() as dl:
@@ -316,6 +318,15 @@ def test_two_people_play_long_nardy_online_by_link_with_a_watcher(server, people
     dl.value.save_as(str(path))
     rec = json.loads(path.read_text(encoding="utf-8"))
     assert rec["fairness"]["client_seeds"][1] == seed and rec["fairness"]["server_seed"]
+    # each browser sent its seed after the game showed it the commitment, and with it (docs/fairness.md)
+    order = rec["fairness"]["order"]
+    assert [(e["event"], e.get("seat"), e.get("by")) for e in order] == [
+        ("commit", None, None),
+        ("seed", 0, "player"),
+        ("seed", 1, "player"),
+    ]
+    assert all(e["commitment"] == rec["fairness"]["commitment"] for e in order)
+    assert bob.evaluate(f"localStorage.getItem('nardy.commitment.{gid}')") == rec["fairness"]["commitment"]
     out = verify_dice_file(path)
     assert out.returncode == 0, out.stdout + out.stderr
 
@@ -329,6 +340,8 @@ def test_two_people_play_long_nardy_online_by_link_with_a_watcher(server, people
     shot(bob, shots, "07-bob-rematch-offered")
     bob.click("#btn-rematch-accept")
     bob.wait_for_function("(g) => window.nardy.view && window.nardy.view.id === g", arg=rid)
+    # the new game shows its commitment, each page sends its seed with it, and the match begins
+    bob.wait_for_function("window.nardy.view.status === 'playing'", timeout=PUSH_WAIT * 1000)
     settle(bob)
     assert view(bob)["you"] == [0] and view(bob)["status"] == "playing"
     ann.wait_for_function("window.nardy.view.status === 'playing'", timeout=PUSH_WAIT * 1000)
@@ -397,6 +410,60 @@ def test_a_blitz_clock_runs_out_and_both_pages_show_the_loss_on_time(server, peo
         assert f"{w['players'][loser]} lost on time" in text and w["players"][1 - loser] in text
         assert p.inner_text(row) == "0.0" and w["actions"] == []
     shot(bob, shots, "10-lost-on-time")
+
+
+def test_the_pages_verify_refuses_a_record_whose_order_is_wrong(server, people):
+    """The page's Verify (online.js verifyRecord, SubtleCrypto) checks the order as nardy verify-dice does: a
+    seed recorded before the commitment, or a player shown another commitment than the one revealed, fails;
+    a record in order passes; a record without an order passes saying the order was not checked; and the
+    commitment this browser kept when it sent its seed must be the record's."""
+    from nardy.fairdice import FairDice, commit_event, commitment, public_record, seed_event
+
+    (page,) = people(1)
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready] #home:not([hidden])")
+    key, seeds = bytes(range(32)), ("a1b2c3", "d4e5f6")
+    c = commitment(key)
+    dice = FairDice(key, seeds)
+    dice.roll_one()
+    dice.roll_one()
+    for _ in range(10):
+        dice.roll()
+    order = [
+        commit_event(c, 1000.0),
+        seed_event(0, seeds[0], "player", 1001.0, c),
+        seed_event(1, seeds[1], "player", 1002.0, c),
+    ]
+    good = public_record(dice, True, order)
+    other = commitment(bytes(32))
+
+    def check(rec, seed=None, side=None, shown=None) -> dict:
+        return page.evaluate("([r, s, d, c]) => verifyRecord(r, s, d, c)", [rec, seed, side, shown])
+
+    r = check(good, seeds[1], 1, c)
+    assert r["ok"] is True and "The order checks" in r["text"] and "Your browser's seed is in the record" in r["text"]
+    early = dict(good, order=[order[2], order[0], order[1]])  # Black's seed before the commitment
+    r = check(early)
+    assert r["ok"] is False and r["text"] == (
+        "Check failed: wrong order: event 0 should be the commitment, published once and before any seed."
+    )
+    shown_other = dict(good, order=[order[0], order[1], {**order[2], "commitment": other}])
+    r = check(shown_other)
+    assert r["ok"] is False and f"Black gave their seed after being shown the commitment {other}" in r["text"]
+    late = dict(good, order=[order[0], order[1], {**order[2], "t": 999.0}])
+    assert check(late)["ok"] is False
+    # this browser was shown another commitment than the record's when it sent its seed
+    r = check(good, seeds[1], 1, other)
+    assert r["ok"] is False and f"your browser was shown the commitment {other}" in r["text"]
+    # the record says the server made this browser's seed, though it sent one
+    made = dict(good, order=[order[0], order[1], seed_event(1, seeds[1], "server", 1002.0)])
+    assert check(made, seeds[1], 1, c)["ok"] is False and check(made)["ok"] is True
+    # before the reveal a wrong order fails all the same
+    assert check(dict(early, server_seed=None))["ok"] is False
+    # a record from before the order was kept: the rolls check, the page says the order was not checked
+    old = {k: x for k, x in good.items() if k != "order"}
+    r = check(old)
+    assert r["ok"] is True and "does not show the order of the commitment and the seeds" in r["text"]
 
 
 def test_the_dice_self_test_page_counts_fair_rolls(server, people, shots):

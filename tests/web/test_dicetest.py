@@ -106,11 +106,11 @@ def test_the_rolls_of_finished_online_games_are_counted(client, tmp_path):
         client.guest("Ann")
         b.guest("Bob")
         before = client.get("/api/dice/played").json()
-        body = {"game": "backgammon", "opponent": "online", "length": 1, "client_seed": "ann"}
+        body = {"game": "backgammon", "opponent": "online", "length": 1}
         g = client.post("/api/games", json=body).json()
-        v = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"], "client_seed": "bob"}).json()
+        v = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
         unfinished = client.post("/api/games", json=body).json()
-        b.post(f"/api/games/{unfinished['id']}/join", json={"invite": unfinished["invite"], "client_seed": "b2"})
+        b.post(f"/api/games/{unfinished['id']}/join", json={"invite": unfinished["invite"]})
         # the starter plays (the other side's roll follows), then resigns a backgammon; the other accepts
         mover, other = (client, b) if v["to_act"] == 0 else (b, client)
         w = mover.get(f"/api/games/{g['id']}").json()

@@ -111,7 +111,7 @@ def test_an_open_challenge_is_listed_accepted_once_and_the_match_begins(ann, bob
     # a guest may not take a rated challenge; the owner may not take their own
     refused(cat.post(f"/api/lobby/challenges/{ch['id']}/accept", json={}), 403, "guest_unrated")
     refused(ann.post(f"/api/lobby/challenges/{ch['id']}/accept", json={}), 409, "own_challenge")
-    r = bob.post(f"/api/lobby/challenges/{ch['id']}/accept", json={"client_seed": "bobseed"})
+    r = bob.post(f"/api/lobby/challenges/{ch['id']}/accept", json={})
     assert r.status_code == 200, r.text
     v = r.json()
     assert v["status"] == "playing" and v["you"] == [1] and v["online"]["rated"] is True
@@ -208,24 +208,30 @@ def test_challenges_are_rate_limited(app, ann):
 
 # ----- quick pairing and ratings -----------------------------------------------------------------------------
 def test_quick_pairing_pairs_two_players_on_the_same_terms(ann, bob, cat):
-    r = ann.post("/api/lobby/quick", json={**BLITZ, "client_seed": "annseed"})
+    r = ann.post("/api/lobby/quick", json={**BLITZ, "own_seed": True})
     assert r.status_code == 200 and r.json()["status"] == "waiting"
     seek = r.json()["seek"]
-    again = ann.post("/api/lobby/quick", json={**BLITZ, "client_seed": "annseed"}).json()
+    again = ann.post("/api/lobby/quick", json={**BLITZ, "own_seed": True}).json()
     assert again["status"] == "waiting" and again["seek"]["id"] == seek["id"]  # the same seek
     # other terms do not pair; a guest cannot seek a rated match
     assert cat.post("/api/lobby/quick", json={**BLITZ, "rated": False}).json()["status"] == "waiting"
     refused(cat.post("/api/lobby/quick", json=BLITZ), 403, "guest_unrated")
     assert seek["id"] not in {c["id"] for c in lobby(bob)["challenges"]}  # seeks are not listed
-    r = bob.post("/api/lobby/quick", json={**BLITZ, "client_seed": "bobseed"})
+    r = bob.post("/api/lobby/quick", json={**BLITZ, "own_seed": True})
     assert r.status_code == 200 and r.json()["status"] == "paired"
     gid = r.json()["game"]
     waiting = ann.get("/api/lobby/quick").json()
     assert waiting["status"] == "paired" and waiting["game"] == gid
     assert lobby(ann)["seek"]["game_id"] == gid
     v = ann.get(f"/api/games/{gid}").json()
-    assert v["status"] == "playing" and v["online"]["rated"]
+    assert v["status"] == "waiting" and v["online"]["rated"] and v["online"]["seed_wanted"]
     assert sorted(v["you"] + bob.get(f"/api/games/{gid}").json()["you"]) == [0, 1]
+    # each gives their own seed, with the commitment the game showed them: the match begins with the last
+    for c, seed in ((ann, "annseed"), (bob, "bobseed")):
+        shown = c.get(f"/api/games/{gid}").json()["online"]["commitment"]
+        r = c.post(f"/api/games/{gid}/seed", json={"client_seed": seed, "commitment": shown})
+        assert r.status_code == 200, r.text
+    assert r.json()["status"] == "playing"
     # the dice are both players' (fair dice: each seed is in the record)
     assert sorted(ann.get(f"/api/games/{gid}/fairness").json()["client_seeds"]) == ["annseed", "bobseed"]
     # leaving the queue: nothing to leave now; Cat's seek is withdrawn (again: nothing)

@@ -78,7 +78,7 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     url = empty_db
     st = Storage(url)
     tables, cols, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0006"
+    assert rev == SCHEMA_HEAD == "0007"
     assert tables == {"alembic_version", "nardy_games"} | NEW_TABLES
     assert NEW_GAME_COLUMNS <= cols
     # what the revisions made is what nardy.web.storage's tables describe (names, types, indexes)
@@ -238,4 +238,38 @@ def test_an_in_memory_database_is_migrated_too():
     st = Storage("sqlite://")
     with st.engine.connect() as c:
         assert set(sa.inspect(c).get_table_names()) == {"alembic_version", "nardy_games"} | NEW_TABLES
+    st.close()
+
+
+def test_challenges_made_before_0007_read_as_the_server_making_their_owners_seed(empty_db):
+    """0007 adds ``nardy_challenges.own_seed`` (docs/fairness.md, the order): a challenge stored before it (its
+    owner's seed, if any, taken with it) is kept and reads as not awaiting its owner's own seed."""
+    url = empty_db
+    from alembic import command
+
+    from nardy.web.community import Community
+    from nardy.web.storage import _alembic_config
+
+    st = Storage(url)
+    eng = engine_for(url)
+    with eng.begin() as c:
+        cfg = _alembic_config()
+        cfg.attributes["connection"] = c
+        command.downgrade(cfg, "0004")
+    with eng.begin() as c:
+        assert "own_seed" not in {col["name"] for col in sa.inspect(c).get_columns("nardy_challenges")}
+        c.execute(
+            sa.text(
+                "INSERT INTO nardy_challenges (id, owner, kind, game, length, clock_class, rated, colour,"
+                " client_seed, status, created) VALUES ('c1', 'u1', 'open', 'long', 1, 'blitz', :t, 'white',"
+                " 'oldseed', 'open', :now)"
+            ),
+            {"t": True, "now": dt.datetime.now(dt.UTC)},
+        )
+    eng.dispose()
+    st.close()
+    st = Storage(url)
+    assert schema_of(url)[2] == SCHEMA_HEAD == "0007"
+    ch = Community(st).challenge("c1")
+    assert ch is not None and ch.own_seed is False and ch.status == "open" and ch.client_seed == "oldseed"
     st.close()

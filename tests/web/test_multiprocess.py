@@ -123,11 +123,11 @@ def test_players_on_two_processes_play_a_whole_game_each_seeing_the_others_moves
     s1, s2 = two_servers
     a, b = _guests(s1.url)
     b.url = s2.url  # Bob's browser is sent to the other process (cookies hold: the same database)
-    g = a.post("/api/games", {"game": "long", "opponent": "online", "length": 1, "client_seed": "ann"}, status=201)
+    g = a.post("/api/games", {"game": "long", "opponent": "online", "length": 1}, status=201)
     gid = g["id"]
     live = {0: Live(s1.url, a, gid)}  # Ann is White (0), on process 1
     live[0].wait_for(0)
-    v = b.post(f"/api/games/{gid}/join", {"invite": g["invite"], "client_seed": "bob"})
+    v = b.post(f"/api/games/{gid}/join", {"invite": g["invite"]})
     live[1] = Live(s2.url, b, gid)  # Bob, seated now, on process 2
     # Ann learns on process 1 that Bob joined on process 2
     _, seen = live[0].wait_for(v["seq"])
@@ -161,11 +161,11 @@ def test_exactly_one_process_ends_a_game_whose_clock_ran_out_and_both_players_he
     b.url = s2.url
     g = a.post(
         "/api/games",
-        {"game": "long", "opponent": "online", "length": 3, "client_seed": "ann", "clock": {"initial": 2}},
+        {"game": "long", "opponent": "online", "length": 3, "clock": {"initial": 2}},
         status=201,
     )
     gid = g["id"]
-    v = b.post(f"/api/games/{gid}/join", {"invite": g["invite"], "client_seed": "bob"})
+    v = b.post(f"/api/games/{gid}/join", {"invite": g["invite"]})
     live = [Live(s1.url, a, gid), Live(s2.url, b, gid)]
     loser = v["to_act"]
     # nobody acts: within the 2 s and a keeper's round (1 s) the match is over on time, on both processes
@@ -227,9 +227,9 @@ def test_a_process_killed_mid_game_loses_nothing_and_its_players_finish_on_the_o
     s1, s2 = two_servers
     a, b = _guests(s1.url)
     b.url = s2.url
-    g = a.post("/api/games", {"game": "long", "opponent": "online", "length": 1, "client_seed": "ann"}, status=201)
+    g = a.post("/api/games", {"game": "long", "opponent": "online", "length": 1}, status=201)
     gid = g["id"]
-    v = b.post(f"/api/games/{gid}/join", {"invite": g["invite"], "client_seed": "bob"})
+    v = b.post(f"/api/games/{gid}/join", {"invite": g["invite"]})
     live_b = Live(s2.url, b, gid)
     players = {0: a, 1: b}
     for _ in range(10):

@@ -34,17 +34,26 @@ def players(app):
 
 
 def new_online(c, **kw):
-    body = {"game": "long", "opponent": "online", "length": 1, "client_seed": "annseed", **kw}
+    body = {"game": "long", "opponent": "online", "length": 1, "own_seed": True, **kw}
     r = c.post("/api/games", json=body)
     assert r.status_code == 201, r.text
     return r.json()
 
 
+def give_seed(c, gid, seed):
+    """The player's own seed, sent with the commitment the game shows them (docs/fairness.md, the order)."""
+    shown = view(c, gid)["online"]["commitment"]
+    r = c.post(f"/api/games/{gid}/seed", json={"client_seed": seed, "commitment": shown})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
 def joined(a, b, **kw):
     g = new_online(a, **kw)
-    r = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"], "client_seed": "bobseed"})
+    give_seed(a, g["id"], "annseed")
+    r = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"], "own_seed": True})
     assert r.status_code == 200, r.text
-    return g["id"], r.json()
+    return g["id"], give_seed(b, g["id"], "bobseed")
 
 
 def view(c, gid):
@@ -77,9 +86,12 @@ def test_an_invitation_waits_for_the_other_seat_and_whoever_opens_it_takes_it(pl
     assert len(g["online"]["commitment"]) == 64 and g["actions"] == []
     # the owner sees the invitation again (a reload); nobody else does
     assert view(a, g["id"])["online"]["invite"] == g["invite"]
-    r = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"], "client_seed": "bobseed"})
+    r = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]})
     v = r.json()
-    assert r.status_code == 200 and v["status"] == "playing" and v["you"] == [1] and v["viewer"] == 1
+    assert r.status_code == 200 and v["status"] == "waiting" and v["online"]["seed_wanted"] is False
+    assert v["you"] == [1] and v["viewer"] == 1 and v["online"]["seeds_due"] is not None
+    v = give_seed(a, g["id"], "annseed")  # the owner's own seed was awaited: the match begins with it
+    assert v["status"] == "playing"
     assert [s["name"] for s in v["seats"]] == ["Ann", "Bob"]
     assert view(a, g["id"])["status"] == "playing" and view(a, g["id"])["online"]["invite"] is None
     # the seat is taken now: the link does not seat anyone else, nor the owner
@@ -203,13 +215,15 @@ def test_a_finished_match_reveals_its_server_seed_and_every_roll_verifies(player
     rec = a.get(f"/api/games/{gid}/record").json()
     assert rec["fairness"] == fair
     # a rematch: colours swapped, the seat kept for the opponent, who joins without the link
-    r = b.post(f"/api/games/{gid}/rematch", json={"client_seed": "bob2"})
+    r = b.post(f"/api/games/{gid}/rematch", json={"own_seed": True})
     assert r.status_code == 201, r.text
     g2 = r.json()
     assert g2["you"] == [0] and g2["status"] == "waiting"
     assert view(a, gid)["online"]["rematch"] == g2["id"]
-    j = a.post(f"/api/games/{g2['id']}/join", json={"client_seed": "ann2"})
-    assert j.status_code == 200 and j.json()["you"] == [1]
+    j = a.post(f"/api/games/{g2['id']}/join", json={"own_seed": True})
+    assert j.status_code == 200 and j.json()["you"] == [1] and j.json()["online"]["seed_wanted"] is True
+    give_seed(b, g2["id"], "bob2")
+    assert give_seed(a, g2["id"], "ann2")["status"] == "playing"
 
 
 def test_running_out_of_time_loses_the_match(players, app):

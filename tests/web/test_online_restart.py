@@ -25,10 +25,10 @@ def test_sigkill_mid_game_keeps_every_acknowledged_action_and_the_clock(make_ser
     b.post("/api/auth/guest", {"name": "Bob"})
     g = a.post(
         "/api/games",
-        {"game": "long", "opponent": "online", "length": 3, "client_seed": "ann", "clock": {"initial": 600}},
+        {"game": "long", "opponent": "online", "length": 3, "clock": {"initial": 600}},
         status=201,
     )
-    v = b.post(f"/api/games/{g['id']}/join", {"invite": g["invite"], "client_seed": "bob"})
+    v = b.post(f"/api/games/{g['id']}/join", {"invite": g["invite"]})
     players = [a, b]
     for _ in range(3):
         v = _play_first(players[v["to_act"]], g["id"])

@@ -200,8 +200,8 @@ def test_a_private_games_analysis_is_answered_to_others_as_for_a_missing_game(ap
 
 
 def test_an_online_game_is_analysed_only_after_its_match(ann, bob):
-    g = ann.post("/api/games", json={"game": "long", "opponent": "online", "length": 1, "client_seed": "a"}).json()
-    r = bob.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"], "client_seed": "b"})
+    g = ann.post("/api/games", json={"game": "long", "opponent": "online", "length": 1}).json()
+    r = bob.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]})
     assert r.status_code == 200, r.text
     refused(ann.post(f"/api/games/{g['id']}/analysis?level=advanced"), 409, "analysis_after_match")
     refused(ann.get(f"/api/games/{g['id']}/tutor"), 403, "no_hints_online")

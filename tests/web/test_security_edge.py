@@ -51,7 +51,7 @@ def hosted(tmp_path):
     app = create_app(f"sqlite:///{tmp_path / 'edge.db'}", allowed_hosts=host_names_for("127.0.0.1"))
     with PlayerClient(app, base_url="http://localhost:8000") as c:
         c.guest("Ann")
-        r = c.post("/api/games", json={"game": "long", "opponent": "online", "length": 1, "client_seed": "ann"})
+        r = c.post("/api/games", json={"game": "long", "opponent": "online", "length": 1})
         assert r.status_code == 201, r.text
         yield c, r.json()["id"]
 

@@ -469,7 +469,8 @@ function statusText(v) {
   if (v.online) {
     if (v.status === "cancelled") return t("st_cancelled");
     if (v.status === "declined") return t("st_declined_invite");
-    if (v.status === "waiting") return t("st_waiting");
+    if (v.status === "aborted") return t("st_aborted");
+    if (v.status === "waiting") return t(v.online.waiting ? "st_waiting" : "st_seeding");
     const end = v.online.ended;
     if (end && end.reason === "time") return t("st_time", { loser: name(v, end.loser), winner: name(v, end.winner) });
   }

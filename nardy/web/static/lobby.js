@@ -16,7 +16,6 @@ const LOBBY = {
   asked: 0,          // when a snapshot was last asked for (Date.now())
   snapshots: 0,      // counts the snapshots and the deltas received (tests read them)
   deltas: 0,
-  seeds: {},         // seek/challenge id -> the dice seed this browser gave it
   opened: null,      // the paired game already opened
   updates: 0,        // counts lobby messages drawn (tests wait on it)
   board: null,       // the leaderboard shown
@@ -283,7 +282,7 @@ function renderLobby(lobby) {
   $("#lq-status").hidden = !(seek && seek.status === "open");
   // a seek paired or a challenge taken while this page waited: open the game (once)
   for (const c of [seek, lobby.taken]) {
-    if (c && c.status === "accepted" && c.game_id && !opened(c.game_id)) openPaired(c.id, c.game_id);
+    if (c && c.status === "accepted" && c.game_id && !opened(c.game_id)) openPaired(c.game_id);
   }
   LOBBY.updates++;
 }
@@ -293,11 +292,9 @@ function opened(gid) {
   return typeof recall === "function" && recall("opened", gid) !== null;
 }
 
-function openPaired(seekId, gid) {
+function openPaired(gid) {
   LOBBY.opened = gid;
   if (typeof remember === "function") remember("opened", gid, "1");
-  const seed = LOBBY.seeds[seekId];
-  if (seed && typeof remember === "function") remember("seed", gid, seed);
   location.hash = "#/game/" + gid;
 }
 
@@ -398,12 +395,11 @@ async function lobbyCall(method, path, body) {
 async function quickPair() {
   const terms = lobbyTerms();
   if (!readyToPlay(terms)) return;
-  const seed = randomSeed();
-  const r = await lobbyCall("POST", "/api/lobby/quick", { ...terms, client_seed: seed });
+  // the dice seed is given on the game's page, after it has shown its commitment (online.js, sendSeed)
+  const r = await lobbyCall("POST", "/api/lobby/quick", { ...terms, own_seed: true });
   if (!r) return;
-  LOBBY.seeds[r.seek.id] = seed;
   if (r.status === "paired") {
-    openPaired(r.seek.id, r.game);
+    openPaired(r.game);
   } else {
     $("#lq-status").hidden = false;
   }
@@ -417,18 +413,14 @@ async function stopQuick() {
 async function postChallenge() {
   const terms = lobbyTerms();
   if (!readyToPlay(terms)) return;
-  const seed = randomSeed();
-  const r = await lobbyCall("POST", "/api/lobby/challenges", { ...terms, client_seed: seed });
-  if (r) LOBBY.seeds[r.challenge.id] = seed;
+  await lobbyCall("POST", "/api/lobby/challenges", { ...terms, own_seed: true });
 }
 
 async function acceptChallenge(cid) {
   if (!S.me) { $("#lobby-error").textContent = t("lobby_sign_in"); return; }
-  const seed = randomSeed();
-  const v = await lobbyCall("POST", `/api/lobby/challenges/${cid}/accept`, { client_seed: seed });
+  const v = await lobbyCall("POST", `/api/lobby/challenges/${cid}/accept`, { own_seed: true });
   if (!v) return;
-  LOBBY.seeds[cid] = seed;
-  openPaired(cid, v.id);
+  openPaired(v.id);
 }
 
 async function blockPlayer(uid) {

@@ -17,6 +17,8 @@ const ONLINE = {
   fairGame: null,
   fairState: null,     // the view status it was read at
   fairResult: null,    // {ok, text} of the last check
+  seeding: null,       // the game whose dice seed is being sent (sendSeed)
+  seedTried: null,     // "game:seq" of the last try
   anim: null,          // the running animation
   actionId: 0,         // the last id given to an action sent on the channel
   pending: new Map(),  // id -> the action sent on the channel and not yet answered (see liveAction)
@@ -175,10 +177,9 @@ async function joinGame() {
   $("#btn-join").disabled = true;
   try {
     await ensurePlayer($("#join-name"));
-    const seed = randomSeed();
     try {
-      await api("POST", `/api/games/${j.gid}/join`, { invite: j.token, client_seed: seed });
-      remember("seed", j.gid, seed);
+      // the seed follows on the game's page, once the game has shown its commitment (sendSeed)
+      await api("POST", `/api/games/${j.gid}/join`, { invite: j.token, own_seed: true });
     } catch (e) {
       if (e.code !== "own_game") throw e;
     }
@@ -220,13 +221,11 @@ function clockChoice() {
 
 async function createOnline(body) {
   await ensurePlayer($("#ng-name"));
-  const seed = randomSeed();
-  const g = { ...body, client_seed: seed, watchers: $("#ng-watchers").checked };
+  const g = { ...body, own_seed: true, watchers: $("#ng-watchers").checked };
   const clock = clockChoice();
   if (clock !== null) g.clock = clock;
   delete g.level; delete g.auto_roll;
   const v = await api("POST", `/api/games?numbering=${numberingFor(body.game)}`, g);
-  remember("seed", v.id, seed);
   if (v.invite_url) remember("invite", v.id, v.invite_url);
   return v;
 }
@@ -537,6 +536,31 @@ function renderOnline() {
   ls.textContent = parts.join(" · ");
   ls.classList.toggle("off", ONLINE.live === false);
   renderFair();
+  if (o.seed_wanted) sendSeed(v);
+}
+
+// The order of the fair dice (docs/fairness.md, "The order"): this browser's seed goes to the server only
+// after the game has shown its commitment, and with it; both are kept here to check the record afterwards.
+async function sendSeed(v) {
+  // one try at a time, and one for each state of the game (a refusal is not sent again and again)
+  const key = `${v.id}:${v.seq}`;
+  if (ONLINE.seeding === v.id || ONLINE.seedTried === key) return;
+  ONLINE.seeding = v.id;
+  ONLINE.seedTried = key;
+  const commitment = v.online.commitment;
+  // a resend (the answer was lost, the page reloaded) sends the seed kept for this game and commitment
+  const seed = recall("commitment", v.id) === commitment && recall("seed", v.id) ? recall("seed", v.id) : randomSeed();
+  remember("seed", v.id, seed);
+  remember("commitment", v.id, commitment);
+  try {
+    await api("POST", `/api/games/${v.id}/seed`, { client_seed: seed, commitment });
+    if (S.view && S.view.id === v.id) setView(await api("GET", `/api/games/${v.id}?${gameQuery()}`));
+  } catch (e) {
+    showError(e);
+  } finally {
+    ONLINE.seeding = null;
+    S.updates++;
+  }
 }
 
 async function copyInvite() {
@@ -563,10 +587,8 @@ async function offerRematch() {
   if (!S.id || S.busy) return;
   setBusy(true);
   try {
-    const seed = randomSeed();
     const old = S.id;
-    const v = await api("POST", `/api/games/${old}/rematch`, { client_seed: seed });
-    remember("seed", v.id, seed);
+    const v = await api("POST", `/api/games/${old}/rematch`, { own_seed: true });
     remember("rematch", old, v.id);
     if (v.invite_url) remember("invite", v.id, v.invite_url);
     location.hash = "#/game/" + v.id;
@@ -579,10 +601,8 @@ async function acceptRematch() {
   const rid = v.online.rematch;
   setBusy(true);
   try {
-    const seed = randomSeed();
     try {
-      await api("POST", `/api/games/${rid}/join`, { client_seed: seed });
-      remember("seed", rid, seed);
+      await api("POST", `/api/games/${rid}/join`, { own_seed: true });
     } catch (e) {
       if (e.code !== "own_game") throw e;
     }
@@ -640,9 +660,46 @@ async function fairDice(key, s0, s1, n, count) {
   return dice;
 }
 
-// Check a public record in the browser: {ok, text}.
-async function verifyRecord(rec, mySeed, mySide) {
+// What is wrong with a record's order (docs/fairness.md, "The order"), as nardy verify-dice sees it:
+// null when it is in order; {key, params} of the catalogue's words else.
+function fairOrderProblem(rec) {
+  const ev = rec.order;
+  const hex64 = /^[0-9a-f]{64}$/;
+  if (!Array.isArray(ev) || !ev.length || ev[0].event !== "commit" || ev[0].commitment !== rec.commitment) {
+    return { key: "fair_order_commit_first", params: { event: 0 } };
+  }
+  for (let k = 1; k < ev.length; k++) {
+    const e = ev[k];
+    if (!e || (e.event !== "commit" && e.event !== "seed") || typeof e.t !== "number") return { key: "fair_order_commit_first", params: { event: k } };
+    if (e.event === "commit") return { key: "fair_order_commit_first", params: { event: k } };
+    if (e.t < ev[k - 1].t) return { key: "fair_order_time", params: { event: k } };
+  }
+  for (const seat of [0, 1]) {
+    const seed = rec.client_seeds[seat];
+    const mine = ev.filter((e) => e.event === "seed" && e.seat === seat);
+    const side = t(seat === 0 ? "white" : "black");
+    if (mine.length !== (seed === null ? 0 : 1)) return { key: "fair_order_seed_count", params: { side } };
+    if (!mine.length) continue;
+    const e = mine[0];
+    if (e.client_seed !== seed || (e.by !== "player" && e.by !== "server")) return { key: "fair_order_seed_value", params: { side } };
+    if (e.by === "player" && !(hex64.test(e.commitment || "") && e.commitment === rec.commitment)) {
+      return { key: "fair_order_shown", params: { side, shown: String(e.commitment) } };
+    }
+  }
+  return null;
+}
+
+// Check a public record in the browser: {ok, text}. mine: what this browser kept when it sent its seed
+// ({seed, commitment, side}); the record must have them.
+async function verifyRecord(rec, mySeed, mySide, myCommitment) {
   if (!window.crypto || !crypto.subtle) return { ok: false, text: t("fair_no_crypto") };
+  const hasOrder = Object.prototype.hasOwnProperty.call(rec, "order");
+  const wrong = hasOrder ? fairOrderProblem(rec) : null;
+  if (wrong) return { ok: false, text: t(wrong.key, wrong.params) };
+  const mine = mySide !== null && mySide !== undefined;
+  if (mine && myCommitment && myCommitment !== rec.commitment) {
+    return { ok: false, text: t("fair_your_commitment_bad", { mine: myCommitment, theirs: rec.commitment }) };
+  }
   if (!rec.server_seed) return { ok: false, text: t("fair_not_revealed") };
   const seed = hexToBytes(rec.server_seed);
   const hash = bytesToHex(await crypto.subtle.digest("SHA-256", seed));
@@ -657,10 +714,16 @@ async function verifyRecord(rec, mySeed, mySide) {
     }
   }
   let text = t("fair_ok", { n: rec.rolls.length });
-  if (mySeed && mySide !== null && mySide !== undefined) {
+  if (mySeed && mine) {
     if (rec.client_seeds[mySide] !== mySeed) return { ok: false, text: t("fair_your_seed_bad", { mine: mySeed, theirs: rec.client_seeds[mySide] }) };
+    const given = (rec.order || []).find((e) => e.event === "seed" && e.seat === mySide);
+    if (hasOrder && !(given && given.by === "player")) return { ok: false, text: t("fair_your_seed_server", { mine: mySeed }) };
     text += " " + t("fair_your_seed_ok");
   }
+  if (!hasOrder) return { ok: true, text: text + " " + t("fair_order_missing") };
+  text += " " + t("fair_order_ok");
+  const server = rec.order.filter((e) => e.event === "seed" && e.by === "server").map((e) => t(e.seat === 0 ? "white" : "black"));
+  if (server.length) text += " " + t("fair_order_server", { sides: server.join(", ") });
   return { ok: true, text };
 }
 
@@ -673,7 +736,7 @@ async function verifyFair() {
     const rec = await api("GET", `/api/games/${v.id}/fairness`);
     ONLINE.fair = rec;
     const side = v.you.length === 1 ? v.you[0] : null;
-    ONLINE.fairResult = await verifyRecord(rec, recall("seed", v.id), side);
+    ONLINE.fairResult = await verifyRecord(rec, recall("seed", v.id), side, recall("commitment", v.id));
   } catch (e) {
     ONLINE.fairResult = { ok: false, text: String(e.message || e) };
   }
