@@ -23,9 +23,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     from nardy.analysis import Analyser, match_of_game
-    from nardy.bots import Bot
-    from nardy.dice import DiceSource
-    from nardy.game import Game
+    from nardy.engine import Bot
+    from nardy.flow.game import Game
+    from nardy.rules.dice import DiceSource
 
     levels = args.levels.split(",")
     for game in args.variants.split(","):

@@ -27,7 +27,7 @@ expert 1-ply, grandmaster 2-ply) the bot's own decision functions are asked
 Errors are in millipoints of the normalised equity (units of the current cube; match play: bgsage's
 normalised match equity), mean per decision with a 95% interval (normal approximation over positions),
 with counts of wrong doubles (nardy doubles, the judge does not), missed doubles, wrong takes and wrong
-passes. Reference rows through the same scoring: nardy's cube formula (:mod:`nardy.bots.cubeful`) fed the
+passes. Reference rows through the same scoring: nardy's cube formula (:mod:`nardy.flow.cubetheory`) fed the
 judge's own cubeless probabilities (what is left is the cube model alone) and gnubg-nn's 0- and 2-ply
 probabilities (gnubg_nn's ``evaluate_cube_decision`` answers only match play ("Not implemented for
 money"), so gnubg-nn's own cube decisions cannot be asked for the money positions).
@@ -53,10 +53,10 @@ import gnubg_nn  # noqa: E402
 from bgsage.batch import bgbot_cpp  # noqa: E402
 
 from nardy import Position  # noqa: E402
-from nardy.bots import Bot  # noqa: E402
-from nardy.bots._kernels import is_race  # noqa: E402
-from nardy.bots.cubeful import CubeState, cube_efficiency, decide, match_cube_decision, money_cube_decision  # noqa: E402
-from nardy.bots.met import get_met  # noqa: E402
+from nardy.engine import Bot  # noqa: E402
+from nardy.engine._kernels import is_race  # noqa: E402
+from nardy.flow.cubetheory import CubeState, cube_efficiency, decide, match_cube_decision, money_cube_decision  # noqa: E402
+from nardy.flow.met import get_met  # noqa: E402
 from nardy.training.teachers import bgsage_bearoff_db  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -68,7 +68,7 @@ MATCH_LENGTH = 5
 
 def bgsage_board(pos: Position) -> list[int]:
     """bgsage's 26-element board from the side on roll's view: 1..24 the points (+mover, -opponent),
-    25 the mover's bar, 0 the opponent's bar (a positive count); nardy's int8[28] layout in nardy/_core.py."""
+    25 the mover's bar, 0 the opponent's bar (a positive count); nardy's int8[28] layout in nardy/rules/_movegen.py."""
     b = [int(v) for v in pos.array[:26]]
     b[0] = int(pos.array[26])
     return b

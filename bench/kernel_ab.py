@@ -1,11 +1,11 @@
 """The compiled kernels of another commit against this checkout's, in one process: batch forward and 2-ply.
 
-Loads ``nardy/bots/_kernels.py`` as it is at ``--ref`` (``git show``) into a module of its own and swaps it
-in for :mod:`nardy.bots._kernels` in the modules that use it (the net, the evaluators, search), round by
+Loads ``nardy/engine/_kernels.py`` as it is at ``--ref`` (``git show``) into a module of its own and swaps it
+in for :mod:`nardy.engine._kernels` in the modules that use it (the net, the evaluators, search), round by
 round, alternating with this checkout's kernels, so both run on the same machine state (this machine is
 shared and noisy: the ratio is the figure, the absolute times are upper bounds). For each game it reports:
 
-- ``forward``: :meth:`nardy.bots.net.Net.forward_boards` over the result boards of every roll along 0-ply
+- ``forward``: :meth:`nardy.engine.net.Net.forward_boards` over the result boards of every roll along 0-ply
   self-play (the batches search evaluates), us per board (best of the rounds), and whether the outputs of
   the two kernels are the same bit for bit;
 - ``2-ply``: ``--positions`` of those positions chosen at 2-ply (``grandmaster``), process CPU ms per move
@@ -33,12 +33,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from net_forward import sample  # noqa: E402
 
-from nardy.bots import Bot  # noqa: E402
-from nardy.bots import _kernels as NEW  # noqa: E402
-from nardy.bots import bot as bot_mod  # noqa: E402
-from nardy.bots import evaluator as evaluator_mod  # noqa: E402
-from nardy.bots import net as net_mod  # noqa: E402
-from nardy.bots import search as search_mod  # noqa: E402
+from nardy.engine import Bot  # noqa: E402
+from nardy.engine import _kernels as NEW  # noqa: E402
+from nardy.engine import bot as bot_mod  # noqa: E402
+from nardy.engine import evaluator as evaluator_mod  # noqa: E402
+from nardy.engine import net as net_mod  # noqa: E402
+from nardy.engine import search as search_mod  # noqa: E402
 
 USERS = (net_mod, evaluator_mod, search_mod, bot_mod)
 
@@ -46,7 +46,7 @@ USERS = (net_mod, evaluator_mod, search_mod, bot_mod)
 def load_reference(ref: str, folder: Path):
     """The kernels module of commit ``ref`` (compiled by numba in ``folder``)."""
     src = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{ref}:nardy/bots/_kernels.py"],
+        ["git", "-C", str(ROOT), "show", f"{ref}:nardy/engine/_kernels.py"],
         check=True,
         capture_output=True,
         text=True,

@@ -24,8 +24,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nardy import _core  # noqa: E402
-from nardy.numbering import head_mode  # noqa: E402
+from nardy.rules import _movegen as _core  # noqa: E402
+from nardy.rules.numbering import head_mode  # noqa: E402
 from tests.helpers import random_positions, to_gnubg  # noqa: E402
 
 

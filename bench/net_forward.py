@@ -3,13 +3,13 @@
 For each game, collects the result boards of every roll along 0-ply self-play games (the batches search
 evaluates), encodes them, and times, per row (best of ``--repeat``):
 
-- ``kernel``: :func:`nardy.bots._kernels.forward_batch` (numba, one row at a time, zero inputs skipped),
+- ``kernel``: :func:`nardy.engine._kernels.forward_batch` (numba, one row at a time, zero inputs skipped),
   the reference (1.00x);
-- ``batch``: :meth:`nardy.bots.net.Net.forward_inputs` on batches of ``DENSE_BATCH`` rows or more (compiled
+- ``batch``: :meth:`nardy.engine.net.Net.forward_inputs` on batches of ``DENSE_BATCH`` rows or more (compiled
   sparse products per layer, numpy's vectorised ``exp`` for the sigmoids);
 - the largest output difference between the two;
-- ``encode``: :func:`nardy.bots._kernels.encode_batch` per row, for scale;
-- ``boards``: :meth:`nardy.bots.net.Net.forward_boards` (the encoding fused into the first layer, what the
+- ``encode``: :func:`nardy.engine._kernels.encode_batch` per row, for scale;
+- ``boards``: :meth:`nardy.engine.net.Net.forward_boards` (the encoding fused into the first layer, what the
   evaluators call) against ``encode`` + ``batch``, and whether the outputs are bit for bit the same.
 
 Then ranks ``--moves`` positions of those games at 2-ply (the ``grandmaster`` search) with the kernel
@@ -32,9 +32,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nardy import Position  # noqa: E402
-from nardy.bots import Bot  # noqa: E402
-from nardy.bots import _kernels as K  # noqa: E402
-from nardy.bots import net as netmod  # noqa: E402
+from nardy.engine import Bot  # noqa: E402
+from nardy.engine import _kernels as K  # noqa: E402
+from nardy.engine import net as netmod  # noqa: E402
 
 
 def sample(game: str, n_games: int, seed: int):

@@ -519,7 +519,7 @@ class Player:
 
     async def play(self, rng: random.Random) -> bool:
         """Play the current game to its end; True when it ended (False: the run stopped first)."""
-        from nardy.position import Position
+        from nardy.rules.position import Position
 
         acted = -1
         for _ in range(MAX_ACTIONS_PER_GAME):
@@ -712,7 +712,7 @@ class Run:
 
 # ----- one run -----------------------------------------------------------------------------------------------
 async def drive(args, server: ServerProc) -> dict:
-    from nardy.position import Position
+    from nardy.rules.position import Position
 
     # the engine's kernels are loaded (numba) before any player waits on them
     Position.start(args.game).legal_plays((3, 1))

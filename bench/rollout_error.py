@@ -1,12 +1,12 @@
 """The error of nets' 0-ply evaluations against long rollouts (any game; meant for the nardy games).
 
 Positions: pre-roll positions of a net's 0-ply self-play (``--draw``, default the shipped net; a random play
-5% of the time, each position kept with chance 0.02, :func:`nardy.bots.rollout.sample_positions`) from
+5% of the time, each position kept with chance 0.02, :func:`nardy.engine.rollout.sample_positions`) from
 ``--seed``, distinct, the game not over, and not in the bearoff database's reach (there every evaluator
 answers exactly: nothing to measure).
 Each is rolled out ``--trials`` times by each ``--rollers`` net at 0-ply (first two rolls stratified, later
 ones from the seed, no variance reduction: in the nardy games it cuts the variance 9-11x at 27-35x the time,
-so plain trials give a tighter figure per CPU second; :func:`nardy.bots._rollout.rollout_batch`). Then each
+so plain trials give a tighter figure per CPU second; :func:`nardy.engine._rollout.rollout_batch`). Then each
 ``--nets`` net's 0-ply cubeless money equity (the evaluator the bots play with: the net, the bearoff
 database where it applies) is compared with each roller's result:
 
@@ -41,10 +41,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nardy import Position  # noqa: E402
-from nardy.bots.evaluator import HybridEvaluator, money_equity  # noqa: E402
-from nardy.bots.net import Net, shipped_path  # noqa: E402
-from nardy.bots.rollout import rollout_boards, sample_positions  # noqa: E402
-from nardy.rules import get_rules  # noqa: E402
+from nardy.engine.evaluator import HybridEvaluator, money_equity  # noqa: E402
+from nardy.engine.net import Net, shipped_path  # noqa: E402
+from nardy.engine.rollout import rollout_boards, sample_positions  # noqa: E402
+from nardy.rules.variants import get_rules  # noqa: E402
 
 
 def load_net(spec: str, game: str) -> Net:

@@ -3,10 +3,10 @@
 Three savings, each exact (the same plays, steps and outputs, bit for bit):
 
 - **move generation**: long nardy doubles searched with a transposition table (an intermediate position met
-  again is not searched again; :func:`nardy._core.generate` with ``transpose``);
-- **expansion**: repeated positions of a search batch generated once (:meth:`nardy.bots.search.Searcher._expand`);
+  again is not searched again; :func:`nardy.rules._movegen.generate` with ``transpose``);
+- **expansion**: repeated positions of a search batch generated once (:meth:`nardy.engine.search.Searcher._expand`);
 - **evaluation**: repeated boards of an evaluation batch evaluated once
-  (:meth:`nardy.bots.evaluator.NeuralEvaluator.evaluate_batch`).
+  (:meth:`nardy.engine.evaluator.NeuralEvaluator.evaluate_batch`).
 
 For each game, collects positions along games of the 0-ply bot against random play and against the heuristic
 player (the opponents of ``bench/bot_levels.py``), then reports:
@@ -31,10 +31,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nardy import Position, _core  # noqa: E402
-from nardy.bots import Bot  # noqa: E402
-from nardy.bots.evaluator import NeuralEvaluator  # noqa: E402
-from nardy.bots.search import Searcher  # noqa: E402
+from nardy import Position
+from nardy.engine import Bot  # noqa: E402
+from nardy.engine.evaluator import NeuralEvaluator  # noqa: E402
+from nardy.engine.search import Searcher  # noqa: E402
+from nardy.rules import _movegen as _core  # noqa: E402
 
 
 def sample(game: str, n_games: int, seed: int):
@@ -59,7 +60,8 @@ def sample(game: str, n_games: int, seed: int):
 
 
 def movegen(spots, repeat: int):
-    """Doubles of every sampled position through :func:`nardy._core.generate`, without and with ``transpose``."""
+    """Doubles of every sampled position through :func:`nardy.rules._movegen.generate`, without and with
+    ``transpose``."""
     boards = [(p.array, p.head_limit((d, d))) for p, _ in spots for d in range(1, 7)]
     hitting = spots[0][0].rules.hitting
     strict = spots[0][0].rules.strict_bear_off

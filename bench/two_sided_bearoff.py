@@ -6,7 +6,7 @@ possible since both sides have borne checkers off): ``P[a, b]`` = the chance tha
 position ``a`` wins against ``b``, each side choosing, for every roll, the play that maximises its own
 chance (dynamic programming over the pairs in order of total pips).
 
-Against it, the one-sided estimate nardy uses (:mod:`nardy.bots.bearoff`): P(mover's rolls to finish <=
+Against it, the one-sided estimate nardy uses (:mod:`nardy.engine.bearoff`): P(mover's rolls to finish <=
 the opponent's), each side's distribution coming from the play that minimises its expected rolls. Reported:
 
 - the error of the estimate, mean and largest, over all pairs (in win chance);
@@ -32,7 +32,7 @@ from numba import njit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from nardy.bots.bearoff import _plays_njit, _positions, load_database  # noqa: E402
+from nardy.engine.bearoff import _plays_njit, _positions, load_database  # noqa: E402
 
 
 @njit(cache=True)

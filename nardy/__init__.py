@@ -8,7 +8,8 @@ Main entry points::
         print(play, play.result.id())
 """
 
-from .errors import (
+from . import _compat
+from .rules.errors import (
     AmbiguousPlayError,
     GameStateError,
     IllegalPlayError,
@@ -21,9 +22,11 @@ from .errors import (
     RecordError,
     UnknownGameError,
 )
-from .notation import Step
-from .position import Play, Position, check_dice
-from .rules import Rules, get_rules
+from .rules.notation import Step
+from .rules.position import Play, Position, check_dice
+from .rules.variants import Rules, get_rules
+
+_compat.install()
 
 __all__ = [
     "Position",
@@ -49,7 +52,7 @@ __all__ = [
 def __getattr__(name):
     # Heavier parts are imported on first use.
     if name == "Bot":
-        from .bots import Bot
+        from .engine import Bot
 
         return Bot
     raise AttributeError(f"module 'nardy' has no attribute {name!r}")

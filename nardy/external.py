@@ -27,7 +27,7 @@ Every line is bounded (:data:`MAX_LINE` bytes), every field checked (counts, dic
 use; a line that is not a board gets an ``Error:`` line and the connection goes on. The server binds the
 loopback interface unless told otherwise, serves at most ``max_clients`` connections at once, closes one
 idle for ``idle`` seconds, and bounds each decision by ``think`` seconds
-(:class:`~nardy.bots.search.Deadline`).
+(:class:`~nardy.engine.search.Deadline`).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import click
 
-from .errors import GameStateError, InvalidDiceError, InvalidPositionError, NardyError, NotationError
+from .rules.errors import GameStateError, InvalidDiceError, InvalidPositionError, NardyError, NotationError
 
 __all__ = ["MAX_LINE", "FibsBoard", "parse_board", "Decider", "answer", "serve", "external"]
 
@@ -216,14 +216,14 @@ class Decider:
     """Answers board lines with one bot (one per connection: a bot is not shared between threads).
 
     Args:
-        level: a :data:`~nardy.bots.bot.BOT_LEVELS` level.
+        level: a :data:`~nardy.engine.bot.BOT_LEVELS` level.
         think: seconds one decision may take at most (the search returns its best so far); ``None``: no bound.
         seed: the bot's seed (its noise at the weak levels).
         dialect: how to read the lines' names and scores (:func:`parse_board`): ``"gnubg"`` or ``"fibs"``.
     """
 
     def __init__(self, level: str = "expert", think: float | None = 20.0, seed=None, dialect: str = "gnubg"):
-        from .bots.bot import Bot
+        from .engine.bot import Bot
 
         self.bot = Bot("backgammon", level=level, seed=seed)
         self.think = think
@@ -236,9 +236,9 @@ class Decider:
             GameStateError: the game is over, or a double waits and nobody is on turn.
             InvalidPositionError: not a position of backgammon.
         """
-        from .bots.cubeful import CubeState
-        from .bots.search import Deadline
-        from .position import Position
+        from .engine.search import Deadline
+        from .flow.cubetheory import CubeState
+        from .rules.position import Position
 
         if fb.turn == 0:
             raise GameStateError("the board says the game is over (turn 0): nothing to answer")
@@ -274,7 +274,7 @@ class Decider:
 
 def answer(line: str, decider: Decider) -> str:
     """The answer line (no line break) to one request line: a decision, or ``Error: ...`` (never raises
-    for bad input: any :class:`~nardy.errors.NardyError` becomes the error line, its text cut to 200
+    for bad input: any :class:`~nardy.rules.errors.NardyError` becomes the error line, its text cut to 200
     characters)."""
     try:
         return decider.decide(parse_board(line, decider.dialect))
@@ -396,7 +396,7 @@ def external(port, host, level, think, seed, max_clients, dialect, verbose):
     match 5). GNU Backgammon sends each board of its player 1's turns; nardy answers with the play, roll or
     double, take or drop.
     """
-    from .bots.bot import BOT_LEVELS
+    from .engine.bot import BOT_LEVELS
 
     if level not in BOT_LEVELS:
         raise click.BadParameter(f"{level!r}: expected one of {', '.join(BOT_LEVELS)}", param_hint="--level")

@@ -115,7 +115,7 @@ def to_gnubg(a):
 
 
 def play_out(g, rng, double_rate=0.0, take_rate=0.7):
-    """Play a :class:`nardy.game.Game` to its end with random plays; double with ``double_rate`` when
+    """Play a :class:`nardy.flow.game.Game` to its end with random plays; double with ``double_rate`` when
     allowed and take with ``take_rate`` (else drop). Returns the game."""
     if g.phase == "opening":
         g.start()

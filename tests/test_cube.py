@@ -2,8 +2,8 @@
 
 import pytest
 
-from nardy.cube import Cube
-from nardy.errors import GameStateError, InvalidOptionError
+from nardy.flow.cube import Cube
+from nardy.rules.errors import GameStateError, InvalidOptionError
 
 
 def test_cube_starts_centred_at_one():

@@ -8,7 +8,7 @@ import pytest
 
 from nardy import Position
 from nardy.envs.common import MAX_ACTIONS, OBS_LEN, NardyMatchup, observation, sorted_plays
-from nardy.errors import IllegalPlayError, InvalidOptionError
+from nardy.rules.errors import IllegalPlayError, InvalidOptionError
 
 gymnasium = pytest.importorskip("gymnasium", reason="the rl extra (gymnasium) is not installed")
 pettingzoo = pytest.importorskip("pettingzoo", reason="the rl extra (pettingzoo) is not installed")

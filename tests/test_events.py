@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from nardy.bots import Bot
-from nardy.dice import DiceSource
-from nardy.errors import GameStateError
-from nardy.events import EVENT_TYPES, PHASES, Event, Phase, event_from_dict
-from nardy.game import Game
-from nardy.match import Match
+from nardy.engine import Bot
+from nardy.flow.events import EVENT_TYPES, PHASES, Event, Phase, event_from_dict
+from nardy.flow.game import Game
+from nardy.flow.match import Match
+from nardy.rules.dice import DiceSource
+from nardy.rules.errors import GameStateError
 
 SAVED_V1 = Path(__file__).parent / "data" / "saved_v1"
 

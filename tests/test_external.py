@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy.errors import NardyError
 from nardy.external import MAX_LINE, Decider, answer, parse_board, serve
-from nardy.position import Position
 from nardy.records.sgf import replay_sgf
+from nardy.rules.errors import NardyError
+from nardy.rules.position import Position
 
 # Lines GNU Backgammon 1.07.001 sent to `nardy external` (its player 1, "root"; player 0 "gnubg"):
 #: the opening: root to play 6-3 from the starting position (1-point match)

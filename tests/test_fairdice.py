@@ -1,4 +1,4 @@
-"""Provably fair dice, scheme ``nardy-hmac-sha256-v1`` (docs/fairness.md; nardy/fairdice.py).
+"""Provably fair dice, scheme ``nardy-hmac-sha256-v1`` (docs/fairness.md; nardy/rules/fairdice.py).
 
 The rolls are checked against digests computed here with :mod:`hmac` and :mod:`hashlib` from the page's
 words, not through the module; the worked example of docs/fairness.md is checked number by number.
@@ -20,9 +20,11 @@ import pytest
 from click.testing import CliRunner
 
 from nardy.cli import main
-from nardy.dice import DiceSource, dice_from_dict
-from nardy.errors import GameStateError, InvalidDiceError, InvalidOptionError
-from nardy.fairdice import (
+from nardy.flow.game import Game
+from nardy.flow.match import Match
+from nardy.rules.dice import DiceSource, dice_from_dict
+from nardy.rules.errors import GameStateError, InvalidDiceError, InvalidOptionError
+from nardy.rules.fairdice import (
     SCHEME,
     FairDice,
     Verification,
@@ -35,8 +37,6 @@ from nardy.fairdice import (
     seed_event,
     verify,
 )
-from nardy.game import Game
-from nardy.match import Match
 from tests.helpers import REPO
 
 KEY = bytes(range(32))

@@ -6,10 +6,10 @@ import random
 import pytest
 
 from nardy import Position
-from nardy.dice import DiceSource, FixedDice, dice_from_dict
-from nardy.errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidOptionError
-from nardy.game import Game, GameResult, result_level
-from nardy.rules import get_rules
+from nardy.flow.game import Game, GameResult, result_level
+from nardy.rules.dice import DiceSource, FixedDice, dice_from_dict
+from nardy.rules.errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidOptionError
+from nardy.rules.variants import get_rules
 from tests.helpers import play_out
 
 

@@ -1,4 +1,4 @@
-"""Tests of nardy.ids: GNU Backgammon Position ID / Match ID, long nardy suffix, XGID."""
+"""Tests of nardy.rules.ids: GNU Backgammon Position ID / Match ID, long nardy suffix, XGID."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nardy.errors import InvalidIdError, InvalidPositionError
-from nardy.ids import (
+from nardy.rules.errors import InvalidIdError, InvalidPositionError
+from nardy.rules.ids import (
     START_POSITION_ID,
     START_XGID,
     MatchState,

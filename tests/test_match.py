@@ -6,10 +6,10 @@ import random
 import pytest
 
 from nardy import Position
-from nardy.dice import DiceSource, FixedDice
-from nardy.errors import GameStateError, InvalidOptionError
-from nardy.ids import state_from_match_id
-from nardy.match import Match
+from nardy.flow.match import Match
+from nardy.rules.dice import DiceSource, FixedDice
+from nardy.rules.errors import GameStateError, InvalidOptionError
+from nardy.rules.ids import state_from_match_id
 from tests.helpers import play_out
 
 

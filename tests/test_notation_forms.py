@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from nardy import IllegalPlayError, Position
 from nardy.cli import main
-from nardy.notation import dash_to_slash, dice_text
-from nardy.tui.commands import Kind, parse
+from nardy.rules.notation import dash_to_slash, dice_text
+from nardy.terminal.commands import Kind, parse
 from tests.helpers import pos, random_positions
 
 

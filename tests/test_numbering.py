@@ -1,8 +1,8 @@
-"""Point numbering (``nardy.numbering``): docs/rules.md "Board, points, views" and "Notation".
+"""Point numbering (``nardy.rules.numbering``): docs/rules.md "Board, points, views" and "Notation".
 
 The map between the two sides' own numberings, the numberings each game allows and their labels, and
 the head-rule modes, each checked against the rule it implements and against every user of it (the
-compiled core, :class:`~nardy.Position`, ``nardy play``'s :class:`~nardy.tui.numbering.Numbering`,
+compiled core, :class:`~nardy.Position`, ``nardy play``'s :class:`~nardy.terminal.numbering.Numbering`,
 the web page's sessions).
 """
 
@@ -11,11 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nardy import InvalidOptionError, NotationError, Position, _core, get_rules
-from nardy import numbering as N
-from nardy.bots.search import Searcher, mirror_boards
-from nardy.rules import GAMES
-from nardy.tui.numbering import Numbering
+from nardy import InvalidOptionError, NotationError, Position, get_rules
+from nardy.engine.search import Searcher, mirror_boards
+from nardy.rules import _movegen as _core
+from nardy.rules import numbering as N
+from nardy.rules.variants import GAMES
+from nardy.terminal.numbering import Numbering
 
 from .helpers import random_positions
 
@@ -235,7 +236,7 @@ def test_head_exception_modes_map_one_to_one_onto_the_core_codes():
         _core.HEAD_ALWAYS,
     )
     assert get_rules("long").head_exception == "head-block"
-    from nardy import rules
+    from nardy.rules import variants as rules
 
     assert rules.HEAD_EXCEPTIONS is N.HEAD_EXCEPTIONS
     for mode, code in N.HEAD_MODES.items():

@@ -4,7 +4,7 @@ Whole games are typed into ``nardy play`` running in a pseudo-terminal (pexpect,
 ``tests/play/driver.py``): the driver answers each prompt, asking ``moves`` for the legal plays and
 typing the first one. The commands (illegal entry, take-back, hint, double, take, save, resume,
 resign, quit) are checked on the way; each finished game's ``.mat`` record must replay with
-``nardy replay``. In-process tests drive :class:`nardy.play.Session` with scripted input for the
+``nardy replay``. In-process tests drive :class:`nardy.terminal.play.Session` with scripted input for the
 situations a random game may not reach (forced plays, no play, the explanations of refused steps).
 """
 
@@ -19,14 +19,14 @@ from click.testing import CliRunner
 
 from nardy import Position
 from nardy.cli import main as nardy_main
-from nardy.dice import FixedDice
-from nardy.game import Game
-from nardy.i18n import Texts, detect_lang, plural_points
-from nardy.match import Match
-from nardy.play import Output, PlayerSpec, Session, parse_player
+from nardy.flow.game import Game
+from nardy.flow.match import Match
 from nardy.records.mat import parse_mat, replay
-from nardy.tui.board import board_lines, plain
-from nardy.tui.numbering import Numbering
+from nardy.rules.dice import FixedDice
+from nardy.terminal.board import board_lines, plain
+from nardy.terminal.numbering import Numbering
+from nardy.terminal.play import Output, PlayerSpec, Session, parse_player
+from nardy.texts.i18n import Texts, detect_lang, plural_points
 
 from .helpers import pos
 from .play.driver import LISTING, Driver, run_nardy
@@ -193,7 +193,7 @@ def test_save_and_resume_keep_partial_steps_and_dice(tmp_path):
     assert data["table"]["seed"] == 1
     acts = [(e["side"], e["action"]) for e in data["table"]["log"] if e["type"] == "act"]
     assert acts == [(0, "roll"), (0, "step")]  # White starts; the table rolls 6-5 (no cube); 24/18
-    from nardy.play import load_session_data
+    from nardy.terminal.play import load_session_data
 
     m2, data2 = load_session_data(str(save))
     assert data2["players"] == ["human", "bot:random"] and data2["seed"] == 1
@@ -217,7 +217,7 @@ def test_save_and_resume_keep_partial_steps_and_dice(tmp_path):
 def test_resume_file_that_is_not_utf8_is_a_usage_error_naming_it(tmp_path):
     import click
 
-    from nardy.play import load_session_data
+    from nardy.terminal.play import load_session_data
 
     path = tmp_path / "latin1.mat"
     path.write_bytes(" 1 point match\n\n Game 1\n Jos\xe9 : 0    B : 0\n".encode("latin-1"))
@@ -226,7 +226,7 @@ def test_resume_file_that_is_not_utf8_is_a_usage_error_naming_it(tmp_path):
 
 
 def test_resume_mat_record_is_replayed_from_its_text(tmp_path):
-    from nardy.play import load_session_data
+    from nardy.terminal.play import load_session_data
 
     path = tmp_path / "m.mat"
     path.write_text(" 3 point match\n\n Game 1\n Anna : 0    Boris : 0\n  1) 31: 8/5 6/5\n")
@@ -540,7 +540,7 @@ def _edit_phase(d):
 
 
 def _unstarted(d):
-    from nardy.match import Match
+    from nardy.flow.match import Match
 
     d["table"]["match"] = Match("long").to_dict()
     d["table"]["match"]["games"] = [Match("long").new_game().to_dict()]  # phase "opening"
@@ -551,7 +551,7 @@ def _edit_seat(i, **kw):
 
 
 def _clock(d):
-    from nardy.clock import CLOCK_PRESETS, Clock
+    from nardy.flow.clock import CLOCK_PRESETS, Clock
 
     d["table"]["clock"] = Clock(CLOCK_PRESETS["blitz"]).to_dict()
 
@@ -596,7 +596,7 @@ def test_resume_edited_save_file_exits_2_naming_the_field(tmp_path, version, nam
 
 
 def test_version_1_save_still_resumes_and_saves_again_as_a_table(tmp_path):
-    from nardy.play import load_session_data
+    from nardy.terminal.play import load_session_data
 
     old = tmp_path / "v1.json"
     old.write_text(json.dumps(_saved_game(tmp_path, version=1)))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from nardy import Bot
-from nardy.dice import DiceSource, FixedDice
-from nardy.errors import GameStateError
-from nardy.game import Game
-from nardy.match import Match
+from nardy.flow.game import Game
+from nardy.flow.match import Match
+from nardy.rules.dice import DiceSource, FixedDice
+from nardy.rules.errors import GameStateError
 
 
 @pytest.mark.parametrize("name", ["backgammon", "short", "long"])
@@ -96,10 +96,10 @@ def test_take_turn_on_a_finished_game_says_so():
 
 def test_the_text_board_uses_the_terminals_letters_for_each_side():
     from nardy import Position
-    from nardy.render import GLYPHS, board_text
-    from nardy.tui.board import GLYPHS as TERMINAL_GLYPHS
-    from nardy.tui.board import board_lines, plain
-    from nardy.tui.numbering import Numbering
+    from nardy.rules.boardtext import GLYPHS, board_text
+    from nardy.terminal.board import GLYPHS as TERMINAL_GLYPHS
+    from nardy.terminal.board import board_lines, plain
+    from nardy.terminal.numbering import Numbering
 
     assert GLYPHS == TERMINAL_GLYPHS == ("O", "X")
     p = Position.from_id("4HPwATDgc/ABMA")

@@ -91,7 +91,7 @@ def test_position_id_round_trip(pd):
 
 def test_position_id_is_the_gnubg_encoding_of_both_sides_on_every_legal_result():
     # Position.id encodes from its own board (and keeps the text); the reference is the validating encoder
-    from nardy.ids import long_id_suffix, position_id_from_boards
+    from nardy.rules.ids import long_id_suffix, position_id_from_boards
 
     checked = 0
     for game, pool in POOLS.items():
@@ -176,6 +176,6 @@ def test_xgid_round_trip_hitting_games(pd):
 
 
 def test_xgid_start_position():
-    from nardy.ids import START_XGID
+    from nardy.rules.ids import START_XGID
 
     assert Position.from_xgid(START_XGID).id() == "4HPwATDgc/ABMA"

@@ -1,6 +1,6 @@
 """Refusals carry a code and params, and every code is worded in English and Russian.
 
-The terminal and the web page word every refusal from its code (nardy.messages), so no English-only
+The terminal and the web page word every refusal from its code (nardy.texts.messages), so no English-only
 reason reaches a Russian player: every code the engine can raise must be in the catalogue in both
 languages, and real refusals worded in Russian must be Russian.
 """
@@ -13,10 +13,17 @@ from pathlib import Path
 import pytest
 
 from nardy import Position
-from nardy.dice import DiceSource, FixedDice
-from nardy.errors import AmbiguousPlayError, GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
-from nardy.game import Game
-from nardy.messages import LANGS, MESSAGES, describe
+from nardy.flow.game import Game
+from nardy.rules.dice import DiceSource, FixedDice
+from nardy.rules.errors import (
+    AmbiguousPlayError,
+    GameStateError,
+    IllegalPlayError,
+    NardyError,
+    NotationError,
+    RecordError,
+)
+from nardy.texts.messages import LANGS, MESSAGES, describe
 
 from .helpers import pos
 

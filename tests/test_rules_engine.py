@@ -11,8 +11,8 @@ from nardy import (
     UnknownGameError,
     get_rules,
 )
-from nardy.dice import FixedDice
-from nardy.game import Game
+from nardy.flow.game import Game
+from nardy.rules.dice import FixedDice
 from tests.helpers import plays, pos
 
 START_BG = "4HPwATDgc/ABMA"
@@ -376,7 +376,7 @@ def test_long_six_block_in_passing_is_forbidden():
 def test_long_six_block_across_opponent_start_is_two_runs():
     import numpy as np
 
-    from nardy import _core
+    from nardy.rules import _movegen as _core
 
     b = np.zeros(28, np.int8)
     b[1] = 9

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from nardy.cli_replay import sample_records
+from nardy.cli.replay import sample_records
 from nardy.records.mat import parse_mat, replay, write_mat
 
 SAMPLES = sample_records()

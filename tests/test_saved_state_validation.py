@@ -19,13 +19,13 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from nardy.bots import Bot
-from nardy.cube import Cube
-from nardy.dice import DiceSource, FixedDice, dice_from_dict
-from nardy.errors import GameStateError, InvalidDiceError, NardyError
-from nardy.game import Game
-from nardy.match import Match
-from nardy.position import Position
+from nardy.engine import Bot
+from nardy.flow.cube import Cube
+from nardy.flow.game import Game
+from nardy.flow.match import Match
+from nardy.rules.dice import DiceSource, FixedDice, dice_from_dict
+from nardy.rules.errors import GameStateError, InvalidDiceError, NardyError
+from nardy.rules.position import Position
 
 
 # ----- real saved games -----------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def _endgame(rules, rng) -> Position:
 def played_game(seed: int, actions: int | None = None) -> Game:
     """A game of one of :data:`_CONFIGS` played for a random number of actions (some set up at an
     endgame position, so that they end, some with long nardy's last roll)."""
-    from nardy.rules import get_rules
+    from nardy.rules.variants import get_rules
 
     rng = random.Random(seed)
     name, cfg = _CONFIGS[seed % len(_CONFIGS)]

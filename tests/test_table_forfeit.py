@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from nardy.clock import Clock, clock_spec
-from nardy.errors import GameStateError, InvalidOptionError
-from nardy.match import Match
-from nardy.rules import get_rules
-from nardy.table import Seat, SeatKind, Table
+from nardy.flow.clock import Clock, clock_spec
+from nardy.flow.match import Match
+from nardy.flow.table import Seat, SeatKind, Table
+from nardy.rules.errors import GameStateError, InvalidOptionError
+from nardy.rules.variants import get_rules
 
 
 def table() -> Table:

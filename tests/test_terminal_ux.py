@@ -14,10 +14,10 @@ import time
 
 import pytest
 
-from nardy.errors import IllegalPlayError
-from nardy.numbering import opponent_point
-from nardy.tui import warmup
-from nardy.tui.render import Output
+from nardy.rules.errors import IllegalPlayError
+from nardy.rules.numbering import opponent_point
+from nardy.terminal import warmup
+from nardy.terminal.render import Output
 from tests.play.driver import Driver
 
 pytest.importorskip("pexpect")
@@ -220,7 +220,7 @@ def test_traditional_numbering_help_shows_plays_it_accepts():
 
 
 def test_the_engine_is_prepared_with_a_notice_when_it_takes_long(monkeypatch):
-    from nardy.i18n import Texts
+    from nardy.texts.i18n import Texts
 
     monkeypatch.setattr(warmup, "NOTICE_AFTER", 0.05)
     monkeypatch.setattr(warmup, "exercise", lambda game, levels: time.sleep(0.4))
@@ -240,11 +240,11 @@ def test_after_the_preparation_the_engine_answers_without_compiling():
     numba = pytest.importorskip("numba")
     import importlib
 
-    from nardy.dice import DiceSource
-    from nardy.match import Match
-    from nardy.table import Seat, SeatKind, Table
+    from nardy.flow.match import Match
+    from nardy.flow.table import Seat, SeatKind, Table
+    from nardy.rules.dice import DiceSource
 
-    mods = [importlib.import_module(m) for m in ("nardy._core", "nardy.bots._kernels")]
+    mods = [importlib.import_module(m) for m in ("nardy.rules._movegen", "nardy.engine._kernels")]
 
     def signatures():
         return {

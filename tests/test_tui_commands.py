@@ -1,4 +1,4 @@
-"""``nardy play``'s command parser (:mod:`nardy.tui.commands`): a typed line as a command, no terminal.
+"""``nardy play``'s command parser (:mod:`nardy.terminal.commands`): a typed line as a command, no terminal.
 
 Every command word in English and Russian, numbers, plays, resignation levels, ``save`` without a
 file, unknown words, and the words several commands share (matched in the order the question asks).
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from nardy.tui.commands import ALIASES, GENERAL, WORDS, Command, Kind, parse, resign_level, split
+from nardy.terminal.commands import ALIASES, GENERAL, WORDS, Command, Kind, parse, resign_level, split
 
 #: Each command's words in both languages, as a player would type them (shared words are below).
 WORDS_OF = {

@@ -1,4 +1,4 @@
-"""``nardy play``'s explainer (:mod:`nardy.tui.explain`): why a typed play or command was refused.
+"""``nardy play``'s explainer (:mod:`nardy.terminal.explain`): why a typed play or command was refused.
 
 Each refusal is checked as the player reads it: in English and Russian, points labelled in the
 player's numbering (own, absolute for long nardy, traditional for backgammon and short nardy). The
@@ -11,14 +11,14 @@ import io
 
 import pytest
 
-from nardy.dice import FixedDice
-from nardy.errors import IllegalPlayError, NotationError
-from nardy.game import Game
-from nardy.i18n import Texts
-from nardy.match import Match
-from nardy.play import Output, PlayerSpec, Session
-from nardy.tui.explain import Explainer, step_refusal
-from nardy.tui.numbering import Numbering
+from nardy.flow.game import Game
+from nardy.flow.match import Match
+from nardy.rules.dice import FixedDice
+from nardy.rules.errors import IllegalPlayError, NotationError
+from nardy.terminal.explain import Explainer, step_refusal
+from nardy.terminal.numbering import Numbering
+from nardy.terminal.play import Output, PlayerSpec, Session
+from nardy.texts.i18n import Texts
 
 from .helpers import pos
 

@@ -1,15 +1,15 @@
 """Analysis of a finished match or game: every decision of both players judged by a bot.
 
 For every turn of every game the analysis replays the record through the rules (a fresh
-:class:`~nardy.game.Game` per game) and, at each decision, asks the bots (:class:`nardy.bots.Bot`, its
-:class:`~nardy.bots.search.Searcher`, :mod:`nardy.bots.cubeful`, :mod:`nardy.bots.met`) what the
+:class:`~nardy.flow.game.Game` per game) and, at each decision, asks the bots (:class:`nardy.engine.Bot`, its
+:class:`~nardy.engine.search.Searcher`, :mod:`nardy.flow.cubetheory`, :mod:`nardy.flow.met`) what the
 decision was worth:
 
 * **checker plays**: the legal plays are ranked at the level's search depth with the bot's own move
   filters (:meth:`Searcher.rank`); the play made is searched to the same depth when the filters dropped it.
   Each candidate's probabilities (after the play, mover's view) are turned into the mover's *cubeful*
-  value with the opponent on roll: Janowski's money formula (:func:`~nardy.bots.cubeful.money_cube_decision`)
-  or match winning chances through the match equity table (:func:`~nardy.bots.cubeful.match_cube_decision`),
+  value with the opponent on roll: Janowski's money formula (:func:`~nardy.flow.cubetheory.money_cube_decision`)
+  or match winning chances through the match equity table (:func:`~nardy.flow.cubetheory.match_cube_decision`),
   the opponent taking its best cube action (double when right, as GNU Backgammon's cubeful evaluation).
   Candidates are ranked by that value (so gammons count as the score makes them count); the loss of the
   play made is the best value minus its value.
@@ -52,14 +52,11 @@ from typing import Any
 
 import numpy as np
 
-from nardy.bots import Bot
-from nardy.bots.cubeful import cube_efficiency, decide, match_cube_decision, money_cube_decision
-from nardy.bots.evaluator import Probabilities, flip_probs
-from nardy.bots.met import get_met
-from nardy.bots.search import Candidate, mirror_boards
-from nardy.dice import FixedDice
-from nardy.errors import NardyError
-from nardy.events import (
+from ..engine import Bot
+from ..engine.evaluator import Probabilities, flip_probs
+from ..engine.search import Candidate, mirror_boards
+from ..flow.cubetheory import cube_efficiency, decide, match_cube_decision, money_cube_decision
+from ..flow.events import (
     AcceptEvent,
     BeaverEvent,
     DeclineEvent,
@@ -73,8 +70,11 @@ from nardy.events import (
     SetupEvent,
     TakeEvent,
 )
-from nardy.game import Game
-from nardy.position import Position
+from ..flow.game import Game
+from ..flow.met import get_met
+from ..rules.dice import FixedDice
+from ..rules.errors import NardyError
+from ..rules.position import Position
 
 __all__ = [
     "THRESHOLDS",
@@ -469,7 +469,7 @@ class Analyser:
     # ----- building blocks, usable on their own (the tutor, tests) -----------------------------
     def checker(self, position: Position, dice, ctx: _Ctx, player: int, played=None) -> dict:
         """Judge a checker decision: the ranked candidates (cubeful, native units and normalised), the best,
-        and (when ``played`` is given, a :class:`~nardy.position.Play` of ``position.legal_plays(dice)``) its
+        and (when ``played`` is given, a :class:`~nardy.rules.position.Play` of ``position.legal_plays(dice)``) its
         loss. Returns a dict with ``plays`` (list of (Play, native value, probs, ply), best first), ``best``,
         ``loss`` (normalised), ``native_loss`` and ``forced``."""
         plays = position.legal_plays(dice)
@@ -555,7 +555,7 @@ class Analyser:
 
     # ----- a whole match ------------------------------------------------------------------------
     def analyse(self, match, progress=None, source: str = "") -> MatchAnalysis:
-        """Analyse every game of a :class:`~nardy.match.Match` (replayed or played; the last game may be
+        """Analyse every game of a :class:`~nardy.flow.match.Match` (replayed or played; the last game may be
         unfinished). ``progress(done, total)`` is called after each decision (``total`` = the turns).
 
         Raises:
@@ -1053,13 +1053,13 @@ def _emg(mwc, p, ctx) -> float:
 
 
 def _probs_dict(game, probs) -> dict:
-    from nardy.bots.evaluator import OUTPUT_NAMES
+    from ..engine.evaluator import OUTPUT_NAMES
 
     return {n: round(float(v), 4) for n, v in zip(OUTPUT_NAMES[game], np.asarray(probs))}
 
 
 def _net_name(game: str) -> str:
-    from nardy.bots.net import shipped_path
+    from ..engine.net import shipped_path
 
     try:
         import hashlib
@@ -1081,7 +1081,7 @@ class AnalysisError(NardyError):
 def analyse_match(
     match, level: str = DEFAULT_ANALYSIS_LEVEL, progress=None, source: str = "", candidates: int = TOP_CANDIDATES
 ) -> MatchAnalysis:
-    """Analyse a :class:`~nardy.match.Match` (from :func:`nardy.records.mat.replay`, a saved game, the
+    """Analyse a :class:`~nardy.flow.match.Match` (from :func:`nardy.records.mat.replay`, a saved game, the
     server) at ``level`` (:data:`ANALYSIS_LEVELS`; default :data:`DEFAULT_ANALYSIS_LEVEL`).
 
     Returns a :class:`MatchAnalysis` (``.to_dict()`` for JSON). Deterministic: the same record and level

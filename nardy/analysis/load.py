@@ -6,8 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from nardy.errors import NardyError
-
+from ..rules.errors import NardyError
 from .core import DEFAULT_ANALYSIS_LEVEL, AnalysisError, MatchAnalysis, analyse_match
 
 __all__ = ["load_match", "analyse_file", "match_of_game", "match_from_dict"]
@@ -17,7 +16,7 @@ MAX_FILE = 20 * 1024 * 1024
 
 
 def load_match(path):
-    """The :class:`~nardy.match.Match` of a file: a Jellyfish ``.mat`` record (replayed through the rules,
+    """The :class:`~nardy.flow.match.Match` of a file: a Jellyfish ``.mat`` record (replayed through the rules,
     :func:`nardy.records.mat.replay`), a JSON save (``Match.to_dict``, ``Game.to_dict``, a saved table or
     terminal session with a ``"match"``), or GNU Backgammon's SGF where this version reads it
     (``nardy.records.files.read_record``, which tells the two record formats apart by the text).
@@ -53,9 +52,9 @@ def load_match(path):
 
 
 def match_from_dict(d, where: str = "the data"):
-    """A :class:`~nardy.match.Match` from a saved match, game, table or session dict."""
-    from nardy.game import Game
-    from nardy.match import Match
+    """A :class:`~nardy.flow.match.Match` from a saved match, game, table or session dict."""
+    from ..flow.game import Game
+    from ..flow.match import Match
 
     if isinstance(d, dict) and d.get("format") == "nardy-analysis":
         raise AnalysisError(f"{where}: this is an analysis (nardy analyse --json), not a record")
@@ -73,8 +72,8 @@ def match_from_dict(d, where: str = "the data"):
 
 
 def match_of_game(game):
-    """A money session holding one :class:`~nardy.game.Game` (finished or not), to analyse a single game."""
-    from nardy.match import Match
+    """A money session holding one :class:`~nardy.flow.game.Game` (finished or not), to analyse a single game."""
+    from ..flow.match import Match
 
     m = Match(game.rules, length=0, cube=game.cube_enabled, players=game.players)
     m.games.append(game)

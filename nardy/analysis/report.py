@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import html
 
-from nardy.numbering import opponent_point
-from nardy.position import Position
-from nardy.rules import get_rules
+from ..rules.numbering import opponent_point
+from ..rules.position import Position
+from ..rules.variants import get_rules
 
 __all__ = ["html_report", "board_svg", "graph_svg"]
 

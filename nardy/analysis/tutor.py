@@ -19,7 +19,7 @@ __all__ = ["Tutor", "Advice", "match_summary_data"]
 @dataclass
 class Advice:
     """Why a play is doubtful: ``loss`` (normalised equity), ``mark`` (``doubtful``/``error``/``blunder``),
-    ``best`` (the best :class:`~nardy.position.Play`), ``played`` (the play judged)."""
+    ``best`` (the best :class:`~nardy.rules.position.Play`), ``played`` (the play judged)."""
 
     loss: float
     mark: str
@@ -47,7 +47,7 @@ class Tutor:
         self.warn_at = float(warn_at)
 
     def check_play(self, match, play) -> Advice | None:
-        """Judge ``play`` (a :class:`~nardy.position.Play` of the current game's position and dice) by the
+        """Judge ``play`` (a :class:`~nardy.rules.position.Play` of the current game's position and dice) by the
         player on turn in ``match``'s current game; ``None`` when it is good enough or forced."""
         g = match.current
         if g is None or g.phase != "move" or g.dice is None:

@@ -44,7 +44,7 @@ class NardyAECEnv(AECEnv):
         render_mode: ``None`` or ``"ansi"``.
 
     ``reset(seed=s)``: the game's dice derive from ``s`` (reproducible); ``infos[agent]`` holds, at the end,
-    ``result`` (:meth:`nardy.game.GameResult.to_dict`); :meth:`legal_plays` gives the notation of the plays
+    ``result`` (:meth:`nardy.flow.game.GameResult.to_dict`); :meth:`legal_plays` gives the notation of the plays
     of the agent on turn in action order.
 
     Raises:
@@ -55,7 +55,7 @@ class NardyAECEnv(AECEnv):
     metadata = {"render_modes": ["ansi"], "name": "nardy_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: str = "backgammon", options: dict | None = None, render_mode: str | None = None):
-        from ..errors import InvalidOptionError
+        from ..rules.errors import InvalidOptionError
 
         super().__init__()
         if render_mode not in (None, "ansi"):

@@ -8,7 +8,7 @@ only), so this module can be read and tested without the ``rl`` extra.
 bytes, one distinct board per legal play, so the order depends only on the position and the roll, never on
 the generator's search order; :meth:`NardyMatchup.notation` gives the plays' notation in that order). The action
 space is ``Discrete(MAX_ACTIONS)`` for every game; ``action_mask[i]`` is 1 for ``i < len(plays)`` and 0
-after. :data:`MAX_ACTIONS` is :data:`nardy._core.MAX_PLAYS`, the capacity of the legal-play generator:
+after. :data:`MAX_ACTIONS` is :data:`nardy.rules._movegen.MAX_PLAYS`, the capacity of the legal-play generator:
 it never returns more plays for one roll, so every legal play always has an index (the most found in a
 search of positions reached by random play is far lower, see ``docs/design.md`` "RL environments").
 
@@ -26,7 +26,7 @@ numbering, docs/rules.md "Board, points, views"):
 ``[56]``       1 when the observer is the side to play the roll, else 0
 =============  =====================================================================================
 
-**Reward**: the points of the game (:class:`nardy.game.GameResult`), from the side's view: +points for
+**Reward**: the points of the game (:class:`nardy.flow.game.GameResult`), from the side's view: +points for
 a win, -points for a loss, given once when the game ends: backgammon 1/2/3 (single, gammon,
 backgammon), short nardy 1/2/4/8 (oyun, mars, home mars, koks), long nardy 1/2 (oyn, mars), 0 for a
 long nardy ``last-roll`` draw (an option, off by default: both sides score the same). The doubling
@@ -37,13 +37,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core import MAX_PLAYS
-from ..bots import BOT_LEVELS, Bot
-from ..dice import DiceSource
-from ..errors import IllegalPlayError, InvalidOptionError
-from ..game import Game
-from ..position import Play, Position
-from ..rules import get_rules
+from ..engine import BOT_LEVELS, Bot
+from ..flow.game import Game
+from ..rules._movegen import MAX_PLAYS
+from ..rules.dice import DiceSource
+from ..rules.errors import IllegalPlayError, InvalidOptionError
+from ..rules.position import Play, Position
+from ..rules.variants import get_rules
 
 __all__ = [
     "MAX_ACTIONS",
@@ -111,8 +111,8 @@ def action_mask(n_plays: int) -> np.ndarray:
 class NardyMatchup:
     """One game between two sides, stepped one play at a time: the turn loop both environments run.
 
-    The game is a :class:`nardy.game.Game` with the cube off (rules options otherwise as given), dice from
-    a :class:`~nardy.dice.DiceSource` seeded by :meth:`new_game`. Rolls are made by the environment, and a
+    The game is a :class:`nardy.flow.game.Game` with the cube off (rules options otherwise as given), dice from
+    a :class:`~nardy.rules.dice.DiceSource` seeded by :meth:`new_game`. Rolls are made by the environment, and a
     roll that cannot be played passes by itself, so the game always waits either for a play of the side
     on turn (:attr:`plays` non-empty) or is over.
 
@@ -207,7 +207,7 @@ class NardyMatchup:
         return float(r.points if r.winner == side else -r.points)
 
     def bot(self, level: str, seed: int) -> Bot:
-        """A computer player of this game at ``level`` (:data:`nardy.bots.BOT_LEVELS`) seeded by ``seed``.
+        """A computer player of this game at ``level`` (:data:`nardy.engine.BOT_LEVELS`) seeded by ``seed``.
 
         Raises:
             InvalidOptionError: an unknown level.

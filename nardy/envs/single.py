@@ -36,7 +36,7 @@ class NardyEnv(gymnasium.Env):
 
     Args:
         game: ``"backgammon"``, ``"short"`` or ``"long"`` (any alias).
-        opponent: the computer's level (:data:`nardy.bots.BOT_LEVELS`: ``random`` ... ``grandmaster``;
+        opponent: the computer's level (:data:`nardy.engine.BOT_LEVELS`: ``random`` ... ``grandmaster``;
             default ``heuristic``, fast and not random).
         agent_side: 0 (White) or 1 (Black); ``None`` draws the side at each reset from the env's seeded
             generator. Who moves first is decided by the opening roll, as in a real game.
@@ -51,7 +51,7 @@ class NardyEnv(gymnasium.Env):
     (rolls are made for both sides; a roll that cannot be played passes by itself). :meth:`step` plays the
     agent's chosen play, then the computer's turns, until the agent's next roll or the end of the game
     (``terminated``; never ``truncated``: every game ends). ``info``: ``action_mask``, ``dice``, ``position``
-    (Position ID, agent's view) and, at the end, ``result`` (:meth:`nardy.game.GameResult.to_dict`);
+    (Position ID, agent's view) and, at the end, ``result`` (:meth:`nardy.flow.game.GameResult.to_dict`);
     :meth:`legal_plays` gives the plays' notation in action order.
 
     ``reset(seed=s)`` makes the episode reproducible: the dice, the computer's choices (weak levels add
@@ -74,7 +74,7 @@ class NardyEnv(gymnasium.Env):
         render_mode: str | None = None,
         illegal_action: str = "lose",
     ):
-        from ..errors import InvalidOptionError
+        from ..rules.errors import InvalidOptionError
 
         self._m = NardyMatchup(game, options)
         if agent_side not in (0, 1, None):
@@ -130,11 +130,11 @@ class NardyEnv(gymnasium.Env):
         info)``, reward the agent's points at the end of the game (+ win, - loss), else 0."""
         m = self._m
         if m.game is None:
-            from ..errors import GameStateError
+            from ..rules.errors import GameStateError
 
             raise GameStateError("call reset() before step()")
         if m.over or self._illegal:
-            from ..errors import GameStateError
+            from ..rules.errors import GameStateError
 
             raise GameStateError("the game is over: call reset() to start another")
         if self.illegal_action == "lose" and not m.is_legal(action):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import PurePath
 
-from ..errors import RecordError
+from ..rules.errors import RecordError
 from .mat import MatchRecord, parse_mat, write_mat
 from .sgf import looks_like_sgf, parse_sgf, write_sgf
 
@@ -59,7 +59,8 @@ def read_record(path, *, strict: bool = False) -> MatchRecord:
 
 
 def record_text(match, fmt: str) -> str:
-    """A :class:`~nardy.match.Match` (or a :class:`~nardy.game.Game`) as ``fmt`` text (``"mat"``/``"sgf"``)."""
+    """A :class:`~nardy.flow.match.Match` (or a :class:`~nardy.flow.game.Game`) as ``fmt`` text
+    (``"mat"``/``"sgf"``)."""
     if fmt == "sgf":
         return write_sgf(match)
     if fmt == "mat":

@@ -33,11 +33,11 @@ exchange (docs/rules.md "Notation", "Records")::
 :func:`parse_mat` parses a record's text into a :class:`MatchRecord` (syntax only) and
 :func:`read_mat` reads a file and parses it; a string is never taken for a file name, so text from
 outside (a request body) cannot make the reader open a file. :func:`replay` plays a record through
-:class:`~nardy.match.Match`: every play must be legal, every cube action in turn, every ``Wins``
+:class:`~nardy.flow.match.Match`: every play must be legal, every cube action in turn, every ``Wins``
 line and game score line must agree with the computed score; the first violation raises
-:class:`~nardy.errors.RecordError` naming the game, move number, player and reason, with
+:class:`~nardy.rules.errors.RecordError` naming the game, move number, player and reason, with
 ``.partial`` holding the valid part. Whatever the text, parsing and replaying it raise no exception
-but :class:`~nardy.errors.RecordError`: every number is bounded (``MAX_LENGTH``, ``MAX_SCORE``,
+but :class:`~nardy.rules.errors.RecordError`: every number is bounded (``MAX_LENGTH``, ``MAX_SCORE``,
 ``MAX_CUBE``, ...) before it is used, every line is read in time linear in its length, and a message
 quotes at most 40 characters of any piece of the input. :func:`write_mat` writes a match (or one
 game) in the same format, as GNU Backgammon lays it out.
@@ -51,8 +51,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import NardyError, RecordError
-from ..events import (
+from ..flow.events import (
     AcceptEvent,
     BeaverEvent,
     DeclineEvent,
@@ -64,7 +63,8 @@ from ..events import (
     ResignEvent,
     TakeEvent,
 )
-from ..rules import Rules, game_name, get_rules
+from ..rules.errors import NardyError, RecordError
+from ..rules.variants import Rules, game_name, get_rules
 
 __all__ = [
     "MatAction",
@@ -82,7 +82,7 @@ __all__ = [
 #: The non-standard things a record may hold that :func:`parse_mat` and :func:`replay` read (unless
 #: ``strict``), each a :class:`RecordWarning` code with its English detail (``{params}`` filled in;
 #: ``{player}`` is 0 for the left column, 1 for the right one, worded as the player's name). Front ends word
-#: them from the code in the player's language (nardy.messages). What GNU Backgammon's import does with the
+#: them from the code in the player's language (nardy.texts.messages). What GNU Backgammon's import does with the
 #: same text is the reference: each reading gives the final score gnubg gives (docs/records.md).
 WARNINGS = {
     "byte_order_mark": "the file starts with a byte-order mark (ignored)",
@@ -123,7 +123,7 @@ class RecordWarning:
     """A non-standard thing a record holds, read the way GNU Backgammon's import reads it.
 
     Attributes:
-        code: a key of :data:`WARNINGS` (worded in English and Russian by nardy.messages).
+        code: a key of :data:`WARNINGS` (worded in English and Russian by nardy.texts.messages).
         params: the values the code's text needs (JSON values; ``player`` 0/1 = the left/right column).
         line: the line of the file (1-based) where it is, or ``None``.
         game: the game number (1-based), or ``None``; move: the move number of the line, or ``None``.
@@ -305,7 +305,7 @@ def _on(v, default: bool) -> bool:
 # ----- reading ----------------------------------------------------------------------------------
 #: Bounds on what a record may state. Every number is checked against them before it is used (so it
 #: fits what the game code and the Match ID accept), and every line is read in time linear in its
-#: length; text beyond them is a :class:`~nardy.errors.RecordError`, never another exception.
+#: length; text beyond them is a :class:`~nardy.rules.errors.RecordError`, never another exception.
 MAX_LINE = 1000  # characters in one line
 MAX_LENGTH = 9999  # match length (0 = money session)
 MAX_GAMES = 9999  # games in a record
@@ -769,7 +769,7 @@ def _assign_players(pending, game: MatGame):
 
 # ----- replaying --------------------------------------------------------------------------------
 def replay(record, *, strict: bool | None = None):
-    """Play a record through the rules and return the :class:`~nardy.match.Match`.
+    """Play a record through the rules and return the :class:`~nardy.flow.match.Match`.
 
     Every play is parsed with :meth:`Position.parse_play` and must be legal; cube actions must be in
     turn and allowed (no double in the Crawford game, ``Doubles => N`` must name the new value, the
@@ -802,16 +802,16 @@ def replay(record, *, strict: bool | None = None):
         strict: only the standard format (each thing above refused, as :func:`parse_mat` with
             ``strict``); default: the record's own ``strict`` (``False`` for a text or a path).
     Returns:
-        The :class:`~nardy.match.Match`, its games replayed (the last one may be unfinished); its
+        The :class:`~nardy.flow.match.Match`, its games replayed (the last one may be unfinished); its
         ``warnings`` list every :class:`RecordWarning` of the record and of the replay, in order.
     Raises:
         RecordError: anything else as ``record``, a text or file :func:`parse_mat`/:func:`read_mat`
             refuses, or the first violation of the rules, with ``.game``, ``.move``, ``.player`` (the
-            name), ``.reason`` and ``.partial`` (the :class:`~nardy.match.Match` of the valid part, with
+            name), ``.reason`` and ``.partial`` (the :class:`~nardy.flow.match.Match` of the valid part, with
             the warnings met up to there). No other exception is raised for any text.
     """
-    from ..dice import FixedDice
-    from ..match import Match
+    from ..flow.match import Match
+    from ..rules.dice import FixedDice
 
     if isinstance(record, str):
         record = parse_mat(record, strict=bool(strict))
@@ -1155,15 +1155,15 @@ def _score_text(s) -> str:
 
 
 def record_settings(match, writer: str, game_crawford: bool):
-    """What a record writer needs of a :class:`~nardy.match.Match` or a single :class:`~nardy.game.Game`:
+    """What a record writer needs of a :class:`~nardy.flow.match.Match` or a single :class:`~nardy.flow.game.Game`:
     ``(games, length, rules, players, jacoby, beavers, cube_limit, crawford, cube)``; a game alone is a
     match of length 0 whose Crawford flag is ``game_crawford``.
 
     Raises:
         RecordError: ``match`` is neither (the message names ``writer``).
     """
-    from ..game import Game
-    from ..match import Match
+    from ..flow.game import Game
+    from ..flow.match import Match
 
     if isinstance(match, Game):
         return (
@@ -1179,7 +1179,7 @@ def record_settings(match, writer: str, game_crawford: bool):
 
 
 def write_mat(match, headers: dict | None = None) -> str:
-    """A match (or a single :class:`~nardy.game.Game`) as ``.mat`` text.
+    """A match (or a single :class:`~nardy.flow.game.Game`) as ``.mat`` text.
 
     Plays are written from each player's own view, step by step as GNU Backgammon writes them
     (``13/8 8/5``, ``25/22*``, ``6/0``). Backgammon records import into GNU Backgammon; the nardy
@@ -1187,7 +1187,7 @@ def write_mat(match, headers: dict | None = None) -> str:
     are not written (the format has no line for them); an accepted one is the winner's ``Wins`` line.
 
     Args:
-        match: a :class:`~nardy.match.Match` or :class:`~nardy.game.Game`.
+        match: a :class:`~nardy.flow.match.Match` or :class:`~nardy.flow.game.Game`.
         headers: extra ``; [Key "value"]`` headers.
     """
     games, length, rules, players, jacoby, beavers, limit, crawford, cube = record_settings(match, "write_mat", True)

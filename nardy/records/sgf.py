@@ -39,9 +39,9 @@ FF[4] specification is left alone):
 :func:`parse_sgf` turns the text into the same :class:`~nardy.records.mat.MatchRecord` the ``.mat``
 reader makes (plays as ``.mat`` text, results as ``Wins`` cells, the score of each game), so
 :func:`~nardy.records.mat.replay` checks it against the rules the same way; :func:`replay_sgf` does
-both. :func:`write_sgf` writes a :class:`~nardy.match.Match` (or one :class:`~nardy.game.Game`).
+both. :func:`write_sgf` writes a :class:`~nardy.flow.match.Match` (or one :class:`~nardy.flow.game.Game`).
 Whatever the input (``str`` or ``bytes``), reading raises no exception but
-:class:`~nardy.errors.RecordError`: the text is bounded (``MAX_SGF``), scanned once with regular
+:class:`~nardy.rules.errors.RecordError`: the text is bounded (``MAX_SGF``), scanned once with regular
 expressions in linear time, never recursively, and messages quote at most 40 characters of it. Only
 the main line of a game tree is read (as GNU Backgammon does); analysis, comments and statistics
 (``A``, ``DA``, ``C``, ``GS``, ``LU``, ...) are skipped.
@@ -54,9 +54,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import RecordError
-from ..events import BeaverEvent, DoubleEvent, DropEvent, EndEvent, PassEvent, PlayEvent, TakeEvent
-from ..rules import get_rules
+from ..flow.events import BeaverEvent, DoubleEvent, DropEvent, EndEvent, PassEvent, PlayEvent, TakeEvent
+from ..rules.errors import RecordError
+from ..rules.variants import get_rules
 from .mat import (
     MAX_GAMES,
     MAX_LENGTH,
@@ -541,7 +541,7 @@ def replay_sgf(source):
     """Parse SGF (text, bytes, or an :class:`os.PathLike` file) and replay it through the rules.
 
     Returns:
-        The :class:`~nardy.match.Match` (see :func:`~nardy.records.mat.replay`: every play legal,
+        The :class:`~nardy.flow.match.Match` (see :func:`~nardy.records.mat.replay`: every play legal,
         every cube action in turn, each game's stated score and result checked).
     Raises:
         RecordError: the first thing that cannot be read or breaks a rule (``.partial`` the valid part).
@@ -580,7 +580,7 @@ def _moves(game) -> list:
 
 
 def write_sgf(match, *, application: str | None = None) -> str:
-    """A match (or a single :class:`~nardy.game.Game`) as SGF text, as GNU Backgammon writes it.
+    """A match (or a single :class:`~nardy.flow.game.Game`) as SGF text, as GNU Backgammon writes it.
 
     One game tree per game (``MI`` with the length, the game's 0-based number and the score at its
     start; ``PW``/``PB``; ``RU`` with ``Crawford``, ``CrawfordGame``, ``Jacoby``, ``NoCube``; ``RE`` when
@@ -590,7 +590,7 @@ def write_sgf(match, *, application: str | None = None) -> str:
     them).
 
     Args:
-        match: a :class:`~nardy.match.Match` or :class:`~nardy.game.Game`.
+        match: a :class:`~nardy.flow.match.Match` or :class:`~nardy.flow.game.Game`.
         application: the ``AP`` value (default ``nardy:<version>``).
     Raises:
         RecordError: ``match`` is neither.

@@ -1,7 +1,7 @@
 """Fitting a net to labelled positions with PyTorch (the optional ``[train]`` extra), exported to numpy.
 
-The model is the shipped architecture (:class:`nardy.bots.net.Net`: the inputs of
-:func:`nardy.bots._kernels.encode`, one sigmoid hidden layer, sigmoid outputs), so the fitted weights run in
+The model is the shipped architecture (:class:`nardy.engine.net.Net`: the inputs of
+:func:`nardy.engine._kernels.encode`, one sigmoid hidden layer, sigmoid outputs), so the fitted weights run in
 the numpy/numba inference with no PyTorch at run time. The loss is the mean squared error of the cumulative
 outputs (GNU Backgammon's training criterion), minimised with Adam and a cosine learning-rate decay; a
 seeded share of the positions is held out and its error reported after every epoch. Training runs on a GPU
@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
-from nardy.bots import _kernels as K
-from nardy.bots.net import GAME_CODES, Net
+from ..engine import _kernels as K
+from ..engine.net import GAME_CODES, Net
 
 __all__ = ["fit_net", "encode_positions", "FitResult"]
 
@@ -190,7 +190,7 @@ def fit_net(
 def _equity_weights(game: str) -> np.ndarray:
     """Weights ``w[K]`` with ``outputs @ w`` = the cubeless money equity minus ``-1`` offset terms that cancel
     in a difference (docs/rules.md scoring): win counts 2 (``2p - 1``), each higher level adds its step."""
-    from nardy.bots.net import scoring_values
+    from ..engine.net import scoring_values
 
     v = scoring_values(game)
     L = len(v)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nardy.bots.net import read_npz
+from ..engine.net import read_npz
 
 __all__ = ["label_positions", "save_dataset", "load_dataset", "chunk_seed"]
 
@@ -178,8 +178,8 @@ def label_positions(
             save_dataset(path, {**data, "targets": targets, "done": done})
         raise
     if targets is None:
-        from nardy.bots import _kernels as K
-        from nardy.bots.net import GAME_CODES
+        from ..engine import _kernels as K
+        from ..engine.net import GAME_CODES
 
         k = int(K.N_OUTPUTS[GAME_CODES[teacher.game]])
         targets = np.zeros((n, k), np.float32)

@@ -1,6 +1,6 @@
 """Positions to label: from self-play and from match records, from the view of the side on roll.
 
-Every function returns ``(boards, firsts)``: ``boards`` ``int8[n, 28]`` in the layout of :mod:`nardy._core`
+Every function returns ``(boards, firsts)``: ``boards`` ``int8[n, 28]`` in the layout of :mod:`nardy.rules._movegen`
 with the side on roll as mover (pre-roll positions), ``firsts`` ``bool[n, 2]`` the long nardy first-turn
 flags (side on roll, other side; all False in the hitting games). Finished positions are never returned.
 """
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from nardy.bots.net import Net
-from nardy.bots.rollout import sample_positions
+from ..engine.net import Net
+from ..engine.rollout import sample_positions
 
 __all__ = ["self_play_positions", "record_positions", "sibling_positions", "dedupe", "concat"]
 
@@ -20,7 +20,7 @@ __all__ = ["self_play_positions", "record_positions", "sibling_positions", "dedu
 def self_play_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: float = 0.1):
     """``n`` positions from ``net``'s 0-ply self-play (a random play with probability ``eps``, each position
     after the first two plies kept with probability ``keep``), reproducible from ``seed``
-    (:func:`nardy.bots.rollout.sample_positions`)."""
+    (:func:`nardy.engine.rollout.sample_positions`)."""
     return sample_positions(net, int(n), int(seed), eps, keep)
 
 
@@ -31,8 +31,8 @@ def sibling_positions(net: Net, boards, firsts, top: int = 6, seed: int = 0, blo
     with its siblings, the positions after the other good plays of the same roll, which the net then has
     rarely seen labelled. For each root (``boards int8[n, 28]`` / ``firsts bool[n, 2]``, side on roll) one
     roll is drawn (``numpy.random.default_rng(seed)``, in root order), its legal plays ranked by ``net``
-    at 0-ply (with the bearoff database, as :class:`nardy.bots.Bot` ranks its hints; equal equities in the
-    order of :meth:`nardy.position.Position.legal_plays`; the batch's sums may round a near tie the other
+    at 0-ply (with the bearoff database, as :class:`nardy.engine.Bot` ranks its hints; equal equities in the
+    order of :meth:`nardy.rules.position.Position.legal_plays`; the batch's sums may round a near tie the other
     way than one position's hints do), and the positions after
     the best ``top`` are returned from the opponent's view (pre-roll: the opponent on roll; the mover's
     first-turn flag cleared). Positions that end the game are left out. The roots are worked through in
@@ -41,10 +41,10 @@ def sibling_positions(net: Net, boards, firsts, top: int = 6, seed: int = 0, blo
     Returns:
         ``(boards int8[m, 28], firsts bool[m, 2])``, ``m <= n * top``, not deduplicated.
     """
-    from nardy import _core
-    from nardy.bots.evaluator import HybridEvaluator
-    from nardy.bots.search import Searcher, mirror_boards
-    from nardy.rules import get_rules
+    from ..engine.evaluator import HybridEvaluator
+    from ..engine.search import Searcher, mirror_boards
+    from ..rules import _movegen as _core
+    from ..rules.variants import get_rules
 
     rules = get_rules(net.game)
     searcher = Searcher(HybridEvaluator(net), rules)
@@ -93,9 +93,10 @@ def record_positions(paths, game: str = "backgammon", limit: int | None = None):
     Returns:
         ``(boards, firsts, stats)`` with ``stats = {"files", "read", "skipped", "positions"}``.
     """
-    from nardy.position import Position
     from nardy.records.files import read_record
     from nardy.records.mat import replay
+
+    from ..rules.position import Position
 
     files: list[Path] = []
     for p in paths:

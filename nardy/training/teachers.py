@@ -2,15 +2,15 @@
 
 A teacher labels pre-roll positions (``boards int8[n, 28]``, side on roll as mover; ``firsts bool[n, 2]``)
 with that side's cumulative result probabilities (``float32[n, K]``, the outputs of
-:mod:`nardy.bots._kernels`: backgammon ``[win, win g+, win bg, lose g+, lose bg]``). ``label`` is a pure
+:mod:`nardy.engine._kernels`: backgammon ``[win, win g+, win bg, lose g+, lose bg]``). ``label`` is a pure
 function of its inputs and ``seed`` (the chunk's seed, used by teachers that draw dice), so labels do not
 depend on how the positions are split between workers.
 
-* :class:`SearchTeacher`: nardy's own n-ply search (:meth:`nardy.bots.search.Searcher.evaluate_positions`)
+* :class:`SearchTeacher`: nardy's own n-ply search (:meth:`nardy.engine.search.Searcher.evaluate_positions`)
   with a net (default the shipped one) and the bearoff database: the label for the nardy games, which have no
   outside engine.
 * :class:`RolloutTeacher`: nardy's rollouts (the net at 0-ply on both sides, optional truncation and
-  variance reduction, :func:`nardy.bots._rollout.rollout_batch`).
+  variance reduction, :func:`nardy.engine._rollout.rollout_batch`).
 * :class:`BgsageTeacher`: backgammon only, the open engine bgsage (``pip install bgsage``, MPL-2.0; its
   weights may be used by anyone) at its ``1ply`` (raw nets; gnubg's 0-ply) to ``4ply``, cubeless. A
   training-time dependency only: nothing at run time imports it.
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from nardy.bots import _kernels as K
-from nardy.bots.evaluator import HybridEvaluator
-from nardy.bots.net import GAME_CODES, Net, shipped_path
-from nardy.rules import get_rules
+from ..engine import _kernels as K
+from ..engine.evaluator import HybridEvaluator
+from ..engine.net import GAME_CODES, Net, shipped_path
+from ..rules.variants import get_rules
 
 __all__ = [
     "Teacher",
@@ -57,10 +57,10 @@ def _net(game: str, weights) -> Net:
 
 class SearchTeacher(Teacher):
     """nardy's n-ply search value of each position (``plies`` >= 1: the average over the 21 rolls of the
-    position after the best play, found and valued as :class:`nardy.bots.search.Searcher` does)."""
+    position after the best play, found and valued as :class:`nardy.engine.search.Searcher` does)."""
 
     def __init__(self, game: str, plies: int = 1, weights=None):
-        from nardy.bots.search import Searcher
+        from ..engine.search import Searcher
 
         if plies < 0:
             raise ValueError(f"plies must be 0 or more, not {plies}")
@@ -83,7 +83,7 @@ class SearchTeacher(Teacher):
 class RolloutTeacher(Teacher):
     """The mean outcome of ``trials`` rollouts by the net at 0-ply (truncated after ``truncate`` plies when
     above 0, the net's outputs then standing in for the outcome), with variance reduction if ``vr``; the dice
-    of position ``i`` of a chunk come from ``(seed, i)`` (:func:`nardy.bots._rollout.rollout_batch`)."""
+    of position ``i`` of a chunk come from ``(seed, i)`` (:func:`nardy.engine._rollout.rollout_batch`)."""
 
     def __init__(self, game: str, trials: int = 144, truncate: int = 0, vr: bool = True, weights=None):
         self.game = get_rules(game).name
@@ -94,7 +94,7 @@ class RolloutTeacher(Teacher):
         self.name += f", truncated at {self.truncate})" if self.truncate else ")"
 
     def label(self, boards, firsts, seed: int = 0) -> np.ndarray:
-        from nardy.bots.rollout import rollout_boards
+        from ..engine.rollout import rollout_boards
 
         mean, _, _ = rollout_boards(self._net, boards, firsts, self.trials, int(seed), self.truncate, self.vr)
         return mean

@@ -35,7 +35,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from ..catalogue import page_catalogue
+from ..texts.catalogue import page_catalogue
 from . import auth, dicetest, engine, fairplay, games, lobby, online, params, review, seeding
 from .botwork import BotWork
 from .cluster import Cluster
@@ -60,7 +60,7 @@ async def index():
 
 @page.get("/api/catalogue", tags=["page"])
 async def catalogue_json() -> JSONResponse:
-    """The message catalogue the page reads (:func:`nardy.catalogue.page_catalogue`): every text of the page,
+    """The message catalogue the page reads (:func:`nardy.texts.catalogue.page_catalogue`): every text of the page,
     the shared words and the refusals by code, in each language (``{"langs", "common", "messages", "page"}``,
     each section ``{key: {"en": text, "ru": text}}``; ICU-style plurals)."""
     return JSONResponse(page_catalogue(), headers={"Cache-Control": "public, max-age=300"})
@@ -196,7 +196,7 @@ def settle_gc() -> None:
     only less often (a process's RSS did not change: 288-296 MB)."""
     import gc
 
-    from ..position import Position
+    from ..rules.position import Position
 
     for game in ("backgammon", "short", "long"):
         Position.start(game).legal_plays((3, 1))  # the kernels loaded from numba's cache before the freeze

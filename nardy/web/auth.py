@@ -71,8 +71,8 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from .. import catalogue
-from ..messages import LANGS
+from ..texts import catalogue
+from ..texts.messages import LANGS
 from .deps import ActionLane, client_key
 from .errors import Refused
 from .names import name_look

@@ -10,7 +10,7 @@ Every job is bounded:
 * **admission**: at most ``per_client`` jobs of one client wait or run at once (more: :class:`Busy`
   with status 429) and at most ``max_queued`` jobs wait in all (more: :class:`Busy` with status 503);
 * **waiting**: a job not started within ``max_wait`` seconds is dropped unstarted (:class:`Busy`, 503);
-* **running**: a job gets a :class:`~nardy.bots.search.Deadline` of ``budget`` seconds; searches stop
+* **running**: a job gets a :class:`~nardy.engine.search.Deadline` of ``budget`` seconds; searches stop
   there and return their best so far;
 * **the client going away**: a waiting job is dropped, a running one is cancelled through its deadline.
 
@@ -27,7 +27,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any
 
-from ..bots.search import Deadline
+from ..engine.search import Deadline
 
 __all__ = ["BotWork", "Busy", "ClientGone"]
 

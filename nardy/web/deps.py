@@ -25,10 +25,10 @@ import anyio.to_thread
 from fastapi import Depends, HTTPException, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from .. import catalogue
-from ..bots.search import Deadline
-from ..messages import LANGS
-from ..numbering import SCHEMES
+from ..engine.search import Deadline
+from ..rules.numbering import SCHEMES
+from ..texts import catalogue
+from ..texts.messages import LANGS
 from .botwork import BotWork
 from .gamecache import Loaded, cache_of, materialise
 from .sessions import BOT_LEVELS

@@ -1,5 +1,5 @@
 """The dice self-test: ``GET /api/dice/test`` rolls N pairs with the provably fair scheme of online games
-(:mod:`nardy.fairdice`, docs/fairness.md) from fresh seeds and counts them; ``GET /api/dice/played`` counts
+(:mod:`nardy.rules.fairdice`, docs/fairness.md) from fresh seeds and counts them; ``GET /api/dice/played`` counts
 the two-dice rolls of the most recent finished online games on this server; ``GET /dice`` is the page
 (``static/dice.html``), which shows the counts against their expectation with chi-square figures.
 
@@ -18,7 +18,7 @@ from importlib import resources
 from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
-from .. import fairdice
+from ..rules import fairdice
 from .deps import ActionLane, StorageDep
 from .gamecache import materialise
 from .storage import Storage
@@ -38,7 +38,7 @@ _LANE = ActionLane(size=1)
 def roll_counts(server_seed: bytes, seeds: tuple[str, str], n: int) -> list[list[int]]:
     """How often each ordered pair came up in rolls ``0 .. n-1``: ``counts[d1 - 1][d2 - 1]`` (a 6 x 6 table).
 
-    Raises InvalidOptionError for a client seed that :func:`nardy.fairdice.check_client_seed` refuses."""
+    Raises InvalidOptionError for a client seed that :func:`nardy.rules.fairdice.check_client_seed` refuses."""
     s0, s1 = (fairdice.check_client_seed(s) for s in seeds)
     counts = [[0] * 6 for _ in range(6)]
     prefix = f"{s0}:{s1}"

@@ -193,7 +193,7 @@ def refusal(status: int, detail: str, retry_after: int | None = None) -> bytes:
     """A whole HTTP/1.1 answer written by the edge (no app behind it): ``status`` (431, 408, 429 or 503) with the
     API's JSON error body ``{"detail", "error", "code", "params", "message"}``, the security headers of
     :data:`nardy.web.guard.SECURITY_HEADERS` and ``Connection: close``."""
-    from ..messages import describe
+    from ..texts.messages import describe
     from .guard import SECURITY_HEADERS
 
     code = _CODES[status]

@@ -7,9 +7,9 @@ runs through :class:`~nardy.web.deps.Compute` (fair per client, bounded in time)
 A position is a Position ID, an XGID (its dice, cube and score are used where the route takes them) or, on
 ``/api/move`` and ``/api/eval``, wildbg's ``p0``..``p25`` (:mod:`nardy.web.params`). Plays and steps come in
 the numbering asked for (``numbering``, ``side``; every numbering ``/api/info`` lists), steps in the shape of
-``nardy moves --json`` (:meth:`nardy.position.Play.step_dicts`). Long nardy's last roll (option
+``nardy moves --json`` (:meth:`nardy.rules.position.Play.step_dicts`). Long nardy's last roll (option
 ``last-roll``, ``last_roll=half|one``) is analysed exactly: the game ends with that play
-(:func:`nardy.game.last_roll_plays`, :func:`nardy.game.last_roll_odds`).
+(:func:`nardy.flow.game.last_roll_plays`, :func:`nardy.flow.game.last_roll_odds`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import GameStateError, InvalidOptionError
+from ..rules.errors import GameStateError, InvalidOptionError
 from .deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep, guest_name
 from .errors import clean_message, error_response
 from .params import PositionIn, WildbgPoints, read_position, wildbg_points
@@ -56,7 +56,7 @@ class MatText(BaseModel):
 
 class StepOut(BaseModel):
     """One step, in the numbering asked for (the shape of ``nardy moves --json`` too:
-    :meth:`nardy.position.Play.step_dicts`)."""
+    :meth:`nardy.rules.position.Play.step_dicts`)."""
 
     from_: int = Field(
         ...,
@@ -168,14 +168,14 @@ Points = Annotated[WildbgPoints, Depends(wildbg_points)]
 
 
 def _check_dice(die1, die2):
-    from ..position import check_dice
+    from ..rules.position import check_dice
 
     return check_dice((die1, die2))
 
 
 def _dice(pin: PositionIn, die1: int | None, die2: int | None) -> tuple[int, int]:
     """The roll: ``die1`` and ``die2``, else the XGID's dice."""
-    from ..errors import InvalidDiceError
+    from ..rules.errors import InvalidDiceError
 
     if die1 is not None and die2 is not None:
         d = _check_dice(die1, die2)
@@ -196,8 +196,8 @@ def _position(game: str, position: str | None, points: WildbgPoints | None = Non
 def _last_roll(pin: PositionIn, last_roll: str | None):
     """The rules of ``last_roll`` and, when the position is long nardy's last roll under them, the position
     whose plays are generated (else ``None``)."""
-    from ..game import last_roll_position
-    from ..rules import get_rules
+    from ..flow.game import last_roll_position
+    from ..rules.variants import get_rules
 
     pos = pin.position
     if last_roll is None:
@@ -237,7 +237,7 @@ _GAME_NAMES = {"backgammon": "backgammon", "short": "short nardy", "long": "long
 
 
 def _check_numbering(game: str, numbering: str) -> None:
-    from ..numbering import NUMBERINGS, games_with
+    from ..rules.numbering import NUMBERINGS, games_with
 
     if numbering not in NUMBERINGS[game]:
         owners = " and ".join(_GAME_NAMES[g] for g in games_with(numbering))
@@ -247,7 +247,7 @@ def _check_numbering(game: str, numbering: str) -> None:
 
 
 def _bot(game, level: str, seed=0):
-    from ..bots import Bot
+    from ..engine import Bot
 
     return Bot(game, level=level, seed=seed)
 
@@ -261,7 +261,7 @@ async def health(store: StorageDep, work: BotWorkDep):
 
 @router.get("/api/info", tags=["engine"], summary="Games, options, levels and numberings the server knows")
 async def info(allow_seeds: SeedsAllowed):
-    from ..rules import RESULT_NAMES, get_rules
+    from ..rules.variants import RESULT_NAMES, get_rules
 
     return {
         "games": {
@@ -359,7 +359,7 @@ async def move(
 
     def run(deadline):
         if lr is not None:
-            from ..game import last_roll_plays
+            from ..flow.game import last_roll_plays
 
             ranked = last_roll_plays(lr, dice, rules)[:n]
             best = ranked[0][1][2]
@@ -406,7 +406,7 @@ async def evaluate(
 
     def run(deadline):
         if lr is not None:
-            from ..game import last_roll_odds
+            from ..flow.game import last_roll_odds
 
             odds = last_roll_odds(lr, rules)
             probs = _last_roll_probs(odds["draw"], odds["lose"]["mars"])
@@ -480,7 +480,7 @@ async def cube(
     level: Level = Query("grandmaster"),
     last_roll: LastRoll | None = LAST_ROLL_QUERY,
 ):
-    from ..game import Game
+    from ..flow.game import Game
 
     pin = _position(game, position)
     pos = pin.position
@@ -633,8 +633,8 @@ async def import_mat(
 
 def _imported_session(m) -> Session:
     """A saved game (two people at this device) continuing the replayed match ``m``."""
-    from ..dice import SystemDice
-    from ..match import Match
+    from ..flow.match import Match
+    from ..rules.dice import SystemDice
 
     md = m.to_dict()
     if m.current is not None and m.current.phase == "opening":

@@ -3,7 +3,7 @@
 Every error is JSON ``{"detail", "error", "code", "params", "message"}`` (:func:`error_response`): 422
 for malformed input, 400 for an action the rules refuse now, 404 an unknown saved game, 409 an action on
 a state that has moved on, 413 a body too large, 429/503 with ``Retry-After`` when the computer is busy
-or the database unavailable. The engine's errors (:mod:`nardy.errors`) carry their own code and params;
+or the database unavailable. The engine's errors (:mod:`nardy.rules.errors`) carry their own code and params;
 :data:`KIND_CODES` gives the codes of the errors the app raises itself, and :class:`Refused` carries a
 code of its own (log-ins, CSRF: 401, 403, 409, 422, 429).
 """
@@ -19,8 +19,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..errors import GameStateError, IllegalPlayError, NardyError, NotationError
-from ..messages import describe
+from ..rules.errors import GameStateError, IllegalPlayError, NardyError, NotationError
+from ..texts.messages import describe
 from .botwork import Busy, ClientGone
 from .deps import language
 from .storage import StorageUnavailable
@@ -61,7 +61,7 @@ class Refused(Exception):
     Args:
         status: the HTTP status.
         detail: English detail for programs and logs.
-        code: the message's code in :mod:`nardy.messages` (``params`` fill it in).
+        code: the message's code in :mod:`nardy.texts.messages` (``params`` fill it in).
         kind: the answer's ``error`` (a type name: ``BadLogin``...).
         headers: response headers (``Retry-After``).
     """
@@ -100,8 +100,8 @@ def error_response(
     **extra: Any,
 ) -> JSONResponse:
     """The JSON error answer: ``detail`` (English detail for programs and logs), ``error`` (the type),
-    ``code`` and ``params`` (:mod:`nardy.errors`), and ``message``: the refusal worded for the player from
-    the message catalogue (:mod:`nardy.messages`) in their language (``?lang=`` or ``Accept-Language``),
+    ``code`` and ``params`` (:mod:`nardy.rules.errors`), and ``message``: the refusal worded for the player from
+    the message catalogue (:mod:`nardy.texts.messages`) in their language (``?lang=`` or ``Accept-Language``),
     points labelled as the page shows them when the route knows the game (``request.state.wording``)."""
     wording = getattr(request.state, "wording", None) if request is not None else None
     lang = language(request) if request is not None else "en"

@@ -30,7 +30,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..errors import GameStateError
+from ..rules.errors import GameStateError
 from .sessions import Session
 from .storage import SavedGame, Storage
 

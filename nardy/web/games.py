@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import GameStateError
+from ..rules.errors import GameStateError
 from . import seeds
 from .auth import set_session_cookies, user_or_guest
 from .deps import (
@@ -520,7 +520,7 @@ async def perform(
 
     Raises:
         StaleAction: ``body.seq`` is not the stored revision (nothing was done); the rules' errors
-        (:class:`~nardy.errors.NardyError`), Refused 403 (not seated, not their turn), HTTPException 404/409,
+        (:class:`~nardy.rules.errors.NardyError`), Refused 403 (not seated, not their turn), HTTPException 404/409,
         StorageUnavailable 503: as the HTTP route answers them."""
     store = app.state.storage
     lane = app.state.action_lane

@@ -71,7 +71,7 @@ _CODES = {
 
 
 def _json(status: int, detail: str, error: str, headers: list | None = None, lang: str = "en"):
-    from ..messages import describe
+    from ..texts.messages import describe
 
     code = _CODES[error]
     body = json.dumps(

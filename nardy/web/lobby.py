@@ -44,9 +44,9 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.concurrency import run_in_threadpool
 
-from ..clock import clock_spec
-from ..errors import GameStateError
-from ..rules import get_rules
+from ..flow.clock import clock_spec
+from ..rules.errors import GameStateError
+from ..rules.variants import get_rules
 from . import ratings as _r
 from .auth import current_user, require_user
 from .community import (

@@ -5,7 +5,7 @@ game against the computer or at one screen is its owner's alone: only they see i
 online game (``"opponent": "online"``) has two remote seats: the owner's, and one that whoever opens the
 invitation link takes (``POST /api/games/{id}/join``); each seated player acts only for their side and only
 when it is theirs to act (403 otherwise); others may watch if the game allows it. The server rolls the dice
-(provably fair: :mod:`nardy.fairdice`, docs/fairness.md), checks every action, stores it, then pushes the new
+(provably fair: :mod:`nardy.rules.fairdice`, docs/fairness.md), checks every action, stores it, then pushes the new
 state to everyone on ``WS /api/games/{id}/live`` (:mod:`nardy.web.live`).
 
 Routes here: join, decline, cancel, rematch, fairness and the live WebSocket. The checks
@@ -27,9 +27,9 @@ from fastapi import APIRouter, HTTPException, Query, Request, WebSocket, WebSock
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import GameStateError
-from ..fairdice import check_client_seed
-from ..table import ACTIONS
+from ..flow.table import ACTIONS
+from ..rules.errors import GameStateError
+from ..rules.fairdice import check_client_seed
 from . import seeds
 from .auth import current_user, require_user
 from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked

@@ -21,7 +21,7 @@ from fastapi import Query
 from starlette.exceptions import WebSocketException
 from starlette.requests import HTTPConnection
 
-from ..errors import InvalidIdError, InvalidOptionError, InvalidPositionError
+from ..rules.errors import InvalidIdError, InvalidOptionError, InvalidPositionError
 from .errors import Refused
 
 __all__ = ["refuse_unknown_query", "read_position", "wildbg_points", "WildbgPoints", "PositionIn", "ALWAYS_ALLOWED"]
@@ -126,8 +126,8 @@ wildbg_points.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
 
 
 def _from_wildbg(points: WildbgPoints, rules):
-    from ..numbering import opponent_point
-    from ..position import Position
+    from ..rules.numbering import opponent_point
+    from ..rules.position import Position
 
     v = [x or 0 for x in points.values]
     mover = [0] * 26
@@ -157,8 +157,8 @@ def _from_wildbg(points: WildbgPoints, rules):
 # ----- a position in any form ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PositionIn:
-    """An engine route's position: ``position`` (a :class:`~nardy.position.Position`, mover's view) and
-    ``xgid`` (the :class:`~nardy.ids.XgidState` when it came as an XGID, with its dice, cube and score)."""
+    """An engine route's position: ``position`` (a :class:`~nardy.rules.position.Position`, mover's view) and
+    ``xgid`` (the :class:`~nardy.rules.ids.XgidState` when it came as an XGID, with its dice, cube and score)."""
 
     position: object
     xgid: object | None = None
@@ -180,9 +180,9 @@ def read_position(game: str, position: str | None, points: WildbgPoints | None =
             long nardy or with a cube action pending (``D``/``B``/``R``: not a position to move in);
         UnknownGameError: an unknown game.
     """
-    from ..ids import parse_xgid
-    from ..position import Position
-    from ..rules import get_rules
+    from ..rules.ids import parse_xgid
+    from ..rules.position import Position
+    from ..rules.variants import get_rules
 
     rules = get_rules(game)
     given = points is not None and points.given

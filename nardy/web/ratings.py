@@ -223,10 +223,10 @@ ESTABLISHED_OPPONENTS = 3
 
 
 def turns_taken(match) -> tuple[int, int]:
-    """The turns White (0) and Black (1) have taken in ``match`` (a :class:`~nardy.match.Match`), all its games
-    together: plays made (:class:`~nardy.events.PlayEvent`) and rolls that could not be played
-    (:class:`~nardy.events.PassEvent`); the opening roll, doubles and resignations are not turns."""
-    from ..events import PassEvent, PlayEvent
+    """The turns White (0) and Black (1) have taken in ``match`` (a :class:`~nardy.flow.match.Match`), all its games
+    together: plays made (:class:`~nardy.flow.events.PlayEvent`) and rolls that could not be played
+    (:class:`~nardy.flow.events.PassEvent`); the opening roll, doubles and resignations are not turns."""
+    from ..flow.events import PassEvent, PlayEvent
 
     out = [0, 0]
     for g in match.games:

@@ -42,9 +42,9 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
-from ..errors import NardyError
-from ..numbering import view_point
-from ..position import Position
+from ..rules.errors import NardyError
+from ..rules.numbering import view_point
+from ..rules.position import Position
 from .analysisqueue import AnalysisQueue
 from .auth import current_user
 from .deps import ComputeDep, GameId, Numbering, StorageDep, load_game
@@ -278,7 +278,7 @@ class AnalyseBody(BaseModel):
 
 
 def _match_of_text(text: str, fmt: str):
-    """The replayed :class:`~nardy.match.Match` of a record's text (parsed, never opened as a file):
+    """The replayed :class:`~nardy.flow.match.Match` of a record's text (parsed, never opened as a file):
     ``fmt`` ``"mat"``, ``"sgf"`` or ``"auto"`` (SGF when the text starts with ``(``, as
     :func:`nardy.records.files.parse_record` reads it)."""
     from ..records.mat import parse_mat, replay
@@ -402,7 +402,7 @@ def tutor_check(s, level: str, numbering: str, action: str = "confirm") -> dict:
         GameStateError ``tutor_no_play``: ``confirm`` before the steps make a complete play.
     """
     from ..analysis.tutor import Tutor
-    from ..errors import GameStateError
+    from ..rules.errors import GameStateError
     from .sessions import _numbering_fn, format_steps
 
     m = s.match

@@ -19,7 +19,7 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..errors import GameStateError
+from ..rules.errors import GameStateError
 from . import seeds
 from .auth import current_user, require_user
 from .deps import GameId, GameLock, LaneDep, StorageDep, read_locked

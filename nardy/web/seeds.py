@@ -14,9 +14,9 @@ A game whose seeds are not both in :data:`SEED_WAIT` seconds after both seats we
 (:func:`check_due`, run by the clock keeper at the game's ``clock_due``): no result, nothing rated, its
 players free to play again.
 
-Every step is an event of ``settings["fair"]["order"]`` (:func:`nardy.fairdice.commit_event`,
-:func:`nardy.fairdice.seed_event`), which the public record shows as its ``order``;
-:func:`nardy.fairdice.order_problem` says what it must show. A game made before the order was kept has no
+Every step is an event of ``settings["fair"]["order"]`` (:func:`nardy.rules.fairdice.commit_event`,
+:func:`nardy.rules.fairdice.seed_event`), which the public record shows as its ``order``;
+:func:`nardy.rules.fairdice.order_problem` says what it must show. A game made before the order was kept has no
 ``order`` (its record says the order could not be checked) and is played on as it was.
 
 The functions take the :class:`nardy.web.sessions.Session` (``s``) and change its settings and table; the
@@ -28,8 +28,8 @@ from __future__ import annotations
 import secrets
 import time
 
-from .. import fairdice
-from ..errors import GameStateError
+from ..rules import fairdice
+from ..rules.errors import GameStateError
 
 __all__ = [
     "SEED_WAIT",

@@ -1,8 +1,8 @@
-"""The glue between the web app and the game: a saved :class:`~nardy.match.Match` with its web settings.
+"""The glue between the web app and the game: a saved :class:`~nardy.flow.match.Match` with its web settings.
 
 A *session* is what the page calls a saved game: a match (to N points, or a money session with
 ``length=0``) of one of the three games, two players of whom each is a person at this device or the
-computer (a :class:`~nardy.bots.Bot` at a level), and the page's settings. It is stored as JSON
+computer (a :class:`~nardy.engine.Bot` at a level), and the page's settings. It is stored as JSON
 (:meth:`Session.to_dict`) and, for an online game, as the log of its actions after that (:meth:`Session.act`'s
 ``entry``, applied again by :meth:`Session.replay`); the server keeps the games it has loaded
 (:mod:`nardy.web.gamecache`).
@@ -15,7 +15,7 @@ mover's bar, 0 = the mover's off), the actions open to that person, point labels
 numbering, the last play and the history; ``position_id`` is the Position ID from the view of the
 player on turn (before this turn's steps), for API clients that want ``/api/move`` or ``/api/eval`` on
 it. The page sends actions back (:meth:`Session.act`); the rules are checked here by
-:class:`~nardy.game.Game`, never by the page.
+:class:`~nardy.flow.game.Game`, never by the page.
 """
 
 from __future__ import annotations
@@ -25,13 +25,10 @@ import hmac
 import json
 import time
 
-from .. import fairdice
-from .. import table as _table
-from ..bots.bot import BOT_LEVELS
-from ..clock import Clock, clock_spec
-from ..dice import DiceSource, FixedDice, SystemDice
-from ..errors import GameStateError, InvalidOptionError
-from ..events import (
+from ..engine.bot import BOT_LEVELS
+from ..flow import table as _table
+from ..flow.clock import Clock, clock_spec
+from ..flow.events import (
     BeaverEvent,
     DoubleEvent,
     EndEvent,
@@ -42,12 +39,15 @@ from ..events import (
     RollEvent,
     TakeEvent,
 )
-from ..game import Game
-from ..match import Match
-from ..notation import Step, format_steps
-from ..numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
-from ..rules import get_rules
-from ..table import ACTIONS, Seat, SeatKind, Table
+from ..flow.game import Game
+from ..flow.match import Match
+from ..flow.table import ACTIONS, Seat, SeatKind, Table
+from ..rules import fairdice
+from ..rules.dice import DiceSource, FixedDice, SystemDice
+from ..rules.errors import GameStateError, InvalidOptionError
+from ..rules.notation import Step, format_steps
+from ..rules.numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
+from ..rules.variants import get_rules
 from . import seeds
 from .view import (
     HISTORY_ITEM,
@@ -85,7 +85,7 @@ def _numbering_fn(numbering: str, game: str, player: int):
     """A point-label function for ``format_steps`` for plays of ``player`` (own numbering in, label out);
     ``None`` for own numbers (``own``, or a numbering the game does not have).
 
-    The page's ``traditional`` labels every side's points as :mod:`nardy.numbering` labels White's (the
+    The page's ``traditional`` labels every side's points as :mod:`nardy.rules.numbering` labels White's (the
     side's own half 1-12, the other half 01-012), where ``nardy play`` keeps seed 003's fixed board."""
     if numbering == "own" or numbering not in NUMBERINGS[game]:
         return None
@@ -144,7 +144,7 @@ def new_session(
         own_seed: an online game: the owner gives their own seed after seeing the commitment
             (:func:`nardy.web.seeds.give_seed`); else the server makes it (:mod:`nardy.web.seeds`).
         clock: an online game's clock: a preset name or ``{"initial", "increment", "delay"}`` seconds
-            (:func:`nardy.clock.clock_spec`), or ``None``.
+            (:func:`nardy.flow.clock.clock_spec`), or ``None``.
         watchers: an online game: others may watch it.
 
     ``opponent="online"`` makes a game for a person elsewhere: the owner sits at ``colour`` (a remote seat with
@@ -223,7 +223,7 @@ def new_session(
 
 
 class Session:
-    """A :class:`~nardy.table.Table` with the page's settings (``viewer``: whose side the page shows by
+    """A :class:`~nardy.flow.table.Table` with the page's settings (``viewer``: whose side the page shows by
     default; ``opponent``: ``bot``, ``human`` or ``online``; ``level``: the computer's level, for the list);
     see the module docstring."""
 
@@ -454,7 +454,7 @@ class Session:
         return self.table.computer_to_act()
 
     def run_bots(self, deadline=None, now: float | None = None) -> int:
-        """Let the computer act until a person must act (:meth:`nardy.table.Table.advance`); returns the number
+        """Let the computer act until a person must act (:meth:`nardy.flow.table.Table.advance`); returns the number
         of actions taken. ``now``: the wall time the actions are made at (default: the time of each)."""
         return self.table.advance(deadline, now=now)
 
@@ -473,7 +473,7 @@ class Session:
         run: bool = True,
         now: float | None = None,
     ) -> dict:
-        """Apply a person's action (:meth:`nardy.table.Table.act`), then let the computer answer (unless
+        """Apply a person's action (:meth:`nardy.flow.table.Table.act`), then let the computer answer (unless
         ``run`` is False: then the caller calls :meth:`run_bots`). Returns a short note of what was done:
         ``{"action", "entry"}``, ``entry`` the action as the log stores it (:meth:`replay`: the table's own
         arguments and ``now``, the wall time it was made at, default the time now).
@@ -547,9 +547,9 @@ class Session:
 
     def wording(self, numbering: str = "own", viewer: int | None = None) -> dict:
         """How to word a refusal of this game for the page (keyword arguments of
-        :func:`nardy.messages.describe`): the mover's points labelled as ``viewer``'s board shows them in
+        :func:`nardy.texts.messages.describe`): the mover's points labelled as ``viewer``'s board shows them in
         ``numbering``, plays as the history writes them, the players' names."""
-        from ..tui.numbering import Numbering
+        from ..terminal.numbering import Numbering
 
         g = self.game
         game = self.match.rules.name
@@ -567,9 +567,9 @@ class Session:
     # ----- hints --------------------------------------------------------------------------------
     def hints(self, n: int = 5, level: str = "grandmaster", numbering: str = "own", deadline=None) -> dict:
         """The best plays for the roll (phase ``move``), or the cube decision (phase ``roll``/``double``),
-        for the side to act. ``deadline`` (a :class:`~nardy.bots.search.Deadline`) bounds the search:
+        for the side to act. ``deadline`` (a :class:`~nardy.engine.search.Deadline`) bounds the search:
         ``complete`` is False when it cut the search short (plays not reached keep a shallower ``ply``)."""
-        from ..bots import Bot
+        from ..engine import Bot
 
         g = self.game
         numbering = _check_numbering(numbering, self.match.rules.name)
@@ -620,7 +620,7 @@ class Session:
     def _last_roll_hints(self, g, n: int, numbering: str) -> dict:
         """Hints for long nardy's last roll: each play's exact result (a draw, or a loss at oyn or mars: the
         game ends with this play), so equity 0 for a draw and minus the points of the loss otherwise."""
-        from ..game import last_roll_plays
+        from ..flow.game import last_roll_plays
 
         ranked = last_roll_plays(g.position, g.dice, self.match.rules)[:n]
         best = ranked[0][1][2]
@@ -751,9 +751,9 @@ class Session:
 
     def _blocked(self, g, v: int, numbering: str) -> dict[str, list[Refusal]]:
         """The mover's checkers that no legal step moves now, and why for each die left
-        (:func:`nardy.tui.explain.step_refusal`: the rule the step breaks), in ``v``'s numbering; points in
+        (:func:`nardy.terminal.explain.step_refusal`: the rule the step breaks), in ``v``'s numbering; points in
         the params labelled as the view labels them."""
-        from ..tui.explain import step_refusal
+        from ..terminal.explain import step_refusal
 
         hitting = self.match.rules.hitting
         label = self.wording(numbering, v)["label"]
@@ -821,12 +821,12 @@ class Session:
         )
 
     def view(self, viewer: int | None = None, numbering: str = "own", sides=None, now: float | None = None) -> dict:
-        """:meth:`game_view` as a dict (the JSON the page gets, but ``phase`` a :class:`~nardy.events.Phase`)."""
+        """:meth:`game_view` as a dict (the JSON the page gets, but ``phase`` a :class:`~nardy.flow.events.Phase`)."""
         return self.game_view(viewer, numbering, sides, now).model_dump(by_alias=True)
 
     def _turn_view(self, g, v: int, numbering: str, human_to_act: bool) -> tuple[dict[str, list[int]], bool, list, str]:
         """The turn being entered: the next steps of a person to act (``{from: [to, ...]}``, ``v``'s
-        numbering), whether :meth:`~nardy.game.Game.confirm` would end the turn now (the steps taken are a
+        numbering), whether :meth:`~nardy.flow.game.Game.confirm` would end the turn now (the steps taken are a
         complete legal play), the dice left and the steps so far in notation."""
         game = self.match.rules.name
         hitting = self.match.rules.hitting

@@ -1,7 +1,7 @@
 """The database of ``nardy serve``: saved games, users and log-in sessions; SQLAlchemy 2 (SQLite by default,
 PostgreSQL by URL), the schema kept by Alembic (:mod:`nardy.web.migrations`).
 
-A saved game is a :class:`~nardy.match.Match` (a match to N points, or a money session) with the
+A saved game is a :class:`~nardy.flow.match.Match` (a match to N points, or a money session) with the
 settings of the web session (who is a person, the computer's level...). It is stored as JSON text (a
 *snapshot*, at revision ``base_revision``) beside a few columns for the list of saved games; an online game's
 actions after the snapshot are rows of ``nardy_game_actions`` (:meth:`Storage.append`: one short row an

@@ -15,8 +15,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter
 
-from ..events import Phase
-from ..numbering import SCHEMES
+from ..flow.events import Phase
+from ..rules.numbering import SCHEMES
 
 __all__ = [
     "GameView",
@@ -98,7 +98,7 @@ class Resignation(BaseModel):
 
 
 class ResultView(BaseModel):
-    """How the game ended (:class:`nardy.game.GameResult`)."""
+    """How the game ended (:class:`nardy.flow.game.GameResult`)."""
 
     winner: int | None = Field(description="None for a long nardy last-roll draw")
     level: int

@@ -15,9 +15,9 @@ import time
 
 
 def warm_up() -> None:
-    from ..bots import Bot
-    from ..dice import DiceSource
-    from ..game import Game
+    from ..engine import Bot
+    from ..flow.game import Game
+    from ..rules.dice import DiceSource
 
     for game in ("backgammon", "short", "long"):
         g = Game(game, dice=DiceSource(seed=1))

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 
 from nardy import Position
 from nardy.analysis import THRESHOLDS, analyse_file, analyse_match, mark_of, match_of_game, rating_of
-from nardy.bots import Bot
 from nardy.cli import main
-from nardy.dice import DiceSource, FixedDice
-from nardy.game import Game
+from nardy.engine import Bot
+from nardy.flow.game import Game
 from nardy.records.mat import replay, write_mat
+from nardy.rules.dice import DiceSource, FixedDice
 
 from ..helpers import shared_path
 

@@ -11,9 +11,9 @@ import pytest
 
 from nardy.analysis import analyse_match, match_of_game
 from nardy.analysis.report import html_report
-from nardy.bots import Bot
-from nardy.dice import DiceSource
-from nardy.game import Game
+from nardy.engine import Bot
+from nardy.flow.game import Game
+from nardy.rules.dice import DiceSource
 
 CHROMIUM = os.environ.get("NARDY_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]

@@ -43,7 +43,7 @@ def test_the_analysis_is_shown_when_a_game_ends():
 
 def test_the_tutor_warns_before_a_wrong_pass():
     # backgammon, the start: a double by the side on roll is wrong, and so is passing it
-    from nardy.match import Match
+    from nardy.flow.match import Match
 
     m = Match("backgammon", length=0)
     g = m.new_game()
@@ -59,7 +59,7 @@ def test_the_tutor_warns_before_a_wrong_pass():
 
 
 def test_the_terminal_asks_before_a_wrong_pass():
-    from nardy.play import PlayerSpec
+    from nardy.terminal.play import PlayerSpec
 
     m = match_at(Position.start("backgammon"), [(3, 1), (6, 5), (4, 2)], turn=1)
     players = (PlayerSpec("human"), PlayerSpec("human"))

@@ -1,4 +1,4 @@
-"""Tests of the one-sided bearoff database (nardy.bots.bearoff).
+"""Tests of the one-sided bearoff database (nardy.engine.bearoff).
 
 Hand-checked values come from enumerating the 36 rolls here, independently of the module; exact means
 and distributions of small positions come from a brute force in this file that follows docs/rules.md rule 5
@@ -17,8 +17,8 @@ from functools import cache
 import numpy as np
 import pytest
 
-from nardy.bots import bearoff as bo
-from nardy.errors import InvalidPositionError
+from nardy.engine import bearoff as bo
+from nardy.rules.errors import InvalidPositionError
 
 ROLLS36 = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 EMPTY = (0, 0, 0, 0, 0, 0)
@@ -423,7 +423,7 @@ def _engine_scratch():
 
 
 def test_engine_plays_equal_the_bearoff_generator_under_the_standard_rule():
-    """The rules engine (nardy._core) and the database's own generator give the same plays on every roll."""
+    """The rules engine (nardy.rules._movegen) and the database's own generator give the same plays on every roll."""
     rng = random.Random(11)
     positions = list(_all_positions(3)) + [bo.bearoff_position(rng.randrange(1, bo.N_POSITIONS)) for _ in range(300)]
     out_a = np.zeros(128, dtype=np.int64)
@@ -484,7 +484,7 @@ def test_strict_rule_six_one_from_the_6_point(strict_db):
 
 
 def test_short_nardy_bots_use_the_strict_database(strict_db, db):
-    from nardy.bots.evaluator import BearoffEvaluator
+    from nardy.engine.evaluator import BearoffEvaluator
 
     assert BearoffEvaluator("short", None).db.strict
     assert not BearoffEvaluator("backgammon", None).db.strict

@@ -7,9 +7,9 @@ import dataclasses
 import pytest
 
 from nardy import Position
-from nardy.bots import Bot
-from nardy.bots.cubeful import CubeState, janowski_equity
-from nardy.bots.met import get_met
+from nardy.engine import Bot
+from nardy.flow.cubetheory import CubeState, janowski_equity
+from nardy.flow.met import get_met
 
 
 def _huge_race_lead():
@@ -33,8 +33,8 @@ def test_opening_position_no_double_take():
 
 
 def test_game_and_match_states():
-    from nardy.game import Game
-    from nardy.match import Match
+    from nardy.flow.game import Game
+    from nardy.flow.match import Match
 
     bot = Bot("backgammon", level="advanced")
     g = Game("backgammon")
@@ -82,7 +82,7 @@ def test_janowski_limits():
 
 
 def test_game_in_double_phase_gets_take_or_pass():
-    from nardy.game import Game
+    from nardy.flow.game import Game
 
     bot = Bot("backgammon", level="advanced")
     g = Game.from_position(_huge_race_lead(), turn=1)
@@ -97,7 +97,7 @@ def test_game_in_double_phase_gets_take_or_pass():
 
 
 def test_nardy_cube_off_by_default():
-    from nardy.game import Game
+    from nardy.flow.game import Game
 
     g = Game.from_position(Position.start("short"), turn=0)
     d = Bot("short", level="advanced").cube_action(g)
@@ -105,7 +105,7 @@ def test_nardy_cube_off_by_default():
 
 
 def test_double_match_point_cube_is_dead():
-    from nardy.bots.cubeful import decide, match_cube_decision
+    from nardy.flow.cubetheory import decide, match_cube_decision
 
     probs = [0.52385, 0.15, 0.01, 0.12, 0.01]
     eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", 1, 1, 1, get_met("backgammon"))
@@ -134,7 +134,7 @@ def _normalised(v, away_me, away_opp, met):
 
 @pytest.mark.parametrize("away,probs,nd,dt,action", _BGSAGE_MATCH)
 def test_match_cubeful_equity_uses_live_match_take_points(away, probs, nd, dt, action):
-    from nardy.bots.cubeful import decide, match_cube_decision
+    from nardy.flow.cubetheory import decide, match_cube_decision
 
     met = get_met("backgammon")
     eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", away[0], away[1], 1, met)
@@ -147,7 +147,7 @@ def test_match_cubeful_equity_uses_live_match_take_points(away, probs, nd, dt, a
 
 def test_match_too_good_to_double_at_two_away_three_away():
     # 92% with 5% gammons at 2-away 3-away: playing on for the gammon (which wins the match) beats cashing
-    from nardy.bots.cubeful import CubeDecision, decide, match_cube_decision
+    from nardy.flow.cubetheory import CubeDecision, decide, match_cube_decision
 
     away, probs = _BGSAGE_MATCH[2][0], _BGSAGE_MATCH[2][1]
     eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", away[0], away[1], 1, get_met("backgammon"))
@@ -159,7 +159,7 @@ def test_match_too_good_to_double_at_two_away_three_away():
 def test_match_take_point_two_away_two_away_is_the_crawford_equity():
     # gammonless at 2-away 2-away the redoubled cube is dead (double match point): the taker needs
     # 1 - MWC(1-away, 2-away Crawford) = 32.264% (Kazaross-XG2); below it the double is a pass
-    from nardy.bots.cubeful import decide, match_cube_decision
+    from nardy.flow.cubetheory import decide, match_cube_decision
 
     met = get_met("backgammon")
     for p, expect in ((0.55, (True, True)), (0.67, (True, True)), (0.69, (True, False))):

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from nardy import Position
-from nardy.bots import _kernels as K
-from nardy.bots.evaluator import (
+from nardy.engine import _kernels as K
+from nardy.engine.evaluator import (
     LEVELS,
     OUTPUT_NAMES,
     BearoffEvaluator,
@@ -17,8 +17,8 @@ from nardy.bots.evaluator import (
     money_equity,
     terminal_probs,
 )
-from nardy.bots.net import GAME_CODES
-from nardy.bots.search import mirror_boards
+from nardy.engine.net import GAME_CODES
+from nardy.engine.search import mirror_boards
 
 GAMES = ("backgammon", "short", "long")
 
@@ -284,8 +284,8 @@ def test_gammon_chance_in_a_bearoff():
 def test_training_is_reproducible_and_the_command_runs(tmp_path):
     from click.testing import CliRunner
 
-    from nardy.bots.net import Net
-    from nardy.bots.train import train, train_net
+    from nardy.engine.net import Net
+    from nardy.engine.tdtrain import train, train_net
 
     a = train_net(Net.random("short", 16, seed=3), 20, seed=5, lr=0.05, lr_final=0.01, lam=0.7, chunk=10)
     b = train_net(Net.random("short", 16, seed=3), 20, seed=5, lr=0.05, lr_final=0.01, lam=0.7, chunk=10)
@@ -321,7 +321,7 @@ def test_training_is_reproducible_and_the_command_runs(tmp_path):
 def test_batched_net_outputs_equal_the_row_kernel(game):
     """Net.forward_inputs computes layer by layer with a vectorised sigmoid from DENSE_BATCH rows on, and
     with the compiled row kernel below; both give the same outputs (float32 rounding)."""
-    from nardy.bots.net import DENSE_BATCH, Net, shipped_path
+    from nardy.engine.net import DENSE_BATCH, Net, shipped_path
 
     net = Net.load(shipped_path(game))
     positions = _random_positions(game, 3, seed=4)

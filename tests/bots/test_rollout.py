@@ -1,4 +1,4 @@
-"""Rollouts and training on rollout results (nardy.bots.rollout, ``nardy train --method rollout``)."""
+"""Rollouts and training on rollout results (nardy.engine.rollout, ``nardy train --method rollout``)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from nardy import Position
-from nardy.bots.bearoff import race_win_probability
-from nardy.bots.net import Net
-from nardy.bots.rollout import build_dataset, fit, load_dataset, rollout
+from nardy.engine.bearoff import race_win_probability
+from nardy.engine.net import Net
+from nardy.engine.rollout import build_dataset, fit, load_dataset, rollout
 
 
 def _side(points: dict) -> list:
@@ -114,10 +114,10 @@ def test_rollout_does_not_depend_on_the_number_of_threads():
 def test_truncated_rollout_counts_the_nets_view_after_the_cut():
     # with truncate=1 every trial is one play by the net and then its evaluation from the other side: the
     # mean is the net's 1-ply value (every roll once with 36 stratified trials)
-    from nardy.bots.evaluator import NeuralEvaluator
-    from nardy.bots.net import shipped_path
-    from nardy.bots.search import Searcher
-    from nardy.rules import get_rules
+    from nardy.engine.evaluator import NeuralEvaluator
+    from nardy.engine.net import shipped_path
+    from nardy.engine.search import Searcher
+    from nardy.rules.variants import get_rules
 
     net = Net.load(shipped_path("backgammon"))
     pos = Position.start("backgammon")
@@ -168,7 +168,7 @@ def test_train_command_rollout_method_writes_a_fitted_net(tmp_path):
 
     from click.testing import CliRunner
 
-    from nardy.bots.train import train
+    from nardy.engine.tdtrain import train
 
     init = Net.random("short", 8, seed=4)
     init.save(tmp_path / "init.npz")

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from nardy import Position
-from nardy.bots import Bot
-from nardy.bots.evaluator import flip_probs
-from nardy.bots.search import ROLL_WEIGHTS, ROLLS21, Deadline, Searcher, mirror_boards
+from nardy.engine import Bot
+from nardy.engine.evaluator import flip_probs
+from nardy.engine.search import ROLL_WEIGHTS, ROLLS21, Deadline, Searcher, mirror_boards
 
 GAMES = ("backgammon", "short", "long")
 
@@ -97,7 +97,7 @@ def test_long_nardy_doubles_transposition_search_keeps_every_play_and_step():
     """docs/rules.md rule 4 (each resulting position once): the doubles search that skips intermediate positions
     already searched finds the same plays, with the same steps, in the same order, as the plain search,
     including partial turns (fewer dice left, a checker already off the head) and first turns."""
-    from nardy import _core
+    from nardy.rules import _movegen as _core
 
     positions = _long_positions_with_doubles(300, seed=12)
     ob = np.empty((_core.MAX_PLAYS, 28), np.int8)
@@ -140,7 +140,7 @@ def test_long_nardy_doubles_transposition_search_keeps_every_play_and_step():
 
 
 def test_unique_boards_first_occurrences_and_inverse():
-    from nardy.bots import _kernels as K
+    from nardy.engine import _kernels as K
 
     rng = np.random.default_rng(3)
     base = rng.integers(-3, 4, size=(40, 28)).astype(np.int8)
@@ -159,7 +159,7 @@ def test_unique_boards_first_occurrences_and_inverse():
 def test_search_dedupe_gives_the_same_bits(game):
     """Generating repeated positions once and evaluating repeated boards once changes no output bit: 1-ply
     values of a batch with repeats, and 2-ply hints, equal those of the plain search exactly."""
-    from nardy.bots.evaluator import NeuralEvaluator
+    from nardy.engine.evaluator import NeuralEvaluator
     from tests.helpers import random_positions
 
     bot = Bot(game, level="grandmaster", seed=1)

@@ -15,12 +15,12 @@ import json
 
 import pytest
 
-from nardy.bots import Bot
-from nardy.clock import Clock, ClockSpec
-from nardy.dice import DiceSource
-from nardy.game import Game
-from nardy.match import Match
-from nardy.table import Seat, SeatKind, Table
+from nardy.engine import Bot
+from nardy.flow.clock import Clock, ClockSpec
+from nardy.flow.game import Game
+from nardy.flow.match import Match
+from nardy.flow.table import Seat, SeatKind, Table
+from nardy.rules.dice import DiceSource
 from tests.golden.golden import check_json, shorten_dice_states
 
 #: A table's matches: name -> (game, length, (White's level, Black's level), seed, options).

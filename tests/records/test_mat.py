@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nardy.cli_replay import replay as replay_cmd
-from nardy.dice import DiceSource
-from nardy.errors import RecordError
-from nardy.match import Match
+from nardy.cli.replay import replay as replay_cmd
+from nardy.flow.match import Match
 from nardy.records.mat import parse_mat, read_mat, replay, write_mat
+from nardy.rules.dice import DiceSource
+from nardy.rules.errors import RecordError
 from tests.helpers import SHARED, shared_path
 
 #: GNU Backgammon's matches in ../shared (none in a clone without it: the tests that read them skip).
@@ -296,8 +296,8 @@ def test_long_nardy_last_roll_draw_round_trips():
 
 
 def test_resignation_before_any_play_round_trips():
-    from nardy.dice import DiceSource
-    from nardy.match import Match
+    from nardy.flow.match import Match
+    from nardy.rules.dice import DiceSource
 
     m = Match("backgammon", length=3, dice=DiceSource(5))
     g = m.new_game() if not m.games else m.current

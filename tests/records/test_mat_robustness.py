@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy.dice import DiceSource
-from nardy.errors import NardyError, RecordError
-from nardy.match import Match
+from nardy.flow.match import Match
 from nardy.records import parse_mat, read_mat, replay, write_mat
 from nardy.records.mat import MAX_CUBE, MAX_LINE, MatchRecord
+from nardy.rules.dice import DiceSource
+from nardy.rules.errors import NardyError, RecordError
 from tests.helpers import SHARED, shared_path
 
 #: ../shared/data's folders, read at collection (nothing there without ../shared).

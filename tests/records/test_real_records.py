@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from nardy.cli_replay import replay as replay_cmd
-from nardy.errors import RecordError
-from nardy.messages import MESSAGES
+from nardy.cli.replay import replay as replay_cmd
 from nardy.records.mat import WARNINGS, parse_mat, read_mat, replay
+from nardy.rules.errors import RecordError
+from nardy.texts.messages import MESSAGES
 from tests.helpers import SHARED, shared_path
 
 REAL = SHARED / "data" / "real-mat"

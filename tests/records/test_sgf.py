@@ -14,12 +14,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy.cli_replay import replay as replay_cmd
-from nardy.dice import DiceSource
-from nardy.errors import NardyError, RecordError
-from nardy.match import Match
+from nardy.cli.replay import replay as replay_cmd
+from nardy.flow.match import Match
 from nardy.records.mat import read_mat, replay
 from nardy.records.sgf import parse_sgf, read_sgf, replay_sgf, write_sgf
+from nardy.rules.dice import DiceSource
+from nardy.rules.errors import NardyError, RecordError
 from tests.helpers import SHARED, shared_path
 
 GNUBG_MATCHES = SHARED / "data" / "gnubg-matches"
@@ -428,7 +428,7 @@ def test_gnubg_sgf_of_every_real_record_replays_with_the_same_plays_and_score():
 
 
 def test_play_record_ending_in_sgf_writes_sgf(tmp_path):
-    from nardy.play import play
+    from nardy.terminal.play import play
 
     out = tmp_path / "m.sgf"
     args = ["--game", "backgammon", "--match", "3", "--auto", "--seed", "1"]
@@ -442,7 +442,7 @@ def test_play_record_ending_in_sgf_writes_sgf(tmp_path):
 
 
 def test_play_resumes_an_sgf_record_and_continues_it(tmp_path):
-    from nardy.play import play
+    from nardy.terminal.play import play
 
     m = Match("backgammon", length=3, dice=DiceSource(3), players=("nardy-random", "nardy-random"))
     g = m.new_game(start=True)

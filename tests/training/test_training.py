@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from nardy import Position
-from nardy.bots.evaluator import HybridEvaluator
-from nardy.bots.net import Net, shipped_path
-from nardy.bots.search import Searcher
-from nardy.rules import get_rules
+from nardy.engine.evaluator import HybridEvaluator
+from nardy.engine.net import Net, shipped_path
+from nardy.engine.search import Searcher
+from nardy.rules.variants import get_rules
 from nardy.training.jobs import chunk_seed, label_positions, load_dataset, save_dataset
 from nardy.training.positions import concat, dedupe, record_positions, self_play_positions
 from nardy.training.teachers import RolloutTeacher, SearchTeacher, bgsage_board, make_teacher
@@ -151,7 +151,7 @@ def test_bgsage_judges_a_bearoff_with_its_bearoff_database_at_every_level():
 
 
 def test_siblings_are_the_positions_after_the_best_plays_of_one_roll_from_the_opponents_view():
-    from nardy.bots import Bot
+    from nardy.engine import Bot
     from nardy.training.positions import sibling_positions
 
     net = Net.load(shipped_path("backgammon"))
@@ -245,8 +245,8 @@ def test_teach_label_then_fit_makes_a_net_the_bots_load(tmp_path):
     pytest.importorskip("torch")
     from click.testing import CliRunner
 
-    from nardy.bots import Bot
     from nardy.cli import main
+    from nardy.engine import Bot
 
     data, out = tmp_path / "d.npz", tmp_path / "n.npz"
     run = CliRunner().invoke(
@@ -276,7 +276,7 @@ def test_teach_label_then_fit_makes_a_net_the_bots_load(tmp_path):
 
 
 def test_a_race_net_evaluates_the_races_and_the_main_net_the_contact_positions(tmp_path):
-    from nardy.bots.evaluator import NeuralEvaluator, race_mask
+    from nardy.engine.evaluator import NeuralEvaluator, race_mask
 
     main = Net.random("backgammon", 8, seed=1)
     main.race = Net.random("backgammon", 4, seed=2)
@@ -320,8 +320,8 @@ def _board(mover: dict, opp: dict, off=(0, 0)) -> np.ndarray:
 
 def test_crashed_class_is_gnubgs_six_checkers_left_not_counting_stacks_on_the_1_and_2_points():
     """GNU Backgammon's CLASS_CRASHED (eval.c ClassifyPosition, N = 6), either side, contact only."""
-    from nardy.bots.evaluator import crashed_mask
-    from nardy.bots.search import mirror_boards
+    from nardy.engine.evaluator import crashed_mask
+    from nardy.engine.search import mirror_boards
 
     opp = {5: 2, 20: 13}  # an anchor on the mover's 5 point keeps contact
     cases = [
@@ -345,7 +345,7 @@ def test_crashed_class_is_gnubgs_six_checkers_left_not_counting_stacks_on_the_1_
 
 
 def test_a_crashed_net_evaluates_crashed_contact_positions_and_round_trips(tmp_path):
-    from nardy.bots.evaluator import NeuralEvaluator
+    from nardy.engine.evaluator import NeuralEvaluator
 
     main = Net.random("backgammon", 8, seed=1)
     main.race = Net.random("backgammon", 4, seed=2)
@@ -372,8 +372,8 @@ def test_keep_main_fits_only_the_crashed_net_on_the_crashed_positions(tmp_path):
     pytest.importorskip("torch")
     from click.testing import CliRunner
 
-    from nardy.bots.evaluator import crashed_mask
     from nardy.cli import main
+    from nardy.engine.evaluator import crashed_mask
 
     data, out, init = _label_backgammon(tmp_path, 600), tmp_path / "n.npz", tmp_path / "init.npz"
     d = load_dataset(data)

@@ -13,7 +13,7 @@ import json
 import pytest
 from sqlalchemy import event
 
-from nardy.position import Position
+from nardy.rules.position import Position
 from nardy.web.app import create_app
 from nardy.web.auth import SessionCache
 from nardy.web.storage import AuthSession, Storage, User

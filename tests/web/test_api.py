@@ -11,10 +11,10 @@ pytest.importorskip("httpx")
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
 
-from nardy.dice import DiceSource
-from nardy.game import Game
-from nardy.position import Position
+from nardy.flow.game import Game
 from nardy.records.mat import write_mat
+from nardy.rules.dice import DiceSource
+from nardy.rules.position import Position
 from nardy.web.app import create_app
 from nardy.web.storage import Storage
 from tests.helpers import SHARED
@@ -171,7 +171,7 @@ def test_move_best_play_known(client):
     r = ok(client.get("/api/move", params={"die1": 3, "die2": 1, "level": "expert"}))
     assert r["play"] == "8/5 6/5"
     # a finished game has no play; its evaluation is exact
-    from nardy.position import Position
+    from nardy.rules.position import Position
 
     me = [0] * 26
     me[0] = 15
@@ -196,7 +196,7 @@ def test_cube(client):
     assert r["action"] == "no double" and r["double"] is False and r["take"] is True and r["response"] == "take"
     assert set(r["equities"]) == {"no double", "double/take", "double/pass"}
     # a race far ahead: White 5 checkers on the 1-point, Black 15 on its 6-point -> double, pass
-    from nardy.position import Position
+    from nardy.rules.position import Position
 
     me = [0] * 26
     me[1] = 5
@@ -514,8 +514,8 @@ def test_seeded_games_repeat(client):
 
 def test_computer_declines_a_cheap_resignation():
     """The computer accepts a resignation only when it is worth at least what it expects to win."""
-    from nardy.match import Match
-    from nardy.position import Position
+    from nardy.flow.match import Match
+    from nardy.rules.position import Position
     from nardy.web.sessions import Session
 
     me = [0] * 26
@@ -555,7 +555,7 @@ def test_bad_parameters_are_refused_before_the_game_is_looked_up(client):
 def test_the_page_offers_confirm_when_the_game_accepts_it():
     """can_confirm is Game.can_confirm(): short nardy's 6/off with 6-4 is already the play 6/2/off, though
     2/off (the 4) may follow."""
-    from nardy.match import Match
+    from nardy.flow.match import Match
     from nardy.web.sessions import Session
 
     g = Game.from_position(Position.from_id("rwzgAg5/fwgAAA", "short"), turn=0)

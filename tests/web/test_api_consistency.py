@@ -14,7 +14,7 @@ from click.testing import CliRunner  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from nardy.cli import main  # noqa: E402
-from nardy.position import Position  # noqa: E402
+from nardy.rules.position import Position  # noqa: E402
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.storage import Storage  # noqa: E402
 from tests.web.players import PlayerClient  # noqa: E402
@@ -293,7 +293,7 @@ def test_long_nardy_last_roll_mars_when_nothing_comes_off(client):
 def test_saved_game_hints_in_the_last_roll_are_exact():
     """A saved game's hints (GET /api/games/{gid}/hints, Session.hints) in long nardy's last roll give each
     play's exact result (the net would count a draw as a win), as /api/move does for the same position."""
-    from nardy.game import last_roll_plays
+    from nardy.flow.game import last_roll_plays
     from nardy.web.sessions import new_session
 
     for seed in range(40):

@@ -417,7 +417,7 @@ def test_the_pages_verify_refuses_a_record_whose_order_is_wrong(server, people):
     seed recorded before the commitment, or a player shown another commitment than the one revealed, fails;
     a record in order passes; a record without an order passes saying the order was not checked; and the
     commitment this browser kept when it sent its seed must be the record's."""
-    from nardy.fairdice import FairDice, commit_event, commitment, public_record, seed_event
+    from nardy.rules.fairdice import FairDice, commit_event, commitment, public_record, seed_event
 
     (page,) = people(1)
     page.goto(server.url + "/")

@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from nardy import catalogue
+from nardy.texts import catalogue
 
 from . import test_browser as tb
 from .helpers import ARTIFACTS, serve_sqlite

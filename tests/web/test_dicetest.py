@@ -9,8 +9,8 @@ import math
 
 import pytest
 
-from nardy import fairdice
-from nardy.position import Position
+from nardy.rules import fairdice
+from nardy.rules.position import Position
 from nardy.web.app import create_app
 from nardy.web.dicetest import MAX_ROLLS, chi2_sf, chi_square, roll_counts, summary
 from nardy.web.storage import Storage

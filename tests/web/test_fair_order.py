@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from nardy import fairdice
+from nardy.rules import fairdice
 from nardy.web.app import create_app
 from nardy.web.seeds import SEED_WAIT
 from nardy.web.storage import Storage

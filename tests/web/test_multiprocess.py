@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from nardy.position import Position
+from nardy.rules.position import Position
 
 from .helpers import ROOT, HttpPlayer, Server, pg_schema
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from nardy import fairdice
-from nardy.position import Position
+from nardy.rules import fairdice
+from nardy.rules.position import Position
 from nardy.web.app import create_app
 from nardy.web.storage import Storage
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import signal
 import time
 
-from nardy.position import Position
+from nardy.rules.position import Position
 
 from .helpers import HttpPlayer
 

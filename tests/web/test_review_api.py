@@ -283,8 +283,8 @@ def test_every_text_of_the_review_page_is_in_the_catalogue():
     import re
     from pathlib import Path
 
-    from nardy import catalogue
     from nardy.analysis import ANALYSIS_LEVELS, LUCK_THRESHOLDS, THRESHOLDS
+    from nardy.texts import catalogue
 
     js = (Path(review.__file__).parent / "static" / "review.js").read_text(encoding="utf-8")
     page = set(catalogue.entries("page")) | set(catalogue.entries("common"))

@@ -22,9 +22,9 @@ import httpx  # noqa: E402
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
 
-from nardy.bots import Bot  # noqa: E402
-from nardy.bots.search import Deadline  # noqa: E402
-from nardy.position import Position  # noqa: E402
+from nardy.engine import Bot  # noqa: E402
+from nardy.engine.search import Deadline  # noqa: E402
+from nardy.rules.position import Position  # noqa: E402
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.botwork import BotWork, Busy, ClientGone  # noqa: E402
 from nardy.web.guard import Guard, host_names_for  # noqa: E402
@@ -68,7 +68,7 @@ def test_mat_body_naming_a_server_file_is_parsed_as_text_not_read(client, path):
 
 
 def test_mat_body_naming_a_record_on_disk_is_not_imported(client):
-    from nardy.cli_replay import sample_records
+    from nardy.cli.replay import sample_records
 
     real = sample_records()["backgammon-match"]  # a record shipped with nardy: on disk in every install
     assert real.is_file()
@@ -186,7 +186,7 @@ def test_real_games_roll_the_operating_systems_dice_and_store_no_generator_state
 def test_system_dice_are_fair_and_round_trip():
     from collections import Counter
 
-    from nardy.dice import SystemDice, dice_from_dict
+    from nardy.rules.dice import SystemDice, dice_from_dict
 
     src = SystemDice()
     counts = Counter(src.roll() for _ in range(36_000))

@@ -170,7 +170,7 @@ def player(source: str = PLAYER) -> httpx.Client:
 def game_action(base: str, source: str = PLAYER) -> dict:
     """A new two-player game and its first action (the first legal play of the opening roll, or the action
     offered), from ``source``: the answer's view."""
-    from nardy.position import Position
+    from nardy.rules.position import Position
 
     with player(source) as c:
         r = c.post(base + "/api/games", json={"game": "backgammon", "opponent": "human"})

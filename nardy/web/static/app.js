@@ -69,7 +69,7 @@ function showError(e) {
 }
 
 function numberingFor(game) {
-  const n = localStorage.getItem("nardy.numbering." + game);
+  const n = localStorage.getItem("nardy.rules.numbering." + game);
   return n || (game === "long" ? "absolute" : "own");
 }
 
@@ -829,7 +829,7 @@ async function init() {
     try { setView(await api("GET", `/api/games/${S.id}?${gameQuery()}`)); } catch (e) { showError(e); }
   };
   $("#numbering").onchange = async (e) => {
-    localStorage.setItem("nardy.numbering." + S.view.game, e.target.value);
+    localStorage.setItem("nardy.rules.numbering." + S.view.game, e.target.value);
     try { setView(await api("GET", `/api/games/${S.id}?${gameQuery()}`)); } catch (err) { showError(err); }
   };
   for (const name of ["animate", "sound"]) {

@@ -9,7 +9,7 @@ let CAT = null;      // {langs, common, messages, page}: each {key: {en, ru}}
 let LANG = "en";
 
 // Preferences kept between visits: lang, animate ("on"/"off"), sound ("on"/"off"); the numbering is kept
-// per game kind (nardy.numbering.<game>), the computer's level (nardy.level).
+// per game kind (nardy.rules.numbering.<game>), the computer's level (nardy.level).
 // (animation is off by default for those whose system asks for reduced motion)
 const PREF_DEFAULTS = {
   animate: window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "off" : "on",
@@ -99,7 +99,7 @@ function t(key, args) {
   return formatMessage(s === undefined ? key : s, args);
 }
 
-// A refusal code worded as the server words it (nardy.messages.describe, for the page's own checks).
+// A refusal code worded as the server words it (nardy.texts.messages.describe, for the page's own checks).
 function msg(code, args) {
   const s = lookup(["messages"], code) ?? lookup(["messages"], "not_allowed_now");
   return formatMessage(s, args);
