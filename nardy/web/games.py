@@ -522,14 +522,22 @@ async def perform(
         StaleAction: ``body.seq`` is not the stored revision (nothing was done); the rules' errors
         (:class:`~nardy.rules.errors.NardyError`), Refused 403 (not seated, not their turn), HTTPException 404/409,
         StorageUnavailable 503: as the HTTP route answers them."""
+    kept = cache_of(app.state.storage).peek(gid)
+    try:
+        return await _perform(app, gid, uid, body, state, kept, numbering, viewer, compute, skip)
+    except BaseException:
+        if kept is not None and skip is None:
+            # a seated player acting over HTTP is there even when refused (a stored action's time is in the
+            # game's log, which counts already; on the live channel the connection counts: nardy.web.presence)
+            await seat_seen(app, kept.session, uid, gid)
+        raise
+
+
+async def _perform(app, gid, uid, body, state, kept, numbering, viewer, compute, skip):
+    """:func:`perform` once the kept game is looked up (a refusal's presence is written by the caller)."""
     store = app.state.storage
     lane = app.state.action_lane
     cluster = app.state.cluster
-    kept = cache_of(store).peek(gid)
-    if kept is not None and skip is None:
-        # a seated player acting over HTTP (or trying to) is there, whatever comes of it (on the live channel,
-        # the connection itself counts: nardy.web.presence)
-        await seat_seen(app, kept.session, uid, gid)
     # an online game kept here is read, acted on and stored in one unit of work: its cross-process lock is then
     # the transaction's (Cluster.lock_in, taken first in it); else (the computer answers outside the unit, or
     # the game is not known yet) the session lock of the lock connection, held around the whole
