@@ -299,27 +299,27 @@ def check_dice_order(t: Target):
 
 # ----- 5: rating farming --------------------------------------------------------------------------------------------
 def check_farming(t: Target):
+    from nardy.web.ratings import START
+
     a, b = t.person(5, 1), t.person(5, 2)
     a.register(t.name("Farm"))
     b.register(t.name("Mule"))
     gid, v = rated_pair(a, b, clock={"initial": 180, "increment": 2})
-    b.ok("POST", f"/api/games/{gid}/actions", {"action": "resign", "seq": v["seq"]})
+    resign = b.call("POST", f"/api/games/{gid}/actions", {"action": "resign", "seq": v["seq"]})
     view = a.ok("GET", f"/api/games/{gid}")
-    if view.get("phase") == "resign" and "accept" in (view.get("actions") or []):
+    if resign.status == 200 and view.get("phase") == "resign" and "accept" in (view.get("actions") or []):
         view = a.ok("POST", f"/api/games/{gid}/actions", {"action": "accept", "seq": view["seq"]})
-    status = view.get("status")
-    player = a.ok("GET", f"/api/players/{a.id}")
-    rows = [r for r in player.get("ratings", []) if r.get("game") == "backgammon"]
-    change = max((abs(r["rating"] - 1500.0) for r in rows), default=0.0)
+    rows = [r for r in a.ok("GET", f"/api/players/{a.id}").get("ratings", []) if r.get("game") == "backgammon"]
+    change = max((r["rating"] - START.rating for r in rows), key=abs, default=0.0)
     klass = rows[0]["clock_class"] if rows else "blitz"
     board = a.ok("GET", f"/api/ratings?game=backgammon&clock={klass}&limit=200")["players"]
     listed = any(r.get("id") == a.id for r in board)
+    how = "resigned at once" if resign.status == 200 else f"resignation refused {resign.status} {resign.code()}"
     ev = (
-        f"challenge+accept+resign (match {status}): winner's rating {'+' if rows else ''}"
-        f"{(rows[0]['rating'] - 1500.0) if rows else 0:.0f}, "
+        f"rated challenge, accept, {how} (match {view.get('status')}): the winner's rating {change:+.0f}, "
         f"{'on' if listed else 'not on'} the {klass} leaderboard"
     )
-    return (HELD if change < 0.5 and not listed else BROKEN), ev
+    return (HELD if abs(change) < 0.5 and not listed else BROKEN), ev
 
 
 # ----- 8: DNS rebinding over WebSocket ------------------------------------------------------------------------------
