@@ -31,8 +31,9 @@ id    finding                 HELD when
                               ``--server-nofile``, so a few hundred sockets reach the limit the finding reached
                               with 20,000)
 8     ws-rebinding            a WebSocket handshake with ``Host: evil.example`` (and a matching Origin) is refused
-9     analysis-fairness       while one anonymous client's long analysis runs, another client's short analysis
-                              and a signed-in player's are answered 200 (not 503)
+9     analysis-fairness       while one anonymous client's long analysis runs, another anonymous client's short
+                              analysis and then an account's wait (no 503) and are answered 200 once the long one's
+                              client goes, the account's first (signed-in players have priority)
 10    terminal-escapes        ``nardy replay`` of a .mat whose player name holds ``ESC ] 0 ; ... BEL`` prints no
                               ESC or BEL byte
 11a   private-game-exists     a stranger gets from every route of a private game the same answer as for a game
@@ -55,11 +56,11 @@ x4    block-quick-pairing     two players one of whom blocks the other are never
 Server: by default the bench starts ``nardy serve`` itself (a temporary SQLite file; with ``--database
 postgresql://...`` or ``NARDY_TEST_POSTGRES_URL``, a schema of its own there, dropped at the end, and two server
 processes on it for x1), with ``--insecure-password-hashing`` (its accounts are made in milliseconds), its
-abandonment grace set to ``--grace`` seconds (a launcher sets ``nardy.web.lobby.ABANDON_GRACE``; item 3's control
-says when that did not take), and its open-file limit set to ``--server-nofile``. ``--url`` points it at a
-running server instead (loopback only): then ``--grace`` must be that server's grace (default 120 s: item 3 waits
-that long), x3 is skipped (it restarts the server) and item 1 still starts a server of its own behind nginx
-(item 1 is about the shipped deployment).
+abandonment grace set to ``--grace`` seconds (a launcher sets ``app.state.abandon_grace``, the app's documented
+override; item 3's control says when that did not take), and its open-file limit set to ``--server-nofile``.
+``--url`` points it at a running server instead (loopback only): then ``--grace`` must be that server's grace
+(default 120 s: item 3 waits that long), x3 is skipped (it restarts the server) and item 1 still starts a server of
+its own behind nginx (item 1 is about the shipped deployment).
 
 Clients: each person of a check has a loopback source address of its own (127.41.C.N: C the check, N the person),
 so the server's per-address limits see different people without any forwarded header; uvicorn believes
@@ -348,11 +349,18 @@ def health_latency(base: str, source: str, timeout: float = 10.0) -> float | str
 
 
 # ----- the server ---------------------------------------------------------------------------------------------------
-#: Starts ``nardy serve`` with the abandonment grace set (argv[1]); the rest of argv is the command line.
+#: Starts ``nardy serve`` with the abandonment grace (argv[1]) set as the app's documented override,
+#: ``app.state.abandon_grace``, on the app ``nardy serve`` makes; the rest of argv is the command line.
 LAUNCHER = (
     "import sys\n"
-    "import nardy.web.lobby as lobby\n"
-    "lobby.ABANDON_GRACE = float(sys.argv.pop(1))\n"
+    "import nardy.web.app as web_app\n"
+    "grace = float(sys.argv.pop(1))\n"
+    "made = web_app.create_app\n"
+    "def create_app(*args, **kw):\n"
+    "    app = made(*args, **kw)\n"
+    "    app.state.abandon_grace = grace\n"
+    "    return app\n"
+    "web_app.create_app = create_app\n"
     "from nardy.cli import main\n"
     "sys.argv[0] = 'nardy'\n"
     "main()\n"
@@ -426,6 +434,15 @@ class OwnServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(5)
+
+    def file_limit(self) -> int | None:
+        """The server process's open-file limit (soft) now: it may have raised the one it was started with."""
+        try:
+            with open(f"/proc/{self.proc.pid}/limits") as f:
+                line = next(x for x in f if x.startswith("Max open files"))
+            return int(line.split()[3])
+        except (OSError, StopIteration, ValueError, AttributeError):
+            return None
 
     def open_files(self) -> int | None:
         """File descriptors the server process has open now."""
@@ -560,14 +577,24 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--header-mb", type=int, default=100, help="size of item 6's header (MB)")
     ap.add_argument("--slow-sockets", type=int, default=300, help="item 7: half-sent requests per address")
     ap.add_argument("--slow-addresses", type=int, default=2, help="item 7: source addresses of the slow requests")
-    ap.add_argument("--slow-seconds", type=float, default=20.0, help="item 7: how long the slow requests trickle")
+    ap.add_argument(
+        "--slow-seconds",
+        type=float,
+        default=45.0,
+        help="item 7: how long the slow requests trickle (longer than the server's head and body timeouts)",
+    )
     ap.add_argument(
         "--server-nofile",
         type=int,
         default=512,
         help="own server's open-file limit (soft), so that item 7's few hundred sockets can reach it",
     )
-    ap.add_argument("--analysis-wait", type=float, default=45.0, help="item 9: seconds the other analyses may take")
+    ap.add_argument(
+        "--analysis-wait",
+        type=float,
+        default=150.0,
+        help="item 9: seconds the queued analyses may take (the long one's budget, 90 s, and theirs)",
+    )
     ap.add_argument("--races", type=int, default=40, help="x1: rounds of concurrent duplicate actions")
     ap.add_argument("--ws-global", action="store_true", help="x2: also fill the 4,096 live connections in all")
     ap.add_argument("--json", dest="json_out", help="write the results as JSON to this file")
