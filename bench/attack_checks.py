@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import ipaddress
+import json
 import random
 import re
 import secrets
@@ -247,54 +248,135 @@ def seed_order(p: Person, seed: str, commitment: str) -> str | None:
     return None
 
 
-def check_dice_order(t: Target):
-    people = [t.person(4, i) for i in range(1, 7)]
-    for i, p in enumerate(people):
-        p.register(t.name(f"Dice{i}x"))
-    seeds = {id(p): f"seed{secrets.token_hex(6)}" for p in people}
+SEED_ROUTE = "/api/games/{gid}/seed"
+
+
+def commitment_of(p: Person, gid: str) -> str:
+    """The game's commitment as ``p`` is shown it (its fairness record, which its view's answers carry too)."""
+    return p.ok("GET", f"/api/games/{gid}/fairness")["commitment"]
+
+
+def give_seed(p: Person, gid: str, seed: str) -> None:
+    """``p`` reads the game's commitment and sends its seed with it (``POST /api/games/{id}/seed``)."""
+    p.ok("POST", f"/api/games/{gid}/seed", {"client_seed": seed, "commitment": commitment_of(p, gid)})
+
+
+def start_games(people: list[Person], seeds: dict, late: bool) -> dict[str, tuple]:
+    """An online game started each way (invitation, challenge, quick pairing), its two players giving their seeds
+    ``late`` (after the commitment, by the seed route) or, as the first protocol had it, in the requests that make
+    and join the game (before any commitment is shown): ``{way: (game id, maker, taker)}``."""
+
+    def seed_of(p):
+        return {"own_seed": True} if late else {"client_seed": seeds[id(p)]}
+
     flows = {}
-    # an invitation: the owner makes the game, the invitee reads it and joins
     a, b = people[0], people[1]
-    g = a.ok("POST", "/api/games", {"game": "long", "opponent": "online", "length": 1, "client_seed": seeds[id(a)]})
-    b.call("GET", f"/api/games/{g['id']}")
-    b.call("GET", f"/api/games/{g['id']}/fairness")
-    b.ok("POST", f"/api/games/{g['id']}/join", {"invite": g["invite"], "client_seed": seeds[id(b)]})
+    g = a.ok("POST", "/api/games", {"game": "long", "opponent": "online", "length": 1, **seed_of(a)})
+    b.ok("POST", f"/api/games/{g['id']}/join", {"invite": g["invite"], **seed_of(b)})
     flows["invitation"] = (g["id"], a, b)
-    # an open challenge taken from the lobby
     o, k = people[2], people[3]
     o.call("GET", "/api/lobby")
     terms = {"game": "backgammon", "length": 1, "clock": {"initial": 900}, "rated": True}
-    ch = o.ok("POST", "/api/lobby/challenges", {**terms, "client_seed": seeds[id(o)]})["challenge"]
+    ch = o.ok("POST", "/api/lobby/challenges", {**terms, **seed_of(o)})["challenge"]
     k.call("GET", "/api/lobby")
-    v = k.ok("POST", f"/api/lobby/challenges/{ch['id']}/accept", {"client_seed": seeds[id(k)]})
+    v = k.ok("POST", f"/api/lobby/challenges/{ch['id']}/accept", seed_of(k))
     flows["challenge"] = (v["id"], o, k)
-    # quick pairing (terms nobody else asks for)
     q1, q2 = people[4], people[5]
     quick = {"game": "short", "length": random.randint(11, 25), "clock": {"initial": 901}, "rated": True}
     q1.call("GET", "/api/lobby")
-    first = q1.ok("POST", "/api/lobby/quick", {**quick, "client_seed": seeds[id(q1)]})
+    first = q1.ok("POST", "/api/lobby/quick", {**quick, **seed_of(q1)})
     q2.call("GET", "/api/lobby")
-    second = q2.ok("POST", "/api/lobby/quick", {**quick, "client_seed": seeds[id(q2)]})
+    second = q2.ok("POST", "/api/lobby/quick", {**quick, **seed_of(q2)})
     if second.get("status") != "paired" or not second.get("game"):
         raise Trouble(f"quick pairing did not pair ({first.get('status')}, {second.get('status')})")
     q1.call("GET", "/api/lobby/quick")
     flows["quick"] = (second["game"], q1, q2)
+    if late:
+        for gid, *players in flows.values():
+            for p in players:
+                give_seed(p, gid, seeds[id(p)])
+    return flows
+
+
+def resign_match(loser: Person, winner: Person, gid: str) -> tuple[Any, dict]:
+    """``loser`` resigns and ``winner`` accepts when asked: (the resignation's answer, the winner's view after)."""
+    v = loser.ok("GET", f"/api/games/{gid}")
+    resign = loser.call("POST", f"/api/games/{gid}/actions", {"action": "resign", "seq": v["seq"]})
+    view = winner.ok("GET", f"/api/games/{gid}")
+    if resign.status == 200 and view.get("phase") == "resign" and "accept" in (view.get("actions") or []):
+        view = winner.ok("POST", f"/api/games/{gid}/actions", {"action": "accept", "seq": view["seq"]})
+    return resign, view
+
+
+def verify_order(t: Target, loser: Person, winner: Person, gid: str) -> str | None:
+    """End game ``gid`` (a resignation), then ``nardy verify-dice`` on its revealed record and on a copy whose first
+    seed is moved before the commitment: None when the first checks and the second is refused, else why not."""
+    resign_match(loser, winner, gid)
+    record = loser.ok("GET", f"/api/games/{gid}/fairness")
+    if not record.get("server_seed"):
+        return "the server seed was not revealed after the resignation"
+
+    def verify(data: dict) -> int:
+        path = t.work / f"fair-{secrets.token_hex(4)}.json"
+        path.write_text(json.dumps(data))
+        cmd = [sys.executable, "-m", "nardy.cli", "verify-dice", str(path)]
+        return subprocess.run(cmd, cwd=str(ROOT), capture_output=True, timeout=120).returncode
+
+    if verify(record) != 0:
+        return "nardy verify-dice refused the game's own record"
+    order = record.get("order")
+    if not isinstance(order, list) or len(order) < 2:
+        return "the record keeps no order, so nardy verify-dice cannot refuse a seed taken before the commitment"
+    seed = next((e for e in order if e.get("event") == "seed"), None)
+    if seed is None:
+        return "the record's order has no seed event"
+    early = dict(seed, t=order[0].get("t", 0) - 1)
+    wrong = dict(record, order=[early] + [e for e in order if e is not seed])
+    if verify(wrong) == 0:
+        return "nardy verify-dice accepted a record whose seed came before the commitment"
+    return None
+
+
+def check_dice_order(t: Target):
+    people = [t.person(4, i) for i in range(1, 9)]
+    for i, p in enumerate(people):
+        p.register(t.name(f"Dice{i}x"))
+    seeds = {id(p): f"seed{secrets.token_hex(6)}" for p in people}
+    late = SEED_ROUTE in people[0].ok("GET", "/openapi.json").get("paths", {})
     wrong = []
+    if late:  # a seed offered before any commitment can be shown must be refused (or at least never used)
+        early = people[6].call("POST", "/api/lobby/challenges", {"game": "long", "rated": False, "client_seed": "x1"})
+        if early.status < 400:
+            wrong.append(f"a seed sent with a challenge was taken ({early.status})")
+            people[6].call("DELETE", f"/api/lobby/challenges/{early.body['challenge']['id']}")
+        early = people[7].call("POST", "/api/games", {"game": "long", "opponent": "online", "client_seed": "x2"})
+        if early.status < 400:
+            wrong.append(f"a seed sent with a new game was taken ({early.status})")
+    flows = start_games(people, seeds, late)
     for flow, (gid, *players) in flows.items():
         for p in players:
             p.call("GET", f"/api/games/{gid}")
         fair = players[0].ok("GET", f"/api/games/{gid}/fairness")
-        whys = {}
+        whys: dict[str, list[str]] = {}
         for who, p in zip(("maker", "taker"), players):
             why = seed_order(p, seeds[id(p)], fair["commitment"])
             if why is None and seeds[id(p)] not in fair.get("client_seeds", []):
-                why = "its seed is not the record's"
+                why = "have a seed in the record that is not theirs"
             if why:
                 whys.setdefault(why, []).append(who)
         wrong += [f"{flow}: {' and '.join(who)} {why}" for why, who in whys.items()]
+    if not late:
+        wrong.insert(0, "no way to give a seed after the commitment (no " + SEED_ROUTE + ")")
+    gid, maker, taker = flows["challenge"]
+    problem = verify_order(t, taker, maker, gid)
+    if problem:
+        wrong.append(problem)
     if wrong:
         return BROKEN, "; ".join(wrong)
-    return HELD, "every player of an invitation, a challenge and a quick pairing saw the commitment before its seed"
+    return HELD, (
+        "in an invitation, a challenge and a quick pairing each player sent their seed after seeing the commitment "
+        "(early seeds refused); nardy verify-dice checks the record and refuses it with a seed moved first"
+    )
 
 
 # ----- 5: rating farming --------------------------------------------------------------------------------------------
@@ -305,10 +387,7 @@ def check_farming(t: Target):
     a.register(t.name("Farm"))
     b.register(t.name("Mule"))
     gid, v = rated_pair(a, b, clock={"initial": 180, "increment": 2})
-    resign = b.call("POST", f"/api/games/{gid}/actions", {"action": "resign", "seq": v["seq"]})
-    view = a.ok("GET", f"/api/games/{gid}")
-    if resign.status == 200 and view.get("phase") == "resign" and "accept" in (view.get("actions") or []):
-        view = a.ok("POST", f"/api/games/{gid}/actions", {"action": "accept", "seq": view["seq"]})
+    resign, view = resign_match(b, a, gid)
     rows = [r for r in a.ok("GET", f"/api/players/{a.id}").get("ratings", []) if r.get("game") == "backgammon"]
     change = max((r["rating"] - START.rating for r in rows), key=abs, default=0.0)
     klass = rows[0]["clock_class"] if rows else "blitz"
