@@ -598,6 +598,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     ap.add_argument("--races", type=int, default=40, help="x1: rounds of concurrent duplicate actions")
     ap.add_argument("--ws-global", action="store_true", help="x2: also fill the 4,096 live connections in all")
     ap.add_argument("--json", dest="json_out", help="write the results as JSON to this file")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary folder (the servers' logs) and say where")
     args = ap.parse_args(argv)
     if args.url:
         host = urlsplit(args.url).hostname
@@ -680,7 +681,10 @@ def main(argv=None) -> int:
         for fn in reversed(cleanup):
             with contextlib.suppress(Exception):
                 fn()
-        shutil.rmtree(work, ignore_errors=True)
+        if args.keep:
+            print(f"# kept {work} (the servers' logs: serve-PORT.log)")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     counts = {s: sum(1 for r in results if r.status == s) for s in (HELD, BROKEN, SKIPPED, ERROR)}
     print("# " + ", ".join(f"{n} {s}" for s, n in counts.items()))
     if args.json_out:

@@ -664,15 +664,24 @@ def check_restart(t: Target):
         left = 0.0
     else:
         left = short_view["clock"]["remaining"][mover_short]
-        deadline = time.monotonic() + left + 4
-        while time.monotonic() < deadline:
+        due = time.monotonic() + left
+        seen_at, slowest = None, 0.0
+        while time.monotonic() < due + 15:  # past the due time by far: late is told apart from never
+            asked = time.monotonic()
             short_view = a.ok("GET", f"/api/games/{short_id}")
+            slowest = max(slowest, time.monotonic() - asked)
             if short_view["status"] != "playing":
+                seen_at = asked
                 break
             time.sleep(0.5)
         ended = (short_view.get("online") or {}).get("ended") or {}
         if ended.get("reason") != "time" or ended.get("loser") != mover_short:
-            problems.append(f"the {short:g} s clock did not run out {left + 4:.0f} s after the restart ({ended})")
+            problems.append(
+                f"the {short:g} s clock did not run out in {left + 15:.0f} s after the restart (status "
+                f"{short_view['status']}, {short_view['clock']['remaining']} left, ended {ended})"
+            )
+        elif seen_at is not None and seen_at - due > 3.0:
+            problems.append(f"the {short:g} s clock ran out {seen_at - due:.1f} s late (slowest view {slowest:.1f} s)")
     ev = (
         f"down {down:.1f} s: the 600 s clock was charged {used_long:.1f} s across it; the {short:g} s clock had "
         f"{left:.1f} s left after the restart"

@@ -232,7 +232,8 @@ class ClockKeeper(PeriodicTask):
     Args:
         app: the FastAPI app (its ``state``: ``storage``, ``hub``, ``game_locks``).
         expire: ``expire(app, gid, now)`` coroutine: load the game, end it on time if due, store, publish.
-        shift: ``shift(app, gid, seconds)`` coroutine: move the game's running clock on by ``seconds``.
+        shift: ``shift(app, gid, seconds, now)`` coroutine: move the game's running clock on by ``seconds`` (the
+            server was down until ``now``).
     """
 
     def __init__(self, app, expire, shift, period: float = 1.0):
@@ -255,7 +256,7 @@ class ClockKeeper(PeriodicTask):
         down = now - beat.timestamp()
         n = 0
         for gid in await run_in_threadpool(store.clocked_games):
-            if await self.shift(self.app, gid, down):
+            if await self.shift(self.app, gid, down, now):
                 n += 1
         log.info("clocks: %d running clock(s) given back %.0f s the server was down", n, down)
         return n

@@ -85,12 +85,15 @@ def test_a_clock_restarted_in_the_middle_still_runs_out_on_time_and_only_once(ma
     s.proc.send_signal(signal.SIGKILL)
     s.proc.wait(10)
     time.sleep(7)  # longer than the whole clock: had the downtime been charged, the match would be lost at start
+    booting = time.monotonic()
     s.start()
     after = a.get(f"/api/games/{short}")
+    up = time.monotonic() - booting  # the new process was up, its clocks running, at most this long
     assert after["status"] == "playing" and after["clock"]["running"] == mover, after["status"]
     left = after["clock"]["remaining"][mover]
-    # at most the last moments before the crash (the time since the last heartbeat was given back), never the 7 s down
-    assert left > left_at_kill - (HEARTBEAT + 0.5), (left_at_kill, left)
+    # charged: at most the last moments before the crash (the time since the last heartbeat is given back) and the
+    # time the new process has been up, never the 7 s down
+    assert left > left_at_kill - (HEARTBEAT + 0.5) - up, (left_at_kill, left, up)
     # nobody acts: the clock runs out on time after the restart, within the keeper's second and a probe's
     t0 = time.monotonic()
     while a.get(f"/api/games/{short}")["status"] == "playing":
@@ -106,10 +109,10 @@ def test_a_clock_restarted_in_the_middle_still_runs_out_on_time_and_only_once(ma
     assert len(_time_entries(f, flagged)) == 1
 
 
-def test_a_restart_of_a_few_seconds_gives_the_running_clocks_back_their_downtime(tmp_path):
-    # docs/online.md, "Clocks": while the server is down nobody's time runs. A restart takes a few seconds; the clocks
-    # were once given back only a heartbeat gap of over two heartbeat periods (10 s), so such a restart charged all of
-    # its downtime to the player to act. Now any gap longer than two heartbeats (2 s) is given back.
+def _resume(tmp_path, beat_after_spell: float, down: float):
+    """A stored online game whose clock runs since ``since``; the last heartbeat ``beat_after_spell`` seconds after
+    the spell began (negative: before it), the server back ``down`` seconds after that heartbeat: ClockKeeper.resume
+    at that moment. Returns (games moved, the spell's start before, its start after, the resume's time)."""
     import asyncio
     import datetime as dt
 
@@ -119,17 +122,31 @@ def test_a_restart_of_a_few_seconds_gives_the_running_clocks_back_their_downtime
     from nardy.web.storage import Storage
 
     s = new_session("long", length=3, opponent="online", owner="ann", client_seed="a", clock={"initial": 600})
-    t0 = time.time()
-    s.join("bob", "Bob", "b", t0)
-    s.run_bots()
+    s.join("bob", "Bob", "b", time.time() - 30)
+    s.run_bots(now=time.time() - 30)
     app = create_app(storage=Storage(f"sqlite:///{tmp_path / 'clock.db'}"))
     store = app.state.storage
     saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s))
     since = s.table.clock.since
-    beat = t0 + 1
+    beat = since + beat_after_spell
     store.set_heartbeat(dt.datetime.fromtimestamp(beat, dt.UTC))
-    down = 4.0  # the last heartbeat, then a crash, and the server back 4 s later
     moved = asyncio.run(app.state.clock_keeper.resume(now=beat + down))
     after = Session.from_dict(store.get(saved.id).data).table.clock
     store.close()
-    assert moved == 1 and abs(after.since - (since + down)) < 0.001, (moved, after.since - since)
+    return moved, since, after.since, beat + down
+
+
+def test_a_restart_of_a_few_seconds_gives_the_running_clocks_back_their_downtime(tmp_path):
+    # docs/online.md, "Clocks": while the server is down nobody's time runs. A restart takes a few seconds; the clocks
+    # were once given back only a heartbeat gap of over two heartbeat periods (10 s), so such a restart charged all of
+    # its downtime to the player to act. Now any gap longer than two heartbeats (2 s) is given back.
+    moved, since, after, _ = _resume(tmp_path, beat_after_spell=1.0, down=4.0)
+    assert moved == 1 and abs(after - (since + 4.0)) < 0.001, (moved, after - since)
+
+
+def test_a_spell_begun_after_the_last_heartbeat_gets_back_its_own_time_and_no_more(tmp_path):
+    # the spell began 3 s after the last heartbeat and the server came back 7 s after that heartbeat: only the 4 s
+    # of the spell can have been down. Giving back all 7 once put the spell's start 3 s in the future, so the
+    # player to act had 3 s more than their clock showed (it stood still, then ran out late).
+    moved, since, after, now = _resume(tmp_path, beat_after_spell=-3.0, down=7.0)
+    assert moved == 1 and abs(after - now) < 0.001, (after - now, after - since)
