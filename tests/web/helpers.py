@@ -70,18 +70,19 @@ class Server:
     """``nardy serve`` in a subprocess; :meth:`restart` keeps the port and the database. :meth:`get` and
     :meth:`post` behave like the page of one player: they keep the server's cookies and send the CSRF token."""
 
-    def __init__(self, database: str, port: int | None = None, extra: tuple = (), setup: str = ""):
-        """``setup``: Python run in the server process before ``nardy serve`` starts (a test's lower limit, e.g.
-        ``"import nardy.web.live as m; m.MAX_CONNECTIONS = 40"``); empty: ``python -m nardy.cli``."""
+    def __init__(self, database: str, port: int | None = None, extra: tuple = ()):
         self.database = database
         self.extra = tuple(extra)
-        self.setup = setup
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
         self.log = None
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    #: Python run in the server process before ``nardy serve`` starts (set on an instance: a test's lower limit, e.g.
+    #: ``"import nardy.web.live as m; m.MAX_CONNECTIONS = 40"``); empty: ``python -m nardy.cli``.
+    setup: str = ""
 
     def start(self, timeout: float = 300):
         self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"nardy-serve-{self.port}.log", "ab")

@@ -4,7 +4,7 @@ server goes on serving everything else, and the slots free up as soon as clients
 
 Real ``nardy serve`` subprocesses on loopback, WebSocket clients from loopback addresses of their own (eight
 connections an address, so a per-address bound of the server does not stand in for the one tested). The bound in
-all is tested with the server's constant lowered to 40 (``Server(setup=...)``: the same code, fewer sockets) and,
+all is tested with the server's constant lowered to 40 (``Server.setup``: the same code, fewer sockets) and,
 marked slow, at its real 4,096."""
 
 from __future__ import annotations
@@ -105,7 +105,9 @@ def _lowered(tmp_path, limit: int) -> Server:
         "import nardy.web.live as live, nardy.web.lobby as lobby\n"
         f"live.MAX_CONNECTIONS = lobby.MAX_CONNECTIONS = {limit}"  # the lobby keeps its own name of the constant
     )
-    return Server(f"sqlite:///{tmp_path / 'limits.db'}", extra=("--no-warm-up",), setup=setup)
+    s = Server(f"sqlite:///{tmp_path / 'limits.db'}", extra=("--no-warm-up",))
+    s.setup = setup
+    return s
 
 
 async def _fill_all(s: Server, games: list[str], limit: int) -> list:
