@@ -165,10 +165,11 @@ class Clock:
         self.running = side
         self.since = now if side is not None else None
 
-    def shift(self, seconds: float) -> None:
-        """The server was down for ``seconds``: the running spell starts that much later (nobody pays)."""
+    def shift(self, seconds: float, now: float | None = None) -> None:
+        """The server was down for ``seconds``: the running spell starts that much later (nobody pays), but never
+        later than ``now`` when given (a spell begun during the gap gets back its own time, not the whole gap)."""
         if self.since is not None and seconds > 0:
-            self.since += seconds
+            self.since += seconds if now is None else min(seconds, max(0.0, now - self.since))
 
     def to_dict(self) -> dict:
         return {

@@ -249,14 +249,15 @@ async def expire(app, gid: str, now: float) -> bool:
     return ended
 
 
-async def shift(app, gid: str, seconds: float) -> bool:
-    """Give ``gid``'s running clock back ``seconds`` (the server was down); store it. True when moved."""
+async def shift(app, gid: str, seconds: float, now: float | None = None) -> bool:
+    """Give ``gid``'s running clock back ``seconds`` (the server was down until ``now``), never more than its spell
+    has run (:meth:`nardy.clock.Clock.shift`); store it. True when moved."""
 
     def move(s: Session) -> bool:
         clock = s.table.clock
         if clock is None or clock.running is None:
             return False
-        clock.shift(seconds)
+        clock.shift(seconds, now)
         return True
 
     return await _on_clock(app, gid, move)

@@ -81,14 +81,18 @@ class Server:
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
+    #: Python run in the server process before ``nardy serve`` starts (set on an instance: a test's lower limit, e.g.
+    #: ``"import nardy.web.live as m; m.MAX_CONNECTIONS = 40"``); empty: ``python -m nardy.cli``.
+    setup: str = ""
+
     def start(self, timeout: float = 300):
         self.log = open(Path(os.environ.get("TMPDIR", "/tmp")) / f"nardy-serve-{self.port}.log", "ab")
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        run = ["-c", f"{self.setup}\nfrom nardy.cli import main\nmain()"] if self.setup else ["-m", "nardy.cli"]
         self.proc = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "nardy.cli",
+                *run,
                 "serve",
                 "--port",
                 str(self.port),
