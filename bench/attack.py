@@ -226,7 +226,7 @@ class Person:
 def first_action(view: dict) -> dict:
     """The action body a player to act sends on ``view``: the first legal play of its roll, else roll, else the
     first action offered."""
-    from nardy.position import Position
+    from nardy.rules.position import Position
 
     if view["phase"] == "move" and view.get("dice"):
         pos = Position.from_id(view["position_id"], view["game"])

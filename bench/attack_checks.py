@@ -424,9 +424,9 @@ def check_ws_rebinding(t: Target):
 # ----- 10: terminal escapes from records ----------------------------------------------------------------------------
 def escape_record() -> str:
     """A short match's .mat with ``ESC ] 0 ; ... BEL`` (a window title) and a CSI in the players' names."""
-    from nardy.dice import DiceSource
-    from nardy.match import Match
+    from nardy.flow.match import Match
     from nardy.records.mat import write_mat
+    from nardy.rules.dice import DiceSource
 
     rng = random.Random(41)
     m = Match("backgammon", length=1, dice=DiceSource(41), players=("Anna", "Boris"))

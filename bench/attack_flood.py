@@ -281,9 +281,9 @@ def _open_per_address(slows: list[Slow]) -> dict[str, int]:
 # ----- 9: one analysis blocks the others ----------------------------------------------------------------------------
 def long_record(seed: int = 9, length: int = 11) -> str:
     """A long match's .mat (random legal plays, no cube): hundreds of decisions to analyse."""
-    from nardy.dice import DiceSource
-    from nardy.match import Match
+    from nardy.flow.match import Match
     from nardy.records.mat import write_mat
+    from nardy.rules.dice import DiceSource
 
     rng = random.Random(seed)
     m = Match("backgammon", length=length, dice=DiceSource(seed), players=("Anna", "Boris"))

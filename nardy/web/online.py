@@ -251,7 +251,7 @@ async def expire(app, gid: str, now: float) -> bool:
 
 async def shift(app, gid: str, seconds: float, now: float | None = None) -> bool:
     """Give ``gid``'s running clock back ``seconds`` (the server was down until ``now``), never more than its spell
-    has run (:meth:`nardy.clock.Clock.shift`); store it. True when moved."""
+    has run (:meth:`nardy.flow.clock.Clock.shift`); store it. True when moved."""
 
     def move(s: Session) -> bool:
         clock = s.table.clock

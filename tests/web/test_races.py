@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from nardy.position import Position
+from nardy.rules.position import Position
 
 from .helpers import HttpPlayer, Server, pg_schema
 
