@@ -22,7 +22,7 @@ evaluator, not merely the one that agrees with itself.
 
     python bench/rollout_error.py --game long --positions 500 --trials 1296 \\
         --rollers old=OLD.npz,new=nardy/data/long.npz --nets old=OLD.npz,new=nardy/data/long.npz \\
-        --results bench/results/rollout-error-long.json
+        --results bench/results/long/rollout-error-long.json
 
 The rollouts are saved to ``--results`` (JSON: positions as IDs, every roller's means and errors), and a
 rerun with the same arguments reads them instead of rolling out again (``--nets`` may change).
