@@ -14,5 +14,5 @@ labels by supervised learning. Modules:
   numpy/numba :class:`nardy.engine.net.Net` that ships (no PyTorch at run time);
 * :mod:`.cli`: ``nardy teach label`` and ``nardy teach fit``.
 
-docs/bots.md records the runs behind the shipped weights.
+docs/bots-journal.md records the runs behind the shipped weights.
 """
