@@ -2,7 +2,7 @@
 
 The map between the two sides' own numberings, the numberings each game allows and their labels, and
 the head-rule modes, each checked against the rule it implements and against every user of it (the
-compiled core, :class:`~nardy.Position`, ``nardy play``'s :class:`~nardy.terminal.numbering.Numbering`,
+compiled core, :class:`~nardy.Position`, ``nardy play``'s :class:`~nardy.rules.numbering.Numbering`,
 the web page's sessions).
 """
 
@@ -15,8 +15,8 @@ from nardy import InvalidOptionError, NotationError, Position, get_rules
 from nardy.engine.search import Searcher, mirror_boards
 from nardy.rules import _movegen as _core
 from nardy.rules import numbering as N
+from nardy.rules.numbering import Numbering
 from nardy.rules.variants import GAMES
-from nardy.terminal.numbering import Numbering
 
 from .helpers import random_positions
 

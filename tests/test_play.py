@@ -23,8 +23,8 @@ from nardy.flow.game import Game
 from nardy.flow.match import Match
 from nardy.records.mat import parse_mat, replay
 from nardy.rules.dice import FixedDice
+from nardy.rules.numbering import Numbering
 from nardy.terminal.board import board_lines, plain
-from nardy.terminal.numbering import Numbering
 from nardy.terminal.play import Output, PlayerSpec, Session, parse_player
 from nardy.texts.i18n import Texts, detect_lang, plural_points
 

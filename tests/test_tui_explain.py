@@ -15,10 +15,11 @@ from nardy.flow.game import Game
 from nardy.flow.match import Match
 from nardy.rules.dice import FixedDice
 from nardy.rules.errors import IllegalPlayError, NotationError
-from nardy.terminal.explain import Explainer, step_refusal
-from nardy.terminal.numbering import Numbering
+from nardy.rules.numbering import Numbering
+from nardy.terminal.explain import Explainer
 from nardy.terminal.play import Output, PlayerSpec, Session
 from nardy.texts.i18n import Texts
+from nardy.texts.refusals import step_refusal
 
 from .helpers import pos
 

@@ -10,7 +10,7 @@ this module only asks the game what is legal, to prompt and to explain a refusal
 :class:`Session` is the coordinator: the turn loop, the questions to the players, saving and
 resuming. Its helpers are in :mod:`nardy.terminal`: :mod:`~nardy.terminal.render` (the output and everything
 shown), :mod:`~nardy.terminal.commands` (a typed line as a command), :mod:`~nardy.terminal.explain` (why input
-was refused), :mod:`~nardy.terminal.board` and :mod:`~nardy.terminal.numbering` (the terminal's point
+was refused), :mod:`~nardy.terminal.board` and :mod:`~nardy.rules.numbering` (the point
 numbering; the table takes points in the mover's own numbering).
 
 Usage::
@@ -45,10 +45,11 @@ from ..flow.table import Seat, SeatKind, Table
 from ..rules.boardtext import terminal_text
 from ..rules.errors import GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
 from ..rules.notation import dash_to_slash, tokenize
+from ..rules.numbering import SCHEMES, Numbering
 from ..texts.i18n import LANGS, Texts, detect_lang
+from ..texts.refusals import FINAL_CODES
 from .commands import Command, Kind, parse
-from .explain import FINAL_CODES, Explainer
-from .numbering import NUMBERINGS, Numbering
+from .explain import Explainer
 from .render import Output, Renderer, pct
 
 __all__ = ["play", "PlayerSpec", "Session", "parse_player", "SAVE_FORMAT", "Output"]
@@ -919,8 +920,8 @@ def _check_saved_settings(path, data: dict):
         bad("single", f"{data['single']!r}: expected true or false")
     if data.get("lang") is not None and data["lang"] not in LANGS:
         bad("lang", f"{data['lang']!r}: expected one of {', '.join(LANGS)}")
-    if data.get("numbering") is not None and data["numbering"] not in NUMBERINGS:
-        bad("numbering", f"{data['numbering']!r}: expected one of {', '.join(NUMBERINGS)}")
+    if data.get("numbering") is not None and data["numbering"] not in SCHEMES:
+        bad("numbering", f"{data['numbering']!r}: expected one of {', '.join(SCHEMES)}")
     if data.get("record") is not None and not isinstance(data["record"], str):
         bad("record", f"{data['record']!r}: expected a file name or null")
     if data.get("hint_level") is not None and data["hint_level"] not in BOT_LEVELS:
@@ -1007,7 +1008,7 @@ def _check_saved_match(path, match, field: str = "match"):
 )
 @click.option(
     "--numbering",
-    type=click.Choice(NUMBERINGS),
+    type=click.Choice(SCHEMES),
     default=None,
     help="Point numbers: own (each player's, default), absolute (long nardy) or traditional (backgammon, short nardy).",
 )
