@@ -198,26 +198,26 @@ def play(
             tutor=tutor,
         )
 
-    session = sitting(match, record, seed, log)
+    terminal_game = sitting(match, record, seed, log)
     if not auto:
-        t = session.t
+        t = terminal_game.t
         out.line(t("welcome", game=t.game_title(game_name)), "bold")
         if resume:
-            session.render.say("resumed", path=resume)
+            terminal_game.render.say("resumed", path=resume)
         from ..terminal.warmup import prepare
 
         try:
-            prepare(game_name, [s.level for s in (white, black) if not s.human] + [session.hint_level], out, t)
+            prepare(game_name, [s.level for s in (white, black) if not s.human] + [terminal_game.hint_level], out, t)
         except KeyboardInterrupt:
             out.line("")
-            session.render.say("bye")
+            terminal_game.render.say("bye")
             sys.exit(130)
-    status = session.run()
+    status = terminal_game.run()
     n = 1
-    while session.again and status == 0:  # another game (or match) with the same settings
+    while terminal_game.again and status == 0:  # another game (or match) with the same settings
         n += 1
         nseed = None if seed is None else seed + n - 1
-        last = session.match
+        last = terminal_game.match
         match = Match(
             last.rules,
             length=last.length,
@@ -229,10 +229,10 @@ def play(
             cube_limit=last.cube_limit,
             crawford=last.crawford_rule,
         )
-        session = sitting(match, _numbered(record, n), nseed, None)
+        terminal_game = sitting(match, _numbered(record, n), nseed, None)
         out.line("")
-        session.render.say("new_game" if single else "new_match", n=n, style="bold")
-        status = session.run()
+        terminal_game.render.say("new_game" if single else "new_match", n=n, style="bold")
+        status = terminal_game.run()
     if auto:
         from ..records.mat import write_mat
 
