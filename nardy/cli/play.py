@@ -9,9 +9,12 @@ from pathlib import Path
 
 import click
 
+from ..flow.match import Match
 from ..rules.boardtext import terminal_text
+from ..rules.dice import DiceSource
 from ..rules.errors import NardyError
 from ..rules.numbering import SCHEMES, Numbering
+from ..rules.variants import get_rules
 from ..terminal.play import TerminalGame
 from ..terminal.players import PlayerSpec, parse_player
 from ..terminal.render import Output
@@ -125,10 +128,7 @@ def play(
 ):
     """Play backgammon, short nardy or long nardy in the terminal, against the computer or another
     person at the same keyboard. Type 'help' during the game for the commands."""
-    from ..engine.bot import BOT_LEVELS, STRONGEST_LEVEL
-    from ..flow.match import Match
-    from ..rules.dice import DiceSource
-    from ..rules.variants import get_rules
+    from ..engine.bot import BOT_LEVELS, STRONGEST_LEVEL  # here: the engine's kernels load slowly (start-up)
 
     if hint_level is not None and hint_level not in BOT_LEVELS:
         raise click.BadParameter(f"expected one of {', '.join(BOT_LEVELS)}", param_hint="--hint-level")
@@ -204,7 +204,7 @@ def play(
         out.line(t("welcome", game=t.game_title(game_name)), "bold")
         if resume:
             terminal_game.render.say("resumed", path=resume)
-        from ..terminal.warmup import prepare
+        from ..terminal.warmup import prepare  # here: it loads the engine (start-up time)
 
         try:
             prepare(game_name, [s.level for s in (white, black) if not s.human] + [terminal_game.hint_level], out, t)
@@ -234,7 +234,7 @@ def play(
         terminal_game.render.say("new_game" if single else "new_match", n=n, style="bold")
         status = terminal_game.run()
     if auto:
-        from ..records.mat import write_mat
+        from ..records.mat import write_mat  # here: only --auto prints a record (start-up time)
 
         text = write_mat(match)  # as written; printable when it goes to a terminal
         click.echo(terminal_text(text, lines=True) if sys.stdout.isatty() else text, nl=False)
@@ -252,7 +252,7 @@ def _numbered(record: str | None, n: int) -> str | None:
 def _players_from_names(names) -> list:
     """Player specs guessed from a record's names: ``nardy-LEVEL`` (as written by this command) is
     the computer at that level, any other name a person."""
-    from ..engine.bot import BOT_LEVELS
+    from ..engine.bot import BOT_LEVELS  # here: the engine's kernels load slowly (start-up)
 
     out = []
     for n in names:

@@ -102,7 +102,7 @@ class TerminalGame(CommandActions):
         read=None,
         tutor: bool = False,
     ):
-        from ..engine.bot import DEFAULT_LEVEL
+        from ..engine.bot import DEFAULT_LEVEL  # here: the engine's kernels load slowly (start-up)
 
         seats = [p if isinstance(p, Seat) else p.seat(match.players[i]) for i, p in enumerate(players)]
         # the terminal rolls for a person who cannot double (auto_roll) and asks before each next game

@@ -45,7 +45,7 @@ class PlayerSpec:
 def parse_player(text: str) -> PlayerSpec:
     """``human`` (``h``, ``person``) or ``bot[:LEVEL]`` (``computer``, ``cpu``; default the
     strongest level). Raises ValueError for anything else."""
-    from ..engine.bot import BOT_LEVELS, STRONGEST_LEVEL
+    from ..engine.bot import BOT_LEVELS, STRONGEST_LEVEL  # here: the engine's kernels load slowly
 
     t = (text or "").strip().lower()
     if t in ("human", "h", "person", "player", "me"):

@@ -11,7 +11,10 @@ from typing import NoReturn
 
 import click
 
+from ..flow.game import PHASES
+from ..flow.match import Match
 from ..flow.table import SeatKind, Table
+from ..rules.dice import DiceSource
 from ..rules.errors import NardyError, RecordError
 from ..rules.numbering import SCHEMES
 from ..texts.i18n import LANGS
@@ -33,8 +36,6 @@ def load_saved_game(path: str, seed=None):
     Version 1's random states of the bots (``bots``) are not used: the table seeds each decision of the
     computer from its seed and the place in the match.
     Raises click.UsageError with the reason."""
-    from ..flow.match import Match
-
     p = Path(path)
     try:
         raw = p.read_text(encoding="utf-8")
@@ -69,9 +70,8 @@ def load_saved_game(path: str, seed=None):
             raise click.UsageError(f"{path}: cannot resume: field 'match': {why}") from None
         _check_saved_match(path, match)
         return match, data
-    from ..records.files import parse_record
+    from ..records.files import parse_record  # here: only a record to resume needs the records (start-up time)
     from ..records.mat import replay
-    from ..rules.dice import DiceSource
 
     try:
         match = replay(parse_record(raw))  # raw is the file's text (.mat, or SGF when it starts with '(')
@@ -92,7 +92,7 @@ def _load_table(path, data: dict):
     """A version 2 saved game: the terminal's settings and a table (:meth:`~nardy.flow.table.Table.from_dict`) that
     ``nardy play`` can sit at (a person or the computer at a known level in each seat, no clock). Returns
     ``(match, settings)`` as :func:`load_saved_game`."""
-    from ..engine.bot import BOT_LEVELS
+    from ..engine.bot import BOT_LEVELS  # here: the engine's kernels load slowly (start-up)
 
     _check_saved_settings(path, data)
     if "table" not in data:
@@ -127,7 +127,7 @@ def _load_table(path, data: dict):
 
 def _check_saved_settings(path, data: dict):
     """Refuse a saved game whose terminal settings were edited into something ``nardy play`` cannot use."""
-    from ..engine.bot import BOT_LEVELS
+    from ..engine.bot import BOT_LEVELS  # here: the engine's kernels load slowly (start-up)
 
     def bad(field, why) -> NoReturn:
         _bad(path, field, why)
@@ -175,8 +175,6 @@ def _check_saved_v1(path, data: dict):
 def _check_saved_match(path, match, field: str = "match"):
     """Refuse a loaded match (saved as ``field``) whose games are in a state no turn can continue from (an
     edited file)."""
-    from ..flow.game import PHASES
-
     for i, g in enumerate(match.games):
         where = f"{field}.games[{i}]"
         if g.phase not in PHASES:
