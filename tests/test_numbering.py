@@ -259,3 +259,16 @@ def test_head_exception_first_turn_doubles():
     assert limits == {"head-block": 2, "always": 2, "none": 1}
     # 5-5 is not one of the doubles: one checker whatever the mode
     assert {Position.start(get_rules("long", head_exception=m)).head_limit((5, 5)) for m in N.HEAD_EXCEPTIONS} == {1}
+
+
+def test_the_terminals_old_numbering_path_is_the_one_numbering_module():
+    """``nardy.tui.numbering`` (before the layer packages) is an alias of :mod:`nardy.rules.numbering`, where the
+    terminal's ``Numbering`` joined the rules' numbering: one module, one ``NUMBERINGS``."""
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        old = importlib.import_module("nardy.tui.numbering")
+    assert old.Numbering is Numbering and old.NUMBERINGS is N.NUMBERINGS
+    assert Numbering("absolute", "long").relabel("24/18", 1) == "12/6"

@@ -698,3 +698,19 @@ def test_refusals_reach_a_russian_player_in_russian():
     for english in ("checker", "point ", "dice", "cannot", "phase"):
         assert english not in d.last, (english, d.last)
     d.child.close()
+
+
+def test_the_old_play_module_path_still_gives_its_public_names():
+    """``nardy.play`` (before the layer packages; an alias of :mod:`nardy.terminal.play`) still has the names it
+    exported, now defined in the terminal's modules; the game itself is ``TerminalGame``."""
+    import importlib
+    import warnings
+
+    from nardy.terminal import players, saving
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        old = importlib.import_module("nardy.play")
+    assert old.PlayerSpec is players.PlayerSpec and old.parse_player is players.parse_player
+    assert old.SAVE_FORMAT == saving.SAVE_FORMAT == "nardy-play" and old.Output is Output
+    assert old.TerminalGame is TerminalGame

@@ -47,10 +47,13 @@ from ..texts.i18n import Texts
 from .actions import CommandActions, Quit
 from .commands import Command, Kind, parse
 from .explain import Explainer
+from .players import PlayerSpec, parse_player
 from .render import Output, Renderer
 from .saving import SAVE_FORMAT, SAVE_VERSION
 
-__all__ = ["TerminalGame"]
+#: Besides :class:`TerminalGame`, the names the old path ``nardy.play`` (:mod:`nardy._compat`) exported, defined in
+#: :mod:`~nardy.terminal.players`, :mod:`~nardy.terminal.render` and :mod:`~nardy.terminal.saving`.
+__all__ = ["TerminalGame", "PlayerSpec", "parse_player", "SAVE_FORMAT", "Output"]
 
 
 class TerminalGame(CommandActions):
