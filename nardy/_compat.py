@@ -52,7 +52,7 @@ MOVED: dict[str, str] = {
     "nardy.tui.board": "nardy.terminal.board",
     "nardy.tui.commands": "nardy.terminal.commands",
     "nardy.tui.explain": "nardy.terminal.explain",
-    "nardy.tui.numbering": "nardy.terminal.numbering",
+    "nardy.tui.numbering": "nardy.rules.numbering",
     "nardy.tui.render": "nardy.terminal.render",
     "nardy.tui.warmup": "nardy.terminal.warmup",
     "nardy.cli_replay": "nardy.cli.replay",

@@ -2,7 +2,7 @@
 
 The map between the two sides' own numberings, the numberings each game allows and their labels, and
 the head-rule modes, each checked against the rule it implements and against every user of it (the
-compiled core, :class:`~nardy.Position`, ``nardy play``'s :class:`~nardy.terminal.numbering.Numbering`,
+compiled core, :class:`~nardy.Position`, ``nardy play``'s :class:`~nardy.rules.numbering.Numbering`,
 the web page's sessions).
 """
 
@@ -15,8 +15,8 @@ from nardy import InvalidOptionError, NotationError, Position, get_rules
 from nardy.engine.search import Searcher, mirror_boards
 from nardy.rules import _movegen as _core
 from nardy.rules import numbering as N
+from nardy.rules.numbering import Numbering
 from nardy.rules.variants import GAMES
-from nardy.terminal.numbering import Numbering
 
 from .helpers import random_positions
 
@@ -259,3 +259,16 @@ def test_head_exception_first_turn_doubles():
     assert limits == {"head-block": 2, "always": 2, "none": 1}
     # 5-5 is not one of the doubles: one checker whatever the mode
     assert {Position.start(get_rules("long", head_exception=m)).head_limit((5, 5)) for m in N.HEAD_EXCEPTIONS} == {1}
+
+
+def test_the_terminals_old_numbering_path_is_the_one_numbering_module():
+    """``nardy.tui.numbering`` (before the layer packages) is an alias of :mod:`nardy.rules.numbering`, where the
+    terminal's ``Numbering`` joined the rules' numbering: one module, one ``NUMBERINGS``."""
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        old = importlib.import_module("nardy.tui.numbering")
+    assert old.Numbering is Numbering and old.NUMBERINGS is N.NUMBERINGS
+    assert Numbering("absolute", "long").relabel("24/18", 1) == "12/6"

@@ -4,7 +4,7 @@ Whole games are typed into ``nardy play`` running in a pseudo-terminal (pexpect,
 ``tests/play/driver.py``): the driver answers each prompt, asking ``moves`` for the legal plays and
 typing the first one. The commands (illegal entry, take-back, hint, double, take, save, resume,
 resign, quit) are checked on the way; each finished game's ``.mat`` record must replay with
-``nardy replay``. In-process tests drive :class:`nardy.terminal.play.Session` with scripted input for the
+``nardy replay``. In-process tests drive :class:`nardy.terminal.play.TerminalGame` with scripted input for the
 situations a random game may not reach (forced plays, no play, the explanations of refused steps).
 """
 
@@ -23,9 +23,11 @@ from nardy.flow.game import Game
 from nardy.flow.match import Match
 from nardy.records.mat import parse_mat, replay
 from nardy.rules.dice import FixedDice
+from nardy.rules.numbering import Numbering
 from nardy.terminal.board import board_lines, plain
-from nardy.terminal.numbering import Numbering
-from nardy.terminal.play import Output, PlayerSpec, Session, parse_player
+from nardy.terminal.play import TerminalGame
+from nardy.terminal.players import PlayerSpec, parse_player
+from nardy.terminal.render import Output
 from nardy.texts.i18n import Texts, detect_lang, plural_points
 
 from .helpers import pos
@@ -122,7 +124,7 @@ def session_output(match, script, players=(PlayerSpec("human"), PlayerSpec("bot"
         buf.write(line + "\n")
         return line
 
-    s = Session(match, players, out=Output("never", stream=buf), read=read, seed=1, **kw)
+    s = TerminalGame(match, players, out=Output("never", stream=buf), read=read, seed=1, **kw)
     assert s.run() == 0
     return buf.getvalue(), s
 
@@ -193,9 +195,9 @@ def test_save_and_resume_keep_partial_steps_and_dice(tmp_path):
     assert data["table"]["seed"] == 1
     acts = [(e["side"], e["action"]) for e in data["table"]["log"] if e["type"] == "act"]
     assert acts == [(0, "roll"), (0, "step")]  # White starts; the table rolls 6-5 (no cube); 24/18
-    from nardy.terminal.play import load_session_data
+    from nardy.terminal.saving import load_saved_game
 
-    m2, data2 = load_session_data(str(save))
+    m2, data2 = load_saved_game(str(save))
     assert data2["players"] == ["human", "bot:random"] and data2["seed"] == 1
     assert m2.current.steps_taken == m.current.steps_taken and m2.current.dice == (6, 5)
     out2, s2 = session_output(m2, ["18/13", "", "quit", "y", ""], log=data2["log"])
@@ -217,20 +219,20 @@ def test_save_and_resume_keep_partial_steps_and_dice(tmp_path):
 def test_resume_file_that_is_not_utf8_is_a_usage_error_naming_it(tmp_path):
     import click
 
-    from nardy.terminal.play import load_session_data
+    from nardy.terminal.saving import load_saved_game
 
     path = tmp_path / "latin1.mat"
     path.write_bytes(" 1 point match\n\n Game 1\n Jos\xe9 : 0    B : 0\n".encode("latin-1"))
     with pytest.raises(click.UsageError, match=re.escape(f"{path} is not UTF-8 text (byte 28)")):
-        load_session_data(str(path))
+        load_saved_game(str(path))
 
 
 def test_resume_mat_record_is_replayed_from_its_text(tmp_path):
-    from nardy.terminal.play import load_session_data
+    from nardy.terminal.saving import load_saved_game
 
     path = tmp_path / "m.mat"
     path.write_text(" 3 point match\n\n Game 1\n Anna : 0    Boris : 0\n  1) 31: 8/5 6/5\n")
-    m, data = load_session_data(str(path))
+    m, data = load_saved_game(str(path))
     assert data == {} and m.length == 3 and m.players == ("Anna", "Boris")
     assert [e.play for e in m.current.history if e.type == "play"] == ["8/5 6/5"]
 
@@ -596,11 +598,11 @@ def test_resume_edited_save_file_exits_2_naming_the_field(tmp_path, version, nam
 
 
 def test_version_1_save_still_resumes_and_saves_again_as_a_table(tmp_path):
-    from nardy.terminal.play import load_session_data
+    from nardy.terminal.saving import load_saved_game
 
     old = tmp_path / "v1.json"
     old.write_text(json.dumps(_saved_game(tmp_path, version=1)))
-    m, data = load_session_data(str(old))
+    m, data = load_saved_game(str(old))
     assert data["version"] == 1 and data["players"] == ["human", "bot:random"]  # "bots" is not used
     assert m.current.steps_taken and m.current.dice == (6, 5)
     new = tmp_path / "v2.json"
@@ -696,3 +698,19 @@ def test_refusals_reach_a_russian_player_in_russian():
     for english in ("checker", "point ", "dice", "cannot", "phase"):
         assert english not in d.last, (english, d.last)
     d.child.close()
+
+
+def test_the_old_play_module_path_still_gives_its_public_names():
+    """``nardy.play`` (before the layer packages; an alias of :mod:`nardy.terminal.play`) still has the names it
+    exported, now defined in the terminal's modules; the game itself is ``TerminalGame``."""
+    import importlib
+    import warnings
+
+    from nardy.terminal import players, saving
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        old = importlib.import_module("nardy.play")
+    assert old.PlayerSpec is players.PlayerSpec and old.parse_player is players.parse_player
+    assert old.SAVE_FORMAT == saving.SAVE_FORMAT == "nardy-play" and old.Output is Output
+    assert old.TerminalGame is TerminalGame

@@ -97,9 +97,9 @@ def test_take_turn_on_a_finished_game_says_so():
 def test_the_text_board_uses_the_terminals_letters_for_each_side():
     from nardy import Position
     from nardy.rules.boardtext import GLYPHS, board_text
+    from nardy.rules.numbering import Numbering
     from nardy.terminal.board import GLYPHS as TERMINAL_GLYPHS
     from nardy.terminal.board import board_lines, plain
-    from nardy.terminal.numbering import Numbering
 
     assert GLYPHS == TERMINAL_GLYPHS == ("O", "X")
     p = Position.from_id("4HPwATDgc/ABMA")

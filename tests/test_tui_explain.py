@@ -15,10 +15,13 @@ from nardy.flow.game import Game
 from nardy.flow.match import Match
 from nardy.rules.dice import FixedDice
 from nardy.rules.errors import IllegalPlayError, NotationError
-from nardy.terminal.explain import Explainer, step_refusal
-from nardy.terminal.numbering import Numbering
-from nardy.terminal.play import Output, PlayerSpec, Session
+from nardy.rules.numbering import Numbering
+from nardy.terminal.explain import Explainer
+from nardy.terminal.play import TerminalGame
+from nardy.terminal.players import PlayerSpec
+from nardy.terminal.render import Output
 from nardy.texts.i18n import Texts
+from nardy.texts.refusals import step_refusal
 
 from .helpers import pos
 
@@ -174,7 +177,7 @@ def typed(game, lines, lang="en", numbering="own", rolls=(5, 2, (6, 1))):
         return line
 
     m = Match(game, dice=FixedDice(list(rolls)))
-    s = Session(
+    s = TerminalGame(
         m,
         (PlayerSpec("human"), PlayerSpec("bot", "random")),
         lang=lang,

@@ -18,6 +18,7 @@ import click
 
 from ..analysis.core import ANALYSIS_LEVELS, DEFAULT_ANALYSIS_LEVEL
 from ..rules.boardtext import terminal_text
+from .options import level_option
 
 __all__ = ["analyse_command", "summary_lines", "expand_paths"]
 
@@ -95,13 +96,10 @@ def _target(opt: str | None, src: Path, many: bool, suffix: str) -> Path | None:
 
 @click.command("analyse")
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option(
-    "--level",
-    "-l",
+@level_option(
+    "bot level that judges the decisions (advanced 0-ply, expert 1-ply, grandmaster 2-ply)",
     default=DEFAULT_ANALYSIS_LEVEL,
-    show_default=True,
-    type=click.Choice(list(ANALYSIS_LEVELS)),
-    help="bot level that judges the decisions (advanced 0-ply, expert 1-ply, grandmaster 2-ply)",
+    choices=ANALYSIS_LEVELS,
 )
 @click.option(
     "--json",

@@ -21,6 +21,8 @@ from pathlib import Path
 import click
 import numpy as np
 
+from .options import game_option, seed_option
+
 __all__ = ["teach"]
 
 
@@ -30,7 +32,7 @@ def teach():
 
 
 @teach.command("label")
-@click.option("--game", "-g", required=True, help="backgammon, short or long")
+@game_option("backgammon, short or long", required=True)
 @click.option("--self-play", "self_play", default=0, type=click.IntRange(0, 10**9), help="positions from self-play")
 @click.option("--eps", default=0.05, show_default=True, type=click.FloatRange(0, 1), help="random play share")
 @click.option("--records", multiple=True, type=click.Path(exists=True), help="match records (files or folders) to add")
@@ -56,7 +58,7 @@ def teach():
     help="roots for --siblings: this many of the drawn positions, chosen by --seed (default all)",
 )
 @click.option("--weights", type=click.Path(exists=True, dir_okay=False), default=None, help="net of self-play/teacher")
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**31 - 1))
+@seed_option(short=True, default=1, limit=2**31 - 1)
 @click.option("--chunk", default=4096, show_default=True, type=click.IntRange(1, 10**6), help="positions per task")
 @click.option(
     "--workers", "-j", default=None, type=click.IntRange(0, 4096), help="Ray workers (default all cores; 0: no Ray)"
@@ -146,7 +148,7 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
 @click.option("--lr-final", default=2e-5, show_default=True, type=float)
 @click.option("--batch", default=512, show_default=True, type=click.IntRange(1, 10**6))
 @click.option("--holdout", default=0.05, show_default=True, type=click.FloatRange(0, 0.5))
-@click.option("--seed", "-s", default=1, show_default=True, type=click.IntRange(0, 2**31 - 1))
+@seed_option(short=True, default=1, limit=2**31 - 1)
 @click.option(
     "--race-hidden",
     default=0,

@@ -34,7 +34,7 @@ bearoff ids: by number of checkers, then lexicographically on the sorted list of
 Index 0 is the empty position and gnubg's id ``i`` is index ``i``. Every play leads to a position of
 smaller index, so the database is built in index order.
 
-Run ``python -m nardy.engine.bearoff build`` (or :func:`build_database`) to build it into the cache
+Run ``nardy bearoff build`` (:mod:`nardy.cli.bearoff`) or :func:`build_database` to build it into the cache
 directory (``$NARDY_CACHE_DIR`` if set, else ``~/.cache/nardy/``); :func:`load_database` loads it,
 building it first when the file is missing.
 """
@@ -42,8 +42,6 @@ building it first when the file is missing.
 from __future__ import annotations
 
 import os
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +60,7 @@ __all__ = [
     "build_database",
     "load_database",
     "default_path",
+    "validate_counts",
     "race_win_probability",
     "race_gammon_probabilities",
 ]
@@ -174,7 +173,13 @@ def _positions() -> np.ndarray:
     return _POSITIONS
 
 
-def _validate(counts6) -> np.ndarray:
+def validate_counts(counts6) -> np.ndarray:
+    """``counts6`` as the int8 array of a one-sided bearoff position: 6 non-negative whole numbers, the checkers
+    on the side's own points 1..6, at most :data:`MAX_CHECKERS` in all.
+
+    Raises:
+        nardy.rules.errors.InvalidPositionError: anything else (the message quotes ``counts6``).
+    """
     try:
         arr = np.asarray(counts6)
         ok = arr.shape == (6,) and (
@@ -204,7 +209,7 @@ def bearoff_index(counts6) -> int:
     Raises :class:`nardy.rules.errors.InvalidPositionError` (quoting the input) for anything else.
     For numba code, ``_index_njit(arr6)`` does the same on an int array without validation.
     """
-    return int(_index_njit(_validate(counts6)))
+    return int(_index_njit(validate_counts(counts6)))
 
 
 def bearoff_position(index) -> tuple[int, ...]:
@@ -615,103 +620,3 @@ def race_gammon_probabilities(mover_counts6, opponent_counts6) -> tuple[float, f
     counts. Uses :func:`load_database`.
     """
     return load_database().race_gammon_probabilities(mover_counts6, opponent_counts6)
-
-
-# ----------------------------------------------------------------------------------------------
-# Command line
-# ----------------------------------------------------------------------------------------------
-
-
-def _main(argv=None) -> int:
-    """``python -m nardy.engine.bearoff build|lookup ...``: the same commands as ``nardy bearoff``."""
-    bearoff.main(args=argv, prog_name="python -m nardy.engine.bearoff", standalone_mode=False)
-    return 0
-
-
-def _click_group():
-    import click
-
-    @click.group("bearoff")
-    def bearoff():
-        """Build or query the one-sided bearoff database (15 checkers on 6 points, 54,264 positions)."""
-
-    strict_option = click.option(
-        "--strict",
-        is_flag=True,
-        help="short nardy's strict bear-off (a moved checker is not borne off by a "
-        "larger die) instead of the standard rule",
-    )
-
-    @bearoff.command("build")
-    @click.option(
-        "--path",
-        type=click.Path(dir_okay=False),
-        default=None,
-        help=f"output file (default {default_path()}, with --strict {default_path(True).name})",
-    )
-    @strict_option
-    def build_cmd(path, strict):
-        """Build the database and cache it on disk (a few seconds)."""
-        t0 = time.perf_counter()
-        out = build_database(path, strict=strict)
-        click.echo(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB) in {time.perf_counter() - t0:.1f} s")
-
-    @bearoff.command("lookup")
-    @click.argument("counts")
-    @click.option("--against", default=None, help="the other side's counts: also print the race odds")
-    @click.option("--json", "as_json", is_flag=True, help="print JSON")
-    @strict_option
-    def lookup_cmd(counts, against, as_json, strict):
-        """Bear-off figures of COUNTS: checkers on own points 1..6, comma-separated (e.g. 0,0,0,0,0,2).
-
-        Prints the expected rolls to bear off, the distribution of the number of rolls, and with
-        --against the mover's chance to win the race and each side's gammon chance (mover on roll).
-        """
-        import json
-
-        from ..rules.errors import InvalidPositionError
-
-        def parse(text, name):
-            try:
-                vals = [int(v) for v in text.replace(" ", "").split(",")]
-            except ValueError:
-                raise click.BadParameter(
-                    f"{text!r}: expected six whole numbers separated by commas", param_hint=name
-                ) from None
-            try:
-                _validate(vals)
-            except InvalidPositionError as e:
-                raise click.BadParameter(str(e), param_hint=name) from None
-            return vals
-
-        mine = parse(counts, "COUNTS")
-        db = load_database(strict=strict)
-        dist = db.rolls_distribution(mine)
-        out = {
-            "counts": mine,
-            "mean_rolls": db.mean_rolls(mine),
-            "rolls": {int(n): round(float(p), 6) for n, p in enumerate(dist) if p > 0},
-        }
-        if against is not None:
-            theirs = parse(against, "--against")
-            g_m, g_o = db.race_gammon_probabilities(mine, theirs)
-            out.update(against=theirs, win=db.race_win_probability(mine, theirs), gammon=g_m, gammon_against=g_o)
-        if as_json:
-            click.echo(json.dumps(out))
-            return
-        click.echo(f"{','.join(map(str, mine))}: {out['mean_rolls']:.4f} rolls expected")
-        click.echo("  rolls: " + ", ".join(f"{n}: {p:.4f}" for n, p in out["rolls"].items()))
-        if against is not None:
-            click.echo(
-                f"  against {','.join(map(str, out['against']))} (mover on roll): win {out['win']:.4f}, "
-                f"gammon {out['gammon']:.4f}, gammon against {out['gammon_against']:.4f}"
-            )
-
-    return bearoff
-
-
-bearoff = _click_group()
-
-
-if __name__ == "__main__":
-    sys.exit(_main())

@@ -29,7 +29,16 @@ from . import _kernels as K
 from . import _rollout as R
 from .net import Net, read_npz, scoring_values, start_board
 
-__all__ = ["RolloutResult", "rollout", "rollout_boards", "build_dataset", "load_dataset", "fit"]
+__all__ = [
+    "RolloutResult",
+    "MAX_SEED",
+    "MAX_GAME_PLIES",
+    "rollout",
+    "rollout_boards",
+    "build_dataset",
+    "load_dataset",
+    "fit",
+]
 
 
 @dataclass(frozen=True)
@@ -42,7 +51,7 @@ class RolloutResult:
         equity: cubeless money equity (points per game, mover's view).
         std_error: standard error of ``equity`` over the trials (points per game).
         trials: games played.
-        cut_off: trials stopped after :data:`nardy.engine._kernels.MAX_GAME_PLIES` plies with no result
+        cut_off: trials stopped after :data:`MAX_GAME_PLIES` plies with no result
             (only where neither side can ever move; the net scores them there).
     """
 
@@ -53,7 +62,10 @@ class RolloutResult:
     cut_off: int = 0
 
 
-_MAX_SEED = 2**63 - 1
+#: The largest seed of a rollout's dice.
+MAX_SEED = 2**63 - 1
+#: Plies a rolled-out game may last: a trial with no result by then is cut off and scored by the net there.
+MAX_GAME_PLIES = K.MAX_GAME_PLIES
 
 
 def _whole(value, name: str, low: int, high: int = 2**31 - 1) -> int:
@@ -102,7 +114,7 @@ def rollout(
     game = position.game
     trials = _whole(trials, "trials", 1)
     truncate = _whole(truncate, "truncate", 0)
-    seed = _whole(seed, "seed", 0, _MAX_SEED)
+    seed = _whole(seed, "seed", 0, MAX_SEED)
     if net is None:
         net = Net.load(shipped_path(game))
     if net.game != game:
@@ -367,124 +379,3 @@ def fit(
         if callback is not None:
             callback(log[-1])
     return log
-
-
-def _command():
-    import json
-
-    import click
-
-    @click.command("rollout")
-    @click.option(
-        "--game",
-        "-g",
-        default="backgammon",
-        show_default=True,
-        help="backgammon, short (short nardy) or long (long nardy); aliases accepted.",
-    )
-    @click.option(
-        "--position",
-        "-p",
-        "position_id",
-        default=None,
-        help="GNU Backgammon Position ID, side on roll's view (long nardy: optional :Fxy suffix), or "
-        "an XGID=... (backgammon). Default: the starting position.",
-    )
-    @click.option(
-        "--trials",
-        "-n",
-        default=324,
-        show_default=True,
-        type=click.IntRange(1, 10_000_000),
-        help="games to play (multiples of 36 stratify the first roll, 1,296 the first two)",
-    )
-    @click.option(
-        "--vr/--no-vr",
-        "vr",
-        default=True,
-        show_default=True,
-        help="variance reduction: subtract each roll's luck (same mean, smaller error, ~20x the time)",
-    )
-    @click.option(
-        "--seed",
-        "-s",
-        default=0,
-        show_default=True,
-        type=click.IntRange(0, _MAX_SEED),
-        help="seed of the dice after the first two rolls",
-    )
-    @click.option(
-        "--truncate",
-        default=0,
-        show_default=True,
-        type=click.IntRange(0, 10_000),
-        help="plies per game, then the net's view (0: to the end)",
-    )
-    @click.option(
-        "--weights",
-        type=click.Path(exists=True, dir_okay=False),
-        default=None,
-        help="net weights (.npz) to play with (default: the shipped net)",
-    )
-    @click.option("--json", "as_json", is_flag=True, help="print JSON")
-    def rollout_cmd(game, position_id, trials, vr, seed, truncate, weights, as_json):
-        """Roll out a position: the net plays it out --trials times at 0-ply; prints the mean result
-        probabilities (side on roll's view) and the cubeless money equity with its 95% interval."""
-        from ..rules.position import Position
-        from ..rules.variants import get_rules
-        from .evaluator import OUTPUT_NAMES
-
-        rules = get_rules(game)
-        if position_id is not None and not position_id.strip():
-            raise click.BadParameter("empty Position ID", param_hint="--position")
-        if position_id and position_id.strip().upper().startswith("XGID="):
-            pos = Position.from_xgid(position_id.strip(), rules)
-        else:
-            pos = Position.from_id(position_id, rules) if position_id else Position.start(rules)
-        try:
-            net = Net.load(weights) if weights else None
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--weights") from None
-        if net is not None and net.game != rules.name:
-            raise click.BadParameter(f"{weights} holds a {net.game} net, not {rules.name}", param_hint="--weights")
-        if pos.is_game_over():
-            raise click.BadParameter(f"position {pos.id()} is over: nothing to roll out", param_hint="--position")
-        t0 = time.perf_counter()
-        r = rollout(pos, net, trials, seed, truncate, vr)
-        names = OUTPUT_NAMES[rules.name]
-        out = {
-            "game": rules.name,
-            "position": pos.id(),
-            "trials": r.trials,
-            "variance_reduction": vr,
-            "seed": seed,
-            "truncate": truncate,
-            "cut_off": r.cut_off,
-            "probabilities": {k: round(float(v), 6) for k, v in zip(names, r.probabilities)},
-            "equity": round(r.equity, 6),
-            "ci95": round(1.96 * r.std_error, 6),
-            "seconds": round(time.perf_counter() - t0, 3),
-        }
-        if as_json:
-            click.echo(json.dumps(out))
-            return
-        click.echo(
-            f"{rules.name} {pos.id()}: {r.trials} trials"
-            + (", variance reduction" if vr else "")
-            + (f", truncated at {truncate} plies" if truncate else "")
-            + f" ({out['seconds']:.1f} s)"
-        )
-        for k, v in out["probabilities"].items():
-            click.echo(f"  {k:<16} {v:.4f}")
-        click.echo(f"  equity (cubeless money) {r.equity:+.4f} ± {1.96 * r.std_error:.4f}")
-        if r.cut_off:
-            click.echo(
-                f"  {r.cut_off} trials had no result after {K.MAX_GAME_PLIES} plies (nobody can move); "
-                "the net scored them there",
-                err=True,
-            )
-
-    return rollout_cmd
-
-
-rollout_command = _command()

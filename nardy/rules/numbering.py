@@ -30,6 +30,10 @@ call Python, is :func:`nardy.rules._movegen.opp_point`.
 
 Sides are :data:`WHITE` (0) and :data:`BLACK` (1).
 
+**One numbering for one game** (:class:`Numbering`): a side's own point to its label and back, a play typed in
+the numbering rewritten in own numbering (for :meth:`nardy.Position.parse_play`) and notation relabelled; the
+front ends (``nardy play``, the web page) label points through it.
+
 **Head-rule modes** (long nardy, docs/rules.md "Long nardy", option ``head-exception``): the option values
 :data:`HEAD_EXCEPTIONS` and the integer codes the compiled core takes (:data:`HEAD_MODES`,
 :func:`head_mode`).
@@ -40,6 +44,7 @@ from __future__ import annotations
 import re
 
 from .errors import InvalidOptionError, NotationError
+from .notation import format_steps
 
 __all__ = [
     "WHITE",
@@ -57,6 +62,7 @@ __all__ = [
     "label_fn",
     "labels",
     "own_point",
+    "Numbering",
     "HEAD_NONE",
     "HEAD_BLOCK",
     "HEAD_ALWAYS",
@@ -257,6 +263,105 @@ def own_point(numbering: str, side: int, word: str) -> int:
     else:
         raise NotationError(f"point {word!r}", text=word, reason="bad traditional point")
     return view_point(black_half, BLACK, side, True)  # Black's half: Black's own n
+
+
+# ----- one numbering of one game ---------------------------------------------------------------------------
+#: How the games are named in :class:`Numbering`'s messages.
+_GAME_TEXT = {"backgammon": "backgammon", "short": "short nardy", "long": "long nardy"}
+_COUNT = re.compile(r"^(?P<path>.*?)(?P<count>\(\d+\))?$")
+
+
+class Numbering:
+    """One numbering scheme (:data:`SCHEMES`) for one game: labels of a side's own points and back, plays
+    typed in the numbering rewritten in own numbering, notation relabelled (docs/rules.md "Notation").
+
+    Args:
+        kind: ``own``, ``absolute`` or ``traditional``.
+        game: the canonical game name (``backgammon``, ``short``, ``long``); an unknown name allows every
+            scheme.
+    Raises:
+        ValueError: an unknown scheme, ``absolute`` for a hitting game or ``traditional`` for long
+            nardy (the message says which games each scheme is for).
+    """
+
+    def __init__(self, kind: str, game: str):
+        if kind not in SCHEMES:
+            raise ValueError(f"numbering {kind!r}: expected one of {', '.join(SCHEMES)}")
+        allowed = NUMBERINGS.get(game, SCHEMES)
+        if kind not in allowed:
+            raise ValueError(
+                f"{kind} numbering is for {' and '.join(_GAME_TEXT[g] for g in games_with(kind))}; "
+                f"use {' or '.join(allowed)}"
+            )
+        self.kind = kind
+        self.game = game
+
+    @property
+    def fixed(self) -> bool:
+        """True when the labels belong to the board rather than to the player on turn."""
+        return self.kind != "own"
+
+    @property
+    def width(self) -> int:
+        """Columns a point needs on the board drawing."""
+        return 4 if self.kind == "traditional" else 3
+
+    # ----- own point -> label ---------------------------------------------------------------------------
+    def label(self, side: int, p: int) -> str:
+        """The label of ``side``'s own point ``p`` (1-24; 25 ``bar``, 0 ``off``): :func:`label`."""
+        return label(self.kind, side, p)
+
+    def play_text(self, steps, side: int) -> str:
+        """Steps (own numbering of ``side``) in notation with this numbering's labels."""
+        if self.kind == "own":
+            return format_steps(steps)
+        return format_steps(steps, numbering=label_fn(self.kind, side))
+
+    # ----- label -> own point ---------------------------------------------------------------------------
+    def own_point(self, word: str, side: int) -> int | str:
+        """The own point of ``side`` that a written point means: an int, or ``"bar"``/``"off"``
+        passed through (and the word itself in own numbering). Raises NotationError for a label this
+        numbering does not have."""
+        w = word.strip().lower()
+        if w in ("bar", "b", "off", "o"):
+            return w
+        if self.kind == "own":
+            return w
+        return own_point(self.kind, side, word)
+
+    def to_own(self, text: str, side: int) -> str:
+        """A play typed in this numbering rewritten in ``side``'s own numbering (hit marks and
+        ``(n)`` counts kept). Raises NotationError for a point label this numbering lacks."""
+        if self.kind == "own":
+            return text
+        out = []
+        for tok in re.split(r"[\s,]+", text.strip()):
+            if not tok:
+                continue
+            m = _COUNT.match(tok)
+            assert m is not None  # the pattern matches any word
+            path, count = m.group("path"), m.group("count") or ""
+            parts = []
+            for part in path.split("/"):
+                star = "*" if part.endswith("*") else ""
+                core = part.rstrip("*")
+                if not core:
+                    parts.append(part)
+                    continue
+                parts.append(f"{self.own_point(core, side)}{star}")
+            out.append("/".join(parts) + count)
+        return " ".join(out)
+
+    def relabel(self, text: str, side: int) -> str:
+        """Notation in ``side``'s own numbering (as :mod:`nardy` prints it) with this numbering's
+        labels (counts in parentheses are left alone)."""
+        if self.kind == "own":
+            return text
+
+        def sub(m):
+            return m.group(1) + self.label(side, int(m.group(2)))
+
+        return re.sub(r"(^|[\s/,])(\d{1,2})(?=[/*\s,(]|$)", sub, text)
 
 
 # ----- head-rule modes ------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from left to right, 12-1 along the bottom from left to right, home at the bottom
 Backgammon draws it. In long nardy this puts both heads in their places (the viewer's head at the
 top right, the opponent's head, the viewer's 12, at the bottom left) and both sides move the same
 way round, anticlockwise: along the top from right to left, then along the bottom from left to
-right (seed 002). Labels come from a :class:`~nardy.terminal.numbering.Numbering`.
+right (seed 002). Labels come from a :class:`~nardy.rules.numbering.Numbering`.
 
 White's checkers are ``O``, Black's ``X``; stacks of more than five show four checkers and the
 count. A line is a list of ``(text, style)`` pairs; :func:`plain` joins the texts, and the front
@@ -39,7 +39,7 @@ def board_lines(pos, viewer: int, numbering, bar_word: str = "BAR") -> list:
     Args:
         pos: the position with ``viewer`` as the mover (``Game.position_for(viewer)``).
         viewer: 0 White or 1 Black: whose checkers ``pos.mover`` are.
-        numbering: labels (:class:`~nardy.terminal.numbering.Numbering`).
+        numbering: labels (:class:`~nardy.rules.numbering.Numbering`).
         bar_word: the word in the middle of the bar (hitting games).
     Returns:
         A list of lines, each a list of ``(text, style)`` segments.

@@ -31,10 +31,9 @@ from ..flow.events import (
 )
 from ..rules.boardtext import terminal_text
 from ..rules.notation import Step, dice_text, format_steps
-from ..rules.numbering import opponent_point
+from ..rules.numbering import Numbering, opponent_point
 from ..texts.i18n import Texts
 from .board import GLYPHS, STYLES, board_lines
-from .numbering import Numbering
 
 __all__ = ["Output", "Renderer", "num_text", "pct"]
 
@@ -138,7 +137,7 @@ class Renderer:
         players: the two players (White, Black), each with ``human`` and ``level``: the table's
             :class:`~nardy.flow.table.Seat` s.
         texts: the :class:`~nardy.texts.i18n.Texts` of the player's language.
-        numbering: the :class:`~nardy.terminal.numbering.Numbering` of points.
+        numbering: the :class:`~nardy.rules.numbering.Numbering` of points.
         out: the :class:`Output`.
         single: one game (no match score).
     """

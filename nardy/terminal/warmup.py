@@ -27,7 +27,7 @@ def exercise(game: str, levels: Iterable[str]) -> None:
     from ..flow.match import Match
     from ..rules.dice import FixedDice
     from ..rules.errors import IllegalPlayError
-    from .explain import step_refusal
+    from ..texts.refusals import step_refusal
 
     m = Match(game, length=3 if game != "long" else 0, dice=FixedDice([(6, 5), (3, 1), (4, 4), (2, 1)] * 8))
     g = m.new_game(start=True)

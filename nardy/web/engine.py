@@ -22,10 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from ..rules.errors import GameStateError, InvalidOptionError
+from ..rules.numbering import NUMBERINGS
 from .deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep, guest_name
 from .errors import clean_message, error_response
 from .params import PositionIn, WildbgPoints, read_position, wildbg_points
-from .sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session
+from .sessions import ACTIONS, BOT_LEVELS, Session
 
 __all__ = ["router", "MAT_LIMIT", "version"]
 

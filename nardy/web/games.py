@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
 from ..rules.errors import GameStateError
+from ..rules.numbering import NUMBERINGS
 from . import seeds
 from .auth import set_session_cookies, user_or_guest
 from .deps import (
@@ -56,7 +57,7 @@ from .online import (
 )
 from .presence import seat_seen
 from .seeds import refuse_early_seed
-from .sessions import ACTIONS, NUMBERINGS, Session, new_session
+from .sessions import ACTIONS, Session, new_session
 from .storage import SavedGame, StaleRevision, Storage, User
 from .view import SavedGameView
 

@@ -30,6 +30,7 @@ from starlette.concurrency import run_in_threadpool
 from ..flow.table import ACTIONS
 from ..rules.errors import GameStateError
 from ..rules.fairdice import check_client_seed
+from ..rules.numbering import NUMBERINGS
 from . import seeds
 from .auth import current_user, require_user
 from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
@@ -37,7 +38,7 @@ from .errors import Refused
 from .live import Conn
 from .presence import seat_seen
 from .seeds import refuse_early_seed
-from .sessions import NUMBERINGS, Session
+from .sessions import Session
 from .view import SavedGameView, view_json
 
 __all__ = [

@@ -43,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
 from ..rules.errors import NardyError
-from ..rules.numbering import view_point
+from ..rules.numbering import NUMBERINGS, view_point
 from ..rules.position import Position
 from .analysisqueue import AnalysisQueue
 from .auth import current_user
@@ -463,7 +463,6 @@ async def tutor(
     if not s.sides_of(uid):
         raise Refused(403, "you do not sit at this game", code="not_seated", kind="Forbidden")
     request.state.wording = s.wording(numbering)
-    from .sessions import NUMBERINGS
 
     numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
     return await compute(lambda deadline: tutor_check(s, level, numbering, action))

@@ -65,7 +65,7 @@ from .view import (
     SeatView,
 )
 
-__all__ = ["Session", "new_session", "NUMBERINGS", "ACTIONS", "BOT_LEVELS"]
+__all__ = ["Session", "new_session", "ACTIONS", "BOT_LEVELS"]
 
 #: Seconds one decision of the computer may search before it plays its best so far (a server bound; the
 #: usual grandmaster decision takes well under a tenth of this).
@@ -549,7 +549,7 @@ class Session:
         """How to word a refusal of this game for the page (keyword arguments of
         :func:`nardy.texts.messages.describe`): the mover's points labelled as ``viewer``'s board shows them in
         ``numbering``, plays as the history writes them, the players' names."""
-        from ..terminal.numbering import Numbering
+        from ..rules.numbering import Numbering
 
         g = self.game
         game = self.match.rules.name
@@ -751,9 +751,9 @@ class Session:
 
     def _blocked(self, g, v: int, numbering: str) -> dict[str, list[Refusal]]:
         """The mover's checkers that no legal step moves now, and why for each die left
-        (:func:`nardy.terminal.explain.step_refusal`: the rule the step breaks), in ``v``'s numbering; points in
+        (:func:`nardy.texts.refusals.step_refusal`: the rule the step breaks), in ``v``'s numbering; points in
         the params labelled as the view labels them."""
-        from ..terminal.explain import step_refusal
+        from ..texts.refusals import step_refusal
 
         hitting = self.match.rules.hitting
         label = self.wording(numbering, v)["label"]

@@ -59,7 +59,7 @@ def test_the_tutor_warns_before_a_wrong_pass():
 
 
 def test_the_terminal_asks_before_a_wrong_pass():
-    from nardy.terminal.play import PlayerSpec
+    from nardy.terminal.players import PlayerSpec
 
     m = match_at(Position.start("backgammon"), [(3, 1), (6, 5), (4, 2)], turn=1)
     players = (PlayerSpec("human"), PlayerSpec("human"))

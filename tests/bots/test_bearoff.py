@@ -127,10 +127,15 @@ def test_full_build_writes_small_file_to_cache_dir(db):
     assert db.mean.shape == db.first_off_mean.shape == (bo.N_POSITIONS,)
 
 
-def test_command_line_build(tmp_path, capsys):
+def test_command_line_build(tmp_path):
+    from click.testing import CliRunner
+
+    from nardy.cli import main
+
     target = tmp_path / "b.npz"
-    assert bo._main(["build", "--path", str(target)]) == 0
-    assert target.exists() and "wrote" in capsys.readouterr().out
+    r = CliRunner().invoke(main, ["bearoff", "build", "--path", str(target)])
+    assert r.exit_code == 0, r.output
+    assert target.exists() and "wrote" in r.output
     other = bo.BearoffDatabase.load(target)
     np.testing.assert_array_equal(other.rolls[:2000], bo.load_database(target).rolls[:2000])
 

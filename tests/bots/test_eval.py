@@ -284,8 +284,9 @@ def test_gammon_chance_in_a_bearoff():
 def test_training_is_reproducible_and_the_command_runs(tmp_path):
     from click.testing import CliRunner
 
+    from nardy.cli.train import train
     from nardy.engine.net import Net
-    from nardy.engine.tdtrain import train, train_net
+    from nardy.engine.tdtrain import train_net
 
     a = train_net(Net.random("short", 16, seed=3), 20, seed=5, lr=0.05, lr_final=0.01, lam=0.7, chunk=10)
     b = train_net(Net.random("short", 16, seed=3), 20, seed=5, lr=0.05, lr_final=0.01, lam=0.7, chunk=10)

@@ -168,7 +168,7 @@ def test_train_command_rollout_method_writes_a_fitted_net(tmp_path):
 
     from click.testing import CliRunner
 
-    from nardy.engine.tdtrain import train
+    from nardy.cli.train import train
 
     init = Net.random("short", 8, seed=4)
     init.save(tmp_path / "init.npz")

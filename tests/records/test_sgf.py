@@ -428,7 +428,7 @@ def test_gnubg_sgf_of_every_real_record_replays_with_the_same_plays_and_score():
 
 
 def test_play_record_ending_in_sgf_writes_sgf(tmp_path):
-    from nardy.terminal.play import play
+    from nardy.cli.play import play
 
     out = tmp_path / "m.sgf"
     args = ["--game", "backgammon", "--match", "3", "--auto", "--seed", "1"]
@@ -442,7 +442,7 @@ def test_play_record_ending_in_sgf_writes_sgf(tmp_path):
 
 
 def test_play_resumes_an_sgf_record_and_continues_it(tmp_path):
-    from nardy.terminal.play import play
+    from nardy.cli.play import play
 
     m = Match("backgammon", length=3, dice=DiceSource(3), players=("nardy-random", "nardy-random"))
     g = m.new_game(start=True)
