@@ -1,9 +1,9 @@
 """Why a step was refused, as a code the message catalogue words (:mod:`nardy.texts.messages`), for every front
 end: ``nardy play`` explains a refused typed step with it, the web page says why each blocked checker cannot move.
 
-:func:`step_refusal` finds which of the rules of docs/rules.md a single step breaks first in a game after the steps
-taken so far: the code and params of :mod:`nardy.rules.errors`. The rules stay the game's: this only diagnoses a step the
-game (:meth:`nardy.flow.game.Game.step`) has already refused, to say why in words.
+:func:`step_refusal` finds which rule a single step breaks first in a game after the steps taken so far (the
+rules of docs/rules.md): the code and params of :mod:`nardy.rules.errors`. The rules stay the game's: this only
+diagnoses a step the game (:meth:`nardy.flow.game.Game.step`) has already refused, to say why in words.
 """
 
 from __future__ import annotations
