@@ -3,7 +3,7 @@
 ``import nardy.game`` (or ``from nardy.bots import Bot``) still works: a finder on ``sys.meta_path`` maps each
 old dotted name to its new module, warns with a :class:`DeprecationWarning` naming the new path, and returns
 the new module itself (so ``nardy.game.Game is nardy.flow.game.Game``). Nothing in nardy, its tests or its
-benchmarks imports an old path (``tests/test_import_layers.py`` checks it).
+benchmarks imports an old path (``tests/project/test_import_layers.py`` checks it).
 """
 
 from __future__ import annotations

@@ -425,7 +425,7 @@ def hit_stats(b):
     opponent loses to the best such hit) for board ``b`` (hitting games). Pips lost = the mover's number of
     the hit point (the checker restarts from the bar); GNU Backgammon's contact inputs use the same figures.
 
-    Each roll's best hit is :func:`_best_hit`'s (``tests/bots/test_eval.py`` checks that they agree on
+    Each roll's best hit is :func:`_best_hit`'s (``tests/engine/test_eval.py`` checks that they agree on
     every roll), found with bit masks over the points (bit ``p``: mover point ``p``, 25 the bar): the
     mover's source points ``S`` (the bar alone while checkers are on it), the opponent's blots and the
     points not held by 2+ opponent checkers. A die ``d`` moves ``S`` to ``S >> d``; a combined hit passes an

@@ -98,7 +98,7 @@ def plural_points(n, lang: str) -> str:
 
 
 #: Terminal texts not (yet) in the catalogue's ``[terminal]`` section: ``key: (English, Russian)``; looked up
-#: first. New terminal texts belong in ``nardy/data/catalogue.toml``; tests/test_catalogue.py checks these too.
+#: first. New terminal texts belong in ``nardy/data/catalogue.toml``; tests/texts/test_catalogue.py checks these too.
 _T: dict[str, tuple[str, str]] = {}
 
 

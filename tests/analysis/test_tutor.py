@@ -1,12 +1,12 @@
 """``nardy play --tutor``: a person's error is caught before it is played, with the better play, and the
-analysis of the match is shown when a game ends (scripted sessions, as tests/test_play.py)."""
+analysis of the match is shown when a game ends (scripted sessions, as tests/terminal/test_play.py)."""
 
 from __future__ import annotations
 
 from nardy import Position
 from nardy.analysis.tutor import Tutor
 
-from ..test_play import match_at, session_output
+from ..terminal.test_play import match_at, session_output
 
 # long nardy: 4 checkers left (5, 5, 4, 4) against 4 on the 1-point; with 5-4, 5/1 5/off gives up 0.32
 _RACE = Position.from_boards([11, 0, 0, 0, 2, 2] + [0] * 20, [11, 4] + [0] * 24, game="long")

@@ -24,7 +24,7 @@ from nardy.rules.boardtext import terminal_text
 from nardy.terminal.render import Output
 
 SAMPLE = Path(nardy.__file__).parent / "data" / "samples" / "backgammon-match.mat"
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 #: A name that retitles the terminal, reverses the rest of the line and asks rich for bold.
 EVIL = "Evil\x1b]0;pwned\x07[bold]X\u202e"
 SHOWN = "Evil\\x1b]0;pwned\\x07[bold]X\\u202e"

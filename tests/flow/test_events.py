@@ -15,7 +15,7 @@ from nardy.flow.match import Match
 from nardy.rules.dice import DiceSource
 from nardy.rules.errors import GameStateError
 
-SAVED_V1 = Path(__file__).parent / "data" / "saved_v1"
+SAVED_V1 = Path(__file__).resolve().parents[1] / "data" / "saved_v1"
 
 #: One example of every event type, as a game writes it.
 EXAMPLES = {

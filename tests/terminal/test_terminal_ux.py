@@ -18,7 +18,7 @@ from nardy.rules.errors import IllegalPlayError
 from nardy.rules.numbering import opponent_point
 from nardy.terminal import warmup
 from nardy.terminal.render import Output
-from tests.play.driver import Driver
+from tests.terminal.driver import Driver
 
 pytest.importorskip("pexpect")
 

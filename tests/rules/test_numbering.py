@@ -18,7 +18,7 @@ from nardy.rules import numbering as N
 from nardy.rules.numbering import Numbering
 from nardy.rules.variants import GAMES
 
-from .helpers import random_positions
+from ..helpers import random_positions
 
 HITTING = {"backgammon": True, "short": True, "long": False}
 POINTS = range(1, 25)

@@ -25,9 +25,9 @@ from nardy.rules.errors import (
 )
 from nardy.texts.messages import LANGS, MESSAGES, describe
 
-from .helpers import pos
+from ..helpers import pos
 
-ROOT = Path(__file__).resolve().parents[1] / "nardy"
+ROOT = Path(__file__).resolve().parents[2] / "nardy"
 CYRILLIC = re.compile(r"[а-яё]", re.I)
 
 

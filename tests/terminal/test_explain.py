@@ -23,7 +23,7 @@ from nardy.terminal.render import Output
 from nardy.texts.i18n import Texts
 from nardy.texts.refusals import step_refusal
 
-from .helpers import pos
+from ..helpers import pos
 
 
 def explainer(lang: str, numbering: str, game: str) -> Explainer:

@@ -1,7 +1,7 @@
 """``nardy play``: the terminal front end (issue 5).
 
 Whole games are typed into ``nardy play`` running in a pseudo-terminal (pexpect, see
-``tests/play/driver.py``): the driver answers each prompt, asking ``moves`` for the legal plays and
+``tests/terminal/driver.py``): the driver answers each prompt, asking ``moves`` for the legal plays and
 typing the first one. The commands (illegal entry, take-back, hint, double, take, save, resume,
 resign, quit) are checked on the way; each finished game's ``.mat`` record must replay with
 ``nardy replay``. In-process tests drive :class:`nardy.terminal.play.TerminalGame` with scripted input for the
@@ -30,8 +30,8 @@ from nardy.terminal.players import PlayerSpec, parse_player
 from nardy.terminal.render import Output
 from nardy.texts.i18n import Texts, detect_lang, plural_points
 
-from .helpers import pos
-from .play.driver import LISTING, Driver, run_nardy
+from ..helpers import pos
+from .driver import LISTING, Driver, run_nardy
 
 RESULT_EN = re.compile(r"(White|Black) wins(?: by resignation)?: ([a-z ]+), (\d+) points?")
 RESULT_RU = re.compile(r"Победили (белые|чёрные)(?:, соперник сдался)?: ([а-я ]+), (\d+) очк")
