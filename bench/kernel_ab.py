@@ -1,6 +1,7 @@
 """The compiled kernels of another commit against this checkout's, in one process: batch forward and 2-ply.
 
-Loads ``nardy/engine/_kernels.py`` as it is at ``--ref`` (``git show``) into a module of its own and swaps it
+Loads the kernels as they are at ``--ref`` (the ``nardy`` package of that commit, ``git archive``, unpacked as
+``nardy_ref``: :mod:`nardy.engine._kernels` gathers kernels of several modules) and swaps them
 in for :mod:`nardy.engine._kernels` in the modules that use it (the net, the evaluators, search), round by
 round, alternating with this checkout's kernels, so both run on the same machine state (this machine is
 shared and noisy: the ratio is the figure, the absolute times are upper bounds). For each game it reports:
@@ -17,10 +18,13 @@ shared and noisy: the ratio is the figure, the absolute times are upper bounds).
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.util
+import io
 import json
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -44,19 +48,17 @@ USERS = (net_mod, evaluator_mod, search_mod, bot_mod)
 
 
 def load_reference(ref: str, folder: Path):
-    """The kernels module of commit ``ref`` (compiled by numba in ``folder``)."""
-    src = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{ref}:nardy/engine/_kernels.py"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    path = folder / "_kernels_ref.py"
-    path.write_text(src)
-    spec = importlib.util.spec_from_file_location("_kernels_ref", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """The kernels module of commit ``ref``: its ``nardy`` package unpacked into ``folder`` as ``nardy_ref`` (the
+    kernels import their sibling modules and the move generator), compiled by numba there."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "nardy"], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "nardy").rename(folder / "nardy_ref")
+    sys.path.insert(0, str(folder))
+    for name in ("nardy_ref.engine._kernels", "nardy_ref.bots._kernels"):  # before the layer packages: bots
+        if importlib.util.find_spec(name.rsplit(".", 1)[0]) is not None:
+            return importlib.import_module(name)
+    raise SystemExit(f"no kernels module in {ref}")
 
 
 def use(kernels) -> None:

@@ -57,20 +57,19 @@ from pathlib import Path
 from ..flow.events import BeaverEvent, DoubleEvent, DropEvent, EndEvent, PassEvent, PlayEvent, TakeEvent
 from ..rules.errors import RecordError
 from ..rules.variants import get_rules
-from .mat import (
+from .matrecord import (
     MAX_GAMES,
     MAX_LENGTH,
     MAX_NAME,
     MAX_OPTION,
     MAX_POINTS,
     MAX_SCORE,
-    VARIATIONS,
     MatAction,
     MatchRecord,
     MatGame,
-    record_settings,
 )
-from .mat import replay as replay_record
+from .matreplay import replay as replay_record
+from .matwrite import VARIATIONS, record_settings
 
 __all__ = ["MAX_SGF", "parse_sgf", "read_sgf", "replay_sgf", "write_sgf", "looks_like_sgf"]
 

@@ -38,7 +38,7 @@ def _codes_in_source() -> set[str]:
         codes |= set(re.findall(r'\bcode="([a-z_]+)"', text))
         codes |= set(re.findall(r'default_code(?:: ClassVar\[str\])? = "([a-z_]+)"', text))
         codes |= set(re.findall(r'return \(?"([a-z_]+)", \{', text))  # _explain's (code, params, why)
-        if path.name == "position.py":  # parse_play's fail(why, code)
+        if path.name == "playparse.py":  # parse_play's fail(why, code) (nardy/rules/playparse.py)
             codes |= set(re.findall(r'fail\((?:[^()]|\([^()]*\))*?,\s*"([a-z_]+)"', text, re.S))
         if path.name in ("cube.py", "game.py"):
             # why_not_double returns its codes
