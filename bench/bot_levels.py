@@ -34,9 +34,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nardy import Position  # noqa: E402
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine.net import Net, shipped_path  # noqa: E402
 from nardy.engine.tdtrain import benchmark  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 
 
 def draw_rolls(game, rng):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nardy.engine import Bot
+from nardy.flow.bot import Bot
 from nardy.flow.events import EVENT_TYPES, PHASES, Event, Phase, event_from_dict
 from nardy.flow.game import Game
 from nardy.flow.match import Match

@@ -1,7 +1,7 @@
 """Analysis of a finished match or game: every decision of both players judged by a bot.
 
 For every turn of every game the analysis replays the record through the rules (a fresh
-:class:`~nardy.flow.game.Game` per game) and, at each decision, asks the bots (:class:`nardy.engine.Bot`, its
+:class:`~nardy.flow.game.Game` per game) and, at each decision, asks the bots (:class:`nardy.flow.bot.Bot`, its
 :class:`~nardy.engine.search.Searcher`, :mod:`nardy.flow.cubetheory`, :mod:`nardy.flow.met`) what the
 decision was worth:
 
@@ -52,9 +52,9 @@ from typing import Any
 
 import numpy as np
 
-from ..engine import Bot
 from ..engine.evaluator import Probabilities, flip_probs
 from ..engine.search import Candidate, mirror_boards
+from ..flow.bot import Bot
 from ..flow.cubetheory import cube_efficiency, decide, match_cube_decision, money_cube_decision
 from ..flow.events import (
     AcceptEvent,

@@ -77,6 +77,7 @@ from .events import (
     TakeEvent,
     event_from_dict,
 )
+from .players import accepts_resignation
 
 log = logging.getLogger("nardy")
 
@@ -652,7 +653,7 @@ class Game:
 
     # ----- a computer player's turn ---------------------------------------------------------------
     def play_turn(self, bot, match=None) -> list[tuple[str, object]]:
-        """Let ``bot`` (a :class:`~nardy.engine.Bot` of this game) act for the player who must act now until
+        """Let ``bot`` (a :class:`~nardy.flow.bot.Bot` of this game) act for the player who must act now until
         the other player must act or the game is over: a bot-vs-bot game is a few lines
         (``Bot.take_turn(game)`` is the same)::
 
@@ -672,8 +673,10 @@ class Game:
         opening (:meth:`start`) and stops.
 
         Args:
-            bot: the player; anything with ``choose_play(position, dice)``, ``cube_action(state)`` and
-                ``evaluate(position)`` as :class:`~nardy.engine.Bot` has.
+            bot: the player: a :class:`~nardy.flow.players.Player` (``choose_play(position, dice)``,
+                ``cube_action(state)``, ``accepts_resignation(game, side)``) as :class:`~nardy.flow.bot.Bot` is;
+                without ``accepts_resignation`` its ``evaluate(position)`` answers resignations
+                (:func:`nardy.flow.players.accepts_resignation`).
             match: the :class:`~nardy.flow.match.Match` this game belongs to, for cube decisions at its score
                 (default: money play).
         Returns:
@@ -698,11 +701,8 @@ class Game:
                 done.append(("drop", self.drop()))
             return done
         if self.phase == Phase.RESIGN:
-            _, level = self._resign
-            probs = bot.evaluate(self.position)
-            if self.turn != side:
-                probs = probs.flipped()
-            if self.rules.scoring[level] >= probs.equity(self.rules.scoring) - 1e-9:
+            answer = getattr(bot, "accepts_resignation", None)  # a bot of before the Player protocol: evaluate
+            if answer(self, side) if answer is not None else accepts_resignation(bot.evaluate, self, side):
                 done.append(("accept", self.accept_resignation()))
             else:
                 self.decline_resignation()

@@ -41,6 +41,7 @@ from typing import NoReturn
 
 import click
 
+from ..flow.bot import bot_player
 from ..flow.table import Seat, SeatKind, Table
 from ..rules.boardtext import terminal_text
 from ..rules.errors import GameStateError, IllegalPlayError, NardyError, NotationError, RecordError
@@ -178,7 +179,7 @@ class Session:
 
         seats = [p if isinstance(p, Seat) else p.seat(match.players[i]) for i, p in enumerate(players)]
         # the terminal rolls for a person who cannot double (auto_roll) and asks before each next game
-        self.table = Table(match, seats, auto_roll=True, auto_next=False, seed=seed, log=log)
+        self.table = Table(match, seats, auto_roll=True, auto_next=False, seed=seed, log=log, computer=bot_player)
         self.match = match
         self.single = single
         self.lang = lang
@@ -222,7 +223,7 @@ class Session:
     def hint_bot(self):
         """The bot of ``hint`` and ``eval``: advice to the person, not a player at the table."""
         if self._hint_bot is None:
-            from ..engine import Bot
+            from ..flow.bot import Bot
 
             seed = None if self.seed is None else [int(self.seed), 7]
             self._hint_bot = Bot(self.match.rules, level=self.hint_level, seed=seed)
@@ -883,7 +884,7 @@ def _load_table(path, data: dict):
     if not isinstance(data["table"], dict):
         _bad(path, "table", f"expected an object, got {type(data['table']).__name__}")
     try:
-        table = Table.from_dict(data["table"])
+        table = Table.from_dict(data["table"], computer=bot_player)
     except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         why = f"missing key {e}" if isinstance(e, KeyError) else str(e)
         _bad(path, "table", why)
