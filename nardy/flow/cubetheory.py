@@ -328,6 +328,7 @@ def cube_decision(
     match_length: int | None = None,
     crawford: bool | None = None,
     scoring=None,
+    efficiency: float | None = None,
 ) -> CubeDecision:
     """The cube decision for a game in progress, from cubeless probabilities.
 
@@ -340,6 +341,7 @@ def cube_decision(
             the state's.
         crawford: override the state's Crawford flag.
         scoring: the points of a single, gammon and backgammon win (default: the position's rules').
+        efficiency: the cube efficiency ``x`` (0: a dead cube; default: :func:`cube_efficiency` of the position).
     Returns:
         A :class:`CubeDecision`: ``double`` (should the player on roll double), ``take`` (should the opponent
         take), and ``action`` for whoever must act now: ``"double"`` / ``"no double"`` before the roll,
@@ -366,7 +368,7 @@ def cube_decision(
         reason = why_not_double_text(cs.why_not_double, owner_name="the opponent", limit=cs.cube_limit, phase=phase)
     elif owner_rel == "opponent" and phase != "double":
         reason = "the opponent owns the cube"
-    x = cube_efficiency(pos)
+    x = cube_efficiency(pos) if efficiency is None else efficiency
     values = tuple(pos.rules.scoring if scoring is None else scoring)
     if length:
         away_me = length - int(score[turn])
