@@ -43,8 +43,6 @@ import logging
 import warnings
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..rules.dice import DiceSource, dice_from_dict
 from ..rules.errors import (
     UNEXPECTED_LOAD_ERRORS,
@@ -53,8 +51,16 @@ from ..rules.errors import (
     InvalidOptionError,
     why_not_double_text,
 )
+from ..rules.lastroll import (
+    LastRollPosition,
+    last_roll_odds,
+    last_roll_plays,
+    last_roll_position,
+    last_roll_result,
+)
 from ..rules.notation import Step, format_steps
 from ..rules.position import Play, Position, check_dice
+from ..rules.scoring import result_kind
 from ..rules.variants import Rules, get_rules
 from .cube import Cube
 from .events import (
@@ -78,12 +84,14 @@ from .events import (
     event_from_dict,
 )
 from .players import accepts_resignation
+from .turn import TurnEntry
 
 log = logging.getLogger("nardy")
 
 __all__ = [
     "Game",
     "GameResult",
+    "result_kind",
     "result_level",
     "last_roll_position",
     "last_roll_result",
@@ -137,259 +145,9 @@ class GameResult:
         return cls(**d)
 
 
-def result_level(rules: Rules, loser) -> int:
-    """The result level for a game just won, from the loser's checkers (docs/rules.md scoring).
-
-    Args:
-        rules: the game's rules.
-        loser: the loser's 26 counts in the loser's own numbering (``[0]`` off, ``[25]`` bar).
-    Returns:
-        Backgammon: 0 single (the loser has borne off a checker), 1 gammon, 2 backgammon (no checker
-        off and one on the bar or in the winner's home board, the loser's 19-24). Short nardy: 0 oyun
-        (a checker off, whatever happened after), else 3 koks (a checker on the bar), 1 mars (all in
-        the loser's home), 2 home mars. Long nardy: 0 oyn, 1 mars.
-    """
-    if loser[0] > 0:
-        return 0
-    if rules.name == "backgammon":
-        return 2 if loser[25] > 0 or any(loser[p] for p in range(19, 25)) else 1
-    if rules.name == "short":
-        if loser[25] > 0:
-            return 3
-        return 2 if any(loser[p] for p in range(7, 25)) else 1
-    return 1
-
-
-class _LastRollPosition(Position):
-    """A long nardy position after the starter bore off the last checker, for the other player's
-    one more roll (option ``last-roll``): plays are generated although a side has 15 off."""
-
-    __slots__ = ()
-
-    def is_game_over(self) -> bool:
-        return bool(self.array[0] == 15)
-
-
-def last_roll_position(position: Position) -> Position:
-    """Long nardy's last roll (option ``last-roll``, docs/rules.md "Long nardy", scoring): ``position``
-    (mover's view) where the opponent, who moved first, has borne off all 15 checkers and the mover has
-    not, as a position whose legal plays are generated for the mover's one more roll (as a plain
-    :class:`Position` it is a finished game). Bearing off all the rest with that roll draws the game.
-
-    Raises:
-        GameStateError: not long nardy, or not such a position.
-    """
-    a = position.array
-    if position.rules.hitting or a[27] != 15 or a[0] == 15:
-        raise GameStateError(
-            f"position {position.id()}: a last roll is long nardy's, for the side on roll when the other side "
-            "has borne off all 15 checkers and it has not"
-        )
-    return _LastRollPosition(position._b, position.rules, position.first_turn)
-
-
-def last_roll_result(rules: Rules, play: Play) -> tuple[str, int, float]:
-    """The result of ``play``, a play of long nardy's last roll (:func:`last_roll_position`), for its mover:
-    ``("draw", 0, 0.0)`` when it bears off all the rest (both sides score the same: ½ or 1, option
-    ``last-roll``), else ``("lose", level, -points)``: oyn (level 0) when a checker is off, mars (1) when none
-    is (docs/rules.md long nardy scoring; points from ``rules.scoring``)."""
-    res = play.result
-    if res.array[0] == 15:
-        return "draw", 0, 0.0
-    level = result_level(rules, res.mover)
-    return "lose", level, -float(rules.scoring[level])
-
-
-def last_roll_plays(position: Position, dice, rules: Rules | None = None) -> list[tuple[Play, tuple[str, int, float]]]:
-    """The plays of long nardy's last roll with their exact results (:func:`last_roll_result`), best first
-    (a draw, then the smallest loss; the generator's order among equals).
-
-    Args:
-        position: the last-roll position, mover's view (a plain one is accepted: see
-            :func:`last_roll_position`).
-        dice: the roll.
-        rules: the rules whose scoring counts (default the position's).
-    Raises:
-        GameStateError: not a last-roll position; InvalidDiceError: bad dice.
-    """
-    lr = position if isinstance(position, _LastRollPosition) else last_roll_position(position)
-    rules = rules or position.rules
-    ranked = [(p, last_roll_result(rules, p)) for p in lr.legal_plays(dice)]
-    ranked.sort(key=lambda t: -t[1][2])
-    return ranked
-
-
-def last_roll_odds(position: Position, rules: Rules | None = None) -> dict:
-    """Exact odds of long nardy's last roll for the side on roll (its best play for each of the 36 rolls):
-    ``{"draw": P(draw), "lose": {level name: P(losing at exactly that level)}, "equity": expected points (a
-    draw counts 0: both sides score the same)}``.
-
-    Raises:
-        GameStateError: not a last-roll position.
-    """
-    rules = rules or position.rules
-    draw = 0.0
-    lose = dict.fromkeys(rules.result_names, 0.0)
-    equity = 0.0
-    for a in range(1, 7):
-        for b in range(a, 7):
-            w = (1 if a == b else 2) / 36
-            kind, level, pts = last_roll_plays(position, (a, b), rules)[0][1]
-            if kind == "draw":
-                draw += w
-            else:
-                lose[rules.result_names[level]] += w
-            equity += w * pts
-    return {"draw": draw, "lose": lose, "equity": equity}
-
-
-def _diff_step(b, nb) -> tuple[int, int, bool]:
-    """The single step (from, to, hit) that turns board ``b`` into ``nb`` (mover's view; 28 counts each, lists
-    or arrays)."""
-    frm = to = None
-    if nb[0] > b[0]:
-        to = 0
-    for i in range(1, 26):
-        if nb[i] < b[i] and b[i] > 0:
-            frm = i
-        elif nb[i] > b[i] and nb[i] > 0:
-            to = i
-    return frm, to, bool(nb[26] > b[26])
-
-
-class _Turn:
-    """Step-by-step entry of one play (docs/rules.md rule 8): the steps taken so far, and which next
-    steps can still be completed to a legal play (``Position.partial_results`` intersected with the
-    legal plays' results)."""
-
-    def __init__(self, position: Position, dice, plays):
-        self.position = position
-        d1, d2 = dice
-        self.all_dice = [d1] * 4 if d1 == d2 else [d1, d2]
-        self.targets = {p._rb: p for p in plays}
-        self.hitting = position.rules.hitting
-        self.hl = 1 if self.hitting else position.head_limit(dice)
-        self.groups: list[list[Step]] = []
-        #: the next steps of each sequence of steps taken (:meth:`legal_steps`), worked out once per turn state
-        self._legal: dict[tuple[Step, ...], list[tuple[int, int]]] = {}
-
-    def legal_steps(self) -> list[tuple[int, int]]:
-        """The single steps ``(from, to)`` that may be taken next after the steps taken so far and can still
-        be completed to a legal play, highest first (:meth:`Game.legal_steps`); each turn state's worked out
-        once (a view asks for them twice: the moves and the blocked checkers; every live connection's view)."""
-        key = tuple(self.steps)
-        out = self._legal.get(key)
-        if out is None:
-            out = self._legal[key] = sorted({(s.frm, s.to) for s, _ in self.children(self.state())}, reverse=True)
-        return list(out)
-
-    @property
-    def steps(self) -> list[Step]:
-        return [s for g in self.groups for s in g]
-
-    def _start_state(self):
-        return (self.position.array.copy(), np.zeros(26, np.int8), 0, list(self.all_dice))
-
-    def _apply(self, state, step: Step):
-        b, moved, heads, left = state
-        b = b.copy()
-        moved = moved.copy()
-        b[step.frm] -= 1
-        # a checker that moved this turn steps on where there is one, but a strict bear-off by a die larger
-        # than the point takes one that has not moved (docs/rules.md, short nardy bear-off), as the core does
-        larger_off = step.to == 0 and step.frm < step.die and self.position.rules.strict_bear_off
-        if moved[step.frm] > 0 and not larger_off:
-            moved[step.frm] -= 1
-        if step.to == 0:
-            b[0] += 1
-        else:
-            if b[step.to] == -1 and self.hitting:
-                b[step.to] = 0
-                b[26] += 1
-            b[step.to] += 1
-            moved[step.to] += 1
-        left = list(left)
-        left.remove(step.die)
-        return (b, moved, heads + (1 if (not self.hitting and step.frm == 24) else 0), left)
-
-    def state(self):
-        st = self._start_state()
-        for s in self.steps:
-            st = self._apply(st, s)
-        return st
-
-    def _pos(self, b) -> Position:
-        return Position(b.tobytes(), self.position.rules, self.position.first_turn)
-
-    def children(self, state):
-        """Every single step from ``state`` that can still be completed to a legal play:
-        list of ``(Step, new_state)``."""
-        b, moved, heads, left = state
-        if not left or b[0] >= 15:
-            return []
-        out = []
-        pos = self._pos(b)
-        bl = b.tolist()
-        for d in sorted(set(left), reverse=True):
-            leaves = pos.partial_results([d], moved, heads, self.hl)
-            for nb in leaves.tolist():  # plain lists: a scan of 28 ints, not of numpy scalars
-                if nb == bl:
-                    continue
-                frm, to, hit = _diff_step(bl, nb)
-                step = Step(frm, to, d, hit)
-                ns = self._apply(state, step)
-                if self.can_finish(ns):
-                    out.append((step, ns))
-        return out
-
-    def can_finish(self, state) -> bool:
-        b, moved, heads, left = state
-        targets = self.targets
-        if b.tobytes() in targets:
-            return True
-        if not left or b[0] >= 15:
-            return False
-        leaves = self._pos(b).partial_results(left, moved, heads, self.hl)
-        raw, w = leaves.tobytes(), leaves.shape[1]  # each leaf's bytes, sliced from one buffer
-        return any(raw[i : i + w] in targets for i in range(0, len(raw), w))
-
-    def complete_play(self) -> Play | None:
-        b = self.state()[0]
-        return self.targets.get(b.tobytes())
-
-    def find_path(self, frm: int, to: int, die: int | None):
-        """Single steps moving one checker from ``frm`` to ``to`` (fewest steps; a checker path that
-        hits nothing in passing first; with ``die`` only a single step with that die)."""
-        start = self.state()
-        found = []
-        frontier: list[tuple[tuple, list[Step]]] = [(start, [])]
-        for _ in range(len(start[3])):
-            nxt = []
-            for st, path in frontier:
-                cur = path[-1].to if path else frm
-                if cur == 0:
-                    continue
-                for step, ns in self.children(st):
-                    if step.frm != cur:
-                        continue
-                    if die is not None and (path or step.die != die):
-                        continue
-                    if step.to == to:
-                        found.append(path + [step])
-                    else:
-                        nxt.append((ns, path + [step]))
-            if found:
-                break
-            frontier = nxt
-        if not found:
-            return None
-
-        def key(path):
-            passing_hits = sum(1 for s in path[:-1] if s.hit)
-            exact = 0 if (to != 0 or path[-1].die == path[-1].frm) else 1
-            return (passing_hits, exact, [s.die for s in path])
-
-        return min(found, key=key)
+#: The old name of :func:`nardy.rules.scoring.result_kind` (a result's size is its kind; its points are the
+#: rules' scoring): kept one release.
+result_level = result_kind
 
 
 class MayDouble:
@@ -482,7 +240,7 @@ class Game:
         self.history: list[Event] = []
         self.result: GameResult | None = None
         self.starter: int | None = None
-        self._turn: _Turn | None = None
+        self._turn: TurnEntry | None = None
         self._plays: list[Play] | None = None
         self._resign: tuple[int, int] | None = None  # (player, level)
         self._resume: Phase | None = None  # phase to return to after a declined resignation
@@ -798,7 +556,7 @@ class Game:
         self.phase = Phase.MOVE
         plays = self.position.legal_plays(d)
         self._plays = plays
-        self._turn = _Turn(self.position, d, plays)
+        self._turn = TurnEntry(self.position, d, plays)
         if len(plays) == 1 and not plays[0].steps:
             self.history.append(PassEvent(self.turn, tuple(d)))
             self._finish_play(plays[0])
@@ -935,20 +693,20 @@ class Game:
                 self._end(GameResult(None, 0, "draw", pts, self._cube.value, "draw"), res)
             else:
                 winner = 1 - mover
-                self._end_win(winner, result_level(self.rules, res.mover), "bear-off", res)
+                self._end_win(winner, result_kind(self.rules, res.mover), "bear-off", res)
             return
         if res.mover[0] == 15:
             if not self.rules.hitting and self.rules.last_roll != "off" and mover == self.starter:
                 self._last_roll = True
                 nxt = res.mirror()
-                self.position = _LastRollPosition(nxt._b, self.rules, nxt.first_turn)
+                self.position = LastRollPosition(nxt._b, self.rules, nxt.first_turn)
                 self.turn = 1 - mover
                 self.dice = None
                 self.phase = Phase.ROLL
                 self.history.append(LastRollEvent(self.turn))
                 self._snapshot()
                 return
-            self._end_win(mover, result_level(self.rules, res.opponent), "bear-off", res)
+            self._end_win(mover, result_kind(self.rules, res.opponent), "bear-off", res)
             return
         self.position = res.mirror()
         self.turn = 1 - mover
@@ -1176,7 +934,7 @@ class Game:
             pos = Position.from_id(st["position"], self.rules, first_turn=tuple(st["first_turn"]))
         self._last_roll = bool(st["last_roll"])
         if self._last_roll:
-            pos = _LastRollPosition(pos._b, pos.rules, pos.first_turn)
+            pos = LastRollPosition(pos._b, pos.rules, pos.first_turn)
         self.position = pos
         if st["phase"] not in PHASES:
             raise GameStateError(f"saved phase {st['phase']!r}: expected one of {', '.join(PHASES)}")
@@ -1200,7 +958,7 @@ class Game:
         self._plays = None
         if self.dice is not None and self.phase in ("move", "resign") and self.result is None:
             self._plays = self.position.legal_plays(self.dice)
-            self._turn = _Turn(self.position, self.dice, self._plays)
+            self._turn = TurnEntry(self.position, self.dice, self._plays)
             for g in st["steps"]:
                 self._turn.groups.append([Step(int(a), int(b), int(c), bool(d)) for a, b, c, d in g])
 

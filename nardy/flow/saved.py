@@ -37,9 +37,16 @@ import functools
 
 import numpy as np
 
+from ..rules.dice import check_source_dict
 from ..rules.errors import GameStateError, NardyError
 from ..rules.ids import _quote
+from ..rules.lastroll import LastRollPosition
 from ..rules.notation import Step, format_steps
+from ..rules.position import Position
+from ..rules.scoring import result_kind
+from ..rules.variants import get_rules
+from .cube import check_cube_dict
+from .turn import TurnEntry
 
 #: The phases of a game, as in :data:`nardy.flow.game.PHASES`.
 PHASES = ("opening", "roll", "double", "resign", "move", "over")
@@ -178,7 +185,6 @@ def same(a, b) -> bool:
 # ----- rules, players, dice source ------------------------------------------------------------------
 def check_rules(c: Checker, v, field: str = "rules"):
     """The rules of a saved ``{"name": ..., options...}`` dict."""
-    from ..rules.variants import get_rules
 
     c.dict(v, field, ("name",))
     opts = {}
@@ -210,13 +216,11 @@ def check_dice_source(c: Checker, v, field: str) -> None:
     state checked as :func:`nardy.rules.dice.check_source_dict` does)."""
     if v is None:
         return
-    from ..rules.dice import check_source_dict
 
     check_source_dict(v, lambda sub, value, why: c.fail(f"{field}{sub}", value, why))
 
 
 def check_cube(c: Checker, v, field: str):
-    from .cube import check_cube_dict
 
     return check_cube_dict(v, lambda sub, value, why: c.fail(f"{field}{sub}", value, why))
 
@@ -225,7 +229,6 @@ def check_cube(c: Checker, v, field: str):
 def drawn_position(rules):
     """The final position of a drawn long nardy game (both sides have borne off all 15), which
     :meth:`Position.from_id` refuses as a position to play."""
-    from ..rules.position import Position
 
     b = np.zeros(28, np.int8)
     b[0] = 15
@@ -237,15 +240,12 @@ def drawn_position(rules):
 def _position_from_id(pid: str, rules, first_turn):
     """:meth:`Position.from_id`, remembered: a saved game is read again and again (a web session at
     every request) and its undo points hold a position each; refusals are not remembered."""
-    from ..rules.position import Position
 
     pos = Position.from_id(pid, rules, first_turn=first_turn)
     return pos, pos.id()
 
 
 def _position(c: Checker, st: dict, rules, drawn: bool, field: str):
-    from .game import _LastRollPosition
-
     pid = c.str(st["position"], f"{field}.position", _MAX_ID)
     ft = c.list(st["first_turn"], f"{field}.first_turn")
     if len(ft) != 2 or not all(isinstance(f, bool) for f in ft):
@@ -264,7 +264,7 @@ def _position(c: Checker, st: dict, rules, drawn: bool, field: str):
     if not drawn and canonical != pid:
         c.fail(f"{field}.position", pid, f"with first_turn {list(ft)} the position is written {canonical!r}")
     if st["last_roll"] is True:
-        pos = _LastRollPosition(pos._b, pos.rules, pos.first_turn)
+        pos = LastRollPosition(pos._b, pos.rules, pos.first_turn)
     return pos
 
 
@@ -332,9 +332,7 @@ def _dice_used(c: Checker, steps, dice, field: str):
 def replay_steps(c: Checker, steps: list, pos, dice, field: str) -> None:
     """The steps of a partial turn, groups of single steps of one checker: each must be a legal step
     that can still be completed to a legal play (as :meth:`Game.step` takes them)."""
-    from .game import _Turn
-
-    turn = _Turn(pos, dice, pos.legal_plays(dice))
+    turn = TurnEntry(pos, dice, pos.legal_plays(dice))
     state = turn._start_state()
     for gi, group in enumerate(steps):
         if len(group) == 0:
@@ -483,8 +481,6 @@ def check_state(
         c, cube, f + "cube", phase=phase, resume=resume, turn=turn, crawford=crawford, last_roll=last_roll
     )
     if phase == "opening":
-        from ..rules.position import Position
-
         if pos != Position.start(rules):
             c.fail(f + "position", st["position"], "a game not started is at the starting position")
         if last_roll or steps:
@@ -546,8 +542,6 @@ def _check_cube_state(c: Checker, cube, field: str, *, phase, resume, turn, craw
 
 
 def _check_result(c: Checker, r: dict, field: str, rules, *, jacoby, cube, pos, turn, starter):
-    from .game import result_level
-
     reason, winner, level = r["reason"], r["winner"], r["level"]
     if r["cube"] != cube.value:
         c.fail(f"{field}.cube", r["cube"], f"the cube is at {cube.value}")
@@ -567,9 +561,9 @@ def _check_result(c: Checker, r: dict, field: str, rules, *, jacoby, cube, pos, 
     else:
         if reason == "bear-off":
             if arr[0] == 15:
-                want_winner, want_level = turn, result_level(rules, pos.opponent)
+                want_winner, want_level = turn, result_kind(rules, pos.opponent)
             elif arr[27] == 15 and not rules.hitting and rules.last_roll != "off" and turn == 1 - starter:
-                want_winner, want_level = 1 - turn, result_level(rules, pos.mover)
+                want_winner, want_level = 1 - turn, result_kind(rules, pos.mover)
             else:
                 c.fail(f"{field}.reason", reason, f"nobody has borne off all 15 checkers in position {pos.id()}")
             if winner != want_winner:
