@@ -12,9 +12,11 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine.evaluator import Probabilities
+from ..rules.errors import GameStateError
 from ..rules.position import Play, Position
+from .events import Phase
 
-__all__ = ["Player", "ComputerPlayers", "accepts_resignation"]
+__all__ = ["Player", "ComputerPlayers", "accepts_resignation", "play_turn"]
 
 
 @runtime_checkable
@@ -53,3 +55,38 @@ def accepts_resignation(evaluate: Callable[[Position], Probabilities], game, sid
         probs = probs.flipped()
     scoring = game.rules.scoring
     return scoring[level] >= probs.equity(scoring) - 1e-9
+
+
+def play_turn(game, bot, match=None) -> list[tuple[str, object]]:
+    """Let ``bot`` act in ``game`` for the player who must act now until the other must act or the game is over:
+    :meth:`nardy.flow.game.Game.play_turn` (see there for what is done, returned and raised)."""
+    if game.phase == Phase.OVER:
+        raise GameStateError("the game is over", code="game_over")
+    if game.phase == Phase.OPENING:
+        game.start()
+        return [("start", None)]
+    state = match if match is not None else game
+    side = game.to_act
+    done: list[tuple[str, object]] = []
+    if game.phase == Phase.DOUBLE:
+        if bot.cube_action(state).take:
+            done.append(("take", game.take()))
+        else:
+            done.append(("drop", game.drop()))
+        return done
+    if game.phase == Phase.RESIGN:
+        answer = getattr(bot, "accepts_resignation", None)  # a bot of before the Player protocol: evaluate
+        if answer(game, side) if answer is not None else accepts_resignation(bot.evaluate, game, side):
+            done.append(("accept", game.accept_resignation()))
+        else:
+            game.decline_resignation()
+            done.append(("decline", None))
+        return done
+    if game.phase == Phase.ROLL:
+        if game.may_double and bot.cube_action(state).double:
+            done.append(("double", game.double()))
+            return done
+        done.append(("roll", game.roll()))
+    if game.phase == Phase.MOVE and game.turn == side:
+        done.append(("play", game.play(bot.choose_play(game.position, game.dice))))
+    return done

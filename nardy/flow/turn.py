@@ -10,7 +10,7 @@ import numpy as np
 from ..rules.notation import Step
 from ..rules.position import Play, Position
 
-__all__ = ["TurnEntry"]
+__all__ = ["TurnEntry", "event_steps"]
 
 
 def _diff_step(b, nb) -> tuple[int, int, bool]:
@@ -160,3 +160,8 @@ class TurnEntry:
             return (passing_hits, exact, [s.die for s in path])
 
         return min(found, key=key)
+
+
+def event_steps(steps) -> tuple:
+    """Steps as the ``(from, to, die, hit)`` tuples of a :class:`~nardy.flow.events.PlayEvent`."""
+    return tuple((s.frm, s.to, s.die, bool(s.hit)) for s in steps)
