@@ -63,9 +63,9 @@ def play_pair(game, a: Bot, b: Bot, rolls, timing):
                 timing.append(time.perf_counter() - t0)
             res = play.result
             if res.is_game_over():
-                from nardy.flow.game import result_level
+                from nardy.rules.scoring import result_kind
 
-                pts = values[result_level(res.rules, res.opponent)]
+                pts = values[result_kind(res.rules, res.opponent)]
                 out.append(pts if a_moves else -pts)
                 break
             pos = res.mirror()

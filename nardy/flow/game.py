@@ -80,7 +80,7 @@ from .events import (
     SetupEvent,
     TakeEvent,
 )
-from .gamesave import SavedGame
+from .gamesave import GamePersistence
 from .players import play_turn
 from .turn import TurnEntry, event_steps
 
@@ -138,7 +138,7 @@ class MayDouble:
         return g.phase == "roll" and g.why_not_double(player) is None
 
 
-class Game(SavedGame):
+class Game(GamePersistence):
     """One game with its turn flow, cube, resignations and result (see the module docstring).
 
     Args:

@@ -1,6 +1,6 @@
-"""A game's saved state: :meth:`SavedGame.to_dict` writes it and :meth:`SavedGame.from_dict` rebuilds it (checked
-whole by :mod:`nardy.flow.saved` first), and the undo points of :meth:`SavedGame.undo_turn` are such states.
-:class:`nardy.flow.game.Game` is a :class:`SavedGame`.
+"""A game's saved state: :meth:`GamePersistence.to_dict` writes it and :meth:`GamePersistence.from_dict` rebuilds
+it (checked whole by :mod:`nardy.flow.saved` first), and the undo points of :meth:`GamePersistence.undo_turn` are
+such states. :class:`nardy.flow.game.Game` is a :class:`GamePersistence`.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from .turn import TurnEntry, event_steps
 
 log = logging.getLogger("nardy")
 
-__all__ = ["SavedGame"]
+__all__ = ["GamePersistence"]
 
 
-class SavedGame:
+class GamePersistence:
     """What makes a :class:`~nardy.flow.game.Game` saved and resumed: its state as JSON-able data (version 1),
     the undo points, and the rebuilding of a saved game (the game's own attributes: position, turn, dice,
     phase, cube, partial turn, history)."""
