@@ -145,7 +145,7 @@ class Table:
             "t"}``).
         computer: the :data:`~nardy.flow.players.ComputerPlayers` factory of the computer's players (e.g.
             :func:`nardy.flow.bot.bot_player`); the table makes none itself. Without one, a computer seat cannot
-            act (:meth:`bot` raises GameStateError ``no_computer``).
+            act (:meth:`bot` raises InvalidOptionError).
     """
 
     def __init__(
@@ -307,9 +307,10 @@ class Table:
         the table's seed and the place in the match, so a seeded match plays the same after a save and resume).
 
         Raises:
-            GameStateError: ``no_computer``: the table was given no ``computer`` factory."""
+            InvalidOptionError: the table was given no ``computer`` factory (a mistake of its maker, not a
+                refusal a player meets)."""
         if self.computer is None:
-            raise GameStateError("this table has no computer player", code="no_computer")
+            raise InvalidOptionError("this table has no computer players: give Table(..., computer=factory)")
         g = self.game
         lv = level or self.seats[side].level or "advanced"
         seed = _bot_seed(self.seed, len(self.match.games), len(g.history) if g else 0, side)
