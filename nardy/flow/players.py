@@ -9,12 +9,14 @@ takes a :class:`Player` for a whole turn. :class:`nardy.flow.bot.Bot` is the lib
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from ..engine.evaluator import Probabilities
 from ..rules.errors import GameStateError
 from ..rules.position import Play, Position
 from .events import Phase
+
+if TYPE_CHECKING:  # the engine is loaded by whoever evaluates: a game alone does not load it
+    from ..engine.evaluator import Probabilities
 
 __all__ = ["Player", "ComputerPlayers", "accepts_resignation", "play_turn"]
 
