@@ -23,7 +23,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     from nardy.analysis import Analyser, match_of_game
-    from nardy.engine import Bot
+    from nardy.flow.bot import Bot
     from nardy.flow.game import Game
     from nardy.rules.dice import DiceSource
 

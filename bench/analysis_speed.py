@@ -28,7 +28,7 @@ def main(argv=None) -> int:
     ap.add_argument("--levels", default="advanced,expert,grandmaster")
     args = ap.parse_args(argv)
     from nardy.analysis import Analyser
-    from nardy.engine import Bot
+    from nardy.flow.bot import Bot
     from nardy.records.mat import replay
 
     match = replay(Path(args.file))

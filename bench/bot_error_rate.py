@@ -26,8 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import gnubg_nn  # noqa: E402
 
 from nardy import Position  # noqa: E402
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine._kernels import is_race  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_vs_gnubg import gnubg_board, gnubg_choice  # noqa: E402

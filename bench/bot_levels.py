@@ -34,9 +34,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nardy import Position  # noqa: E402
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine.net import Net, shipped_path  # noqa: E402
 from nardy.engine.tdtrain import benchmark  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 
 
 def draw_rolls(game, rng):
@@ -63,9 +63,9 @@ def play_pair(game, a: Bot, b: Bot, rolls, timing):
                 timing.append(time.perf_counter() - t0)
             res = play.result
             if res.is_game_over():
-                from nardy.flow.game import result_level
+                from nardy.rules.scoring import result_kind
 
-                pts = values[result_level(res.rules, res.opponent)]
+                pts = values[result_kind(res.rules, res.opponent)]
                 out.append(pts if a_moves else -pts)
                 break
             pos = res.mirror()

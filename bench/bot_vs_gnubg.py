@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import gnubg_nn  # noqa: E402
 
 from nardy import Position  # noqa: E402
-from nardy.engine import Bot  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 
 
 def gnubg_board(pos: Position):

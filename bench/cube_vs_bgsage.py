@@ -53,8 +53,8 @@ import gnubg_nn  # noqa: E402
 from bgsage.batch import bgbot_cpp  # noqa: E402
 
 from nardy import Position  # noqa: E402
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine._kernels import is_race  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 from nardy.flow.cubetheory import CubeState, cube_efficiency, decide, match_cube_decision, money_cube_decision  # noqa: E402
 from nardy.flow.met import get_met  # noqa: E402
 from nardy.training.teachers import bgsage_bearoff_db  # noqa: E402

@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bot_error_rate import sample_positions  # noqa: E402
 from bot_vs_gnubg import gnubg_choice  # noqa: E402
 
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine._kernels import is_race  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 from nardy.training.teachers import bgsage_evaluate  # noqa: E402
 
 

@@ -37,12 +37,12 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from net_forward import sample  # noqa: E402
 
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine import _kernels as NEW  # noqa: E402
 from nardy.engine import bot as bot_mod  # noqa: E402
 from nardy.engine import evaluator as evaluator_mod  # noqa: E402
 from nardy.engine import net as net_mod  # noqa: E402
 from nardy.engine import search as search_mod  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 
 USERS = (net_mod, evaluator_mod, search_mod, bot_mod)
 

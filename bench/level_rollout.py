@@ -3,7 +3,7 @@ nardy games, which have no outside judge).
 
 Positions (with their dice) come from 0-ply self-play of the shipped net (``bench/net_forward.py``'s
 ``sample``), only those with more than one legal play; ``--positions`` of them, spread over ``--games``
-games. Each is chosen by a :class:`nardy.engine.Bot` at ``--a`` and at ``--b``. Where the two plays differ,
+games. Each is chosen by a :class:`nardy.engine.Engine` at ``--a`` and at ``--b``. Where the two plays differ,
 both results are rolled out ``--trials`` times by the shipped net at 0-ply (first two rolls stratified,
 later rolls from ``--seed``; :func:`nardy.engine.rollout.rollout_boards`), the two plays of a position with
 the same dice (common random numbers: the paired difference is much tighter than either rollout). Where
@@ -36,10 +36,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from net_forward import spread_spots  # noqa: E402
 
-from nardy.engine import BOT_LEVELS, Bot  # noqa: E402
 from nardy.engine.evaluator import money_equity, terminal_probs  # noqa: E402
 from nardy.engine.net import Net, shipped_path  # noqa: E402
 from nardy.engine.rollout import rollout_boards  # noqa: E402
+from nardy.flow.bot import BOT_LEVELS, Bot  # noqa: E402
 from nardy.rules.variants import get_rules  # noqa: E402
 
 

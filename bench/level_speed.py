@@ -2,7 +2,7 @@
 
 Positions (with their dice) come from 0-ply self-play of the shipped net (``bench/net_forward.py``'s
 ``sample``), only those with more than one legal play; ``--positions`` of them, spread over ``--games``
-games, are each chosen by a :class:`nardy.engine.Bot` of every level in turn (``--levels``, the first is the
+games, are each chosen by a :class:`nardy.engine.Engine` of every level in turn (``--levels``, the first is the
 reference), so all levels run on the same machine state (this machine is shared and noisy: the ratios are
 the figures, absolute times upper bounds). Reported per level: wall ms per move (mean, median, 95th
 percentile, largest), the ratio of means to the first level, how many moves took longer than ``--budget``
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from net_forward import spread_spots  # noqa: E402
 
-from nardy.engine import BOT_LEVELS, Bot  # noqa: E402
+from nardy.flow.bot import BOT_LEVELS, Bot  # noqa: E402
 from nardy.flow.table import BOT_MOVE_BUDGET  # noqa: E402
 
 

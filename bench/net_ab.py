@@ -1,7 +1,7 @@
 """Two or more nets of one game at the same search level, in one process: CPU time per move and agreement.
 
 Positions (with their dice) come from 0-ply self-play of the shipped net (``bench/net_forward.py``'s
-``sample``); ``--positions`` of them, spread over the games, are chosen by a :class:`nardy.engine.Bot` of
+``sample``); ``--positions`` of them, spread over the games, are chosen by a :class:`nardy.engine.Engine` of
 each net at ``--level`` (default ``grandmaster``, 2-ply), round by round with the nets alternating, so
 every net runs on the same machine state (this machine is shared and noisy: the ratio to the first net is
 the figure, the absolute times are upper bounds). Reported per net: process CPU ms per move (mean over the
@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from net_forward import spread_spots  # noqa: E402
 from rollout_error import label, load_net  # noqa: E402
 
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine.net import Net  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 
 
 def parse_nets(spec: str, game: str) -> dict[str, Net]:

@@ -32,9 +32,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nardy import Position  # noqa: E402
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine import _kernels as K  # noqa: E402
 from nardy.engine import net as netmod  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 
 
 def sample(game: str, n_games: int, seed: int):

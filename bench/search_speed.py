@@ -32,9 +32,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nardy import Position
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine.evaluator import NeuralEvaluator  # noqa: E402
 from nardy.engine.search import Searcher  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 from nardy.rules import _movegen as _core  # noqa: E402
 
 

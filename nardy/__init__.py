@@ -52,7 +52,7 @@ __all__ = [
 def __getattr__(name):
     # Heavier parts are imported on first use.
     if name == "Bot":
-        from .engine import Bot
+        from .flow.bot import Bot
 
         return Bot
     raise AttributeError(f"module 'nardy' has no attribute {name!r}")

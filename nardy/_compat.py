@@ -2,7 +2,9 @@
 
 ``import nardy.game`` (or ``from nardy.bots import Bot``) still works: a finder on ``sys.meta_path`` maps each
 old dotted name to its new module, warns with a :class:`DeprecationWarning` naming the new path, and returns
-the new module itself (so ``nardy.game.Game is nardy.flow.game.Game``). Nothing in nardy, its tests or its
+the new module itself (so ``nardy.game.Game is nardy.flow.game.Game``); an old package whose names are now in a
+plain module and elsewhere (``nardy.bots``: ``Bot`` in :mod:`nardy.flow.bot`, the evaluators in
+:mod:`nardy.engine`) is a package of its own that reads them there (:data:`ALSO`). Nothing in nardy, its tests or its
 benchmarks imports an old path (``tests/project/test_import_layers.py`` checks it).
 """
 
@@ -12,6 +14,7 @@ import importlib
 import importlib.abc
 import importlib.util
 import sys
+import types
 import warnings
 
 #: old dotted name -> new dotted name (docs/design.md, "Where things moved")
@@ -25,11 +28,11 @@ MOVED: dict[str, str] = {
     "nardy.ids": "nardy.rules.ids",
     "nardy.dice": "nardy.rules.dice",
     "nardy.fairdice": "nardy.rules.fairdice",
-    "nardy.bots": "nardy.engine",
+    "nardy.bots": "nardy.flow.bot",
     "nardy.bots._kernels": "nardy.engine._kernels",
     "nardy.bots._rollout": "nardy.engine._rollout",
     "nardy.bots.bearoff": "nardy.engine.bearoff",
-    "nardy.bots.bot": "nardy.engine.bot",
+    "nardy.bots.bot": "nardy.flow.bot",
     "nardy.bots.evaluator": "nardy.engine.evaluator",
     "nardy.bots.net": "nardy.engine.net",
     "nardy.bots.rollout": "nardy.engine.rollout",
@@ -60,6 +63,28 @@ MOVED: dict[str, str] = {
     "nardy.training.cli": "nardy.cli.teach",
 }
 
+#: old packages whose new home (their :data:`MOVED` value) is a plain module: the old name is a package of its
+#: own (so its old submodules still import) whose names are the new module's, then those of these modules (what
+#: the old package also exported: ``nardy.bots`` had the evaluators, now ``nardy.engine``'s)
+ALSO: dict[str, tuple[str, ...]] = {"nardy.bots": ("nardy.engine",)}
+
+
+def _old_package(name: str, new: types.ModuleType) -> types.ModuleType:
+    """A package ``name`` reading its names from ``new`` and then from the modules of :data:`ALSO`."""
+    sources = [new, *(importlib.import_module(m) for m in ALSO.get(name, ()))]
+    mod = types.ModuleType(name, new.__doc__)
+    mod.__path__ = []
+
+    def __getattr__(attr: str):
+        for src in sources:
+            if hasattr(src, attr):
+                return getattr(src, attr)
+        raise AttributeError(f"module {name!r} has no attribute {attr!r}")
+
+    mod.__getattr__ = __getattr__  # type: ignore[method-assign]
+    mod.__all__ = list(dict.fromkeys(n for src in sources for n in getattr(src, "__all__", ())))
+    return mod
+
 
 class _OldPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds an old module path and loads it as an alias of the new module (see :data:`MOVED`)."""
@@ -76,7 +101,10 @@ class _OldPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
             DeprecationWarning,
             stacklevel=3,
         )
-        return importlib.import_module(new)
+        module = importlib.import_module(new)
+        if spec.name in ALSO:
+            return _old_package(spec.name, module)
+        return module
 
     def exec_module(self, module):
         pass  # the new module is loaded already

@@ -223,7 +223,7 @@ class Decider:
     """
 
     def __init__(self, level: str = "expert", think: float | None = 20.0, seed=None, dialect: str = "gnubg"):
-        from .engine.bot import Bot
+        from .flow.bot import Bot
 
         self.bot = Bot("backgammon", level=level, seed=seed)
         self.think = think

@@ -1,20 +1,22 @@
 """Analysis of a finished match or game: every decision of both players judged by a bot.
 
 For every turn of every game the analysis replays the record through the rules (a fresh
-:class:`~nardy.flow.game.Game` per game) and, at each decision, asks the bots (:class:`nardy.engine.Bot`, its
+:class:`~nardy.flow.game.Game` per game) and, at each decision, asks the bots (:class:`nardy.flow.bot.Bot`, its
 :class:`~nardy.engine.search.Searcher`, :mod:`nardy.flow.cubetheory`, :mod:`nardy.flow.met`) what the
 decision was worth:
 
 * **checker plays**: the legal plays are ranked at the level's search depth with the bot's own move
   filters (:meth:`Searcher.rank`); the play made is searched to the same depth when the filters dropped it.
   Each candidate's probabilities (after the play, mover's view) are turned into the mover's *cubeful*
-  value with the opponent on roll: Janowski's money formula (:func:`~nardy.flow.cubetheory.money_cube_decision`)
-  or match winning chances through the match equity table (:func:`~nardy.flow.cubetheory.match_cube_decision`),
+  value with the opponent on roll (:func:`~nardy.flow.cubetheory.cube_decision`): Janowski's money formula
+  (:func:`~nardy.flow.cubetheory.money_cube_decision`) or match winning chances through the match equity
+  table (:func:`~nardy.flow.cubetheory.match_cube_decision`),
   the opponent taking its best cube action (double when right, as GNU Backgammon's cubeful evaluation).
   Candidates are ranked by that value (so gammons count as the score makes them count); the loss of the
   play made is the best value minus its value.
-* **cube decisions**: wherever the player on roll may double, :meth:`Bot.cube_action` at the level's
-  depth gives no double / double-take / double-pass. The doubler's loss is the optimal value
+* **cube decisions**: wherever the player on roll may double, :func:`nardy.flow.cubetheory.cube_decision`
+  (what :meth:`Bot.cube_action` uses) fed with the level's probabilities gives no double / double-take /
+  double-pass (:mod:`nardy.analysis.cubeful`). The doubler's loss is the optimal value
   (``ND`` or ``min(DT, DP)``) minus the value of what was done (``ND`` for no double, ``min(DT, DP)`` for
   a double); the taker's loss is (from the doubler's view) the value of the answer given minus
   ``min(DT, DP)``.
@@ -47,15 +49,12 @@ so figures compare in scale, not to the decimal). Ratings words are gnubg's, fro
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from ..engine import Bot
 from ..engine.evaluator import Probabilities, flip_probs
 from ..engine.search import Candidate, mirror_boards
-from ..flow.cubetheory import cube_efficiency, decide, match_cube_decision, money_cube_decision
+from ..flow.bot import Bot
 from ..flow.events import (
     AcceptEvent,
     BeaverEvent,
@@ -75,6 +74,17 @@ from ..flow.met import get_met
 from ..rules.dice import FixedDice
 from ..rules.errors import NardyError
 from ..rules.position import Position
+from .cubeful import _Ctx
+from .results import (
+    LUCK_THRESHOLDS,
+    THRESHOLDS,
+    Decision,
+    MatchAnalysis,
+    PlayerSummary,
+    luck_mark_of,
+    mark_of,
+    rating_of,
+)
 
 __all__ = [
     "THRESHOLDS",
@@ -90,22 +100,8 @@ __all__ = [
     "rating_of",
 ]
 
-#: Marks by normalised equity lost (GNU Backgammon's defaults): (mark, lowest loss), worst first.
-THRESHOLDS = (("blunder", 0.12), ("error", 0.06), ("doubtful", 0.03))
-#: Luck marks by normalised equity (GNU Backgammon's defaults).
-LUCK_THRESHOLDS = (("very lucky", 0.6), ("lucky", 0.3), ("unlucky", -0.3), ("very unlucky", -0.6))
 #: A "no double" counts as a decision when doubling is within this much of it (gnubg's close decision).
 CLOSE_CUBE = 0.16
-#: gnubg's ratings by error rate (mp per decision): below each bound, that word.
-RATINGS = (
-    (2.0, "Supernatural"),
-    (5.0, "World class"),
-    (8.0, "Expert"),
-    (12.0, "Advanced"),
-    (18.0, "Intermediate"),
-    (26.0, "Casual player"),
-    (35.0, "Beginner"),
-)
 #: Analysis levels (bot levels that search without noise), weakest first, and their search depth.
 ANALYSIS_LEVELS = {"advanced": 0, "expert": 1, "grandmaster": 2}
 #: The default level: the strongest that analyses a 7-point backgammon match in under a minute on the
@@ -113,322 +109,6 @@ ANALYSIS_LEVELS = {"advanced": 0, "expert": 1, "grandmaster": 2}
 DEFAULT_ANALYSIS_LEVEL = "grandmaster"
 #: Candidates kept per checker decision in the output.
 TOP_CANDIDATES = 5
-
-
-def mark_of(loss: float) -> str:
-    """The mark of a decision that lost ``loss`` normalised equity: ``"blunder"``, ``"error"``,
-    ``"doubtful"`` or ``""`` (:data:`THRESHOLDS`)."""
-    for name, lo in THRESHOLDS:
-        if loss >= lo - 1e-12:
-            return name
-    return ""
-
-
-def luck_mark_of(luck: float) -> str:
-    """``"very lucky"``, ``"lucky"``, ``"unlucky"``, ``"very unlucky"`` or ``""`` (:data:`LUCK_THRESHOLDS`)."""
-    if luck >= 0.6:
-        return "very lucky"
-    if luck >= 0.3:
-        return "lucky"
-    if luck <= -0.6:
-        return "very unlucky"
-    if luck <= -0.3:
-        return "unlucky"
-    return ""
-
-
-def rating_of(error_rate: float) -> str:
-    """GNU Backgammon's words for an error rate in mp per decision (``Supernatural`` below 2 ... ``Awful!``)."""
-    for bound, word in RATINGS:
-        if error_rate < bound:
-            return word
-    return "Awful!"
-
-
-@dataclass
-class Decision:
-    """One decision of one player.
-
-    Attributes:
-        game: game number (1-based); move: the line of the ``.mat`` record (as GNU Backgammon numbers
-            them); player: 0 (White, first name) or 1; kind: ``"checker"`` or ``"cube"``.
-        action: ``"play"`` (checker), ``"double"`` (the doubler's decision: doubled or not) or ``"take"``
-            (the answer: take or pass).
-        position: Position ID before the decision, from the deciding player's view (the doubler's for a
-            take); match_id: GNU Backgammon Match ID (backgammon, else ``""``); dice: the roll or ``None``.
-        played, best: the play made / the best play (notation, own numbering; ``""`` for a dance), or
-            ``"no double"``, ``"double"``, ``"take"``, ``"pass"``.
-        equity_loss: normalised equity lost (>= 0, mover's view); mwc_loss: the same in match winning
-            chance (match play, else ``None``); mark: :func:`mark_of`; forced: one legal play (not counted);
-            counted: counted in the player's statistics.
-        luck: the roll's luck (normalised, checker decisions; ``None`` for cube ones); luck_native: in
-            points (money, times the cube) or match winning chance; luck_mark: :func:`luck_mark_of`.
-        equity_before: the decider's normalised cubeful equity before the roll (the luck's base; for a cube
-            decision, with its best cube action); value_before: the same in points or MWC for player 0 (the
-            graph); equity_after / value_after: the same after the play made (checker decisions).
-        candidates: the best plays ``{"play", "equity", "loss", "ply", "probabilities", "mwc"}``
-            (mover's view after the play) or the cube's ``{"no double", "double/take", "double/pass"}``.
-        cube: the cube's value and owner at the decision; error_kind: for cube errors ``"missed double"``,
-            ``"wrong double"``, ``"wrong take"``, ``"wrong pass"``; ``""`` otherwise.
-    """
-
-    game: int
-    move: int
-    player: int
-    kind: str
-    action: str
-    position: str
-    match_id: str
-    dice: tuple | None
-    played: str
-    best: str
-    equity_loss: float
-    mwc_loss: float | None
-    mark: str
-    forced: bool
-    counted: bool
-    luck: float | None = None
-    luck_native: float | None = None
-    luck_mark: str = ""
-    equity_before: float | None = None
-    value_before: float | None = None
-    equity_after: float | None = None
-    value_after: float | None = None
-    candidates: Any = field(default_factory=list)
-    cube: dict = field(default_factory=dict)
-    error_kind: str = ""
-    probabilities: dict | None = None
-
-    def to_dict(self) -> dict:
-        d = {
-            "game": self.game,
-            "move": self.move,
-            "player": self.player,
-            "kind": self.kind,
-            "action": self.action,
-            "position": self.position,
-            "match_id": self.match_id,
-            "dice": list(self.dice) if self.dice else None,
-            "played": self.played,
-            "best": self.best,
-            "equity_loss": _r(self.equity_loss),
-            "mwc_loss": _r(self.mwc_loss),
-            "mark": self.mark,
-            "forced": self.forced,
-            "counted": self.counted,
-            "luck": _r(self.luck),
-            "luck_native": _r(self.luck_native),
-            "luck_mark": self.luck_mark,
-            "equity_before": _r(self.equity_before),
-            "value_before": _r(self.value_before),
-            "equity_after": _r(self.equity_after),
-            "value_after": _r(self.value_after),
-            "candidates": self.candidates,
-            "cube": self.cube,
-            "error_kind": self.error_kind,
-            "probabilities": self.probabilities,
-        }
-        return d
-
-
-def _r(x, nd: int = 6):
-    return None if x is None else round(float(x), nd)
-
-
-@dataclass
-class PlayerSummary:
-    """One player's statistics over the analysed decisions (see the module docstring for the formulas).
-
-    ``error_rate`` mp per counted decision; ``pr`` = error_rate / 2 (XG's scale); ``checker_error_rate`` /
-    ``cube_error_rate`` the same per kind; ``errors``: counts by mark over both kinds; ``cube_errors``:
-    counts by cube error kind; ``luck``: total luck in points (money) or match winning chance (match);
-    ``luck_emg``: total luck in normalised equity; ``luck_rate`` mp per roll; ``result``: points won
-    (money) or 1/0 for the match (match play); ``luck_adjusted_result``: result - (own luck - the
-    opponent's luck), as GNU Backgammon (it may pass 100% in match play)."""
-
-    name: str
-    decisions: int = 0
-    checker_decisions: int = 0
-    cube_decisions: int = 0
-    total_loss: float = 0.0
-    checker_loss: float = 0.0
-    cube_loss: float = 0.0
-    errors: dict = field(default_factory=lambda: {"doubtful": 0, "error": 0, "blunder": 0})
-    cube_errors: dict = field(
-        default_factory=lambda: {"missed double": 0, "wrong double": 0, "wrong take": 0, "wrong pass": 0}
-    )
-    luck: float = 0.0
-    luck_emg: float = 0.0
-    rolls: int = 0
-    luck_marks: dict = field(default_factory=lambda: {"very lucky": 0, "lucky": 0, "unlucky": 0, "very unlucky": 0})
-    result: float = 0.0
-    net_luck: float = 0.0
-
-    @property
-    def error_rate(self) -> float:
-        return 1000.0 * self.total_loss / self.decisions if self.decisions else 0.0
-
-    @property
-    def pr(self) -> float:
-        return self.error_rate / 2.0
-
-    def to_dict(self) -> dict:
-        cer = 1000.0 * self.checker_loss / self.checker_decisions if self.checker_decisions else 0.0
-        uer = 1000.0 * self.cube_loss / self.cube_decisions if self.cube_decisions else 0.0
-        return {
-            "name": self.name,
-            "error_rate": round(self.error_rate, 3),
-            "pr": round(self.pr, 3),
-            "rating": rating_of(self.error_rate),
-            "decisions": self.decisions,
-            "checker_decisions": self.checker_decisions,
-            "cube_decisions": self.cube_decisions,
-            "checker_error_rate": round(cer, 3),
-            "cube_error_rate": round(uer, 3),
-            "total_loss": round(self.total_loss, 6),
-            "errors": dict(self.errors),
-            "cube_errors": dict(self.cube_errors),
-            "luck": round(self.luck, 6),
-            "luck_emg": round(self.luck_emg, 6),
-            "luck_rate": round(1000.0 * self.luck_emg / self.rolls, 3) if self.rolls else 0.0,
-            "luck_marks": dict(self.luck_marks),
-            "result": round(self.result, 6),
-            "luck_adjusted_result": round(self.result - self.net_luck, 6),
-        }
-
-
-@dataclass
-class MatchAnalysis:
-    """The analysis of a match: ``players`` (two :class:`PlayerSummary`), ``decisions`` (every
-    :class:`Decision` in order), ``games`` (per game: number, score before, result, the equity swing and
-    its explanation), and what made it (``engine``). :meth:`to_dict` is the JSON of ``nardy analyse``."""
-
-    game: str
-    length: int
-    players: list
-    decisions: list
-    games: list
-    engine: dict
-    seconds: float = 0.0
-    source: str = ""
-
-    def to_dict(self) -> dict:
-        return {
-            "format": "nardy-analysis",
-            "version": 1,
-            "source": self.source,
-            "game": self.game,
-            "length": self.length,
-            "match_play": bool(self.length),
-            "units": {
-                "equity_loss": "normalised equity (EMG: per unit of the cube; match play through the MET)",
-                "error_rate": "millipoints of normalised equity per counted decision",
-                "pr": "error_rate / 2 (eXtreme Gammon's PR scale)",
-                "luck": "points (money) or match winning chance (match play)",
-            },
-            "thresholds": dict(THRESHOLDS),
-            "engine": self.engine,
-            "seconds": round(self.seconds, 3),
-            "players": [p.to_dict() for p in self.players],
-            "games": self.games,
-            "decisions": [d.to_dict() for d in self.decisions],
-        }
-
-
-class _Ctx:
-    """The cube and score around a decision, and the conversions to cubeful values."""
-
-    def __init__(self, rules, length, score, game: Game, post_crawford: bool):
-        self.rules = rules
-        self.values = tuple(rules.scoring)
-        self.length = length
-        self.score = score
-        self.cube_value = game.cube_value
-        self.owner = game.cube_owner
-        self.enabled = game.cube_enabled
-        self.crawford = game.crawford
-        self.post = post_crawford
-        self.jacoby = game.jacoby
-        self.limit = game.cube.limit
-        self.met = get_met(rules.name) if length else None
-
-    def aways(self, player):
-        return self.length - self.score[player], self.length - self.score[1 - player]
-
-    def can_double(self, player) -> bool:
-        if not self.enabled or self.crawford or self.owner not in (None, player):
-            return False
-        if self.limit is not None and self.cube_value * 2 > self.limit:
-            return False
-        if self.length:
-            me, _ = self.aways(player)
-            if me <= self.cube_value:  # a win already takes the match: the cube is dead for this side
-                return False
-        return True
-
-    def owner_rel(self, player) -> str:
-        if self.owner is None:
-            return "centre"
-        return "me" if self.owner == player else "opponent"
-
-    def win_lose(self, player):
-        """MWC of ``player`` after winning / losing the current cube's value (match play)."""
-        me, opp = self.aways(player)
-        c = self.cube_value
-        return self.met.mwc_after(me - c, opp, me, opp), self.met.mwc_after(me, opp - c, me, opp)
-
-    def scale(self, player) -> float:
-        """Normalised equity per native unit for ``player``: 2 / (W - L) in match play, 1 / cube in money."""
-        if not self.length:
-            return 1.0 / self.cube_value
-        w, lo = self.win_lose(player)
-        return 2.0 / (w - lo) if w - lo > 1e-9 else 0.0
-
-    def cube_eqs(self, probs, position, player) -> dict:
-        """ND/DT/DP for ``player`` on roll in ``position`` with cubeless ``probs`` (on-roll view), native
-        units (money: points times the cube; match: MWC)."""
-        x = cube_efficiency(position) if (self.enabled and not self.crawford) else 0.0
-        rel = self.owner_rel(player) if self.enabled else "centre"
-        if self.length:
-            me, opp = self.aways(player)
-            return match_cube_decision(probs, self.values, x, rel, me, opp, self.cube_value, self.met)
-        jac = self.jacoby and self.enabled
-        e = money_cube_decision(probs, self.values, x, rel, jacoby=jac, cube_value=self.cube_value)
-        return {k: v * self.cube_value for k, v in e.items()}
-
-    def value_on_roll(self, probs, position, player) -> float:
-        """``player``'s cubeful value on roll (native units), taking its best cube action."""
-        eqs = self.cube_eqs(probs, position, player)
-        if self.can_double(player):
-            double, _ = decide(eqs)
-            if double:
-                return min(eqs["double/take"], eqs["double/pass"])
-        return eqs["no double"]
-
-    def value_after_play(self, probs_mover, result: Position, player) -> float:
-        """The mover's (``player``'s) cubeful value after its play (``probs_mover``: mover's view of the
-        result board), the opponent on roll with its best cube action."""
-        opp = 1 - player
-        if result.mover[0] >= 15 or result.is_game_over():
-            return self._terminal(probs_mover, player)
-        v = self.value_on_roll(flip_probs(np.asarray(probs_mover), self.rules.name), result.mirror(), opp)
-        return (1.0 - v) if self.length else -v
-
-    def _terminal(self, probs_mover, player) -> float:
-        a = np.asarray(probs_mover, np.float64)
-        L = len(self.values)
-        # the level won: the highest cumulative output that is 1
-        level = 0
-        for i in range(1, L):
-            if a[i] > 0.5:
-                level = i
-        pts = self.values[level] * self.cube_value
-        if self.jacoby and self.enabled and not self.length and self.owner is None and self.cube_value == 1:
-            pts = self.values[0]
-        if self.length:
-            me, opp = self.aways(player)
-            return self.met.mwc_after(me - pts, opp, me, opp)
-        return float(pts)
 
 
 class Analyser:
@@ -549,9 +229,8 @@ class Analyser:
         """Cube equities (native units, ``player`` on roll) at the level's depth, with ``double`` and ``take``
         (the right actions) and the probabilities used."""
         probs = self.probabilities(position)
-        eqs = ctx.cube_eqs(probs, position, player)
-        double, take = decide(eqs)
-        return {"equities": eqs, "double": double, "take": take, "probabilities": probs}
+        eqs, d = ctx.decision(probs, position, player)
+        return {"equities": eqs, "double": d.double, "take": d.take, "probabilities": probs}
 
     # ----- a whole match ------------------------------------------------------------------------
     def analyse(self, match, progress=None, source: str = "") -> MatchAnalysis:

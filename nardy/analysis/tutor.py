@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .core import DEFAULT_ANALYSIS_LEVEL, THRESHOLDS, Analyser, _Ctx, mark_of
+from .core import DEFAULT_ANALYSIS_LEVEL, Analyser
+from .cubeful import _Ctx
+from .results import THRESHOLDS, mark_of
 
 __all__ = ["Tutor", "Advice", "match_summary_data"]
 

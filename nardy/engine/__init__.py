@@ -1,21 +1,20 @@
-"""Bots: evaluators, nets, bearoff database, search, cube decisions, training.
+"""The engine: evaluators, nets, bearoff database, search, rollouts, training. It knows positions, never a game,
+a match or the cube.
 
 Public API:
 
-* :class:`Bot` (``nardy.Bot``): ``Bot(game, level="grandmaster")`` with ``choose_play``, ``hints``,
-  ``evaluate`` and ``cube_action``; levels in :data:`BOT_LEVELS` (``random``, ``heuristic``, ``beginner``,
-  ``casual``, ``intermediate``, ``advanced``, ``expert``, ``grandmaster``, ``champion``). :class:`RandomBot`,
-  :class:`HeuristicBot`.
+* :class:`Engine`: ``Engine(game, level="grandmaster")`` with ``choose_play``, ``hints`` and ``evaluate``;
+  levels in :data:`BOT_LEVELS` (``random``, ``heuristic``, ``beginner``, ``casual``, ``intermediate``,
+  ``advanced``, ``expert``, ``grandmaster``, ``champion``). The computer player of games (``nardy.Bot``, with
+  ``cube_action`` and ``take_turn``) is game flow's :class:`nardy.flow.bot.Bot`, an ``Engine``.
 * Evaluators (:mod:`nardy.engine.evaluator`): :class:`Evaluator` protocol, :class:`Probabilities`,
   :class:`NeuralEvaluator`, :class:`BearoffEvaluator`, :class:`HybridEvaluator`.
-* :mod:`nardy.engine.search` (n-ply search), :mod:`nardy.flow.cubetheory` (cube decisions),
-  :mod:`nardy.flow.met` (match equity tables), :mod:`nardy.engine.tdtrain` (``nardy train``),
+* :mod:`nardy.engine.search` (n-ply search), :mod:`nardy.engine.tdtrain` (``nardy train``),
   :mod:`nardy.engine.bearoff` (one-sided bearoff database), :mod:`nardy.engine.rollout` (rollouts,
   ``rollout(position, trials=1296)``, and the datasets of rollout training).
 """
 
-from ..flow.cubetheory import CubeDecision
-from .bot import BOT_LEVELS, DEFAULT_LEVEL, STRONGEST_LEVEL, Bot, HeuristicBot, Hint, RandomBot
+from .bot import BOT_LEVELS, DEFAULT_LEVEL, STRONGEST_LEVEL, Engine, Hint
 from .evaluator import (
     LEVELS,
     OUTPUT_NAMES,
@@ -28,14 +27,11 @@ from .evaluator import (
 )
 
 __all__ = [
-    "Bot",
-    "RandomBot",
-    "HeuristicBot",
+    "Engine",
     "Hint",
     "BOT_LEVELS",
     "STRONGEST_LEVEL",
     "DEFAULT_LEVEL",
-    "CubeDecision",
     "Evaluator",
     "Probabilities",
     "NeuralEvaluator",

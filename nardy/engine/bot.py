@@ -1,4 +1,6 @@
-"""The :class:`Bot`: a computer player for any of the three games, at a named level.
+"""The :class:`Engine`: the computer's choice of plays, hints and evaluations of positions, for any of the three
+games, at a named level. It knows positions only; the computer player of games (cube actions, whole turns) is
+:class:`nardy.flow.bot.Bot` (``nardy.Bot``), an ``Engine`` with the cube.
 
 Levels (weakest first), :data:`BOT_LEVELS`:
 
@@ -12,7 +14,7 @@ Levels (weakest first), :data:`BOT_LEVELS`:
 ``expert``     1-ply search with gnubg-style candidate filtering
 ``grandmaster`` 2-ply search with candidate filtering (the default: under 60 ms a backgammon move)
 ``champion``   3-ply search (the 2-ply's best 2 within 0.04 searched a ply deeper; the strongest);
-               cube decisions as grandmaster's (2-ply)
+               (:class:`nardy.flow.bot.Bot`'s cube decisions as grandmaster's, 2-ply)
 =============  =========================================================================
 
 ``champion`` costs about 8x grandmaster's time (backgammon 0.45 s a move on one core, up to 3 s in
@@ -24,9 +26,10 @@ bgsage 4-ply on
 
 Example::
 
-    >>> import nardy
-    >>> bot = nardy.Bot("backgammon", level="grandmaster")
-    >>> pos = nardy.Position.start("backgammon")
+    >>> from nardy import Position
+    >>> from nardy.engine import Engine
+    >>> bot = Engine("backgammon", level="grandmaster")
+    >>> pos = Position.start("backgammon")
     >>> bot.choose_play(pos, (3, 1))         # one of pos.legal_plays((3, 1))
     <Play 8/5 6/5 -> 4HPwATCwZ/ABMA>
     >>> round(bot.evaluate(pos).win, 2)      # P(the side on roll wins)
@@ -39,16 +42,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..flow.cubetheory import (
-    CubeDecision,
-    CubeState,
-    HasCubeState,
-    cube_efficiency,
-    decide,
-    match_cube_decision,
-    money_cube_decision,
-)
-from ..rules.errors import why_not_double_text
 from ..rules.position import Position, check_dice
 from ..rules.variants import get_rules
 from . import _kernels as K
@@ -56,7 +49,7 @@ from .evaluator import HybridEvaluator, Probabilities, default_evaluator, termin
 from .net import GAME_CODES, Net
 from .search import Searcher
 
-__all__ = ["Bot", "RandomBot", "HeuristicBot", "Hint", "BOT_LEVELS", "STRONGEST_LEVEL", "DEFAULT_LEVEL"]
+__all__ = ["Engine", "Hint", "BOT_LEVELS", "STRONGEST_LEVEL", "DEFAULT_LEVEL"]
 
 #: level -> (search ply, noise sd); ``None`` ply for the non-net players.
 BOT_LEVELS = {
@@ -74,9 +67,6 @@ BOT_LEVELS = {
 STRONGEST_LEVEL = "champion"
 #: The default of :class:`Bot` and of hints and analysis: the strongest level that stays under 60 ms a move.
 DEFAULT_LEVEL = "grandmaster"
-#: The deepest search that feeds cube decisions: a 3-ply position evaluation costs 21 2-ply ones (seconds a
-#: decision), and the 2-ply cube already errs only 0.3 / 0.8 mp per money double / take (docs/bots.md).
-CUBE_MAX_PLY = 2
 
 
 @dataclass
@@ -101,8 +91,11 @@ class Hint:
         }
 
 
-class Bot:
-    """A computer player.
+class Engine:
+    """The engine's player of positions: chooses plays, ranks them (hints) and evaluates positions at a level.
+
+    It knows positions only, never a game, a match or the cube: :class:`nardy.flow.bot.Bot` (``nardy.Bot``)
+    is an ``Engine`` that also decides cube actions and takes whole turns of a game.
 
     Args:
         game: ``"backgammon"``, ``"short"``, ``"long"`` (any alias) or a :class:`~nardy.rules.Rules`
@@ -243,104 +236,7 @@ class Bot:
         out = self.searcher.evaluate_positions(position.array.reshape(1, 28), first, depth)[0]
         return Probabilities(self.game, out)
 
-    # ----- a whole turn ----------------------------------------------------------------------------
-    def take_turn(self, game, match=None) -> list:
-        """Act in ``game`` (a :class:`nardy.flow.game.Game`) for the player who must act now until the other must
-        act or the game is over: double or roll and play, or answer a double or a resignation. The same as
-        ``game.play_turn(bot, match)`` (see there for the example, what is returned and the errors)."""
-        return game.play_turn(self, match)
-
-    # ----- cube ---------------------------------------------------------------------------------
-    def cube_action(
-        self, state, score=None, match_length: int | None = None, ply: int | None = None, crawford: bool | None = None
-    ) -> CubeDecision:
-        """Cube decision for a game in progress.
-
-        Args:
-            state: a :class:`~nardy.flow.cubetheory.CubeState`, anything with a ``cube_state()`` method (a
-                :class:`nardy.flow.game.Game`, whose score is that of money play unless ``score``/``match_length``
-                are given; a :class:`nardy.flow.match.Match`: its current game, score, length and Crawford
-                state), or a :class:`~nardy.rules.position.Position` (side on roll to decide, centred cube at 1,
-                money).
-            score: ``(player 0, player 1)`` match score, with ``match_length`` (0 or None = money); they
-                override the state's.
-            ply: evaluation depth of the cubeless probabilities the cube formula is fed (default: the level's
-                search depth capped at :data:`CUBE_MAX_PLY`: 0 advanced, 1 expert, 2 grandmaster and champion;
-                0 for the non-net levels). Judged by
-                bgsage 3-ply (bench/cube_vs_bgsage.py), 2-ply probabilities err less than 1-ply ones in
-                money doubles (docs/bots.md, "Cube decisions").
-            crawford: override the Crawford flag.
-        Returns:
-            A :class:`~nardy.flow.cubetheory.CubeDecision`: ``double`` (should the player on roll double),
-            ``take`` (should the opponent take), and ``action`` for whoever must act now: ``"double"`` /
-            ``"no double"`` before the roll, ``"take"`` / ``"pass"`` when a double waits for an answer.
-            When the cube cannot be used, ``double`` is False and ``reason`` says why.
-        Raises:
-            TypeError: ``state`` is none of these; ValueError: a match with no game in progress, or another
-                game's position.
-        """
-        if isinstance(state, Position):
-            cs = CubeState(state)
-        elif isinstance(state, CubeState):
-            cs = state
-        elif isinstance(state, HasCubeState):
-            cs = state.cube_state()
-        else:
-            raise TypeError(
-                f"cube_action expects a CubeState, a game, a match or a Position, not {type(state).__name__}"
-            )
-        length = cs.length if match_length is None else match_length
-        score = cs.score if score is None else score
-        crawford = cs.crawford if crawford is None else crawford
-        pos, turn, cube_value, phase = cs.position, cs.turn, cs.cube_value, cs.phase
-        owner_rel = "centre" if cs.cube_owner is None else ("me" if cs.cube_owner == turn else "opponent")
-        self._check(pos)
-        probs = self.evaluate(pos, ply=min(self.ply or 0, CUBE_MAX_PLY) if ply is None else ply)
-        reason = ""
-        if not cs.enabled:
-            reason = "the cube is not in use"
-        elif crawford:
-            reason = "Crawford game: nobody may double"
-        elif phase != "double" and cs.why_not_double:
-            reason = why_not_double_text(cs.why_not_double, owner_name="the opponent", limit=cs.cube_limit, phase=phase)
-        elif owner_rel == "opponent" and phase != "double":
-            reason = "the opponent owns the cube"
-        x = cube_efficiency(pos)
-        values = tuple(self.rules.scoring)
-        if length:
-            from ..flow.met import get_met
-
-            met = get_met(self.game)
-            away_me = length - int(score[turn])
-            away_opp = length - int(score[1 - turn])
-            eqs = match_cube_decision(probs, values, x, owner_rel, away_me, away_opp, cube_value, met)
-        else:
-            eqs = money_cube_decision(probs, values, x, owner_rel, jacoby=cs.jacoby, cube_value=cube_value)
-        double, take = decide(eqs)
-        if reason:
-            double = False
-        if phase == "double":
-            action = "take" if take else "pass"
-        else:
-            action = "double" if double else "no double"
-        return CubeDecision(double, take, action, eqs, probs, reason)
-
 
 def _results_of(plays) -> np.ndarray:
     """The result boards of plays (int8[n, 28]) without generating them again."""
     return np.frombuffer(b"".join(p._rb for p in plays), np.int8).reshape(len(plays), 28).copy()
-
-
-class RandomBot(Bot):
-    """``Bot(game, level="random")``: uniformly random legal plays (seedable)."""
-
-    def __init__(self, game="backgammon", seed=None):
-        super().__init__(game, level="random", seed=seed)
-
-
-class HeuristicBot(Bot):
-    """``Bot(game, level="heuristic")``: the simple hand-made scoring of
-    :func:`nardy.engine._kernels.heuristic_score`."""
-
-    def __init__(self, game="backgammon", seed=None):
-        super().__init__(game, level="heuristic", seed=seed)

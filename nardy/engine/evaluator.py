@@ -18,7 +18,7 @@ Outputs are cumulative, GNU Backgammon style (see :mod:`nardy.engine._kernels`):
 Implementations: :class:`NeuralEvaluator` (a trained :class:`~nardy.engine.net.Net`), :class:`BearoffEvaluator`
 (exact one-sided bearoff database, :mod:`nardy.engine.bearoff`, for positions where both sides have all
 checkers home and no contact) and :class:`HybridEvaluator` (bearoff where it applies, the net elsewhere;
-what :class:`nardy.engine.Bot` uses).
+what :class:`nardy.engine.Engine` uses).
 """
 
 from __future__ import annotations
@@ -375,7 +375,7 @@ def _bearoff_indices(boards: np.ndarray, hitting: bool):
 class HybridEvaluator(_Base):
     """The bearoff database where it applies (both sides all home), the net elsewhere.
 
-    ``bearoff=False`` turns the database off (net only). This is the evaluator :class:`nardy.engine.Bot` uses.
+    ``bearoff=False`` turns the database off (net only). This is the evaluator :class:`nardy.engine.Engine` uses.
     """
 
     def __init__(self, net: Net, bearoff: bool = True, db=None):

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine import BOT_LEVELS, Bot
+from ..flow.bot import BOT_LEVELS, Bot
 from ..flow.game import Game
 from ..rules._movegen import MAX_PLAYS
 from ..rules.dice import DiceSource

@@ -21,15 +21,19 @@ doubled cube), double/pass (DP: the doubler wins the current cube value). Double
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..engine.evaluator import LEVELS
+from ..engine.evaluator import LEVELS, Probabilities
+from ..rules.errors import why_not_double_text
 from ..rules.position import Position
+from .met import get_met
 
 __all__ = [
+    "cube_decision",
     "CubeDecision",
     "CubeState",
     "HasCubeState",
@@ -297,6 +301,89 @@ def decide(eqs: dict) -> tuple[bool, bool]:
     take = eqs["double/take"] <= eqs["double/pass"] + 1e-12
     double = min(eqs["double/take"], eqs["double/pass"]) > eqs["no double"]
     return bool(double), bool(take)
+
+
+def cube_state_of(state) -> CubeState:
+    """The :class:`CubeState` of ``state``: a :class:`CubeState` itself, anything with a ``cube_state()``
+    method (a :class:`nardy.flow.game.Game`, a :class:`nardy.flow.match.Match`), or a
+    :class:`~nardy.rules.position.Position` (side on roll to decide, centred cube at 1, money play).
+
+    Raises:
+        TypeError: ``state`` is none of these; ValueError: a match with no game in progress.
+    """
+    if isinstance(state, Position):
+        return CubeState(state)
+    if isinstance(state, CubeState):
+        return state
+    if isinstance(state, HasCubeState):
+        return state.cube_state()
+    raise TypeError(f"cube_action expects a CubeState, a game, a match or a Position, not {type(state).__name__}")
+
+
+def cube_decision(
+    evaluate: Callable[[Position], Probabilities],
+    state,
+    *,
+    score=None,
+    match_length: int | None = None,
+    crawford: bool | None = None,
+    scoring=None,
+    efficiency: float | None = None,
+) -> CubeDecision:
+    """The cube decision for a game in progress, from cubeless probabilities.
+
+    Args:
+        evaluate: ``evaluate(position)`` -> :class:`~nardy.engine.evaluator.Probabilities` of the side on roll
+            of ``position`` before it rolls (e.g. a bot's ``evaluate`` at its cube depth; it may raise for
+            another game's position).
+        state: what :func:`cube_state_of` accepts (a :class:`CubeState`, a game, a match, a position).
+        score: ``(player 0, player 1)`` match score, with ``match_length`` (0 or None = money); they override
+            the state's.
+        crawford: override the state's Crawford flag.
+        scoring: the points of a single, gammon and backgammon win (default: the position's rules').
+        efficiency: the cube efficiency ``x`` (0: a dead cube; default: :func:`cube_efficiency` of the position).
+    Returns:
+        A :class:`CubeDecision`: ``double`` (should the player on roll double), ``take`` (should the opponent
+        take), and ``action`` for whoever must act now: ``"double"`` / ``"no double"`` before the roll,
+        ``"take"`` / ``"pass"`` when a double waits for an answer. When the cube cannot be used, ``double`` is
+        False and ``reason`` says why. Equities as :func:`money_cube_decision` (Janowski) or
+        :func:`match_cube_decision` (the game's match equity table, :func:`nardy.flow.met.get_met`) give them.
+    Raises:
+        TypeError: ``state`` is none of the accepted kinds; ValueError: a match with no game in progress (and
+            whatever ``evaluate`` raises).
+    """
+    cs = cube_state_of(state)
+    length = cs.length if match_length is None else match_length
+    score = cs.score if score is None else score
+    crawford = cs.crawford if crawford is None else crawford
+    pos, turn, cube_value, phase = cs.position, cs.turn, cs.cube_value, cs.phase
+    owner_rel = "centre" if cs.cube_owner is None else ("me" if cs.cube_owner == turn else "opponent")
+    probs = evaluate(pos)
+    reason = ""
+    if not cs.enabled:
+        reason = "the cube is not in use"
+    elif crawford:
+        reason = "Crawford game: nobody may double"
+    elif phase != "double" and cs.why_not_double:
+        reason = why_not_double_text(cs.why_not_double, owner_name="the opponent", limit=cs.cube_limit, phase=phase)
+    elif owner_rel == "opponent" and phase != "double":
+        reason = "the opponent owns the cube"
+    x = cube_efficiency(pos) if efficiency is None else efficiency
+    values = tuple(pos.rules.scoring if scoring is None else scoring)
+    if length:
+        away_me = length - int(score[turn])
+        away_opp = length - int(score[1 - turn])
+        eqs = match_cube_decision(probs, values, x, owner_rel, away_me, away_opp, cube_value, get_met(pos.game))
+    else:
+        eqs = money_cube_decision(probs, values, x, owner_rel, jacoby=cs.jacoby, cube_value=cube_value)
+    double, take = decide(eqs)
+    if reason:
+        double = False
+    if phase == "double":
+        action = "take" if take else "pass"
+    else:
+        action = "double" if double else "no double"
+    return CubeDecision(double, take, action, eqs, probs, reason)
 
 
 def level_names(game):

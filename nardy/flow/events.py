@@ -42,6 +42,7 @@ __all__ = [
     "AcceptEvent",
     "DeclineEvent",
     "EndEvent",
+    "GameResult",
     "EVENT_TYPES",
     "EVENT_VERSION",
     "event_from_dict",
@@ -212,16 +213,69 @@ class DeclineEvent(Event):
 
 
 @dataclass(frozen=True)
-class EndEvent(Event):
-    """The game ended: the fields of :class:`nardy.flow.game.GameResult` (``winner`` None for a draw)."""
+class GameResult:
+    """How a game ended.
 
-    type: ClassVar[str] = "end"
+    Attributes:
+        winner: 0 or 1; ``None`` for a long nardy ``last-roll`` draw.
+        level: the result's kind (:attr:`kind`): its index in ``rules.result_names`` (0 single/oyun/oyn, 1
+            gammon/mars, ...); 0 for a drop and for a draw. The field keeps its JSON name ``level``.
+        level_name: that kind's name (:attr:`kind_name`; ``"draw"`` for a draw).
+        points: points the winner scores (the kind's value times the cube; the cube value before the
+            double for a drop); for a draw the points each side scores (½ or 1).
+        cube: the cube value at the end.
+        reason: ``"bear-off"``, ``"drop"``, ``"resign"`` or ``"draw"``.
+    """
+
     winner: int | None
     level: int
     level_name: str
     points: int | float
     cube: int
     reason: str
+
+    @property
+    def kind(self) -> int:
+        """The result's kind: its index in ``rules.result_names`` (the field ``level``)."""
+        return self.level
+
+    @property
+    def kind_name(self) -> str:
+        """The kind's name: ``"single"``, ``"gammon"``, ``"mars"``..., ``"draw"`` (the field ``level_name``)."""
+        return self.level_name
+
+    def score(self) -> tuple:
+        """Points this game adds to ``(player 0, player 1)``."""
+        if self.winner is None:
+            return (self.points, self.points)
+        return (self.points, 0) if self.winner == 0 else (0, self.points)
+
+    def to_dict(self) -> dict:
+        return {
+            "winner": self.winner,
+            "level": self.level,
+            "level_name": self.level_name,
+            "points": self.points,
+            "cube": self.cube,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> GameResult:
+        return cls(**d)
+
+
+@dataclass(frozen=True)
+class EndEvent(Event, GameResult):
+    """The game ended: a :class:`GameResult` as an event of the history (``winner`` None for a draw). Its JSON
+    form is the result's with ``"type": "end"``; :attr:`result` is the plain result."""
+
+    type: ClassVar[str] = "end"
+
+    @property
+    def result(self) -> GameResult:
+        """The plain :class:`GameResult` of this event."""
+        return GameResult(self.winner, self.level, self.level_name, self.points, self.cube, self.reason)
 
 
 #: Event class by its JSON ``type``.

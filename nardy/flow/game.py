@@ -38,23 +38,26 @@ Example::
 
 from __future__ import annotations
 
-import json
 import logging
 import warnings
-from dataclasses import dataclass
 
-import numpy as np
-
-from ..rules.dice import DiceSource, dice_from_dict
+from ..rules.dice import DiceSource
 from ..rules.errors import (
-    UNEXPECTED_LOAD_ERRORS,
     GameStateError,
     IllegalPlayError,
     InvalidOptionError,
     why_not_double_text,
 )
+from ..rules.lastroll import (
+    LastRollPosition,
+    last_roll_odds,
+    last_roll_plays,
+    last_roll_position,
+    last_roll_result,
+)
 from ..rules.notation import Step, format_steps
 from ..rules.position import Play, Position, check_dice
+from ..rules.scoring import result_kind
 from ..rules.variants import Rules, get_rules
 from .cube import Cube
 from .events import (
@@ -66,6 +69,7 @@ from .events import (
     DropEvent,
     EndEvent,
     Event,
+    GameResult,
     LastRollEvent,
     OpeningEvent,
     PassEvent,
@@ -75,14 +79,17 @@ from .events import (
     RollEvent,
     SetupEvent,
     TakeEvent,
-    event_from_dict,
 )
+from .gamesave import GamePersistence
+from .players import play_turn
+from .turn import TurnEntry, event_steps
 
 log = logging.getLogger("nardy")
 
 __all__ = [
     "Game",
     "GameResult",
+    "result_kind",
     "result_level",
     "last_roll_position",
     "last_roll_result",
@@ -93,302 +100,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class GameResult:
-    """How a game ended.
-
-    Attributes:
-        winner: 0 or 1; ``None`` for a long nardy ``last-roll`` draw.
-        level: index of the result level in ``rules.result_names`` (0 single/oyun/oyn, 1
-            gammon/mars, ...); 0 for a drop and for a draw.
-        level_name: that level's name (``"draw"`` for a draw).
-        points: points the winner scores (level value times the cube; the cube value before the
-            double for a drop); for a draw the points each side scores (½ or 1).
-        cube: the cube value at the end.
-        reason: ``"bear-off"``, ``"drop"``, ``"resign"`` or ``"draw"``.
-    """
-
-    winner: int | None
-    level: int
-    level_name: str
-    points: int | float
-    cube: int
-    reason: str
-
-    def score(self) -> tuple:
-        """Points this game adds to ``(player 0, player 1)``."""
-        if self.winner is None:
-            return (self.points, self.points)
-        return (self.points, 0) if self.winner == 0 else (0, self.points)
-
-    def to_dict(self) -> dict:
-        return {
-            "winner": self.winner,
-            "level": self.level,
-            "level_name": self.level_name,
-            "points": self.points,
-            "cube": self.cube,
-            "reason": self.reason,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict) -> GameResult:
-        return cls(**d)
-
-
-def result_level(rules: Rules, loser) -> int:
-    """The result level for a game just won, from the loser's checkers (docs/rules.md scoring).
-
-    Args:
-        rules: the game's rules.
-        loser: the loser's 26 counts in the loser's own numbering (``[0]`` off, ``[25]`` bar).
-    Returns:
-        Backgammon: 0 single (the loser has borne off a checker), 1 gammon, 2 backgammon (no checker
-        off and one on the bar or in the winner's home board, the loser's 19-24). Short nardy: 0 oyun
-        (a checker off, whatever happened after), else 3 koks (a checker on the bar), 1 mars (all in
-        the loser's home), 2 home mars. Long nardy: 0 oyn, 1 mars.
-    """
-    if loser[0] > 0:
-        return 0
-    if rules.name == "backgammon":
-        return 2 if loser[25] > 0 or any(loser[p] for p in range(19, 25)) else 1
-    if rules.name == "short":
-        if loser[25] > 0:
-            return 3
-        return 2 if any(loser[p] for p in range(7, 25)) else 1
-    return 1
-
-
-class _LastRollPosition(Position):
-    """A long nardy position after the starter bore off the last checker, for the other player's
-    one more roll (option ``last-roll``): plays are generated although a side has 15 off."""
-
-    __slots__ = ()
-
-    def is_game_over(self) -> bool:
-        return bool(self.array[0] == 15)
-
-
-def last_roll_position(position: Position) -> Position:
-    """Long nardy's last roll (option ``last-roll``, docs/rules.md "Long nardy", scoring): ``position``
-    (mover's view) where the opponent, who moved first, has borne off all 15 checkers and the mover has
-    not, as a position whose legal plays are generated for the mover's one more roll (as a plain
-    :class:`Position` it is a finished game). Bearing off all the rest with that roll draws the game.
-
-    Raises:
-        GameStateError: not long nardy, or not such a position.
-    """
-    a = position.array
-    if position.rules.hitting or a[27] != 15 or a[0] == 15:
-        raise GameStateError(
-            f"position {position.id()}: a last roll is long nardy's, for the side on roll when the other side "
-            "has borne off all 15 checkers and it has not"
-        )
-    return _LastRollPosition(position._b, position.rules, position.first_turn)
-
-
-def last_roll_result(rules: Rules, play: Play) -> tuple[str, int, float]:
-    """The result of ``play``, a play of long nardy's last roll (:func:`last_roll_position`), for its mover:
-    ``("draw", 0, 0.0)`` when it bears off all the rest (both sides score the same: ½ or 1, option
-    ``last-roll``), else ``("lose", level, -points)``: oyn (level 0) when a checker is off, mars (1) when none
-    is (docs/rules.md long nardy scoring; points from ``rules.scoring``)."""
-    res = play.result
-    if res.array[0] == 15:
-        return "draw", 0, 0.0
-    level = result_level(rules, res.mover)
-    return "lose", level, -float(rules.scoring[level])
-
-
-def last_roll_plays(position: Position, dice, rules: Rules | None = None) -> list[tuple[Play, tuple[str, int, float]]]:
-    """The plays of long nardy's last roll with their exact results (:func:`last_roll_result`), best first
-    (a draw, then the smallest loss; the generator's order among equals).
-
-    Args:
-        position: the last-roll position, mover's view (a plain one is accepted: see
-            :func:`last_roll_position`).
-        dice: the roll.
-        rules: the rules whose scoring counts (default the position's).
-    Raises:
-        GameStateError: not a last-roll position; InvalidDiceError: bad dice.
-    """
-    lr = position if isinstance(position, _LastRollPosition) else last_roll_position(position)
-    rules = rules or position.rules
-    ranked = [(p, last_roll_result(rules, p)) for p in lr.legal_plays(dice)]
-    ranked.sort(key=lambda t: -t[1][2])
-    return ranked
-
-
-def last_roll_odds(position: Position, rules: Rules | None = None) -> dict:
-    """Exact odds of long nardy's last roll for the side on roll (its best play for each of the 36 rolls):
-    ``{"draw": P(draw), "lose": {level name: P(losing at exactly that level)}, "equity": expected points (a
-    draw counts 0: both sides score the same)}``.
-
-    Raises:
-        GameStateError: not a last-roll position.
-    """
-    rules = rules or position.rules
-    draw = 0.0
-    lose = dict.fromkeys(rules.result_names, 0.0)
-    equity = 0.0
-    for a in range(1, 7):
-        for b in range(a, 7):
-            w = (1 if a == b else 2) / 36
-            kind, level, pts = last_roll_plays(position, (a, b), rules)[0][1]
-            if kind == "draw":
-                draw += w
-            else:
-                lose[rules.result_names[level]] += w
-            equity += w * pts
-    return {"draw": draw, "lose": lose, "equity": equity}
-
-
-def _diff_step(b, nb) -> tuple[int, int, bool]:
-    """The single step (from, to, hit) that turns board ``b`` into ``nb`` (mover's view; 28 counts each, lists
-    or arrays)."""
-    frm = to = None
-    if nb[0] > b[0]:
-        to = 0
-    for i in range(1, 26):
-        if nb[i] < b[i] and b[i] > 0:
-            frm = i
-        elif nb[i] > b[i] and nb[i] > 0:
-            to = i
-    return frm, to, bool(nb[26] > b[26])
-
-
-class _Turn:
-    """Step-by-step entry of one play (docs/rules.md rule 8): the steps taken so far, and which next
-    steps can still be completed to a legal play (``Position.partial_results`` intersected with the
-    legal plays' results)."""
-
-    def __init__(self, position: Position, dice, plays):
-        self.position = position
-        d1, d2 = dice
-        self.all_dice = [d1] * 4 if d1 == d2 else [d1, d2]
-        self.targets = {p._rb: p for p in plays}
-        self.hitting = position.rules.hitting
-        self.hl = 1 if self.hitting else position.head_limit(dice)
-        self.groups: list[list[Step]] = []
-        #: the next steps of each sequence of steps taken (:meth:`legal_steps`), worked out once per turn state
-        self._legal: dict[tuple[Step, ...], list[tuple[int, int]]] = {}
-
-    def legal_steps(self) -> list[tuple[int, int]]:
-        """The single steps ``(from, to)`` that may be taken next after the steps taken so far and can still
-        be completed to a legal play, highest first (:meth:`Game.legal_steps`); each turn state's worked out
-        once (a view asks for them twice: the moves and the blocked checkers; every live connection's view)."""
-        key = tuple(self.steps)
-        out = self._legal.get(key)
-        if out is None:
-            out = self._legal[key] = sorted({(s.frm, s.to) for s, _ in self.children(self.state())}, reverse=True)
-        return list(out)
-
-    @property
-    def steps(self) -> list[Step]:
-        return [s for g in self.groups for s in g]
-
-    def _start_state(self):
-        return (self.position.array.copy(), np.zeros(26, np.int8), 0, list(self.all_dice))
-
-    def _apply(self, state, step: Step):
-        b, moved, heads, left = state
-        b = b.copy()
-        moved = moved.copy()
-        b[step.frm] -= 1
-        # a checker that moved this turn steps on where there is one, but a strict bear-off by a die larger
-        # than the point takes one that has not moved (docs/rules.md, short nardy bear-off), as the core does
-        larger_off = step.to == 0 and step.frm < step.die and self.position.rules.strict_bear_off
-        if moved[step.frm] > 0 and not larger_off:
-            moved[step.frm] -= 1
-        if step.to == 0:
-            b[0] += 1
-        else:
-            if b[step.to] == -1 and self.hitting:
-                b[step.to] = 0
-                b[26] += 1
-            b[step.to] += 1
-            moved[step.to] += 1
-        left = list(left)
-        left.remove(step.die)
-        return (b, moved, heads + (1 if (not self.hitting and step.frm == 24) else 0), left)
-
-    def state(self):
-        st = self._start_state()
-        for s in self.steps:
-            st = self._apply(st, s)
-        return st
-
-    def _pos(self, b) -> Position:
-        return Position(b.tobytes(), self.position.rules, self.position.first_turn)
-
-    def children(self, state):
-        """Every single step from ``state`` that can still be completed to a legal play:
-        list of ``(Step, new_state)``."""
-        b, moved, heads, left = state
-        if not left or b[0] >= 15:
-            return []
-        out = []
-        pos = self._pos(b)
-        bl = b.tolist()
-        for d in sorted(set(left), reverse=True):
-            leaves = pos.partial_results([d], moved, heads, self.hl)
-            for nb in leaves.tolist():  # plain lists: a scan of 28 ints, not of numpy scalars
-                if nb == bl:
-                    continue
-                frm, to, hit = _diff_step(bl, nb)
-                step = Step(frm, to, d, hit)
-                ns = self._apply(state, step)
-                if self.can_finish(ns):
-                    out.append((step, ns))
-        return out
-
-    def can_finish(self, state) -> bool:
-        b, moved, heads, left = state
-        targets = self.targets
-        if b.tobytes() in targets:
-            return True
-        if not left or b[0] >= 15:
-            return False
-        leaves = self._pos(b).partial_results(left, moved, heads, self.hl)
-        raw, w = leaves.tobytes(), leaves.shape[1]  # each leaf's bytes, sliced from one buffer
-        return any(raw[i : i + w] in targets for i in range(0, len(raw), w))
-
-    def complete_play(self) -> Play | None:
-        b = self.state()[0]
-        return self.targets.get(b.tobytes())
-
-    def find_path(self, frm: int, to: int, die: int | None):
-        """Single steps moving one checker from ``frm`` to ``to`` (fewest steps; a checker path that
-        hits nothing in passing first; with ``die`` only a single step with that die)."""
-        start = self.state()
-        found = []
-        frontier: list[tuple[tuple, list[Step]]] = [(start, [])]
-        for _ in range(len(start[3])):
-            nxt = []
-            for st, path in frontier:
-                cur = path[-1].to if path else frm
-                if cur == 0:
-                    continue
-                for step, ns in self.children(st):
-                    if step.frm != cur:
-                        continue
-                    if die is not None and (path or step.die != die):
-                        continue
-                    if step.to == to:
-                        found.append(path + [step])
-                    else:
-                        nxt.append((ns, path + [step]))
-            if found:
-                break
-            frontier = nxt
-        if not found:
-            return None
-
-        def key(path):
-            passing_hits = sum(1 for s in path[:-1] if s.hit)
-            exact = 0 if (to != 0 or path[-1].die == path[-1].frm) else 1
-            return (passing_hits, exact, [s.die for s in path])
-
-        return min(found, key=key)
+#: The old name of :func:`nardy.rules.scoring.result_kind` (a result's size is its kind; its points are the
+#: rules' scoring): kept one release.
+result_level = result_kind
 
 
 class MayDouble:
@@ -424,11 +138,7 @@ class MayDouble:
         return g.phase == "roll" and g.why_not_double(player) is None
 
 
-def _event_steps(steps) -> tuple:
-    return tuple((s.frm, s.to, s.die, bool(s.hit)) for s in steps)
-
-
-class Game:
+class Game(GamePersistence):
     """One game with its turn flow, cube, resignations and result (see the module docstring).
 
     Args:
@@ -481,7 +191,7 @@ class Game:
         self.history: list[Event] = []
         self.result: GameResult | None = None
         self.starter: int | None = None
-        self._turn: _Turn | None = None
+        self._turn: TurnEntry | None = None
         self._plays: list[Play] | None = None
         self._resign: tuple[int, int] | None = None  # (player, level)
         self._resume: Phase | None = None  # phase to return to after a declined resignation
@@ -652,7 +362,7 @@ class Game:
 
     # ----- a computer player's turn ---------------------------------------------------------------
     def play_turn(self, bot, match=None) -> list[tuple[str, object]]:
-        """Let ``bot`` (a :class:`~nardy.engine.Bot` of this game) act for the player who must act now until
+        """Let ``bot`` (a :class:`~nardy.flow.bot.Bot` of this game) act for the player who must act now until
         the other player must act or the game is over: a bot-vs-bot game is a few lines
         (``Bot.take_turn(game)`` is the same)::
 
@@ -672,8 +382,10 @@ class Game:
         opening (:meth:`start`) and stops.
 
         Args:
-            bot: the player; anything with ``choose_play(position, dice)``, ``cube_action(state)`` and
-                ``evaluate(position)`` as :class:`~nardy.engine.Bot` has.
+            bot: the player: a :class:`~nardy.flow.players.Player` (``choose_play(position, dice)``,
+                ``cube_action(state)``, ``accepts_resignation(game, side)``) as :class:`~nardy.flow.bot.Bot` is;
+                without ``accepts_resignation`` its ``evaluate(position)`` answers resignations
+                (:func:`nardy.flow.players.accepts_resignation`).
             match: the :class:`~nardy.flow.match.Match` this game belongs to, for cube decisions at its score
                 (default: money play).
         Returns:
@@ -683,39 +395,7 @@ class Game:
         Raises:
             GameStateError: the game is over.
         """
-        if self.phase == Phase.OVER:
-            raise GameStateError("the game is over", code="game_over")
-        if self.phase == Phase.OPENING:
-            self.start()
-            return [("start", None)]
-        state = match if match is not None else self
-        side = self.to_act
-        done: list[tuple[str, object]] = []
-        if self.phase == Phase.DOUBLE:
-            if bot.cube_action(state).take:
-                done.append(("take", self.take()))
-            else:
-                done.append(("drop", self.drop()))
-            return done
-        if self.phase == Phase.RESIGN:
-            _, level = self._resign
-            probs = bot.evaluate(self.position)
-            if self.turn != side:
-                probs = probs.flipped()
-            if self.rules.scoring[level] >= probs.equity(self.rules.scoring) - 1e-9:
-                done.append(("accept", self.accept_resignation()))
-            else:
-                self.decline_resignation()
-                done.append(("decline", None))
-            return done
-        if self.phase == Phase.ROLL:
-            if self.may_double and bot.cube_action(state).double:
-                done.append(("double", self.double()))
-                return done
-            done.append(("roll", self.roll()))
-        if self.phase == Phase.MOVE and self.turn == side:
-            done.append(("play", self.play(bot.choose_play(self.position, self.dice))))
-        return done
+        return play_turn(self, bot, match)
 
     # ----- opening and rolls --------------------------------------------------------------------
     def start(self, starter: int | None = None, dice=None) -> None:
@@ -798,7 +478,7 @@ class Game:
         self.phase = Phase.MOVE
         plays = self.position.legal_plays(d)
         self._plays = plays
-        self._turn = _Turn(self.position, d, plays)
+        self._turn = TurnEntry(self.position, d, plays)
         if len(plays) == 1 and not plays[0].steps:
             self.history.append(PassEvent(self.turn, tuple(d)))
             self._finish_play(plays[0])
@@ -849,7 +529,7 @@ class Game:
 
     def _record_play(self, chosen: Play, steps):
         self.history.append(
-            PlayEvent(self.turn, tuple(self.dice), format_steps(steps), _event_steps(steps), self.position.id())
+            PlayEvent(self.turn, tuple(self.dice), format_steps(steps), event_steps(steps), self.position.id())
         )
         self._finish_play(chosen)
 
@@ -935,20 +615,20 @@ class Game:
                 self._end(GameResult(None, 0, "draw", pts, self._cube.value, "draw"), res)
             else:
                 winner = 1 - mover
-                self._end_win(winner, result_level(self.rules, res.mover), "bear-off", res)
+                self._end_win(winner, result_kind(self.rules, res.mover), "bear-off", res)
             return
         if res.mover[0] == 15:
             if not self.rules.hitting and self.rules.last_roll != "off" and mover == self.starter:
                 self._last_roll = True
                 nxt = res.mirror()
-                self.position = _LastRollPosition(nxt._b, self.rules, nxt.first_turn)
+                self.position = LastRollPosition(nxt._b, self.rules, nxt.first_turn)
                 self.turn = 1 - mover
                 self.dice = None
                 self.phase = Phase.ROLL
                 self.history.append(LastRollEvent(self.turn))
                 self._snapshot()
                 return
-            self._end_win(mover, result_level(self.rules, res.opponent), "bear-off", res)
+            self._end_win(mover, result_kind(self.rules, res.opponent), "bear-off", res)
             return
         self.position = res.mirror()
         self.turn = 1 - mover
@@ -1146,150 +826,6 @@ class Game:
         self.phase = self._resume
         self._resign = None
         self._resume = None
-
-    # ----- undo and persistence -----------------------------------------------------------------
-    def _state(self, with_dice: bool = False) -> dict:
-        pos = self.position
-        return {
-            "position": pos.id(),
-            "first_turn": list(pos.first_turn),
-            "turn": self.turn,
-            "dice": list(self.dice) if self.dice else None,
-            "phase": self.phase.value,
-            "starter": self.starter,
-            "cube": self._cube.to_dict(),
-            "crawford": self.crawford,
-            "result": self.result.to_dict() if self.result else None,
-            "steps": [[list(s) for s in _event_steps(g)] for g in self._turn.groups] if self._turn else [],
-            "resign": list(self._resign) if self._resign else None,
-            "resume": self._resume.value if self._resume else None,
-            "last_roll": self._last_roll,
-            "dice_source": (self.dice_source.to_dict() if with_dice and hasattr(self.dice_source, "to_dict") else None),
-        }
-
-    def _load(self, st: dict):
-        if st["phase"] == "over" and st["result"] and st["result"]["reason"] == "draw":
-            from .saved import drawn_position
-
-            pos = drawn_position(self.rules)  # both sides borne off: not a position to play from
-        else:
-            pos = Position.from_id(st["position"], self.rules, first_turn=tuple(st["first_turn"]))
-        self._last_roll = bool(st["last_roll"])
-        if self._last_roll:
-            pos = _LastRollPosition(pos._b, pos.rules, pos.first_turn)
-        self.position = pos
-        if st["phase"] not in PHASES:
-            raise GameStateError(f"saved phase {st['phase']!r}: expected one of {', '.join(PHASES)}")
-        unstarted = st["phase"] == "opening"
-        if (st["turn"] not in (0, 1) and not (unstarted and st["turn"] is None)) or st["starter"] not in (0, 1, None):
-            raise GameStateError(f"saved turn {st['turn']!r} / starter {st['starter']!r}: expected 0 or 1")
-        self.turn = st["turn"]
-        self.dice = check_dice(tuple(st["dice"])) if st["dice"] else None
-        if self.dice is None and st["phase"] in ("move", "resign") and st["result"] is None and st["steps"]:
-            raise GameStateError("saved game has steps of a turn but no dice")
-        self.phase = Phase(st["phase"])
-        self.starter = st["starter"]
-        self._cube = Cube.from_dict(st["cube"])
-        self.crawford = st["crawford"]
-        self.result = GameResult.from_dict(st["result"]) if st["result"] else None
-        self._resign = tuple(st["resign"]) if st["resign"] else None
-        self._resume = Phase(st["resume"]) if st["resume"] else None
-        if st.get("dice_source") is not None and hasattr(self.dice_source, "set_state"):
-            self.dice_source.set_state(st["dice_source"]["state"])
-        self._turn = None
-        self._plays = None
-        if self.dice is not None and self.phase in ("move", "resign") and self.result is None:
-            self._plays = self.position.legal_plays(self.dice)
-            self._turn = _Turn(self.position, self.dice, self._plays)
-            for g in st["steps"]:
-                self._turn.groups.append([Step(int(a), int(b), int(c), bool(d)) for a, b, c, d in g])
-
-    def _snapshot(self):
-        self._undo.append((len(self.history), json.dumps(self._state(), separators=(",", ":"))))
-
-    def undo_turn(self) -> None:
-        """Take back the current turn's actions, or, when none were taken yet, the whole previous
-        turn (for analysis and replay); a finished game is reopened. The dice source is not rewound:
-        pass dice to :meth:`roll` to roll the same dice again.
-
-        Raises GameStateError: nothing to take back (the game has not started or is at its start).
-        """
-        if not self._undo:
-            raise GameStateError("nothing to undo: the game has not started", code="nothing_to_undo")
-        hist, state = self._undo[-1]
-        if len(self.history) == hist and self.result is None:
-            if len(self._undo) == 1:
-                raise GameStateError("nothing to undo: the game is at its first turn", code="nothing_to_undo")
-            self._undo.pop()
-            hist, state = self._undo[-1]
-        del self.history[hist:]
-        self._load(json.loads(state))
-
-    def to_dict(self) -> dict:
-        """The whole game as JSON-able data; :meth:`from_dict` resumes it exactly (dice source state,
-        cube, whose turn, steps of a partial turn, history, undo points)."""
-        return {
-            "version": 1,
-            "rules": {"name": self.rules.name, **self.rules.options()},
-            "players": list(self.players),
-            "jacoby": self.jacoby,
-            "state": self._state(with_dice=True),
-            "history": [e.to_dict() for e in self.history],
-            "undo": [{"hist": h, "state": json.loads(st)} for h, st in self._undo],
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict, dice=None) -> Game:
-        """Rebuild a game saved with :meth:`to_dict`.
-
-        The data is checked whole first (see :mod:`nardy.flow.saved`): every field by type and range, the
-        state as a whole (the position, what the phase needs, the result, the cube, the partial turn's
-        steps replayed through the rules), the history by the turn grammar, ending at the saved state,
-        and the undo points.
-
-        Args:
-            d: the saved data.
-            dice: a dice source to use instead of the saved one (the saved state is then not applied).
-        Raises:
-            GameStateError: the data is not a saved game, or not one of a game played by the rules; the
-                message names the field and quotes the value.
-        """
-        from .saved import Checker
-
-        return cls._from_saved(d, dice, Checker("game"))
-
-    @classmethod
-    def _from_saved(cls, d, dice, checker) -> Game:
-        from .saved import check_game_dict
-
-        what = f"not a saved {checker.what}: {checker.base}"
-        try:
-            ok = check_game_dict(d, checker)
-            st = ok["state"]
-            cube = st["cube"]
-            src = dice if dice is not None else (dice_from_dict(st["dice_source"]) if st["dice_source"] else None)
-            g = cls(
-                ok["rules"],
-                dice=src,
-                cube=cube["enabled"],
-                crawford=st["crawford"],
-                jacoby=ok["jacoby"],
-                beavers=cube["beavers"],
-                cube_limit=cube["limit"],
-                players=ok["players"],
-            )
-            g.history = [event_from_dict(e) for e in ok["history"]]
-            g._undo = [(u["hist"], json.dumps(u["state"], separators=(",", ":"))) for u in ok["undo"]]
-            if dice is not None:
-                st = dict(st, dice_source=None)
-            g._load(st)
-        except GameStateError:
-            raise
-        except UNEXPECTED_LOAD_ERRORS as e:  # not expected after the checks: a last safety net
-            # the exception's text could name internals: it goes to the log, not into the message
-            log.warning("saved data passed the checks but failed to load: %r", e)
-            raise GameStateError(f"{what}inconsistent data") from None
-        return g
 
     def __str__(self):
         """The board from the side on roll, White ``O`` and Black ``X`` as in ``nardy play``

@@ -24,6 +24,7 @@ from ..rules.dice import DiceSource, dice_from_dict
 from ..rules.errors import UNEXPECTED_LOAD_ERRORS, GameStateError, InvalidOptionError
 from ..rules.variants import Rules, get_rules
 from .game import Game
+from .saved import Checker, check_match_dict
 
 log = logging.getLogger("nardy")
 
@@ -284,8 +285,6 @@ class Match:
             GameStateError: not a saved match, or not one played by the rules; the message names the
                 field (``games[2].state.turn``) and quotes the value.
         """
-        from .saved import Checker, check_match_dict
-
         c = Checker("match")
         try:
             ok = check_match_dict(d, c)

@@ -34,6 +34,7 @@ from typing import Any
 from ..rules.errors import GameStateError, IllegalPlayError, InvalidOptionError
 from .clock import Clock
 from .match import Match
+from .players import ComputerPlayers, Player
 
 __all__ = ["Table", "Seat", "SeatKind", "ACTIONS", "BOT_MOVE_BUDGET", "ENDED_REASONS"]
 
@@ -142,6 +143,9 @@ class Table:
         log: the saved event log (a list of dicts), when resuming.
         ended: how the match ended other than by points (``{"reason": "time"|"abandoned", "winner", "loser",
             "t"}``).
+        computer: the :data:`~nardy.flow.players.ComputerPlayers` factory of the computer's players (e.g.
+            :func:`nardy.flow.bot.bot_player`); the table makes none itself. Without one, a computer seat cannot
+            act (:meth:`bot` raises InvalidOptionError).
     """
 
     def __init__(
@@ -155,6 +159,7 @@ class Table:
         seed=None,
         log: list | None = None,
         ended: dict | None = None,
+        computer: ComputerPlayers | None = None,
     ):
         seats = tuple(seats)
         if len(seats) != 2 or not all(isinstance(s, Seat) for s in seats):
@@ -167,6 +172,7 @@ class Table:
         self.seed = seed
         self.log: list[dict] = list(log or [])
         self.ended = ended
+        self.computer = computer
 
     # ----- state --------------------------------------------------------------------------------
     @property
@@ -296,15 +302,19 @@ class Table:
         self.note(now, reason, side=side)
 
     # ----- the computer -------------------------------------------------------------------------
-    def bot(self, side: int, level: str | None = None):
-        """The computer player for ``side``'s next decision (seeded from the table's seed and the place in the
-        match, so a seeded match plays the same after a save and resume)."""
-        from ..engine import Bot
+    def bot(self, side: int, level: str | None = None) -> Player:
+        """The computer player for ``side``'s next decision, from the table's ``computer`` factory (seeded from
+        the table's seed and the place in the match, so a seeded match plays the same after a save and resume).
 
+        Raises:
+            InvalidOptionError: the table was given no ``computer`` factory (a mistake of its maker, not a
+                refusal a player meets)."""
+        if self.computer is None:
+            raise InvalidOptionError("this table has no computer players: give Table(..., computer=factory)")
         g = self.game
         lv = level or self.seats[side].level or "advanced"
         seed = _bot_seed(self.seed, len(self.match.games), len(g.history) if g else 0, side)
-        return Bot(self.match.rules, level=lv, seed=seed)
+        return self.computer(self.match.rules, lv, seed)
 
     def computer_to_act(self) -> bool:
         """True when :meth:`advance` has something to do: the computer (or an automatic roll) acts next."""
@@ -381,15 +391,11 @@ class Table:
         self._tick(now)
         return done
 
-    def accepts_resignation(self, bot, side: int) -> bool:
-        """Whether ``bot`` (answering for ``side``) accepts the waiting resignation: when it is worth at least
-        the accepting side's cubeless equity (rules' scoring values)."""
-        g = self.game
-        _, level = g.resignation
-        probs = bot.evaluate(g.position)
-        if g.turn != side:
-            probs = probs.flipped()
-        return self.match.rules.scoring[level] >= probs.equity(self.match.rules.scoring) - 1e-9
+    def accepts_resignation(self, bot: Player, side: int) -> bool:
+        """Whether ``bot`` (answering for ``side``) accepts the waiting resignation (its
+        ``accepts_resignation``: :class:`nardy.flow.bot.Bot` accepts when it is worth at least the accepting
+        side's cubeless equity by the rules' scoring values)."""
+        return bot.accepts_resignation(self.game, side)
 
     # ----- a person's actions -------------------------------------------------------------------
     def default_side(self, action: str) -> int | None:
@@ -528,8 +534,9 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, dice=None) -> Table:
-        """Rebuild a saved table (``dice``: a dice source to use instead of the saved one).
+    def from_dict(cls, d: dict, dice=None, computer: ComputerPlayers | None = None) -> Table:
+        """Rebuild a saved table (``dice``: a dice source to use instead of the saved one; ``computer``: the
+        factory of the computer's players, as for :class:`Table`).
 
         Raises:
             GameStateError: not a saved table; the match's own checks (see :meth:`Match.from_dict`)."""
@@ -562,6 +569,7 @@ class Table:
                 seed=seed,
                 log=log,
                 ended=ended,
+                computer=computer,
             )
         except (KeyError, TypeError) as e:
             raise GameStateError(f"not a saved table: {e!r:.80}") from None

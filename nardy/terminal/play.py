@@ -39,6 +39,7 @@ from pathlib import Path
 
 import click
 
+from ..flow.bot import bot_player
 from ..flow.table import Seat, Table
 from ..rules.boardtext import terminal_text
 from ..rules.errors import GameStateError
@@ -109,7 +110,7 @@ class TerminalGame(CommandActions):
 
         seats = [p if isinstance(p, Seat) else p.seat(match.players[i]) for i, p in enumerate(players)]
         # the terminal rolls for a person who cannot double (auto_roll) and asks before each next game
-        self.table = Table(match, seats, auto_roll=True, auto_next=False, seed=seed, log=log)
+        self.table = Table(match, seats, auto_roll=True, auto_next=False, seed=seed, log=log, computer=bot_player)
         self.match = match
         self.single = single
         self.lang = lang
@@ -153,7 +154,7 @@ class TerminalGame(CommandActions):
     def hint_bot(self):
         """The bot of ``hint`` and ``eval``: advice to the person, not a player at the table."""
         if self._hint_bot is None:
-            from ..engine import Bot
+            from ..flow.bot import Bot
 
             seed = None if self.seed is None else [int(self.seed), 7]
             self._hint_bot = Bot(self.match.rules, level=self.hint_level, seed=seed)

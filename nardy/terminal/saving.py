@@ -93,6 +93,7 @@ def _load_table(path, data: dict):
     ``nardy play`` can sit at (a person or the computer at a known level in each seat, no clock). Returns
     ``(match, settings)`` as :func:`load_saved_game`."""
     from ..engine.bot import BOT_LEVELS  # here: the engine's kernels load slowly (start-up)
+    from ..flow.bot import bot_player
 
     _check_saved_settings(path, data)
     if "table" not in data:
@@ -100,7 +101,7 @@ def _load_table(path, data: dict):
     if not isinstance(data["table"], dict):
         _bad(path, "table", f"expected an object, got {type(data['table']).__name__}")
     try:
-        table = Table.from_dict(data["table"])
+        table = Table.from_dict(data["table"], computer=bot_player)
     except (NardyError, KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         why = f"missing key {e}" if isinstance(e, KeyError) else str(e)
         _bad(path, "table", why)

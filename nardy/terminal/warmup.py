@@ -23,7 +23,7 @@ NOTICE_AFTER = 2.5
 
 def exercise(game: str, levels: Iterable[str]) -> None:
     """Run once what a game of ``game`` asks of the engine, with the computer at each of ``levels``."""
-    from ..engine import Bot
+    from ..flow.bot import Bot
     from ..flow.match import Match
     from ..rules.dice import FixedDice
     from ..rules.errors import IllegalPlayError

@@ -31,7 +31,7 @@ def sibling_positions(net: Net, boards, firsts, top: int = 6, seed: int = 0, blo
     with its siblings, the positions after the other good plays of the same roll, which the net then has
     rarely seen labelled. For each root (``boards int8[n, 28]`` / ``firsts bool[n, 2]``, side on roll) one
     roll is drawn (``numpy.random.default_rng(seed)``, in root order), its legal plays ranked by ``net``
-    at 0-ply (with the bearoff database, as :class:`nardy.engine.Bot` ranks its hints; equal equities in the
+    at 0-ply (with the bearoff database, as :class:`nardy.engine.Engine` ranks its hints; equal equities in the
     order of :meth:`nardy.rules.position.Position.legal_plays`; the batch's sums may round a near tie the other
     way than one position's hints do), and the positions after
     the best ``top`` are returned from the opponent's view (pre-roll: the opponent on roll; the mover's

@@ -248,7 +248,7 @@ def _check_numbering(game: str, numbering: str) -> None:
 
 
 def _bot(game, level: str, seed=0):
-    from ..engine import Bot
+    from ..flow.bot import Bot
 
     return Bot(game, level=level, seed=seed)
 

@@ -2,7 +2,7 @@
 
 A *session* is what the page calls a saved game: a match (to N points, or a money session with
 ``length=0``) of one of the three games, two players of whom each is a person at this device or the
-computer (a :class:`~nardy.engine.Bot` at a level), and the page's settings. It is stored as JSON
+computer (a :class:`~nardy.flow.bot.Bot` at a level), and the page's settings. It is stored as JSON
 (:meth:`Session.to_dict`) and, for an online game, as the log of its actions after that (:meth:`Session.act`'s
 ``entry``, applied again by :meth:`Session.replay`); the server keeps the games it has loaded
 (:mod:`nardy.web.gamecache`).
@@ -27,6 +27,7 @@ import time
 
 from ..engine.bot import BOT_LEVELS
 from ..flow import table as _table
+from ..flow.bot import bot_player
 from ..flow.clock import Clock, clock_spec
 from ..flow.events import (
     BeaverEvent,
@@ -207,14 +208,22 @@ def new_session(
         seeds.seat(fair, me, own_seed, made, client_seed)
         settings.update(watchers=bool(watchers), fair=fair)
         spec = clock_spec(clock)
-        table = Table(match, seats, clock=Clock(spec) if spec else None, auto_roll=True, auto_next=True, seed=None)
+        table = Table(
+            match,
+            seats,
+            clock=Clock(spec) if spec else None,
+            auto_roll=True,
+            auto_next=True,
+            seed=None,
+            computer=bot_player,
+        )
         table.log.append({"n": 0, "t": round(time.time(), 3), "type": "seat", "side": me, "name": players[me]})
         return Session(table, settings)
     seats = tuple(
         Seat(SeatKind.PERSON, players[i]) if humans[i] else Seat(SeatKind.COMPUTER, players[i], level=level)
         for i in (0, 1)
     )
-    table = Table(match, seats, auto_roll=auto_roll, seed=seed)
+    table = Table(match, seats, auto_roll=auto_roll, seed=seed, computer=bot_player)
     s = Session(table, settings)
     table.start()
     if run:
@@ -244,7 +253,9 @@ class Session:
             else Seat(SeatKind.COMPUTER, match.players[i], level=level)
             for i in (0, 1)
         ]
-        table = Table(match, seats, auto_roll=settings.get("auto_roll", True), seed=settings.get("seed"))
+        table = Table(
+            match, seats, auto_roll=settings.get("auto_roll", True), seed=settings.get("seed"), computer=bot_player
+        )
         return cls(table, {"viewer": settings["viewer"], "opponent": settings.get("opponent", "bot"), "level": level})
 
     # ----- persistence --------------------------------------------------------------------------
@@ -262,7 +273,7 @@ class Session:
                 st = d["settings"]
                 if not isinstance(st, dict) or st.get("viewer") not in (0, 1):
                     raise GameStateError(f"not a saved game: settings {st!r:.80}")
-                return cls(Table.from_dict(d["table"]), dict(st))
+                return cls(Table.from_dict(d["table"], computer=bot_player), dict(st))
             return cls.from_match(Match.from_dict(d["match"]), dict(d["settings"]))
         except (KeyError, TypeError, AttributeError) as e:
             raise GameStateError(f"not a saved game: {e!r}") from None
@@ -569,7 +580,7 @@ class Session:
         """The best plays for the roll (phase ``move``), or the cube decision (phase ``roll``/``double``),
         for the side to act. ``deadline`` (a :class:`~nardy.engine.search.Deadline`) bounds the search:
         ``complete`` is False when it cut the search short (plays not reached keep a shallower ``ply``)."""
-        from ..engine import Bot
+        from ..flow.bot import Bot
 
         g = self.game
         numbering = _check_numbering(numbering, self.match.rules.name)

@@ -15,7 +15,7 @@ import time
 
 
 def warm_up() -> None:
-    from ..engine import Bot
+    from ..flow.bot import Bot
     from ..flow.game import Game
     from ..rules.dice import DiceSource
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from nardy import Position
 from nardy.analysis import THRESHOLDS, analyse_file, analyse_match, mark_of, match_of_game, rating_of
 from nardy.cli import main
-from nardy.engine import Bot
+from nardy.flow.bot import Bot
 from nardy.flow.game import Game
 from nardy.records.mat import replay, write_mat
 from nardy.rules.dice import DiceSource, FixedDice

@@ -11,7 +11,7 @@ import pytest
 
 from nardy.analysis import analyse_match, match_of_game
 from nardy.analysis.report import html_report
-from nardy.engine import Bot
+from nardy.flow.bot import Bot
 from nardy.flow.game import Game
 from nardy.rules.dice import DiceSource
 

@@ -7,7 +7,7 @@ import pytest
 
 import nardy
 from nardy import Position
-from nardy.engine import BOT_LEVELS, DEFAULT_LEVEL, STRONGEST_LEVEL, Bot, HeuristicBot, RandomBot
+from nardy.flow.bot import BOT_LEVELS, DEFAULT_LEVEL, STRONGEST_LEVEL, Bot, HeuristicBot, RandomBot
 
 GAMES = ("backgammon", "short", "long")
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from nardy import Position
-from nardy.engine import Bot
 from nardy.engine.evaluator import flip_probs
 from nardy.engine.search import ROLL_WEIGHTS, ROLLS21, Deadline, Searcher, mirror_boards
+from nardy.flow.bot import Bot
 
 GAMES = ("backgammon", "short", "long")
 

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from nardy import Position
-from nardy.engine import Bot
+from nardy.flow.bot import Bot
 from nardy.flow.cubetheory import CubeState, janowski_equity
 from nardy.flow.met import get_met
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nardy.engine import Bot
+from nardy.flow.bot import Bot
 from nardy.flow.events import EVENT_TYPES, PHASES, Event, Phase, event_from_dict
 from nardy.flow.game import Game
 from nardy.flow.match import Match
@@ -108,3 +108,24 @@ def test_games_saved_before_typed_events_still_load(path):
     g = games[-1]
     if not g.is_over and g.phase == Phase.MOVE:
         assert g.legal_steps() or g.can_confirm()
+
+
+def test_the_end_event_is_the_games_result_with_its_type():
+    """One result type: the history's end event is a :class:`GameResult` (the game's own), written as the result
+    with ``"type": "end"``; a result's size is its kind (the field ``level``), its points are ``points``."""
+    from nardy.flow.events import EndEvent, GameResult
+
+    g = Game("backgammon", dice=DiceSource(seed=1))
+    g.start()
+    while not g.is_over:
+        if g.phase == "roll":
+            g.roll()
+        else:
+            g.play(g.legal_plays()[0])
+    end = g.history[-1]
+    assert isinstance(end, EndEvent) and isinstance(end, GameResult)
+    assert end.result == g.result and type(g.result) is GameResult
+    assert end.to_dict() == {"type": "end", **g.result.to_dict()}
+    assert event_from_dict(end.to_dict()) == end
+    assert (g.result.kind, g.result.kind_name, g.result.points) == (0, "single", 1)
+    assert end.score() == g.result.score()

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from nardy.engine import Bot
+from nardy.flow.bot import Bot
 from nardy.flow.cube import Cube
 from nardy.flow.game import Game
 from nardy.flow.match import Match

@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from nardy.engine import Bot
+from nardy.flow.bot import Bot, bot_player
 from nardy.flow.clock import Clock, ClockSpec
 from nardy.flow.game import Game
 from nardy.flow.match import Match
@@ -59,6 +59,7 @@ def new_table(name: str) -> Table:
         auto_roll=True,
         auto_next=bool(length),
         seed=seed,
+        computer=bot_player,
     )
 
 
@@ -125,7 +126,7 @@ def test_a_saved_table_resumes_to_the_same_end(name):
     for _ in range(25):
         now += TICK
         part.computer_act(now=now)
-    resumed = Table.from_dict(json.loads(json.dumps(part.to_dict())))
+    resumed = Table.from_dict(json.loads(json.dumps(part.to_dict())), computer=bot_player)
     play_out(resumed, now)
     assert resumed.to_dict() == whole.to_dict()
 

@@ -240,6 +240,7 @@ def test_after_the_preparation_the_engine_answers_without_compiling():
     numba = pytest.importorskip("numba")
     import importlib
 
+    from nardy.flow.bot import bot_player
     from nardy.flow.match import Match
     from nardy.flow.table import Seat, SeatKind, Table
     from nardy.rules.dice import DiceSource
@@ -257,7 +258,8 @@ def test_after_the_preparation_the_engine_answers_without_compiling():
     warmup.exercise("long", ["grandmaster"])
     before = signatures()
     m = Match("long", dice=DiceSource(3))
-    t = Table(m, [Seat(SeatKind.PERSON, "W"), Seat(SeatKind.COMPUTER, "B", level="grandmaster")], auto_roll=True)
+    seats = [Seat(SeatKind.PERSON, "W"), Seat(SeatKind.COMPUTER, "B", level="grandmaster")]
+    t = Table(m, seats, auto_roll=True, computer=bot_player)
     t.start()
     g = m.current
     for _ in range(12):

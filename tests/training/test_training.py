@@ -151,7 +151,7 @@ def test_bgsage_judges_a_bearoff_with_its_bearoff_database_at_every_level():
 
 
 def test_siblings_are_the_positions_after_the_best_plays_of_one_roll_from_the_opponents_view():
-    from nardy.engine import Bot
+    from nardy.flow.bot import Bot
     from nardy.training.positions import sibling_positions
 
     net = Net.load(shipped_path("backgammon"))
@@ -246,7 +246,7 @@ def test_teach_label_then_fit_makes_a_net_the_bots_load(tmp_path):
     from click.testing import CliRunner
 
     from nardy.cli import main
-    from nardy.engine import Bot
+    from nardy.flow.bot import Bot
 
     data, out = tmp_path / "d.npz", tmp_path / "n.npz"
     run = CliRunner().invoke(

@@ -22,8 +22,8 @@ import httpx  # noqa: E402
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
 
-from nardy.engine import Bot  # noqa: E402
 from nardy.engine.search import Deadline  # noqa: E402
+from nardy.flow.bot import Bot  # noqa: E402
 from nardy.rules.position import Position  # noqa: E402
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.botwork import BotWork, Busy, ClientGone  # noqa: E402
