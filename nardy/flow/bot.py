@@ -19,6 +19,8 @@ Example::
 from __future__ import annotations
 
 from ..engine.bot import BOT_LEVELS, DEFAULT_LEVEL, STRONGEST_LEVEL, Engine, Hint
+from ..rules.lastroll import LastRollPosition, last_roll_plays
+from ..rules.position import check_dice
 from .cubetheory import CubeDecision, cube_decision
 from .players import accepts_resignation
 
@@ -44,6 +46,22 @@ class Bot(Engine):
     """A computer player of games: an :class:`~nardy.engine.bot.Engine` (same arguments, levels, plays, hints
     and evaluations) with cube decisions and whole turns. It has what a game asks of a player (a play for the
     roll, a cube action, an answer to a double or a resignation: :class:`nardy.flow.players.Player`)."""
+
+    # ----- plays ----------------------------------------------------------------------------------
+    def choose_play(self, position, dice, deadline=None):
+        """The bot's play for ``position`` and ``dice`` (:meth:`~nardy.engine.bot.Engine.choose_play`), except in
+        long nardy's last roll: a :class:`~nardy.rules.lastroll.LastRollPosition` (the game's position when the
+        side that bore off first leaves the other one roll, docs/rules.md "Long nardy") is played exactly, the
+        best of :func:`~nardy.rules.lastroll.last_roll_plays` (a draw, else the smallest loss: the ranking the
+        hints of every front end show), not by the net; the ``random`` level still plays at random.
+
+        Raises:
+            InvalidDiceError: bad dice; ValueError: another game's position or a finished game.
+        """
+        if isinstance(position, LastRollPosition) and self.level != "random":
+            self._check(position)
+            return last_roll_plays(position, check_dice(dice), self.rules)[0][0]
+        return super().choose_play(position, dice, deadline=deadline)
 
     # ----- a whole turn ----------------------------------------------------------------------------
     def take_turn(self, game, match=None) -> list:
