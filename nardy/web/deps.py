@@ -28,9 +28,9 @@ from starlette.concurrency import run_in_threadpool
 from ..engine.search import Deadline
 from ..rules.numbering import SCHEMES
 from ..texts import catalogue
-from ..texts.messages import LANGS
 from .botwork import BotWork
 from .gamecache import Loaded, cache_of, materialise
+from .lang import language
 from .sessions import BOT_LEVELS
 from .storage import Storage
 
@@ -75,18 +75,6 @@ GameId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[0-9A-Za-z_
 def client_key(request: Request) -> str:
     """Whom a request's computer work is counted against (fair share): the peer address."""
     return request.client.host if request.client else "unknown"
-
-
-def language(request: Request) -> str:
-    """The player's language: ``?lang=ru|en``, else the first of ``Accept-Language`` we have, else English."""
-    q = request.query_params.get("lang", "")
-    if q in LANGS:
-        return q
-    for part in request.headers.get("accept-language", "")[:200].split(","):
-        tag = part.split(";")[0].strip().lower()[:2]
-        if tag in LANGS:
-            return tag
-    return "en"
 
 
 def guest_name(request: Request) -> str:

@@ -24,6 +24,7 @@ from starlette.concurrency import run_in_threadpool
 from ..rules.errors import GameStateError, InvalidOptionError
 from .deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep, guest_name
 from .errors import clean_message, error_response
+from .gamecache import columns
 from .params import PositionIn, WildbgPoints, read_position, wildbg_points
 from .sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session
 
@@ -616,7 +617,6 @@ async def import_mat(
     if not save:
         return out
     from .auth import set_session_cookies, user_or_guest
-    from .games import columns
 
     # the saved game belongs to whoever imported it (a new guest for a player without a session)
     user, new_login = await user_or_guest(request, guest_name(request))

@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..rules.errors import GameStateError, IllegalPlayError, NardyError, NotationError
 from ..texts.messages import describe
 from .botwork import Busy, ClientGone
-from .deps import language
+from .lang import language
 from .storage import StorageUnavailable
 
 __all__ = [

@@ -31,10 +31,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..rules.errors import GameStateError
+from . import seeds
 from .sessions import Session
 from .storage import SavedGame, Storage
 
-__all__ = ["GameCache", "Loaded", "materialise", "cache_of", "CACHE_SIZE", "SNAPSHOT_EVERY"]
+__all__ = ["GameCache", "Loaded", "materialise", "cache_of", "columns", "CACHE_SIZE", "SNAPSHOT_EVERY"]
 
 log = logging.getLogger("nardy.web")
 
@@ -51,6 +52,23 @@ class Loaded:
     id: str
     saved: SavedGame
     session: Session
+
+
+def columns(s: Session) -> dict:
+    """The columns a saved game is found by (:meth:`SavedGame.columns`): its owner and seated players, who may
+    watch, when its clock runs out."""
+    seats = [x.player for x in s.table.seats] if s.online else [s.owner, s.owner]
+    c = s.table.clock
+    due = c.due() if (c is not None and not s.table.is_over) else None
+    if s.online and due is None:
+        due = seeds.due(s)  # the seeds awaited: the keeper aborts the game at that time
+    return {
+        "owner": s.owner,
+        "seat0": seats[0],
+        "seat1": seats[1],
+        "visibility": "public" if s.watchable else "private",
+        "clock_due": _dt.datetime.fromtimestamp(due, _dt.UTC) if due is not None else None,
+    }
 
 
 def materialise(saved: SavedGame) -> Session:
@@ -150,8 +168,6 @@ class GameCache:
         since). ``None``: not kept, kept at an older revision, or the action did not apply (then forgotten):
         the caller reads it (:meth:`read`). The caller holds the game's lock; ``base``: the revision of the
         stored snapshot after the change (a writer of the kept game later stores its actions against it)."""
-        from .games import columns
-
         kept = self.peek(gid)
         if kept is None:
             return None

@@ -11,7 +11,6 @@ together, or not at all.
 
 from __future__ import annotations
 
-import datetime as _dt
 import time
 import unicodedata
 from typing import Any, Literal
@@ -41,7 +40,7 @@ from .deps import (
     read_locked,
 )
 from .errors import Refused, error_response
-from .gamecache import SNAPSHOT_EVERY, cache_of
+from .gamecache import SNAPSHOT_EVERY, cache_of, columns
 from .online import (
     acting_side,
     check_owner,
@@ -226,23 +225,6 @@ def store_session(store: Storage, game: Loaded, entry: dict | None = None) -> No
     except StaleRevision:
         raise HTTPException(409, "the game changed while this action was under way; reload it") from None
     cache_of(store).stored(game)
-
-
-def columns(s: Session) -> dict:
-    """The columns a saved game is found by (:meth:`SavedGame.columns`): its owner and seated players, who may
-    watch, when its clock runs out."""
-    seats = [x.player for x in s.table.seats] if s.online else [s.owner, s.owner]
-    c = s.table.clock
-    due = c.due() if (c is not None and not s.table.is_over) else None
-    if s.online and due is None:
-        due = seeds.due(s)  # the seeds awaited: the keeper aborts the game at that time
-    return {
-        "owner": s.owner,
-        "seat0": seats[0],
-        "seat1": seats[1],
-        "visibility": "public" if s.watchable else "private",
-        "clock_due": _dt.datetime.fromtimestamp(due, _dt.UTC) if due is not None else None,
-    }
 
 
 def _listing(saved: SavedGame) -> dict:

@@ -59,6 +59,7 @@ from .community import (
 )
 from .deps import GameId, language, read_locked
 from .errors import Refused
+from .gamecache import columns
 from .games import ClockBody
 from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
 from .online import publish, shown
@@ -227,7 +228,6 @@ def _builder(store, taker: User, own_seed: bool):
     awaited (``own_seed`` of each: :mod:`nardy.web.seeds`) are given after the game's commitment."""
     from sqlalchemy import select
 
-    from .games import columns
     from .storage import users
 
     def build(ch: Challenge, conn) -> str:

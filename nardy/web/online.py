@@ -34,6 +34,7 @@ from . import seeds
 from .auth import current_user, require_user
 from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
 from .errors import Refused
+from .gamecache import columns
 from .live import Conn
 from .presence import seat_seen
 from .seeds import refuse_early_seed
@@ -211,7 +212,6 @@ async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
     cleared, so the keeper does not come back to it. ``wait=False``: when another server process holds the
     game, do nothing (it is acting on it; the next round sees what it did). Returns what ``change`` returned
     (False when unread or not locked)."""
-    from .games import columns
 
     store = app.state.storage
     async with app.state.game_locks.lock_for(gid, wait=wait) as held:

@@ -26,7 +26,7 @@ from .errors import Refused
 
 __all__ = ["refuse_unknown_query", "read_position", "wildbg_points", "WildbgPoints", "PositionIn", "ALWAYS_ALLOWED"]
 
-#: Query parameters every route takes (the language of error messages, :func:`nardy.web.deps.language`).
+#: Query parameters every route takes (the language of error messages, :func:`nardy.web.lang.language`).
 ALWAYS_ALLOWED = frozenset({"lang"})
 #: Most unknown names quoted in one refusal, and the longest quoted.
 _NAMES_QUOTED, _NAME_LEN = 5, 40
