@@ -32,10 +32,10 @@ import zlib
 
 from lobby_render import clean  # bench/lobby_render.py: removes a run's rows (sys.path[0] is bench/)
 
-from nardy.web import lobby
+from nardy.web import community, lobby
 from nardy.web.app import create_app
 from nardy.web.community import LOBBY, Community
-from nardy.web.live import Conn
+from nardy.web.services.live import Conn
 from nardy.web.storage import Storage
 
 TERMS = {"game": "long", "length": 3, "clock": "blitz", "clock_class": "blitz", "rated": True}
@@ -84,7 +84,7 @@ async def measure(app, ids: list[str], changes: int, full: bool, deflate: bool) 
     conns = [Conn(s, u, [], None, "own", "en") for s, u in zip(socks, ids, strict=True)]
     for c in conns:
         hub.add(LOBBY, c)
-    com = lobby.community(app)
+    com = community.community(app)
     rng_owner = ids[len(ids) // 2 :]  # the players who make the changes
     made: list[tuple[str, str]] = []
 

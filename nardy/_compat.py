@@ -58,6 +58,7 @@ MOVED: dict[str, str] = {
     "nardy.cli_replay": "nardy.cli.replay",
     "nardy.analysis.cli": "nardy.cli.analyse",
     "nardy.training.cli": "nardy.cli.teach",
+    "nardy.web.live": "nardy.web.services.live",
 }
 
 

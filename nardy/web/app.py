@@ -42,7 +42,8 @@ from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
-from .live import ClockKeeper, Hub
+from .services import publishing
+from .services.live import ClockKeeper, Hub
 from .storage import Storage
 
 __all__ = ["create_app", "settle_gc"]
@@ -122,8 +123,8 @@ def create_app(
     app.state.cluster = Cluster(app.state.storage)
     app.state.game_locks = GameLocks(app.state.cluster)
     # what other server processes store reaches this one's live connections (PostgreSQL LISTEN/NOTIFY)
-    app.state.cluster.on("game", lambda key: online.follow(app, key))  # key: the id, and the change
-    app.state.cluster.on_resync(lambda: online.publish_all(app))
+    app.state.cluster.on("game", lambda key: publishing.follow(app, key))  # key: the id, and the change
+    app.state.cluster.on_resync(lambda: publishing.publish_all(app))
     app.state.cluster.on("lobby", lambda key: lobby.publish_lobby(app))  # the lobby changed through another process
     app.state.cluster.on_resync(lambda: lobby.publish_lobby(app))
     app.state.action_lane = ActionLane()

@@ -9,7 +9,7 @@ and a game must have exactly one writer at a time (its dice, its clock). Both go
   is announced if and only if it is committed, even when its process is killed right after. Each process
   listens on a connection of its own (:class:`Cluster`, psycopg 3 async) and hands each notification to the
   handler of its *kind* (``"game"``: push the stored game to this process's live connections,
-  :func:`nardy.web.online.publish`; other parts of the server register kinds of their own with
+  :func:`nardy.web.services.publishing.publish`; other parts of the server register kinds of their own with
   :meth:`Cluster.on` and send with :meth:`nardy.web.storage.Storage.notify`). A process skips the
   notifications it sent itself (it has pushed its own connections already). When the listening connection
   is lost (PostgreSQL restarted), it is made again and the *resync* handlers run (every game with live
@@ -277,7 +277,7 @@ class Cluster:
         as :meth:`lock`'s (the two exclude each other across processes), given back by the commit or rollback
         that ends the unit (a killed process's with its connection). One statement when the game is free,
         no round trip at the end, and no turn at the lock connection's gate: an action read, applied and
-        stored in one unit of work (:func:`nardy.web.games.perform`) holds the game from reading it to
+        stored in one unit of work (:func:`nardy.web.services.actions.perform`) holds the game from reading it to
         storing it so. Nothing when inactive (the caller holds the in-process lock).
 
         Raises:

@@ -739,3 +739,11 @@ def _game_row(r) -> dict:
         "winner": s.get("winner"),
         "rated": bool(s.get("rated")),
     }
+
+
+def community(app) -> Community:
+    """The app's :class:`Community` (made on first use, kept on ``app.state.community``)."""
+    c = getattr(app.state, "community", None)
+    if c is None:
+        c = app.state.community = Community(app.state.storage)
+    return c

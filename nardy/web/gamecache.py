@@ -17,7 +17,7 @@ in-process lock (:meth:`nardy.web.deps.GameLocks.local`; writers hold it with th
 :meth:`~nardy.web.deps.GameLocks.lock_for`): a reader never sees a change under way, nor one that is not
 stored. A writer that fails (the rules refuse, the store fails) leaves the game half changed: leaving the
 lock with an exception forgets it (:meth:`GameCache.forget`), and the next read rebuilds it from the
-database. Code that holds no lock reads a game of its own (:func:`nardy.web.deps.read_game`).
+database. Code that holds no lock reads a game of its own (:func:`nardy.web.services.loading.read_game`).
 
 Bounds: at most :data:`CACHE_SIZE` games a process (the least recently used go first).
 """

@@ -11,7 +11,6 @@ together, or not at all.
 
 from __future__ import annotations
 
-import time
 import unicodedata
 from typing import Any, Literal
 
@@ -20,7 +19,6 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
-from ..rules.errors import GameStateError
 from . import seeds
 from .auth import set_session_cookies, user_or_guest
 from .deps import (
@@ -29,7 +27,6 @@ from .deps import (
     GameLock,
     LaneDep,
     Level,
-    Loaded,
     LoadedGame,
     Numbering,
     SeedsAllowed,
@@ -40,23 +37,16 @@ from .deps import (
     read_locked,
 )
 from .errors import Refused, error_response
-from .gamecache import SNAPSHOT_EVERY, cache_of, columns
-from .online import (
-    acting_side,
-    check_owner,
-    check_reader,
-    check_turn,
-    conn_view,
-    publish,
-    shown,
-    shown_json,
-    user_id,
-    viewer_for,
-)
+from .gamecache import columns
+from .online import user_id
 from .presence import seat_seen
 from .seeds import refuse_early_seed
-from .sessions import ACTIONS, NUMBERINGS, Session, new_session
-from .storage import SavedGame, StaleRevision, Storage, User
+from .services.access import check_owner, check_reader
+from .services.actions import Action, ActionRefused, StaleAction, perform
+from .services.hosting import create_online, own_numbering
+from .services.publishing import shown
+from .sessions import new_session
+from .storage import SavedGame
 from .view import SavedGameView
 
 __all__ = ["router", "NewGame", "Action"]
@@ -158,75 +148,7 @@ class NewGame(BaseModel):
         return None if v is None else [_check_name(x, i) for i, x in enumerate(v)]
 
 
-class Action(BaseModel):
-    """An action on a saved game by a person at this device."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    action: Literal[ACTIONS] = Field(
-        ...,
-        description="roll, step (one checker, from/to), undo (the last step), "
-        "confirm, play (whole play in notation), double, take, drop, beaver, "
-        "resign (level), accept, decline (a resignation), next (game)",
-    )
-    from_: int | None = Field(
-        None, alias="from", ge=0, le=25, description="step: from point in the viewer's numbering (25 = the mover's bar)"
-    )
-    to: int | None = Field(None, ge=0, le=25, description="step: to point in the viewer's numbering (0 = off)")
-    die: int | None = Field(None, ge=1, le=6, description="step: the die to use when a bear-off could use either")
-    play: str | None = Field(None, max_length=200, description="play: notation in the mover's own numbering")
-    level: int | str | None = Field(None, description="resign: level index or name (single, gammon, oyun, mars...)")
-    player: int | None = Field(None, ge=0, le=1, description="who acts (default: the person who must act)")
-    seq: int = Field(
-        ...,
-        ge=0,
-        le=2**62,
-        description="the `seq` of the view this action was chosen on: an action "
-        "on a state that has moved on (a retry, a double click) is refused with 409 and changes "
-        "nothing",
-    )
-
-
 # ----- helpers ------------------------------------------------------------------------------------------
-def _numbering(s: Session, numbering: str) -> str:
-    # a numbering that the game does not have falls back to the players' own
-    return numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
-
-
-def store_session(store: Storage, game: Loaded, entry: dict | None = None) -> None:
-    """Store the session over its saved row, with its listing columns (status, owner, seats, when its clock
-    runs out), and the ratings of a rated match that ends with this save, in one transaction; 404 when the game
-    was deleted meanwhile, 409 when another writer stored it first (the revision check). Once stored, the game
-    is this process's kept one of its new revision (:mod:`nardy.web.gamecache`).
-
-    ``entry``: the one action (:meth:`Session.act`'s ``entry``) that made this change, when that is all that
-    changed. An online game (:attr:`Session.loggable`) then appends it to its log (a row of its own:
-    :meth:`Storage.append`) instead of storing the whole game again, but every
-    :data:`~nardy.web.gamecache.SNAPSHOT_EVERY` actions and when the match ends (then it is stored whole, the
-    action logged with it)."""
-    from .lobby import rating_step
-
-    saved, s = game.saved, game.session
-    also = rating_step(store, game)  # a rated match that ends: its ratings are stored with it
-    saved.status = s.status
-    saved.title = s.title()
-    saved.summary = s.summary()
-    for k, v in columns(s).items():
-        setattr(saved, k, v)
-    logged = entry is not None and s.loggable
-    base = saved.base if saved.base is not None else saved.revision
-    try:
-        if logged and also is None and not s.table.is_over and saved.revision + 1 - base < SNAPSHOT_EVERY:
-            store.append(saved, entry)
-        else:
-            saved.data = s.to_dict()
-            store.save(saved, also=also, entry=entry if logged else None)
-    except KeyError:
-        raise HTTPException(404, f"no saved game {saved.id!r}: it was deleted") from None
-    except StaleRevision:
-        raise HTTPException(409, "the game changed while this action was under way; reload it") from None
-    cache_of(store).stored(game)
-
-
 def _listing(saved: SavedGame) -> dict:
     return {
         "id": saved.id,
@@ -330,7 +252,7 @@ async def create_game(
         await compute(s.run_bots)
 
     def run():
-        view = s.game_view(numbering=_numbering(s, numbering))
+        view = s.game_view(numbering=own_numbering(s, numbering))
         saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s))
         return SavedGameView.of(saved.id, saved.revision, view)
 
@@ -343,64 +265,6 @@ def _created(out: dict, request: Request, new_login) -> JSONResponse:
     answer = JSONResponse(out, status_code=201)
     set_session_cookies(answer, request, new_login)
     return answer
-
-
-async def create_online(
-    request: Request,
-    store: Storage,
-    lane,
-    user: User,
-    *,
-    game: str,
-    rule_options: dict | None,
-    length: int,
-    colour: str,
-    own_seed: bool,
-    clock,
-    watchers: bool,
-    match_options: dict,
-    players: list[str] | None = None,
-    reserved: str | None = None,
-    numbering: str = "own",
-) -> dict:
-    """Make an online game owned by ``user`` (their seat at ``colour``) and its invitation; returns the view
-    with ``invite`` (the token) and ``invite_url`` (the link to send). ``reserved``: a rematch keeps the other
-    seat for that player id (they join without the token). ``own_seed``: the owner gives their own dice seed
-    after the commitment (:mod:`nardy.web.seeds`), else the server makes it. ``rule_options``: docs/rules.md options;
-    ``match_options``: crawford, jacoby, beavers, cube_limit (as :func:`new_session` takes them)."""
-    from .online import invite_url, new_invite
-
-    me = 0 if colour != "black" else 1
-    names = list(players) if players else ["White", "Black"]
-    names[me] = user.name
-    if colour == "random":
-        colour = "white"
-
-    def make():
-        s = new_session(
-            game,
-            length=length,
-            opponent="online",
-            colour=colour,
-            options=rule_options,
-            players=names,
-            owner=user.id,
-            own_seed=own_seed,
-            clock=clock,
-            watchers=watchers,
-            **match_options,
-        )
-        token = new_invite(s)
-        if reserved is not None:
-            s.settings["reserved"] = reserved
-        saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s))
-        view = s.game_view(None, _numbering(s, numbering), s.sides_of(user.id))
-        return saved, token, view
-
-    saved, token, view = await lane(make)
-    out = SavedGameView.of(saved.id, saved.revision, view).model_dump(mode="json", by_alias=True)
-    out.update(invite=token, invite_url=invite_url(request, saved.id, token))
-    return out
 
 
 @router.get(
@@ -463,167 +327,16 @@ async def act(
 ):
     uid = await user_id(request)
     try:
-        out = await perform(request.app, gid, uid, body, viewer, numbering, request.state, compute)
-    except StaleAction as e:
-        return error_response(409, e.detail, "StaleAction", request=request, seq=e.revision)
+        done = await perform(request.app, gid, uid, body, viewer, numbering, compute)
+    except ActionRefused as refused:
+        # the error handlers word the message with the game's labels of points (request.state.wording)
+        request.state.wording = refused.wording
+        e = refused.error
+        if isinstance(e, StaleAction):
+            return error_response(409, e.detail, "StaleAction", request=request, seq=e.revision)
+        raise e from None
+    out = done.view
     return Response(out, media_type="application/json") if isinstance(out, str) else out
-
-
-class StaleAction(Exception):
-    """An action chosen on state ``seq`` of a game now at ``revision``: nothing was done (409 ``stale_action``)."""
-
-    def __init__(self, seq: int, revision: int):
-        self.seq, self.revision = seq, revision
-        self.detail = (
-            f"stale action: it was chosen on state {seq} but the game is at state {revision} (a repeated or late "
-            f"request); nothing was done; reload the game"
-        )
-        super().__init__(self.detail)
-
-
-async def perform(
-    app,
-    gid: str,
-    uid: str | None,
-    body: Action,
-    viewer: int | None,
-    numbering: str,
-    state,
-    compute=None,
-    skip=None,
-) -> SavedGameView | str:
-    """Player ``uid``'s action ``body`` on game ``gid``, as ``POST /api/games/{gid}/actions`` and the game's live
-    channel (:func:`nardy.web.online.live`) take it: checked (seated, their turn, the ``seq`` it was chosen on),
-    applied, the computer's answer run (``compute``: a game against the computer; ``None``: refused unless the
-    game is online), stored, then pushed to the game's live connections here (but ``skip``, the connection
-    the action came by, which gets the answer) once committed. Returns the acting player's view: JSON text for an
-    online game (encoded once, the same text their live connections get), else a :class:`SavedGameView`.
-    ``state.wording`` is set to the game's wording (error messages label points as the view does).
-
-    Raises:
-        StaleAction: ``body.seq`` is not the stored revision (nothing was done); the rules' errors
-        (:class:`~nardy.rules.errors.NardyError`), Refused 403 (not seated, not their turn), HTTPException 404/409,
-        StorageUnavailable 503: as the HTTP route answers them."""
-    kept = cache_of(app.state.storage).peek(gid)
-    try:
-        return await _perform(app, gid, uid, body, state, kept, numbering, viewer, compute, skip)
-    except BaseException:
-        if kept is not None and skip is None:
-            # a seated player acting over HTTP is there even when refused (a stored action's time is in the
-            # game's log, which counts already; on the live channel the connection counts: nardy.web.presence)
-            await seat_seen(app, kept.session, uid, gid)
-        raise
-
-
-async def _perform(app, gid, uid, body, state, kept, numbering, viewer, compute, skip):
-    """:func:`perform` once the kept game is looked up (a refusal's presence is written by the caller)."""
-    store = app.state.storage
-    lane = app.state.action_lane
-    cluster = app.state.cluster
-    # an online game kept here is read, acted on and stored in one unit of work: its cross-process lock is then
-    # the transaction's (Cluster.lock_in, taken first in it); else (the computer answers outside the unit, or
-    # the game is not known yet) the session lock of the lock connection, held around the whole
-    in_unit = kept is not None and kept.session.online and cluster is not None
-    locks = app.state.game_locks
-    lock = locks.lock_for(gid) if not in_unit else locks.local_held(gid)
-    t = time.time()
-    entry: dict = {}
-    held: dict = {}
-    hub = app.state.hub
-    conns: list = []
-
-    def apply():
-        # one trip to a worker thread and one database connection (its transaction committed before the answer
-        # goes): read the kept game, check, act, and (an online game, whose only answer is the automatic roll)
-        # store and make the view at once; a game against the computer answers after
-        with store.unit() as c:
-            if in_unit:
-                cluster.lock_in(c, gid)
-            try:
-                return act_now()
-            except GameStateError as e:
-                if e.code != "time_out" or "game" not in held:
-                    raise
-                # the clock ran out before this action: the match is over; stored so (then refused)
-                store_session(store, game_of())
-                return "timeout", e
-
-    def act_now():
-        held["game"] = game = read_locked(store, gid)
-        s = game.session
-        if not s.may_watch(uid):
-            raise missing(gid)  # a private game: as if there were none
-        side = acting_side(s, uid, body.player)
-        v, _ = viewer_for(s, uid, viewer)
-        if body.seq != game.saved.revision:
-            # chosen on an older state (a resend whose answer was lost, a retry): 409 with the game's seq, so
-            # the client reads the game again, whoever is to act now
-            state.wording = s.wording(numbering, v)
-            return "stale", None
-        check_turn(s, body.action, side)
-        state.wording = s.wording(numbering, v)
-        if compute is None and not s.online:
-            raise Refused(409, "only a game against another person online has that", code="not_online", kind="Conflict")
-        done = s.act(
-            body.action,
-            frm=body.from_,
-            to=body.to,
-            die=body.die,
-            play=body.play,
-            level=body.level,
-            player=side,
-            viewer=v,
-            run=False,
-            now=t,
-        )
-        entry.update(done["entry"])
-        if s.bots_to_act() and not s.loggable:
-            return "computer", None
-        # an online game rolls for a person at the action's time: replayed from the log, the roll is the same
-        s.run_bots(now=t)
-        return "done", finish()
-
-    def finish():
-        game = game_of()
-        store_session(store, game, entry)
-        if not game.session.online:
-            return shown(game, uid, viewer, numbering)
-        # an online game: the answer is the view of the player's own live connections too, encoded once, and
-        # the other connections' views are made now (each (player, viewer, numbering) once), sent after commit
-        text = shown_json(game, uid, viewer, numbering)
-        held["pushes"] = hub.messages(
-            [c for c in conns if c is not skip], conn_view, game, {(uid, viewer, numbering): text}
-        )
-        held["seq"] = state.seq = game.saved.revision  # now: once the lock is left, the kept game may change
-        return text
-
-    def game_of() -> Loaded:
-        return held["game"]
-
-    async with lock:
-        # the game's live connections in this process, taken once its lock is held: one added later reads its
-        # first view under the lock, after this change is stored; the views of these are made with the answer
-        # (on its thread, under the lock) and sent once it is committed
-        conns = hub.connections(gid)
-        stage, out = await lane(apply)
-        timed_out = stage == "timeout"
-        if stage == "stale":
-            raise StaleAction(body.seq, game_of().saved.revision)
-        if stage == "computer":
-            # the person's action and the computer's answer are stored together, or not at all
-            assert compute is not None
-            await compute(game_of().session.run_bots)
-            out = await lane(finish)
-    game, s = game_of(), game_of().session
-    if timed_out:
-        await publish(app, gid)
-        raise out
-    if s.online:
-        if "pushes" in held:  # sent after the action is committed (the unit of work ended in the lane)
-            await hub.push(held["seq"], held["pushes"])
-        else:
-            await publish(app, gid, game)
-    return out
 
 
 @router.get(
@@ -658,7 +371,7 @@ async def hints(
         raise Refused(403, "you do not sit at this game", code="not_seated", kind="Forbidden")
     request.state.wording = s.wording(numbering)
     return await compute(
-        lambda deadline: s.hints(n=n, level=level, numbering=_numbering(s, numbering), deadline=deadline)
+        lambda deadline: s.hints(n=n, level=level, numbering=own_numbering(s, numbering), deadline=deadline)
     )
 
 

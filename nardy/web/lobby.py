@@ -23,7 +23,7 @@ Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
 Every action is authorised (a log-in session; a rated match needs an account on both sides), idempotent
 (a repeated accept answers the same game, a repeated withdrawal or block changes nothing), and stored before
 it is answered; the lobby's state is the database's (:mod:`nardy.web.community`), so several server
-processes share it. Changes reach the pages through the live channel's hub (:class:`nardy.web.live.Hub`,
+processes share it. Changes reach the pages through the live channel's hub (:class:`nardy.web.services.live.Hub`,
 channel :data:`LOBBY`): a notification names only the channel, and each process compares the lobby it reads
 afresh from the database with the one it read before, sending each connection the difference as it sees it.
 """
@@ -55,16 +55,16 @@ from .community import (
     ChallengeLimit,
     ChallengeRefused,
     Community,
-    RatedMatch,
+    community,
 )
 from .deps import GameId, language, read_locked
 from .errors import Refused
 from .gamecache import columns
 from .games import ClockBody
-from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
-from .online import publish, shown
 from .presence import wall_clock
 from .seeds import refuse_early_seed
+from .services.live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
+from .services.publishing import publish, shown
 from .sessions import new_session
 from .storage import User
 from .view import SavedGameView
@@ -73,7 +73,6 @@ __all__ = [
     "router",
     "publish_lobby",
     "lobby_changed",
-    "rating_step",
     "PresenceKeeper",
     "PRESENCE_EVERY",
 ]
@@ -93,13 +92,6 @@ UserId = GameId  # the same shape: [0-9A-Za-z_-], at most 32
 
 
 # ----- helpers -------------------------------------------------------------------------------------------
-def community(app) -> Community:
-    c = getattr(app.state, "community", None)
-    if c is None:
-        c = app.state.community = Community(app.state.storage)
-    return c
-
-
 def _refused(status: int, code: str, detail: str, kind: str, **params) -> Refused:
     return Refused(status, detail, code=code, kind=kind, params=params)
 
@@ -605,37 +597,6 @@ class PresenceKeeper(PeriodicTask):
                 raise
             except Exception:
                 log.warning("presence: a round failed", exc_info=True)
-
-
-# ----- ratings of a finished match (called by games.store_session) ----------------------------------------
-def rating_step(store, game):
-    """For :meth:`Storage.save`: the ratings' update of a rated match that has just ended (``None`` when there
-    is nothing to rate). Marks the session rated (``settings["rating_done"]``) before it is stored, so a match
-    is rated once; the rows themselves are unique per match and player too. A match decided before each side
-    took :data:`~nardy.web.ratings.MIN_TURNS` turns is not rated, however it ended (``settings["unrated"]``:
-    ``"too_short"``; docs/online.md "Ratings")."""
-    s = game.session
-    if not s.rated or not s.table.is_over or s.settings.get("rating_done"):
-        return None
-    winner = s.table.winner
-    if winner is None:
-        return None
-    if _r.too_short(s.match):
-        s.settings.update(rating_done=True, unrated="too_short")
-        return None
-    seats = s.table.seats
-    ended = s.table.ended
-    m = RatedMatch(
-        game_id=game.id,
-        game=s.match.rules.name,
-        clock_class=s.settings.get("rating_class") or "untimed",
-        length=max(1, s.match.length),
-        winner=seats[winner].player or "",
-        loser=seats[1 - winner].player or "",
-        reason=ended["reason"] if ended else "points",
-    )
-    s.settings["rating_done"] = True
-    return Community(store).rate_match(m)
 
 
 # ----- routes: the lobby -----------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import time
 
 from starlette.concurrency import run_in_threadpool
 
-from .community import Community
+from .community import community
 from .sessions import Session
 
 __all__ = ["ABANDON_GRACE", "SEEN_EVERY", "SeatPresence", "seat_seen", "absent_since", "wall_clock", "grace"]
@@ -71,13 +71,6 @@ class SeatPresence:
         return True
 
 
-def _community(app) -> Community:
-    c = getattr(app.state, "community", None)
-    if c is None:
-        c = app.state.community = Community(app.state.storage)
-    return c
-
-
 def _presence(app) -> SeatPresence:
     p = getattr(app.state, "seat_presence", None)
     if p is None:
@@ -97,7 +90,7 @@ async def seat_seen(app, s: Session | None, uid: str | None, gid: str) -> None:
         return
     when = _dt.datetime.fromtimestamp(now, _dt.UTC)
     try:
-        await run_in_threadpool(_community(app).touch, [(uid, gid)], when)
+        await run_in_threadpool(community(app).touch, [(uid, gid)], when)
     except Exception:
         _presence(app).written.pop((uid, gid), None)
         log.info("presence: could not write a seat's presence")

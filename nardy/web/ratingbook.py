@@ -8,7 +8,7 @@ results are rated").
 whose step runs in the transaction that stores the finished match.
 
 Against farming one's own accounts (docs/online.md, "Ratings"): a match that is not a real game is not rated
-(decided by :func:`nardy.web.lobby.rating_step` from the match, :func:`nardy.web.ratings.too_short`); here, a
+(decided by :func:`nardy.web.services.ratings.rating_step` from the match, :func:`nardy.web.ratings.too_short`); here, a
 result of two players who have rated results together in the last day weighs less, then not at all
 (:func:`nardy.web.ratings.pair_weight`, counted from the history in the result's own transaction), and the
 leaderboard lists only established ratings (:func:`nardy.web.ratings.established`: ``matches`` and

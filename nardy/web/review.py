@@ -49,7 +49,8 @@ from .analysisqueue import AnalysisQueue
 from .auth import current_user
 from .deps import ComputeDep, GameId, Numbering, StorageDep, load_game
 from .errors import Refused
-from .online import check_reader, user_id
+from .online import user_id
+from .services.access import check_reader
 
 __all__ = [
     "router",

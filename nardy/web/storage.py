@@ -776,7 +776,7 @@ class Storage:
                 if entry is not None:
                     params["_entry"] = json.dumps(entry)
                     # the change itself, for the processes that keep the game at the revision before: they follow
-                    # it without reading it again (:func:`nardy.web.online.follow`)
+                    # it without reading it again (:func:`nardy.web.services.publishing.follow`)
                     rev = saved.revision + 1
                     notice = f"{params['_payload']} {rev} {values['base_revision']} {params['_entry']}"
                     if len(notice.encode()) <= NOTICE_MAX:

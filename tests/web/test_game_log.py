@@ -12,8 +12,8 @@ import sqlalchemy as sa
 
 from nardy.web.app import create_app
 from nardy.web.deps import read_game, read_locked
-from nardy.web.gamecache import SNAPSHOT_EVERY, cache_of, materialise
-from nardy.web.games import columns, store_session
+from nardy.web.gamecache import SNAPSHOT_EVERY, cache_of, columns, materialise
+from nardy.web.services.saving import store_session
 from nardy.web.sessions import new_session
 from nardy.web.storage import Storage, StorageUnavailable, pg_rows
 

@@ -444,7 +444,7 @@ def test_the_lobby_channel_takes_more_connections_than_a_game(app, ann, monkeypa
     from starlette.websockets import WebSocketDisconnect
 
     from nardy.web import lobby as lobby_module
-    from nardy.web.live import MAX_PER_GAME, Conn
+    from nardy.web.services.live import MAX_PER_GAME, Conn
 
     hub = app.state.hub
     # more than a game may have (connections whose sockets are gone: sending to them does nothing)

@@ -294,7 +294,7 @@ def test_two_keepers_at_once_on_one_expired_clock_end_the_match_exactly_once(pg_
 
     from nardy.web import online
     from nardy.web.app import create_app
-    from nardy.web.games import columns
+    from nardy.web.gamecache import columns
     from nardy.web.sessions import new_session
     from nardy.web.storage import Storage
 

@@ -37,6 +37,9 @@ from typing import Any
 from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
 
+from ..gamecache import cache_of
+from .loading import read_locked
+
 log = logging.getLogger("nardy.web")
 
 __all__ = ["Hub", "Conn", "ClockKeeper", "announce", "encode", "view_message", "MAX_PER_GAME", "MAX_CONNECTIONS"]
@@ -153,8 +156,6 @@ class Hub:
         conns = self.connections(gid)
         if not conns:
             return
-        from .deps import read_locked
-        from .gamecache import cache_of
 
         def views(read: bool):
             cache = cache_of(store)
