@@ -252,8 +252,10 @@ class Session:
         return {"version": 2, "settings": dict(self.settings), "table": self.table.to_dict()}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Session:
-        """Rebuild a saved game: version 2 (a table), or version 1 (a match and its settings).
+    def from_dict(cls, d: dict, *, check: bool = True) -> Session:
+        """Rebuild a saved game: version 2 (a table), or version 1 (a match and its settings). ``check=False``:
+        a row this server stored itself (:func:`nardy.web.gamecache.materialise`): the game is built without
+        re-checking it whole (:meth:`Match.from_dict`); what comes from outside is checked.
 
         Raises:
             GameStateError: not a saved game (or the match's own checks)."""
@@ -262,8 +264,8 @@ class Session:
                 st = d["settings"]
                 if not isinstance(st, dict) or st.get("viewer") not in (0, 1):
                     raise GameStateError(f"not a saved game: settings {st!r:.80}")
-                return cls(Table.from_dict(d["table"]), dict(st))
-            return cls.from_match(Match.from_dict(d["match"]), dict(d["settings"]))
+                return cls(Table.from_dict(d["table"], check=check), dict(st))
+            return cls.from_match(Match.from_dict(d["match"], check=check), dict(d["settings"]))
         except (KeyError, TypeError, AttributeError) as e:
             raise GameStateError(f"not a saved game: {e!r}") from None
 
