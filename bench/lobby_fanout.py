@@ -32,11 +32,12 @@ import zlib
 
 from lobby_render import clean  # bench/lobby_render.py: removes a run's rows (sys.path[0] is bench/)
 
-from nardy.web import community, lobby
+from nardy.web import lobby
 from nardy.web.app import create_app
-from nardy.web.community import LOBBY, Community
 from nardy.web.services.live import Conn
-from nardy.web.storage import Storage
+from nardy.web.store import community
+from nardy.web.store.community import LOBBY, Community
+from nardy.web.store.storage import Storage
 
 TERMS = {"game": "long", "length": 3, "clock": "blitz", "clock_class": "blitz", "rated": True}
 

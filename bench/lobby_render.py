@@ -22,9 +22,9 @@ import secrets
 import tempfile
 import time
 
-from nardy.web.community import LOBBY, Community
 from nardy.web.lobby import _personal, _snapshot, lobby_view
-from nardy.web.storage import Storage
+from nardy.web.store.community import LOBBY, Community
+from nardy.web.store.storage import Storage
 
 TERMS = {"game": "long", "length": 3, "clock": "blitz", "clock_class": "blitz", "rated": True}
 
@@ -46,8 +46,8 @@ def build(st: Storage, players: int, challenges: int) -> list[str]:
 
 def clean(st: Storage, ids: list[str]) -> None:
     """Remove this run's rows from a database given by ``--database``."""
-    from nardy.web.community import blocks, challenges, presence
-    from nardy.web.storage import users
+    from nardy.web.store.community import blocks, challenges, presence
+    from nardy.web.store.storage import users
 
     with st.engine.begin() as c:
         for table, col in ((challenges, "owner"), (presence, "user_id"), (blocks, "blocker"), (users, "id")):

@@ -59,6 +59,9 @@ MOVED: dict[str, str] = {
     "nardy.analysis.cli": "nardy.cli.analyse",
     "nardy.training.cli": "nardy.cli.teach",
     "nardy.web.live": "nardy.web.services.live",
+    "nardy.web.storage": "nardy.web.store.storage",
+    "nardy.web.community": "nardy.web.store.community",
+    "nardy.web.ratingbook": "nardy.web.store.ratingbook",
 }
 
 

@@ -1,6 +1,6 @@
 """The FastAPI app of ``nardy serve``: the page, the engine over HTTP, saved games.
 
-Build it with :func:`create_app` (``database_url`` or a :class:`~nardy.web.storage.Storage`). The API
+Build it with :func:`create_app` (``database_url`` or a :class:`~nardy.web.store.storage.Storage`). The API
 is documented by OpenAPI at ``/docs``. Every error is JSON ``{"detail": message, "error": type}``: 422
 for malformed input (IDs, dice, options, notation, records, request fields), 400 for an action the rules
 do not allow now (out of turn, an illegal play) or a bad Host header, 404 for an unknown saved game, 409
@@ -44,7 +44,7 @@ from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
 from .services import publishing
 from .services.live import ClockKeeper, Hub
-from .storage import Storage
+from .store.storage import Storage
 
 __all__ = ["create_app", "settle_gc"]
 

@@ -5,12 +5,12 @@ nothing else (no broker): a player connected to one process must see at once wha
 and a game must have exactly one writer at a time (its dice, its clock). Both go through PostgreSQL:
 
 * **Notifications** (``LISTEN``/``NOTIFY`` on the channel :data:`CHANNEL`): every stored change of a game
-  sends ``NOTIFY`` *in the transaction that stores it* (:meth:`nardy.web.storage.Storage.save`), so a change
+  sends ``NOTIFY`` *in the transaction that stores it* (:meth:`nardy.web.store.storage.Storage.save`), so a change
   is announced if and only if it is committed, even when its process is killed right after. Each process
   listens on a connection of its own (:class:`Cluster`, psycopg 3 async) and hands each notification to the
   handler of its *kind* (``"game"``: push the stored game to this process's live connections,
   :func:`nardy.web.services.publishing.publish`; other parts of the server register kinds of their own with
-  :meth:`Cluster.on` and send with :meth:`nardy.web.storage.Storage.notify`). A process skips the
+  :meth:`Cluster.on` and send with :meth:`nardy.web.store.storage.Storage.notify`). A process skips the
   notifications it sent itself (it has pushed its own connections already). When the listening connection
   is lost (PostgreSQL restarted), it is made again and the *resync* handlers run (every game with live
   connections here is pushed again), so nothing missed meanwhile stays missed.
@@ -20,7 +20,7 @@ and a game must have exactly one writer at a time (its dice, its clock). Both go
   killed process's locks go with its connection at once. The revision check of ``Storage.save`` stays
   beneath as a last guard (a second writer is refused with 409, never stored).
 
-Payloads are ``"<kind> <origin> <key>"`` (:data:`nardy.web.storage.NOTIFY_CHANNEL`): ``origin`` names the
+Payloads are ``"<kind> <origin> <key>"`` (:data:`nardy.web.store.storage.NOTIFY_CHANNEL`): ``origin`` names the
 sending process (:attr:`Storage.origin`), ``key`` what changed (a game id). With SQLite (one process)
 :class:`Cluster` is inactive: the process's own pushes are all there is, and the locks are the in-process ones.
 """
@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable
 
 from sqlalchemy.engine import make_url
 
-from .storage import NOTIFY_CHANNEL, Storage, StorageUnavailable
+from .store.storage import NOTIFY_CHANNEL, Storage, StorageUnavailable, pg_rows
 
 __all__ = ["Cluster", "CHANNEL", "LOCK_CLASS", "game_lock_key"]
 
@@ -285,8 +285,6 @@ class Cluster:
         if not self.active:
             return
         import time
-
-        from .storage import pg_rows
 
         end = time.monotonic() + wait
         pause = 0.002

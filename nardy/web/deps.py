@@ -33,7 +33,7 @@ from .gamecache import Loaded, cache_of
 from .lang import language
 from .services.loading import missing, read_game, read_locked
 from .sessions import BOT_LEVELS
-from .storage import Storage
+from .store.storage import Storage
 
 __all__ = [
     "StorageDep",

@@ -23,7 +23,7 @@ from ..rules.errors import GameStateError, IllegalPlayError, NardyError, Notatio
 from ..texts.messages import describe
 from .botwork import Busy, ClientGone
 from .lang import language
-from .storage import StorageUnavailable
+from .store.storage import StorageUnavailable
 
 __all__ = [
     "error_response",

@@ -15,12 +15,12 @@ import time
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from .community import community
 from .deps import GameId, GameLock, LaneDep, StorageDep, missing, read_locked
 from .lobby import _refused, _signed_in
 from .presence import ABANDON_GRACE, absent_since, grace, seat_seen, wall_clock
 from .services.publishing import publish, shown
 from .services.saving import store_session
+from .store.community import community
 from .view import SavedGameView
 
 __all__ = ["router", "ABANDON_GRACE"]

@@ -1,13 +1,13 @@
 """The games this server process has loaded, kept by (game id, revision), and how a stored game is rebuilt.
 
-A stored game (:mod:`nardy.web.storage`) is a *snapshot* (its whole state at revision ``base``) and the *log*
-of the actions stored after it (:meth:`~nardy.web.storage.Storage.append`: an online game stores each
+A stored game (:mod:`nardy.web.store.storage`) is a *snapshot* (its whole state at revision ``base``) and the *log*
+of the actions stored after it (:meth:`~nardy.web.store.storage.Storage.append`: an online game stores each
 action as a row of its own, not the whole game again). :func:`materialise` makes the game at its revision:
 the snapshot rebuilt (:meth:`Session.from_dict`, a few milliseconds for a long match) and the logged actions
 applied (:meth:`Session.replay`).
 
 :class:`GameCache` keeps the games a process has rebuilt, so that the next request on a game costs one small
-query (:meth:`~nardy.web.storage.Storage.changes`: is the stored revision still the one loaded?) instead of a
+query (:meth:`~nardy.web.store.storage.Storage.changes`: is the stored revision still the one loaded?) instead of a
 rebuild; when another process has stored actions since, only those are read and applied; only a game
 changed in some other way (a join, a clock, a snapshot without its action) is rebuilt whole. Every read
 asks the database, so a process never serves a state older than the stored one.
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from ..rules.errors import GameStateError
 from . import seeds
 from .sessions import Session
-from .storage import SavedGame, Storage
+from .store.storage import SavedGame, Storage
 
 __all__ = ["GameCache", "Loaded", "materialise", "cache_of", "columns", "CACHE_SIZE", "SNAPSHOT_EVERY"]
 

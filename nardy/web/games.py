@@ -1,7 +1,7 @@
 """Saved games over HTTP: list, start, view, act (the computer answers), hints, records, delete.
 
 A saved game is a :class:`~nardy.web.sessions.Session` stored as JSON, and an online game's actions as a log
-after it (:mod:`nardy.web.storage`); the process keeps the games it has loaded (:mod:`nardy.web.gamecache`).
+after it (:mod:`nardy.web.store.storage`); the process keeps the games it has loaded (:mod:`nardy.web.gamecache`).
 Actions name the state they were chosen on (``seq``, the stored revision): one on a state that has moved on
 is refused with 409 and changes nothing. One game's actions run one at a time in this process
 (:class:`~nardy.web.deps.GameLocks`) and a save that lost a race with another process is refused (the
@@ -46,7 +46,7 @@ from .services.actions import Action, ActionRefused, StaleAction, perform
 from .services.hosting import create_online, own_numbering
 from .services.publishing import shown
 from .sessions import new_session
-from .storage import SavedGame
+from .store.storage import SavedGame
 from .view import SavedGameView
 
 __all__ = ["router", "NewGame", "Action"]

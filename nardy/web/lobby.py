@@ -22,7 +22,7 @@ Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
 
 Every action is authorised (a log-in session; a rated match needs an account on both sides), idempotent
 (a repeated accept answers the same game, a repeated withdrawal or block changes nothing), and stored before
-it is answered; the lobby's state is the database's (:mod:`nardy.web.community`), so several server
+it is answered; the lobby's state is the database's (:mod:`nardy.web.store.community`), so several server
 processes share it. Changes reach the pages through the live channel's hub (:class:`nardy.web.services.live.Hub`,
 channel :data:`LOBBY`): a notification names only the channel, and each process compares the lobby it reads
 afresh from the database with the one it read before, sending each connection the difference as it sees it.
@@ -49,14 +49,6 @@ from ..rules.errors import GameStateError
 from ..rules.variants import get_rules
 from . import ratings as _r
 from .auth import current_user, require_user
-from .community import (
-    LOBBY,
-    Challenge,
-    ChallengeLimit,
-    ChallengeRefused,
-    Community,
-    community,
-)
 from .deps import GameId, language, read_locked
 from .errors import Refused
 from .gamecache import columns
@@ -66,7 +58,16 @@ from .seeds import refuse_early_seed
 from .services.live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
 from .services.publishing import publish, shown
 from .sessions import new_session
-from .storage import User
+from .store.community import (
+    LOBBY,
+    Challenge,
+    ChallengeLimit,
+    ChallengeRefused,
+    Community,
+    community,
+)
+from .store.db import users
+from .store.storage import User
 from .view import SavedGameView
 
 __all__ = [
@@ -219,8 +220,6 @@ def _builder(store, taker: User, own_seed: bool):
     their colour, ``taker`` in the other seat, the game stored on ``conn``; the match begins once the seeds
     awaited (``own_seed`` of each: :mod:`nardy.web.seeds`) are given after the game's commitment."""
     from sqlalchemy import select
-
-    from .storage import users
 
     def build(ch: Challenge, conn) -> str:
         colour = ch.colour if ch.colour != "random" else secrets.choice(("white", "black"))

@@ -27,7 +27,6 @@ from ..rules.errors import GameStateError
 from ..rules.fairdice import check_client_seed
 from . import seeds
 from .auth import current_user, require_user
-from .community import community
 from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
 from .errors import answer_of, clean_message, error_body
 from .gamecache import columns
@@ -47,6 +46,7 @@ from .services.live import Conn, encode
 from .services.publishing import publish, shown
 from .services.saving import store_game
 from .sessions import Session
+from .store.community import community
 from .view import SavedGameView
 
 __all__ = [

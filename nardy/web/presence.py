@@ -19,8 +19,8 @@ import time
 
 from starlette.concurrency import run_in_threadpool
 
-from .community import community
 from .sessions import Session
+from .store.community import community
 
 __all__ = ["ABANDON_GRACE", "SEEN_EVERY", "SeatPresence", "seat_seen", "absent_since", "wall_clock", "grace"]
 

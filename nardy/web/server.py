@@ -185,7 +185,7 @@ def serve(
         raise click.ClickException("nardy serve needs uvicorn and fastapi: pip install nardy") from None
     _limit_malloc_arenas()
     from .guard import host_names_for
-    from .storage import Storage, StorageError
+    from .store.storage import Storage, StorageError
 
     try:
         storage = Storage(database)  # made (or migrated) once here, before any worker starts
@@ -270,7 +270,7 @@ def _uvicorn(proxies: dict) -> dict:
 def _make_app(settings: dict, storage=None):
     from .app import create_app
     from .botwork import BotWork
-    from .storage import Storage
+    from .store.storage import Storage
 
     app = create_app(
         storage=storage if storage is not None else Storage(settings["database"]),

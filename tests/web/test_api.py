@@ -16,7 +16,7 @@ from nardy.records.mat import write_mat
 from nardy.rules.dice import DiceSource
 from nardy.rules.position import Position
 from nardy.web.app import create_app
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 from tests.helpers import SHARED
 from tests.web.players import PlayerClient
 

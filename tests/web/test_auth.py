@@ -24,7 +24,7 @@ from argon2 import PasswordHasher  # noqa: E402
 
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.auth import AuthLimits, CurrentUser, SignedIn  # noqa: E402
-from nardy.web.storage import auth_sessions, users  # noqa: E402
+from nardy.web.store.db import auth_sessions, users  # noqa: E402
 
 from .helpers import Server  # noqa: E402
 

@@ -13,7 +13,7 @@ from nardy.rules import fairdice
 from nardy.rules.position import Position
 from nardy.web.app import create_app
 from nardy.web.dicetest import MAX_ROLLS, chi2_sf, chi_square, roll_counts, summary
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 
 from .players import PlayerClient
 

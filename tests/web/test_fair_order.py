@@ -22,7 +22,7 @@ import pytest
 from nardy.rules import fairdice
 from nardy.web.app import create_app
 from nardy.web.seeds import SEED_WAIT
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 
 from .players import PlayerClient
 

@@ -17,7 +17,8 @@ from argon2 import PasswordHasher  # noqa: E402
 
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.names import name_look  # noqa: E402
-from nardy.web.storage import NameTaken, Storage, normalise_url, users  # noqa: E402
+from nardy.web.store.db import normalise_url, users  # noqa: E402
+from nardy.web.store.storage import NameTaken, Storage  # noqa: E402
 
 from .players import PlayerClient  # noqa: E402
 
@@ -143,7 +144,7 @@ def test_accounts_made_before_get_their_look_the_oldest_first(empty_db):
     """A database at revision 0004 with two accounts that look alike: upgraded, the older one has the look."""
     from alembic import command
 
-    from nardy.web.storage import _alembic_config
+    from nardy.web.store.db import _alembic_config
 
     st = Storage(empty_db)
     older = st.create_user("Ann", "hash")

@@ -10,9 +10,9 @@ import time
 import pytest
 
 from nardy.web.app import create_app
-from nardy.web.community import LOBBY, MAX_OPEN, Community
 from nardy.web.ratings import START, match_update
-from nardy.web.storage import Storage
+from nardy.web.store.community import LOBBY, MAX_OPEN, Community
+from nardy.web.store.storage import Storage
 
 from .lobby_page import Page, ids
 from .players import PlayerClient
@@ -242,7 +242,7 @@ def test_quick_pairing_pairs_two_players_on_the_same_terms(ann, bob, cat):
 
 def rate(app, player, rating: float) -> None:
     """Give ``player`` a long nardy blitz rating (5 matches played)."""
-    from nardy.web.community import ratings
+    from nardy.web.store.community import ratings
 
     with Community(app.state.storage).engine.begin() as c:
         c.execute(

@@ -263,7 +263,7 @@ def test_game_locks_are_one_writer_across_processes(pg_db):
 
     from nardy.web.cluster import Cluster
     from nardy.web.deps import GameLocks
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
 
     async def run():
         stores = [Storage(pg_db), Storage(pg_db)]
@@ -296,7 +296,7 @@ def test_two_keepers_at_once_on_one_expired_clock_end_the_match_exactly_once(pg_
     from nardy.web.app import create_app
     from nardy.web.gamecache import columns
     from nardy.web.sessions import new_session
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
 
     s = new_session("long", length=3, opponent="online", owner="ann", client_seed="a", clock={"initial": 5})
     t0 = time.time()
@@ -326,7 +326,7 @@ def test_notifications_reach_the_other_process_and_not_the_sender(pg_db):
     import asyncio
 
     from nardy.web.cluster import Cluster
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
 
     async def run():
         stores = [Storage(pg_db), Storage(pg_db)]

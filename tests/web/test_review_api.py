@@ -15,7 +15,7 @@ pytest.importorskip("httpx")
 
 from nardy.web import review  # noqa: E402
 from nardy.web.app import create_app  # noqa: E402
-from nardy.web.storage import Storage  # noqa: E402
+from nardy.web.store.storage import Storage  # noqa: E402
 from tests.helpers import shared_path  # noqa: E402
 from tests.web.players import PlayerClient  # noqa: E402
 

@@ -11,7 +11,8 @@ import warnings
 import pytest
 
 from nardy.web.sessions import Session, new_session
-from nardy.web.storage import Storage, StorageError, default_database_url, normalise_url
+from nardy.web.store.db import StorageError, default_database_url, normalise_url
+from nardy.web.store.storage import Storage
 from tests.web.players import PlayerClient
 
 PG_URL = os.environ.get("NARDY_TEST_POSTGRES_URL")

@@ -12,7 +12,7 @@ from nardy.flow import saved
 from nardy.rules.errors import GameStateError
 from nardy.web.gamecache import materialise
 from nardy.web.sessions import Session, new_session
-from nardy.web.storage import SavedGame
+from nardy.web.store.storage import SavedGame
 
 
 def played(seed: int, turns: int = 120) -> Session:

@@ -8,7 +8,7 @@ from fastapi import Request, WebSocket
 
 from ..gamecache import columns
 from ..sessions import NUMBERINGS, Session, new_session
-from ..storage import Storage, User
+from ..store.storage import Storage, User
 from ..view import SavedGameView
 
 __all__ = ["create_online", "new_invite", "invite_url", "own_numbering"]

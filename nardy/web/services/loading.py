@@ -9,7 +9,7 @@ from __future__ import annotations
 from fastapi import HTTPException
 
 from ..gamecache import Loaded, cache_of, materialise
-from ..storage import Storage
+from ..store.storage import Storage
 
 __all__ = ["missing", "read_game", "read_locked"]
 

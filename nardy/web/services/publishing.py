@@ -43,7 +43,7 @@ async def publish(app, gid: str, game: Loaded | None = None) -> None:
 async def follow(app, key: str) -> None:
     """A game's notification from another server process (:mod:`nardy.web.cluster`, kind ``game``): ``key`` is
     ``"<id>"``, or ``"<id> <revision> <base> <logged action JSON>"`` when the change was one logged action
-    (:meth:`nardy.web.storage.Storage.append`): this process's kept game follows it without a query when it is
+    (:meth:`nardy.web.store.storage.Storage.append`): this process's kept game follows it without a query when it is
     at the revision before. Then the game's live connections here are pushed their views."""
     gid, _, rest = key.partition(" ")
     notice = None

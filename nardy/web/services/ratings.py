@@ -1,12 +1,12 @@
 """The ratings of a rated match that has just ended, stored with the game (docs/online.md "Ratings").
 
-The rating rules are :mod:`nardy.web.ratings` (Glicko-2 weighted by length); the rows :mod:`nardy.web.community`.
+The rating rules are :mod:`nardy.web.ratings` (Glicko-2 weighted by length); the rows :mod:`nardy.web.store.community`.
 """
 
 from __future__ import annotations
 
 from .. import ratings as _r
-from ..community import Community, RatedMatch
+from ..store.community import Community, RatedMatch
 
 __all__ = ["rating_step"]
 

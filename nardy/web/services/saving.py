@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import HTTPException
 
 from ..gamecache import SNAPSHOT_EVERY, Loaded, cache_of, columns
-from ..storage import StaleRevision, Storage
+from ..store.storage import StaleRevision, Storage
 from .ratings import rating_step
 
 __all__ = ["store_session", "store_game"]

@@ -1,5 +1,5 @@
 """The lobby's, the ratings' and fair play's part of the database (schema revision 0003): challenges and
-quick-pairing seeks, Glicko-2 ratings and their history (the methods of :class:`~nardy.web.ratingbook.RatingBook`,
+quick-pairing seeks, Glicko-2 ratings and their history (the methods of :class:`~nardy.web.store.ratingbook.RatingBook`,
 which rated results count and how much), blocks, presence.
 
 Everything here is in the database, nothing in a process's memory, so several server processes share one
@@ -8,10 +8,10 @@ transaction lock; SQLite has one writer) and by a conditional update (two player
 wins, the other is told it is taken); a player plays one game from the lobby at a time (checked under that
 lock from the games' seats; a pairing withdraws both players' other challenges and seeks); a rated result is
 written in the transaction that stores the finished match (:meth:`Community.rate_match`, given to
-:meth:`nardy.web.storage.Storage.save`) and at most once per match.
+:meth:`nardy.web.store.storage.Storage.save`) and at most once per match.
 
-:class:`Community` wraps a :class:`~nardy.web.storage.Storage` (its engine); every method is one short
-transaction and raises :class:`~nardy.web.storage.StorageUnavailable` when the database fails.
+:class:`Community` wraps a :class:`~nardy.web.store.storage.Storage` (its engine); every method is one short
+transaction and raises :class:`~nardy.web.store.storage.StorageUnavailable` when the database fails.
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ from sqlalchemy import (
     update,
 )
 
+from .db import _aware, _guarded, _now, games, metadata, users
 from .ratingbook import RatedMatch, RatingBook, history, insert_of, ratings
-from .storage import Storage, _aware, _guarded, _now, games, metadata, users
+from .storage import Storage
 
 __all__ = [
     "Community",
