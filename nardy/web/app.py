@@ -6,15 +6,15 @@ for malformed input (IDs, dice, options, notation, records, request fields), 400
 do not allow now (out of turn, an illegal play) or a bad Host header, 404 for an unknown saved game, 409
 for an action on a state that has moved on (``seq``), 413 for a body over its limit, 429/503 with
 ``Retry-After`` when the computer is busy or the database is unavailable, 401/403/429 for log-ins and
-requests from other sites (:mod:`nardy.web.auth`); see :mod:`nardy.web.errors`.
+requests from other sites (:mod:`nardy.web.routers.auth`); see :mod:`nardy.web.errors`.
 
-The routes live in routers: :mod:`nardy.web.engine` (the engine and .mat records),
-:mod:`nardy.web.games` (saved games), :mod:`nardy.web.auth` (guests, accounts, log-in sessions) and
-:mod:`nardy.web.lobby` (the lobby, ratings, blocks, fair play); they
+The routes live in routers: :mod:`nardy.web.routers.positions` (the engine and .mat records),
+:mod:`nardy.web.routers.games` (saved games), :mod:`nardy.web.routers.auth` (guests, accounts, log-in sessions) and
+:mod:`nardy.web.routers.lobby` (the lobby, ratings, blocks, fair play); they
 reach the app's state (``app.state``: the storage, the computer's work, the games' locks, whether seeds
 are allowed, whether cookies are Secure, the log-in limits) through the dependencies of
-:mod:`nardy.web.deps` and :mod:`nardy.web.auth` (who asks: ``CurrentUser``, ``SignedIn``). Every route
-passes :func:`nardy.web.auth.check_request` first (Origin, and the CSRF token of a request made with a
+:mod:`nardy.web.deps` and :mod:`nardy.web.routers.auth` (who asks: ``CurrentUser``, ``SignedIn``). Every route
+passes :func:`nardy.web.routers.auth.check_request` first (Origin, and the CSRF token of a request made with a
 log-in session).
 
 The server is meant to be safe to expose (see docs/security.md): no input is ever a path, every
@@ -36,12 +36,13 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from ..texts.catalogue import page_catalogue
-from . import auth, dicetest, engine, fairplay, games, lobby, online, params, review, seeding
+from . import params
 from .botwork import BotWork
 from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
+from .routers import auth, dicetest, fairplay, games, lobby, online, positions, review, seeding
 from .services import publishing
 from .services.live import ClockKeeper, Hub
 from .store.storage import Storage
@@ -111,7 +112,7 @@ def create_app(
             "request from another site or without the `X-CSRF-Token` of its log-in session, 429 too many "
             "log-ins. Players: `/api/auth/guest`, `/api/auth/register`, `/api/auth/login`, `/api/me`."
         ),
-        version=engine.version(),
+        version=positions.version(),
         lifespan=_lifespan,
         # every route: Origin/CSRF checks, and a query parameter the route does not take is refused
         dependencies=[Depends(auth.check_request), Depends(params.refuse_unknown_query)],
@@ -139,12 +140,12 @@ def create_app(
         Guard,
         allowed_hosts=allowed_hosts,
         body_limit=BODY_LIMIT,
-        route_limits={"/api/mat": engine.MAT_LIMIT, "/api/analyse": review.ANALYSE_BODY_LIMIT},
+        route_limits={"/api/mat": positions.MAT_LIMIT, "/api/analyse": review.ANALYSE_BODY_LIMIT},
     )
     install_error_handlers(app)
     app.include_router(page)
     app.mount("/static", StaticFiles(directory=str(_STATIC)), name="static")
-    app.include_router(engine.router)
+    app.include_router(positions.router)
     app.include_router(games.router)
     app.include_router(online.router)
     app.include_router(seeding.router)

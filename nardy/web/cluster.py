@@ -101,7 +101,7 @@ class Cluster:
     def on_now(self, kind: str, handler: Callable[[str], None]) -> None:
         """Call ``handler(key)`` for every notification of ``kind`` sent by another process, at once as it is
         read (on the event loop, before anything else runs: it must be quick and must not block), not in a
-        task of its own as :meth:`on` does: a cache's invalidation (:class:`nardy.web.auth.SessionCache`)."""
+        task of its own as :meth:`on` does: a cache's invalidation (:class:`nardy.web.routers.auth.SessionCache`)."""
         if not kind or " " in kind:
             raise ValueError(f"notification kind {kind!r}: one word")
         self.now_handlers[kind] = handler
@@ -110,7 +110,7 @@ class Cluster:
         """A future resolved when this process's own notification ``kind key`` comes back to its listener: sent
         by a transaction committed after this call (made before it, so that the echo cannot be missed). By
         then PostgreSQL has handed the notification to every listening process (a logout waits for it before
-        it answers: :func:`nardy.web.auth.end_session`). Resolved with ``False`` at once when inactive."""
+        it answers: :func:`nardy.web.routers.auth.end_session`). Resolved with ``False`` at once when inactive."""
         fut = asyncio.get_running_loop().create_future()
         if not self.active or not self.listening.is_set():
             fut.set_result(False)

@@ -1,9 +1,9 @@
 """When a seated player is present at their online game (docs/online.md, "Fair play"): what a claim of
-abandonment (:mod:`nardy.web.fairplay`) is measured against.
+abandonment (:mod:`nardy.web.routers.fairplay`) is measured against.
 
 A seated player is present at their online game while they do anything with it, by any way and on any server
 process: a request for the game over HTTP (its view, record, fairness, hints, an action, refused or not), a
-live connection to it (written when it opens, then every :data:`~nardy.web.lobby.PRESENCE_EVERY` seconds
+live connection to it (written when it opens, then every :data:`~nardy.web.routers.lobby.PRESENCE_EVERY` seconds
 while open), an action stored in the game's log. The database keeps when each seat was last seen
 (``nardy_presence``, channel: the game's id), written by :func:`seat_seen` at most once every
 :data:`SEEN_EVERY` seconds per player and game in a process (a player polling the game costs one small write
@@ -27,7 +27,7 @@ __all__ = ["ABANDON_GRACE", "SEEN_EVERY", "SeatPresence", "seat_seen", "absent_s
 log = logging.getLogger("nardy.web")
 
 #: Seconds a player may be absent from a rated match while it is theirs to act before the opponent may claim
-#: it (:mod:`nardy.web.fairplay`); ``app.state.abandon_grace`` overrides it.
+#: it (:mod:`nardy.web.routers.fairplay`); ``app.state.abandon_grace`` overrides it.
 ABANDON_GRACE = 120.0
 #: Seconds between two writes of one seat's presence by one process (at most a tenth of the grace period).
 SEEN_EVERY = 5.0

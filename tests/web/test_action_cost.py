@@ -1,7 +1,7 @@
 """What one stored action of an online game costs the server (bench/online_load.py measures the whole): its
 database round trips on PostgreSQL are bounded (no ping per checkout, the session kept by the process, one
 transaction), the mover's answer is the view its own live connection gets, and the process's cache of log-in
-sessions (nardy/web/auth.py SessionCache) never keeps a session past a drop."""
+sessions (nardy/web/routers/auth.py SessionCache) never keeps a session past a drop."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from sqlalchemy import event
 
 from nardy.rules.position import Position
 from nardy.web.app import create_app
-from nardy.web.auth import SessionCache
+from nardy.web.routers.auth import SessionCache
 from nardy.web.store.logins import Login
 from nardy.web.store.storage import Storage
 from nardy.web.store.users import User

@@ -1,5 +1,5 @@
 """A guest may not take a registered player's name or a look-alike of it, and no account may take a look-alike
-of another's (nardy.web.names.name_look, nardy.web.auth; issue 41, item 11).
+of another's (nardy.web.names.name_look, nardy.web.routers.auth; issue 41, item 11).
 
 "Аnn" below starts with a Cyrillic А (U+0410), "Αnn" with a Greek Α (U+0391), "Ａｎｎ" is full-width.
 """

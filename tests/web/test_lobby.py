@@ -443,7 +443,7 @@ def test_the_presence_round_writes_who_is_connected_to_a_game(app, ann, bob):
 def test_the_lobby_channel_takes_more_connections_than_a_game(app, ann, monkeypatch):
     from starlette.websockets import WebSocketDisconnect
 
-    from nardy.web import lobby as lobby_module
+    from nardy.web.routers import lobby as lobby_module
     from nardy.web.services.live import MAX_PER_GAME, Conn
 
     hub = app.state.hub
@@ -481,7 +481,7 @@ def test_the_clock_keeper_passes_a_game_another_writer_stored_meanwhile_and_ends
     reads what the other stored) has nothing or the rest to do. Other due games are not held up."""
     import asyncio
 
-    from nardy.web import online as online_module
+    from nardy.web.routers import online as online_module
 
     keeper = app.state.clock_keeper
     keeper.period = 3600.0  # the app's own rounds: one more at most, within the second, then none

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from nardy.web import lobby as lobby_module
 from nardy.web.app import create_app
+from nardy.web.routers import lobby as lobby_module
 from nardy.web.store.community import LOBBY
 from nardy.web.store.storage import Storage
 

@@ -15,7 +15,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from nardy.web.app import create_app
-from nardy.web.fairplay import ABANDON_GRACE
+from nardy.web.routers.fairplay import ABANDON_GRACE
 from nardy.web.store.storage import Storage
 
 from .rated_play import play_turns

@@ -4,6 +4,6 @@ Modules: :mod:`~nardy.web.services.loading` (a stored game read for a request), 
 (who may do what), :mod:`~nardy.web.services.publishing` (views and pushes), :mod:`~nardy.web.services.live`
 (the live connections' hub and the clock keeper), :mod:`~nardy.web.services.saving` (storing a changed game),
 :mod:`~nardy.web.services.ratings` (a rated match's ratings). A service imports the store and the hosted game,
-never a router (``nardy.web.games``, ``nardy.web.online``, ``nardy.web.lobby``...) nor the request dependencies
-(:mod:`nardy.web.deps`), which import the services.
+never a router (:mod:`nardy.web.routers`) nor the request dependencies (:mod:`nardy.web.deps`), which
+import the services.
 """

@@ -101,7 +101,7 @@ async def perform(
     skip=None,
 ) -> ActionResult:
     """Player ``uid``'s action ``body`` on game ``gid``, as ``POST /api/games/{gid}/actions`` and the game's live
-    channel (:func:`nardy.web.online.live`) take it: checked (seated, their turn, the ``seq`` it was chosen on),
+    channel (:func:`nardy.web.routers.online.live`) take it: checked (seated, their turn, the ``seq`` it was chosen on),
     applied, the computer's answer run (``compute``: a game against the computer; ``None``: refused unless the
     game is online), stored, then pushed to the game's live connections here (but ``skip``, the connection
     the action came by, which gets the answer) once committed. Returns the acting player's view: JSON text for an

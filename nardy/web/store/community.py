@@ -64,7 +64,7 @@ MAX_OPEN = 3
 #: Challenges and seeks a player may make in an hour (the rate limit).
 MAX_PER_HOUR = 30
 #: A player is online while a channel of theirs was seen this recently (the server refreshes connected
-#: players every :data:`nardy.web.lobby.PRESENCE_EVERY` seconds).
+#: players every :data:`nardy.web.routers.lobby.PRESENCE_EVERY` seconds).
 PRESENCE_FRESH = _dt.timedelta(seconds=45)
 #: An open challenge lapses after this long.
 CHALLENGE_TTL = _dt.timedelta(hours=1)

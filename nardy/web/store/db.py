@@ -85,8 +85,8 @@ game_actions = Table(
 
 #: Guests and accounts. ``name_key``: an account's casefolded name (:func:`name_key`), unique; NULL for a
 #: guest. ``name_look``: an account's name as it looks (:func:`nardy.web.names.name_look`: no two accounts look
-#: alike), NULL for a guest (revision 0005). ``password_hash``: argon2 (:mod:`nardy.web.auth`), NULL for a guest.
-#: ``kind``: guest|account.
+#: alike), NULL for a guest (revision 0005). ``password_hash``: argon2 (:mod:`nardy.web.routers.auth`), NULL for
+#: a guest. ``kind``: guest|account.
 users = Table(
     "nardy_users",
     metadata,

@@ -120,6 +120,6 @@ class LoginRows:
         th = _token_hash(token)
         with self.engine.begin() as c:
             res = c.execute(delete(auth_sessions).where(auth_sessions.c.token_hash == th))
-            # the other server processes forget the session at once (their caches: nardy.web.auth.SessionCache)
+            # the other server processes forget the session at once (their caches: nardy.web.routers.auth.SessionCache)
             self._notify(c, "auth", "t:" + th)
         return res.rowcount == 1

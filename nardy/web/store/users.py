@@ -60,7 +60,7 @@ class UserRows:
         """A new user: a guest without ``password_hash``, else an account (unique by :func:`name_key` and by
         :func:`~nardy.web.names.name_look`).
 
-        ``name`` is stored as given (the caller checks it: :func:`nardy.web.auth.check_name`).
+        ``name`` is stored as given (the caller checks it: :func:`nardy.web.routers.auth.check_name`).
 
         Raises:
             NameTaken: an account has this name, or one that looks the same, already.

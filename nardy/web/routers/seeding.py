@@ -19,14 +19,14 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..rules.errors import GameStateError
-from . import seeds
+from ...rules.errors import GameStateError
+from .. import seeds
+from ..deps import GameId, GameLock, LaneDep, StorageDep, read_locked
+from ..services.access import conflict, forbidden
+from ..services.publishing import publish, shown
+from ..services.saving import store_game
+from ..view import SavedGameView
 from .auth import current_user, require_user
-from .deps import GameId, GameLock, LaneDep, StorageDep, read_locked
-from .services.access import conflict, forbidden
-from .services.publishing import publish, shown
-from .services.saving import store_game
-from .view import SavedGameView
 
 __all__ = ["router", "SeedBody"]
 

@@ -1,6 +1,6 @@
 """Games against people elsewhere: who may do what in a game, invitations, the live channel, fair dice.
 
-Every game belongs to whoever started it (:attr:`Session.owner`, a player id from :mod:`nardy.web.auth`). A
+Every game belongs to whoever started it (:attr:`Session.owner`, a player id from :mod:`nardy.web.routers.auth`). A
 game against the computer or at one screen is its owner's alone: only they see it, act in it, delete it. An
 online game (``"opponent": "online"``) has two remote seats: the owner's, and one that whoever opens the
 invitation link takes (``POST /api/games/{id}/join``); each seated player acts only for their side and only
@@ -23,16 +23,15 @@ from fastapi import APIRouter, HTTPException, Query, Request, WebSocket, WebSock
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ..rules.errors import GameStateError
-from ..rules.fairdice import check_client_seed
-from . import seeds
-from .auth import current_user, require_user
-from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
-from .errors import answer_of, clean_message, error_body
-from .gamecache import columns
-from .presence import seat_seen
-from .seeds import refuse_early_seed
-from .services.access import (
+from ...rules.errors import GameStateError
+from ...rules.fairdice import check_client_seed
+from .. import seeds
+from ..deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
+from ..errors import answer_of, clean_message, error_body
+from ..gamecache import columns
+from ..presence import seat_seen
+from ..seeds import refuse_early_seed
+from ..services.access import (
     check_owner,
     check_reader,
     conflict,
@@ -40,14 +39,15 @@ from .services.access import (
     knows_of,
     spend_invite,
 )
-from .services.actions import Action, ActionRefused, StaleAction, perform
-from .services.hosting import create_online, invite_url
-from .services.live import Conn, encode
-from .services.publishing import publish, shown
-from .services.saving import store_game
-from .sessions import Session
-from .store.community import community
-from .view import SavedGameView
+from ..services.actions import Action, ActionRefused, StaleAction, perform
+from ..services.hosting import create_online, invite_url
+from ..services.live import Conn, encode
+from ..services.publishing import publish, shown
+from ..services.saving import store_game
+from ..sessions import Session
+from ..store.community import community
+from ..view import SavedGameView
+from .auth import current_user, require_user
 
 __all__ = [
     "router",
@@ -318,7 +318,7 @@ async def fairness(request: Request, store: StorageDep, gid: GameId):
 @router.websocket("/api/games/{gid}/live")
 async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), viewer: int | None = Query(None)):
     """The game's live channel: ``{"type": "view", "view": {...}}`` now and after every stored change (the
-    handshake's Origin is checked by :func:`nardy.web.auth.check_request`)."""
+    handshake's Origin is checked by :func:`nardy.web.routers.auth.check_request`)."""
     app = ws.app
     uid = await user_id(ws)
     store = app.state.storage

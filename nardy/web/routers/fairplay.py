@@ -15,13 +15,13 @@ import time
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from .deps import GameId, GameLock, LaneDep, StorageDep, missing, read_locked
+from ..deps import GameId, GameLock, LaneDep, StorageDep, missing, read_locked
+from ..presence import ABANDON_GRACE, absent_since, grace, seat_seen, wall_clock
+from ..services.publishing import publish, shown
+from ..services.saving import store_session
+from ..store.community import community
+from ..view import SavedGameView
 from .lobby import _refused, _signed_in
-from .presence import ABANDON_GRACE, absent_since, grace, seat_seen, wall_clock
-from .services.publishing import publish, shown
-from .services.saving import store_session
-from .store.community import community
-from .view import SavedGameView
 
 __all__ = ["router", "ABANDON_GRACE"]
 

@@ -71,13 +71,13 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from ..texts import catalogue
-from ..texts.messages import LANGS
-from .deps import ActionLane, client_key
-from .errors import Refused
-from .names import name_look
-from .store.logins import Login, NewLogin, token_hash
-from .store.users import NameTaken, User, name_key
+from ...texts import catalogue
+from ...texts.messages import LANGS
+from ..deps import ActionLane, client_key
+from ..errors import Refused
+from ..names import name_look
+from ..store.logins import Login, NewLogin, token_hash
+from ..store.users import NameTaken, User, name_key
 
 __all__ = [
     "router",

@@ -17,7 +17,7 @@ Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
   ``/api/players/{id}/history`` (rated matches), ``/api/players/{id}/games`` (finished games with their
   records' links).
 * ``GET/POST /api/blocks``, ``DELETE /api/blocks/{id}``.
-* ``POST /api/games/{id}/claim`` (:mod:`nardy.web.fairplay`): the opponent left a rated match past its grace
+* ``POST /api/games/{id}/claim`` (:mod:`nardy.web.routers.fairplay`): the opponent left a rated match past its grace
   period while it was theirs to act: they lose it.
 
 Every action is authorised (a log-in session; a rated match needs an account on both sides), idempotent
@@ -44,21 +44,19 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.concurrency import run_in_threadpool
 
-from ..flow.clock import clock_spec
-from ..rules.errors import GameStateError
-from ..rules.variants import get_rules
-from . import ratings as _r
-from .auth import current_user, require_user
-from .deps import GameId, language, read_locked
-from .errors import Refused
-from .gamecache import columns
-from .games import ClockBody
-from .presence import wall_clock
-from .seeds import refuse_early_seed
-from .services.live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
-from .services.publishing import publish, shown
-from .sessions import new_session
-from .store.community import (
+from ...flow.clock import clock_spec
+from ...rules.errors import GameStateError
+from ...rules.variants import get_rules
+from .. import ratings as _r
+from ..deps import GameId, language, read_locked
+from ..errors import Refused
+from ..gamecache import columns
+from ..presence import wall_clock
+from ..seeds import refuse_early_seed
+from ..services.live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
+from ..services.publishing import publish, shown
+from ..sessions import new_session
+from ..store.community import (
     LOBBY,
     Challenge,
     ChallengeLimit,
@@ -66,9 +64,11 @@ from .store.community import (
     Community,
     community,
 )
-from .store.db import users
-from .store.storage import User
-from .view import SavedGameView
+from ..store.db import users
+from ..store.storage import User
+from ..view import SavedGameView
+from .auth import current_user, require_user
+from .games import ClockBody
 
 __all__ = [
     "router",
@@ -749,7 +749,7 @@ async def leave_quick(request: Request):
 async def lobby_live(ws: WebSocket):
     """The lobby's live channel: a snapshot now, then the deltas (:func:`publish_lobby`); ``"ping"`` is answered
     ``"pong"``, ``"snapshot"`` with a snapshot (at most one a :data:`SNAPSHOT_GAP`); the handshake's Origin is
-    checked by :func:`nardy.web.auth.check_request`."""
+    checked by :func:`nardy.web.routers.auth.check_request`."""
     app = ws.app
     user = await current_user(ws)
     uid = user.id if user else None

@@ -21,12 +21,12 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ..rules.errors import GameStateError, InvalidOptionError
-from .deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep, guest_name
-from .errors import clean_message, error_response
-from .gamecache import columns
-from .params import PositionIn, WildbgPoints, read_position, wildbg_points
-from .sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session
+from ...rules.errors import GameStateError, InvalidOptionError
+from ..deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep, guest_name
+from ..errors import clean_message, error_response
+from ..gamecache import columns
+from ..params import PositionIn, WildbgPoints, read_position, wildbg_points
+from ..sessions import ACTIONS, BOT_LEVELS, NUMBERINGS, Session
 
 __all__ = ["router", "MAT_LIMIT", "version"]
 
@@ -169,14 +169,14 @@ Points = Annotated[WildbgPoints, Depends(wildbg_points)]
 
 
 def _check_dice(die1, die2):
-    from ..rules.position import check_dice
+    from ...rules.position import check_dice
 
     return check_dice((die1, die2))
 
 
 def _dice(pin: PositionIn, die1: int | None, die2: int | None) -> tuple[int, int]:
     """The roll: ``die1`` and ``die2``, else the XGID's dice."""
-    from ..rules.errors import InvalidDiceError
+    from ...rules.errors import InvalidDiceError
 
     if die1 is not None and die2 is not None:
         d = _check_dice(die1, die2)
@@ -197,8 +197,8 @@ def _position(game: str, position: str | None, points: WildbgPoints | None = Non
 def _last_roll(pin: PositionIn, last_roll: str | None):
     """The rules of ``last_roll`` and, when the position is long nardy's last roll under them, the position
     whose plays are generated (else ``None``)."""
-    from ..flow.game import last_roll_position
-    from ..rules.variants import get_rules
+    from ...flow.game import last_roll_position
+    from ...rules.variants import get_rules
 
     pos = pin.position
     if last_roll is None:
@@ -238,7 +238,7 @@ _GAME_NAMES = {"backgammon": "backgammon", "short": "short nardy", "long": "long
 
 
 def _check_numbering(game: str, numbering: str) -> None:
-    from ..rules.numbering import NUMBERINGS, games_with
+    from ...rules.numbering import NUMBERINGS, games_with
 
     if numbering not in NUMBERINGS[game]:
         owners = " and ".join(_GAME_NAMES[g] for g in games_with(numbering))
@@ -248,7 +248,7 @@ def _check_numbering(game: str, numbering: str) -> None:
 
 
 def _bot(game, level: str, seed=0):
-    from ..engine import Bot
+    from ...engine import Bot
 
     return Bot(game, level=level, seed=seed)
 
@@ -262,7 +262,7 @@ async def health(store: StorageDep, work: BotWorkDep):
 
 @router.get("/api/info", tags=["engine"], summary="Games, options, levels and numberings the server knows")
 async def info(allow_seeds: SeedsAllowed):
-    from ..rules.variants import RESULT_NAMES, get_rules
+    from ...rules.variants import RESULT_NAMES, get_rules
 
     return {
         "games": {
@@ -360,7 +360,7 @@ async def move(
 
     def run(deadline):
         if lr is not None:
-            from ..flow.game import last_roll_plays
+            from ...flow.game import last_roll_plays
 
             ranked = last_roll_plays(lr, dice, rules)[:n]
             best = ranked[0][1][2]
@@ -407,7 +407,7 @@ async def evaluate(
 
     def run(deadline):
         if lr is not None:
-            from ..flow.game import last_roll_odds
+            from ...flow.game import last_roll_odds
 
             odds = last_roll_odds(lr, rules)
             probs = _last_roll_probs(odds["draw"], odds["lose"]["mars"])
@@ -481,7 +481,7 @@ async def cube(
     level: Level = Query("grandmaster"),
     last_roll: LastRoll | None = LAST_ROLL_QUERY,
 ):
-    from ..flow.game import Game
+    from ...flow.game import Game
 
     pin = _position(game, position)
     pos = pin.position
@@ -605,7 +605,7 @@ async def import_mat(
 
     def run(deadline):
         # the text is only ever parsed as a record: never taken for a file name
-        from ..records.mat import match_summary, parse_mat, replay
+        from ...records.mat import match_summary, parse_mat, replay
 
         m = replay(parse_mat(text))
         out = {"record": match_summary(m)}
@@ -633,8 +633,8 @@ async def import_mat(
 
 def _imported_session(m) -> Session:
     """A saved game (two people at this device) continuing the replayed match ``m``."""
-    from ..flow.match import Match
-    from ..rules.dice import SystemDice
+    from ...flow.match import Match
+    from ...rules.dice import SystemDice
 
     md = m.to_dict()
     if m.current is not None and m.current.phase == "opening":

@@ -41,16 +41,16 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
-from ..rules.errors import NardyError
-from ..rules.numbering import view_point
-from ..rules.position import Position
-from .analysisqueue import AnalysisQueue
+from ...analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
+from ...rules.errors import NardyError
+from ...rules.numbering import view_point
+from ...rules.position import Position
+from ..analysisqueue import AnalysisQueue
+from ..deps import ComputeDep, GameId, Numbering, StorageDep, load_game
+from ..errors import Refused
+from ..services.access import check_reader
 from .auth import current_user
-from .deps import ComputeDep, GameId, Numbering, StorageDep, load_game
-from .errors import Refused
 from .online import user_id
-from .services.access import check_reader
 
 __all__ = [
     "router",
@@ -282,7 +282,7 @@ def _match_of_text(text: str, fmt: str):
     """The replayed :class:`~nardy.flow.match.Match` of a record's text (parsed, never opened as a file):
     ``fmt`` ``"mat"``, ``"sgf"`` or ``"auto"`` (SGF when the text starts with ``(``, as
     :func:`nardy.records.files.parse_record` reads it)."""
-    from ..records.mat import parse_mat, replay
+    from ...records.mat import parse_mat, replay
 
     try:
         files = importlib.import_module("nardy.records.files")
@@ -402,9 +402,9 @@ def tutor_check(s, level: str, numbering: str, action: str = "confirm") -> dict:
     Raises:
         GameStateError ``tutor_no_play``: ``confirm`` before the steps make a complete play.
     """
-    from ..analysis.tutor import Tutor
-    from ..rules.errors import GameStateError
-    from .sessions import _numbering_fn, format_steps
+    from ...analysis.tutor import Tutor
+    from ...rules.errors import GameStateError
+    from ..sessions import _numbering_fn, format_steps
 
     m = s.match
     g = m.current
@@ -464,7 +464,7 @@ async def tutor(
     if not s.sides_of(uid):
         raise Refused(403, "you do not sit at this game", code="not_seated", kind="Forbidden")
     request.state.wording = s.wording(numbering)
-    from .sessions import NUMBERINGS
+    from ..sessions import NUMBERINGS
 
     numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
     return await compute(lambda deadline: tutor_check(s, level, numbering, action))

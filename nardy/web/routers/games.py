@@ -19,9 +19,8 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
-from . import seeds
-from .auth import set_session_cookies, user_or_guest
-from .deps import (
+from .. import seeds
+from ..deps import (
     ComputeDep,
     GameId,
     GameLock,
@@ -36,18 +35,19 @@ from .deps import (
     missing,
     read_locked,
 )
-from .errors import Refused, error_response
-from .gamecache import columns
+from ..errors import Refused, error_response
+from ..gamecache import columns
+from ..presence import seat_seen
+from ..seeds import refuse_early_seed
+from ..services.access import check_owner, check_reader
+from ..services.actions import Action, ActionRefused, StaleAction, perform
+from ..services.hosting import create_online, own_numbering
+from ..services.publishing import shown
+from ..sessions import new_session
+from ..store.storage import SavedGame
+from ..view import SavedGameView
+from .auth import set_session_cookies, user_or_guest
 from .online import user_id
-from .presence import seat_seen
-from .seeds import refuse_early_seed
-from .services.access import check_owner, check_reader
-from .services.actions import Action, ActionRefused, StaleAction, perform
-from .services.hosting import create_online, own_numbering
-from .services.publishing import shown
-from .sessions import new_session
-from .store.storage import SavedGame
-from .view import SavedGameView
 
 __all__ = ["router", "NewGame", "Action"]
 
@@ -382,7 +382,7 @@ async def hints(
     summary="The record as a Jellyfish .mat file",
 )
 async def get_mat(request: Request, game: LoadedGame):
-    from ..records.mat import write_mat
+    from ...records.mat import write_mat
 
     uid = await user_id(request)
     check_reader(game.session, uid, game.id)
@@ -398,7 +398,7 @@ async def get_record(request: Request, game: LoadedGame):
     await seat_seen(request.app, game.session, uid, game.id)
 
     def run():
-        from ..records.mat import match_summary
+        from ...records.mat import match_summary
 
         s = game.session
         # what decides the dice (a seed) is never shown: only whether the dice were seeded
