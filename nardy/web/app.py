@@ -35,6 +35,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
+from ..rules.position import Position
 from ..texts.catalogue import page_catalogue
 from . import params
 from .botwork import BotWork
@@ -197,8 +198,6 @@ def settle_gc() -> None:
     the action-to-opponent p99 from 360-780 ms to 62-110 ms. Reference cycles left are collected all the same,
     only less often (a process's RSS did not change: 288-296 MB)."""
     import gc
-
-    from ..rules.position import Position
 
     for game in ("backgammon", "short", "long"):
         Position.start(game).legal_plays((3, 1))  # the kernels loaded from numba's cache before the freeze

@@ -3,8 +3,8 @@
 A stored game (:mod:`nardy.web.store.storage`) is a *snapshot* (its whole state at revision ``base``) and the *log*
 of the actions stored after it (:meth:`~nardy.web.store.storage.Storage.append`: an online game stores each
 action as a row of its own, not the whole game again). :func:`materialise` makes the game at its revision:
-the snapshot rebuilt (:meth:`Session.from_dict`, a few milliseconds for a long match) and the logged actions
-applied (:meth:`Session.replay`).
+the snapshot rebuilt (:meth:`HostedGame.from_dict`, a few milliseconds for a long match) and the logged actions
+applied (:meth:`HostedGame.replay`).
 
 :class:`GameCache` keeps the games a process has rebuilt, so that the next request on a game costs one small
 query (:meth:`~nardy.web.store.storage.Storage.changes`: is the stored revision still the one loaded?) instead of a
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from ..rules.errors import GameStateError
 from . import seeds
-from .sessions import Session
+from .sessions import HostedGame
 from .store.storage import SavedGame, Storage
 
 __all__ = ["GameCache", "Loaded", "materialise", "cache_of", "columns", "CACHE_SIZE", "SNAPSHOT_EVERY"]
@@ -51,10 +51,10 @@ class Loaded:
 
     id: str
     saved: SavedGame
-    session: Session
+    session: HostedGame
 
 
-def columns(s: Session) -> dict:
+def columns(s: HostedGame) -> dict:
     """The columns a saved game is found by (:meth:`SavedGame.columns`): its owner and seated players, who may
     watch, when its clock runs out."""
     seats = [x.player for x in s.table.seats] if s.online else [s.owner, s.owner]
@@ -71,16 +71,16 @@ def columns(s: Session) -> dict:
     }
 
 
-def materialise(saved: SavedGame) -> Session:
+def materialise(saved: SavedGame) -> HostedGame:
     """The game of a stored row at its revision: the snapshot ``saved.data`` with ``saved.actions`` applied.
 
     The row is this server's own (every stored game was made and checked by it): the snapshot is rebuilt
-    without the save validator's whole check (``check=False``: :meth:`Session.from_dict`), which costs more
+    without the save validator's whole check (``check=False``: :meth:`HostedGame.from_dict`), which costs more
     than the rebuild itself (bench/web_rebuild.py).
 
     Raises:
         GameStateError: not a saved game, or a logged action that does not apply (a corrupt log)."""
-    s = Session.from_dict(saved.data, check=False)
+    s = HostedGame.from_dict(saved.data, check=False)
     for entry in saved.actions:
         s.replay(entry)
     return s

@@ -19,7 +19,7 @@ import time
 
 from starlette.concurrency import run_in_threadpool
 
-from .sessions import Session
+from .sessions import HostedGame
 from .store.community import community
 
 __all__ = ["ABANDON_GRACE", "SEEN_EVERY", "SeatPresence", "seat_seen", "absent_since", "wall_clock", "grace"]
@@ -78,7 +78,7 @@ def _presence(app) -> SeatPresence:
     return p
 
 
-async def seat_seen(app, s: Session | None, uid: str | None, gid: str) -> None:
+async def seat_seen(app, s: HostedGame | None, uid: str | None, gid: str) -> None:
     """Player ``uid`` did something with game ``gid`` (session ``s``): when they sit at it and it is an online
     match under way, their presence there is written (at most once a :data:`SEEN_EVERY` seconds per process, a
     tenth of the grace period when that is shorter, so what a claim reads is never older than that).
@@ -96,7 +96,7 @@ async def seat_seen(app, s: Session | None, uid: str | None, gid: str) -> None:
         log.info("presence: could not write a seat's presence")
 
 
-def absent_since(com, s: Session, side: int, gid: str) -> float:
+def absent_since(com, s: HostedGame, side: int, gid: str) -> float:
     """Since when (Unix seconds) side ``side`` of the online game ``gid`` has been absent: the latest of its
     player's presence there (:func:`seat_seen`, live connections) and the last entry of the game's log (any
     action, by either side: the turn has been theirs since at most then). Blocking (reads the database)."""

@@ -1,5 +1,5 @@
 """A stored game the server wrote itself is rebuilt without the save validator (issue 42): the same game, and
-the validator is not run; data from outside (``Session.from_dict`` by default) is still checked whole."""
+the validator is not run; data from outside (``HostedGame.from_dict`` by default) is still checked whole."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from nardy.flow import saved
 from nardy.rules.errors import GameStateError
 from nardy.web.gamecache import materialise
-from nardy.web.sessions import Session, new_session
+from nardy.web.sessions import HostedGame, new_session
 from nardy.web.store.storage import SavedGame
 
 
-def played(seed: int, turns: int = 120) -> Session:
+def played(seed: int, turns: int = 120) -> HostedGame:
     """A 5-point match between two people at one screen, played at random (seeded) for ``turns`` actions."""
     s = new_session("backgammon", length=5, opponent="human", seed=seed)
     rng = random.Random(seed)
@@ -33,7 +33,7 @@ def played(seed: int, turns: int = 120) -> Session:
     return s
 
 
-def row(s: Session) -> SavedGame:
+def row(s: HostedGame) -> SavedGame:
     now = dt.datetime.now(dt.UTC)
     return SavedGame("g1", now, now, "backgammon", s.status, s.title(), 3, s.to_dict(), s.summary())
 
@@ -42,7 +42,7 @@ def row(s: Session) -> SavedGame:
 def test_a_stored_row_rebuilds_the_same_game_as_the_checked_path(seed):
     s = played(seed)
     d = s.to_dict()
-    assert materialise(row(s)).to_dict() == Session.from_dict(d).to_dict() == d
+    assert materialise(row(s)).to_dict() == HostedGame.from_dict(d).to_dict() == d
 
 
 def test_a_stored_row_is_rebuilt_without_running_the_save_validator(monkeypatch):
@@ -55,11 +55,11 @@ def test_a_stored_row_is_rebuilt_without_running_the_save_validator(monkeypatch)
     monkeypatch.setattr(saved, "check_match_dict", refuse)
     assert materialise(row(s)).to_dict() == s.to_dict()
     with pytest.raises(AssertionError, match="save validator ran"):
-        Session.from_dict(s.to_dict())  # data from outside: checked
+        HostedGame.from_dict(s.to_dict())  # data from outside: checked
 
 
 def test_saved_data_from_outside_is_still_checked_whole():
     d = played(5).to_dict()
     d["table"]["match"]["games"][0]["state"]["turn"] = 7
     with pytest.raises(GameStateError, match="turn"):
-        Session.from_dict(d)
+        HostedGame.from_dict(d)

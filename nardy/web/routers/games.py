@@ -1,6 +1,6 @@
 """Saved games over HTTP: list, start, view, act (the computer answers), hints, records, delete.
 
-A saved game is a :class:`~nardy.web.sessions.Session` stored as JSON, and an online game's actions as a log
+A saved game is a :class:`~nardy.web.sessions.HostedGame` stored as JSON, and an online game's actions as a log
 after it (:mod:`nardy.web.store.storage`); the process keeps the games it has loaded (:mod:`nardy.web.gamecache`).
 Actions name the state they were chosen on (``seq``, the stored revision): one on a state that has moved on
 is refused with 409 and changes nothing. One game's actions run one at a time in this process

@@ -1,6 +1,6 @@
 """Games against people elsewhere: who may do what in a game, invitations, the live channel, fair dice.
 
-Every game belongs to whoever started it (:attr:`Session.owner`, a player id from :mod:`nardy.web.routers.auth`). A
+Every game belongs to whoever started it (:attr:`HostedGame.owner`, a player id from :mod:`nardy.web.routers.auth`). A
 game against the computer or at one screen is its owner's alone: only they see it, act in it, delete it. An
 online game (``"opponent": "online"``) has two remote seats: the owner's, and one that whoever opens the
 invitation link takes (``POST /api/games/{id}/join``); each seated player acts only for their side and only
@@ -44,7 +44,7 @@ from ..services.hosting import create_online, invite_url
 from ..services.live import Conn, encode
 from ..services.publishing import publish, shown
 from ..services.saving import store_game
-from ..sessions import Session
+from ..sessions import HostedGame
 from ..store.community import community
 from ..view import SavedGameView
 from .auth import current_user, require_user
@@ -112,7 +112,7 @@ async def expire(app, gid: str, now: float) -> bool:
 async def shift(app, gid: str, seconds: float) -> bool:
     """Give ``gid``'s running clock back ``seconds`` (the server was down); store it. True when moved."""
 
-    def move(s: Session) -> bool:
+    def move(s: HostedGame) -> bool:
         clock = s.table.clock
         if clock is None or clock.running is None:
             return False

@@ -42,13 +42,14 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
-from ...rules.errors import NardyError
+from ...rules.errors import GameStateError, NardyError
 from ...rules.numbering import view_point
 from ...rules.position import Position
 from ..analysisqueue import AnalysisQueue
 from ..deps import ComputeDep, GameId, Numbering, StorageDep, load_game
 from ..errors import Refused
 from ..services.access import check_reader
+from ..sessions import NUMBERINGS, _numbering_fn, format_steps
 from .auth import current_user
 from .online import user_id
 
@@ -403,8 +404,6 @@ def tutor_check(s, level: str, numbering: str, action: str = "confirm") -> dict:
         GameStateError ``tutor_no_play``: ``confirm`` before the steps make a complete play.
     """
     from ...analysis.tutor import Tutor
-    from ...rules.errors import GameStateError
-    from ..sessions import _numbering_fn, format_steps
 
     m = s.match
     g = m.current
@@ -464,7 +463,6 @@ async def tutor(
     if not s.sides_of(uid):
         raise Refused(403, "you do not sit at this game", code="not_seated", kind="Forbidden")
     request.state.wording = s.wording(numbering)
-    from ..sessions import NUMBERINGS
 
     numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
     return await compute(lambda deadline: tutor_check(s, level, numbering, action))

@@ -1,6 +1,6 @@
 """Who may do what in a hosted game: see it, act in it, for which side, and when (docs/security.md).
 
-Every game belongs to whoever started it (:attr:`Session.owner`); an online game has two remote seats; each
+Every game belongs to whoever started it (:attr:`HostedGame.owner`); an online game has two remote seats; each
 seated player acts only for their side and only on their turn (a resignation at any time); others watch only
 if the game allows it. A private game's existence is never confirmed to others (404 as for a missing game).
 """
@@ -12,7 +12,7 @@ import hmac
 
 from ...flow.table import ACTIONS
 from ..errors import Refused
-from ..sessions import Session
+from ..sessions import HostedGame
 from .loading import missing
 
 __all__ = [
@@ -43,15 +43,15 @@ def conflict(code: str, detail: str, **params) -> Refused:
     return Refused(409, detail, code=code, kind="Conflict", params=params)
 
 
-def check_reader(s: Session, uid: str | None, gid: str) -> None:
+def check_reader(s: HostedGame, uid: str | None, gid: str) -> None:
     """Raise the 404 of a missing game (:func:`nardy.web.services.loading.missing`) unless player ``uid`` may see game
     ``gid`` (seated, owner, or watchers allowed): a private game's existence is never confirmed to others."""
     if not s.may_watch(uid):
         raise missing(gid)
 
 
-def knows_of(s: Session, uid: str | None, invite: str | None = None) -> bool:
-    """Player ``uid`` may know that the game exists: they may see it (:meth:`Session.may_watch`), its seat is
+def knows_of(s: HostedGame, uid: str | None, invite: str | None = None) -> bool:
+    """Player ``uid`` may know that the game exists: they may see it (:meth:`HostedGame.may_watch`), its seat is
     kept for them (a rematch), or ``invite`` is its invitation, valid or spent (taken, cancelled, declined:
     whoever holds the link is told what became of it). Everyone else is answered as for a missing game."""
     if s.may_watch(uid) or (uid is not None and s.settings.get("reserved") == uid) or s.invite_matches(invite):
@@ -62,20 +62,20 @@ def knows_of(s: Session, uid: str | None, invite: str | None = None) -> bool:
     return hmac.compare_digest(spent, hashlib.sha256(invite.encode()).hexdigest())
 
 
-def spend_invite(s: Session, spent: str | None) -> None:
+def spend_invite(s: HostedGame, spent: str | None) -> None:
     """Keep the hash of the invitation a join or a close has just used up (``invite_spent``)."""
     if spent:
         s.settings["invite_spent"] = spent
 
 
-def check_owner(s: Session, uid: str | None) -> None:
+def check_owner(s: HostedGame, uid: str | None) -> None:
     """Raise 403 ``not_owner`` unless player ``uid`` made the game (a game saved before players had ids has
     no owner: anyone may)."""
     if s.owner is not None and uid != s.owner:
         raise forbidden("not_owner", "only the player who made this game may do that")
 
 
-def acting_side(s: Session, uid: str | None, player: int | None) -> int | None:
+def acting_side(s: HostedGame, uid: str | None, player: int | None) -> int | None:
     """The side player ``uid`` acts for (``None``: the table's default, a game at one screen); whether it is
     that side's turn is :func:`check_turn`'s (asked after a stale action is told apart: a resend of the
     action that passed the turn is stale, not out of turn).
@@ -90,7 +90,7 @@ def acting_side(s: Session, uid: str | None, player: int | None) -> int | None:
     return player if player is not None else (sides[0] if len(sides) == 1 else None)
 
 
-def check_turn(s: Session, action: str, side: int | None) -> None:
+def check_turn(s: HostedGame, action: str, side: int | None) -> None:
     """Raises Refused 403 ``not_your_turn`` for an online game's ``action`` by ``side`` out of turn (other than
     a resignation and the actions of any time)."""
     if s.online and action not in ANY_TIME and action in ACTIONS:
@@ -105,7 +105,7 @@ def check_turn(s: Session, action: str, side: int | None) -> None:
             )
 
 
-def viewer_for(s: Session, uid: str | None, viewer: int | None) -> tuple[int | None, list[int] | None]:
+def viewer_for(s: HostedGame, uid: str | None, viewer: int | None) -> tuple[int | None, list[int] | None]:
     """The side at the bottom and the sides the viewer may act for: an online game's player sees their own
     side; a watcher sees White's (or ``viewer``) and may act for none; a game at one screen: as asked."""
     if not s.online:

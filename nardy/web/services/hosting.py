@@ -7,19 +7,19 @@ import secrets
 from fastapi import Request, WebSocket
 
 from ..gamecache import columns
-from ..sessions import NUMBERINGS, Session, new_session
+from ..sessions import NUMBERINGS, HostedGame, new_session
 from ..store.storage import Storage, User
 from ..view import SavedGameView
 
 __all__ = ["create_online", "new_invite", "invite_url", "own_numbering"]
 
 
-def own_numbering(s: Session, numbering: str) -> str:
+def own_numbering(s: HostedGame, numbering: str) -> str:
     """``numbering`` when game ``s`` has it, else the players' own (``"own"``)."""
     return numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
 
 
-def new_invite(s: Session) -> str:
+def new_invite(s: HostedGame) -> str:
     """A fresh invitation token for ``s`` (its hash is kept)."""
     token = secrets.token_urlsafe(16)
     s.set_invite(token)

@@ -17,8 +17,8 @@ def store_session(store: Storage, game: Loaded, entry: dict | None = None) -> No
     was deleted meanwhile, 409 when another writer stored it first (the revision check). Once stored, the game
     is this process's kept one of its new revision (:mod:`nardy.web.gamecache`).
 
-    ``entry``: the one action (:meth:`Session.act`'s ``entry``) that made this change, when that is all that
-    changed. An online game (:attr:`Session.loggable`) then appends it to its log (a row of its own:
+    ``entry``: the one action (:meth:`HostedGame.act`'s ``entry``) that made this change, when that is all that
+    changed. An online game (:attr:`HostedGame.loggable`) then appends it to its log (a row of its own:
     :meth:`Storage.append`) instead of storing the whole game again, but every
     :data:`~nardy.web.gamecache.SNAPSHOT_EVERY` actions and when the match ends (then it is stored whole, the
     action logged with it)."""

@@ -73,7 +73,7 @@ games = Table(
 
 
 #: The action log (revision 0004): the actions stored after a game's snapshot, one row each, keyed by the
-#: revision they made (:meth:`Storage.append`); ``entry`` is JSON (:meth:`nardy.web.sessions.Session.replay`).
+#: revision they made (:meth:`Storage.append`); ``entry`` is JSON (:meth:`nardy.web.sessions.HostedGame.replay`).
 game_actions = Table(
     "nardy_game_actions",
     metadata,
