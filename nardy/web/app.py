@@ -27,6 +27,7 @@ nothing.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 from importlib import resources
 
@@ -197,7 +198,6 @@ def settle_gc() -> None:
     for 30-530 ms; frozen, still 27 (up to 300 ms); frozen and considered every 50, 4-6 (up to 130 ms), and
     the action-to-opponent p99 from 360-780 ms to 62-110 ms. Reference cycles left are collected all the same,
     only less often (a process's RSS did not change: 288-296 MB)."""
-    import gc
 
     for game in ("backgammon", "short", "long"):
         Position.start(game).legal_plays((3, 1))  # the kernels loaded from numba's cache before the freeze

@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from sqlalchemy.engine import make_url
@@ -284,7 +285,6 @@ class Cluster:
             StorageUnavailable: another process held the game for ``wait`` seconds (503 with Retry-After)."""
         if not self.active:
             return
-        import time
 
         end = time.monotonic() + wait
         pause = 0.002

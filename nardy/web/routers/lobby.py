@@ -42,6 +42,7 @@ from typing import Literal
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
 from ...flow.clock import clock_spec
@@ -219,7 +220,6 @@ def _builder(store, taker: User, own_seed: bool):
     """``build(challenge, conn) -> game id`` for :meth:`Community.take_challenge`: the challenge's owner at
     their colour, ``taker`` in the other seat, the game stored on ``conn``; the match begins once the seeds
     awaited (``own_seed`` of each: :mod:`nardy.web.seeds`) are given after the game's commitment."""
-    from sqlalchemy import select
 
     def build(ch: Challenge, conn) -> str:
         colour = ch.colour if ch.colour != "random" else secrets.choice(("white", "black"))

@@ -33,6 +33,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    exc,
     inspect,
     select,
     text,
@@ -40,7 +41,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError, SQLAlchemyError
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import NullPool, StaticPool
 
 log = logging.getLogger("nardy.web")
 
@@ -302,7 +303,6 @@ def _ping_when_idle(engine: Engine, idle: float = IDLE_PING) -> None:
     when the ping fails (SQLAlchemy's ``pool_pre_ping`` pings on every checkout: a round trip for each
     request). A connection that fails in use (the database restarted under load) makes SQLAlchemy invalidate
     the pool's connections, and that one request answers 503; the next ones get new connections."""
-    from sqlalchemy import exc
 
     @event.listens_for(engine.pool, "checkin")
     def _checkin(dbapi_connection, record):
@@ -365,8 +365,6 @@ class Database:
                 if u.database and u.database != ":memory:":
                     Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
                 else:
-                    from sqlalchemy.pool import StaticPool
-
                     kwargs["poolclass"] = StaticPool
             else:
                 # connections kept open for the request threads and the action lane (an overflow connection is

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import (
     bindparam,
     delete,
+    func,
     or_,
     select,
     update,
@@ -393,7 +394,6 @@ class GameRows:
 
     @_guarded
     def count(self) -> int:
-        from sqlalchemy import func
 
         with self.engine.connect() as c:
             return int(c.execute(select(func.count()).select_from(games)).scalar_one())
