@@ -1,17 +1,18 @@
-"""What the lobby's live channel sends, and the server CPU it costs, with N lobby connections (nardy/web/lobby.py).
+"""What the lobby's live channel sends, and the server CPU it costs, with N lobby connections
+(nardy/web/routers/lobby.py).
 
 Builds a database (SQLite in a temporary folder, or ``--database``) with N accounts online in the lobby, some
 open challenges, seeks and blocks (one player in ten blocks another), puts N lobby connections into one
 process's hub (sockets that count what they are sent), and runs the lobby's rounds the way the server does
-(:func:`nardy.web.lobby.publish_lobby`) for:
+(:func:`nardy.web.routers.lobby.publish_lobby`) for:
 
 * a **change**: by turns a challenge made, a challenge withdrawn, a player come online, a quick-pairing seek
   made (``--changes`` of them, each followed by its round);
-* a **presence round** with nothing changed (:class:`nardy.web.lobby.PresenceKeeper`'s round: presence
+* a **presence round** with nothing changed (:class:`nardy.web.routers.lobby.PresenceKeeper`'s round: presence
   written, the lobby sent again).
 
 Both ways in the same run: the **reference**, every connection sent the whole lobby every round
-(:data:`nardy.web.lobby.FULL_SNAPSHOTS`, the way before the live deltas), and the **deltas** (a snapshot when a
+(:data:`nardy.web.routers.lobby.FULL_SNAPSHOTS`, the way before the live deltas), and the **deltas** (a snapshot when a
 connection opens, then only what changed). Printed, per change and per presence round: messages, bytes, and
 this process's CPU seconds (``time.process_time``: the database reads, the JSON, the sends, and the
 compression a browser's WebSocket asks for, permessage-deflate: see :class:`CountingSocket`), with the
@@ -32,11 +33,12 @@ import zlib
 
 from lobby_render import clean  # bench/lobby_render.py: removes a run's rows (sys.path[0] is bench/)
 
-from nardy.web import lobby
 from nardy.web.app import create_app
-from nardy.web.community import LOBBY, Community
-from nardy.web.live import Conn
-from nardy.web.storage import Storage
+from nardy.web.routers import lobby
+from nardy.web.services.live import Conn
+from nardy.web.store import community
+from nardy.web.store.community import LOBBY, Community
+from nardy.web.store.storage import Storage
 
 TERMS = {"game": "long", "length": 3, "clock": "blitz", "clock_class": "blitz", "rated": True}
 
@@ -84,7 +86,7 @@ async def measure(app, ids: list[str], changes: int, full: bool, deflate: bool) 
     conns = [Conn(s, u, [], None, "own", "en") for s, u in zip(socks, ids, strict=True)]
     for c in conns:
         hub.add(LOBBY, c)
-    com = lobby.community(app)
+    com = community.community(app)
     rng_owner = ids[len(ids) // 2 :]  # the players who make the changes
     made: list[tuple[str, str]] = []
 

@@ -1,13 +1,13 @@
-"""How long one lobby notification takes to make every connection's message (nardy/web/lobby.py).
+"""How long one lobby notification takes to make every connection's message (nardy/web/routers/lobby.py).
 
 A notification of the lobby makes, for each of this process's lobby connections, the lobby as that player
 sees it, from the database. This builds a database (SQLite in a temporary folder, or ``--database``) with
 ``--players`` accounts online, ``--challenges`` open challenges, some seeks and blocks, then times:
 
-* the reference: each connection's lobby read on its own (:func:`nardy.web.lobby.lobby_view`, a few queries
+* the reference: each connection's lobby read on its own (:func:`nardy.web.routers.lobby.lobby_view`, a few queries
   per connection);
 * the lobby's own way: the shared part read once, and the connections' seeks, taken challenges and blocks
-  read for all of them at once (what :func:`nardy.web.lobby.publish_lobby` does).
+  read for all of them at once (what :func:`nardy.web.routers.lobby.publish_lobby` does).
 
 Printed: seconds per notification for each, and the ratio. Nothing is asserted.
 
@@ -22,9 +22,9 @@ import secrets
 import tempfile
 import time
 
-from nardy.web.community import LOBBY, Community
-from nardy.web.lobby import _personal, _snapshot, lobby_view
-from nardy.web.storage import Storage
+from nardy.web.routers.lobby import _personal, _snapshot, lobby_view
+from nardy.web.store.community import LOBBY, Community
+from nardy.web.store.storage import Storage
 
 TERMS = {"game": "long", "length": 3, "clock": "blitz", "clock_class": "blitz", "rated": True}
 
@@ -46,8 +46,8 @@ def build(st: Storage, players: int, challenges: int) -> list[str]:
 
 def clean(st: Storage, ids: list[str]) -> None:
     """Remove this run's rows from a database given by ``--database``."""
-    from nardy.web.community import blocks, challenges, presence
-    from nardy.web.storage import users
+    from nardy.web.store.community import blocks, challenges, presence
+    from nardy.web.store.storage import users
 
     with st.engine.begin() as c:
         for table, col in ((challenges, "owner"), (presence, "user_id"), (blocks, "blocker"), (users, "id")):

@@ -61,6 +61,19 @@ MOVED: dict[str, str] = {
     "nardy.cli_replay": "nardy.cli.replay",
     "nardy.analysis.cli": "nardy.cli.analyse",
     "nardy.training.cli": "nardy.cli.teach",
+    "nardy.web.live": "nardy.web.services.live",
+    "nardy.web.storage": "nardy.web.store.storage",
+    "nardy.web.community": "nardy.web.store.community",
+    "nardy.web.ratingbook": "nardy.web.store.ratingbook",
+    "nardy.web.engine": "nardy.web.routers.positions",
+    "nardy.web.games": "nardy.web.routers.games",
+    "nardy.web.online": "nardy.web.routers.online",
+    "nardy.web.lobby": "nardy.web.routers.lobby",
+    "nardy.web.auth": "nardy.web.routers.auth",
+    "nardy.web.review": "nardy.web.routers.review",
+    "nardy.web.dicetest": "nardy.web.routers.dicetest",
+    "nardy.web.seeding": "nardy.web.routers.seeding",
+    "nardy.web.fairplay": "nardy.web.routers.fairplay",
 }
 
 #: old packages whose new home (their :data:`MOVED` value) is a plain module: the old name is a package of its

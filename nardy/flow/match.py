@@ -24,7 +24,7 @@ from ..rules.dice import DiceSource, dice_from_dict
 from ..rules.errors import UNEXPECTED_LOAD_ERRORS, GameStateError, InvalidOptionError
 from ..rules.variants import Rules, get_rules
 from .game import Game
-from .saved import Checker, check_match_dict
+from .saved import Checker, check_match_dict, trusted_match_dict
 
 log = logging.getLogger("nardy")
 
@@ -273,8 +273,9 @@ class Match:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, dice=None) -> Match:
-        """Rebuild a match saved with :meth:`to_dict` (``dice`` replaces the saved dice source).
+    def from_dict(cls, d: dict, dice=None, *, check: bool = True) -> Match:
+        """Rebuild a match saved with :meth:`to_dict` (``dice`` replaces the saved dice source; ``check=False``:
+        data this program wrote itself, built without the checks, :func:`nardy.flow.saved.trusted_match_dict`).
 
         The data is checked whole first: the match's own fields by type and range, each game as
         :meth:`Game.from_dict` checks it, and across the games: the match's rules and players, every
@@ -287,7 +288,7 @@ class Match:
         """
         c = Checker("match")
         try:
-            ok = check_match_dict(d, c)
+            ok = check_match_dict(d, c) if check else trusted_match_dict(d)
             src = dice if dice is not None else (dice_from_dict(ok["dice_source"]) if ok["dice_source"] else None)
             m = cls(
                 ok["rules"],
@@ -310,7 +311,7 @@ class Match:
                     c.fail_plain(f"games[{k - 1}].state.phase", "only the last game of a match may be unfinished")
                 if m.length and max(score) >= m.length:
                     c.fail_plain(f, f"the match was already over at {score[0]}-{score[1]}")
-                g = Game._from_saved(gd, m.dice_source, Checker("match", f + "."))
+                g = Game._from_saved(gd, m.dice_source, Checker("match", f + "."), check)
                 if g.rules != m.rules:
                     c.fail(f"{f}.rules", gd["rules"], f"the match is {m.rules.name} with options {m.rules.options()}")
                 if g.players != m.players:

@@ -534,9 +534,10 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, d: dict, dice=None, computer: ComputerPlayers | None = None) -> Table:
+    def from_dict(cls, d: dict, dice=None, computer: ComputerPlayers | None = None, *, check: bool = True) -> Table:
         """Rebuild a saved table (``dice``: a dice source to use instead of the saved one; ``computer``: the
-        factory of the computer's players, as for :class:`Table`).
+        factory of the computer's players, as for :class:`Table`; ``check=False``: data this program wrote itself,
+        its match built without the checks: :meth:`Match.from_dict`).
 
         Raises:
             GameStateError: not a saved table; the match's own checks (see :meth:`Match.from_dict`)."""
@@ -559,7 +560,7 @@ class Table:
             seed = d["seed"]
             if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
                 raise InvalidOptionError(f"saved table seed {seed!r:.20}: expected an integer or null")
-            match = Match.from_dict(d["match"], dice=dice) if dice is not None else Match.from_dict(d["match"])
+            match = Match.from_dict(d["match"], dice=dice, check=check)
             return cls(
                 match,
                 seats,

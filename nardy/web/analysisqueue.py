@@ -1,7 +1,7 @@
 """The queue of analyses (``POST /api/analyse``, ``POST /api/games/{id}/analysis``): fair per client, signed-in
 players first, every wait bounded.
 
-An analysis takes up to :data:`~nardy.web.review.ANALYSE_BUDGET` seconds of the computer's work, so only
+An analysis takes up to :data:`~nardy.web.routers.review.ANALYSE_BUDGET` seconds of the computer's work, so only
 ``at_once`` run at a time in a process (the computer's other workers stay free for its moves in live games).
 The others wait here instead of being refused:
 

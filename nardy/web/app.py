@@ -1,20 +1,20 @@
 """The FastAPI app of ``nardy serve``: the page, the engine over HTTP, saved games.
 
-Build it with :func:`create_app` (``database_url`` or a :class:`~nardy.web.storage.Storage`). The API
+Build it with :func:`create_app` (``database_url`` or a :class:`~nardy.web.store.storage.Storage`). The API
 is documented by OpenAPI at ``/docs``. Every error is JSON ``{"detail": message, "error": type}``: 422
 for malformed input (IDs, dice, options, notation, records, request fields), 400 for an action the rules
 do not allow now (out of turn, an illegal play) or a bad Host header, 404 for an unknown saved game, 409
 for an action on a state that has moved on (``seq``), 413 for a body over its limit, 429/503 with
 ``Retry-After`` when the computer is busy or the database is unavailable, 401/403/429 for log-ins and
-requests from other sites (:mod:`nardy.web.auth`); see :mod:`nardy.web.errors`.
+requests from other sites (:mod:`nardy.web.routers.auth`); see :mod:`nardy.web.errors`.
 
-The routes live in routers: :mod:`nardy.web.engine` (the engine and .mat records),
-:mod:`nardy.web.games` (saved games), :mod:`nardy.web.auth` (guests, accounts, log-in sessions) and
-:mod:`nardy.web.lobby` (the lobby, ratings, blocks, fair play); they
+The routes live in routers: :mod:`nardy.web.routers.positions` (the engine and .mat records),
+:mod:`nardy.web.routers.games` (saved games), :mod:`nardy.web.routers.auth` (guests, accounts, log-in sessions) and
+:mod:`nardy.web.routers.lobby` (the lobby, ratings, blocks, fair play); they
 reach the app's state (``app.state``: the storage, the computer's work, the games' locks, whether seeds
 are allowed, whether cookies are Secure, the log-in limits) through the dependencies of
-:mod:`nardy.web.deps` and :mod:`nardy.web.auth` (who asks: ``CurrentUser``, ``SignedIn``). Every route
-passes :func:`nardy.web.auth.check_request` first (Origin, and the CSRF token of a request made with a
+:mod:`nardy.web.deps` and :mod:`nardy.web.routers.auth` (who asks: ``CurrentUser``, ``SignedIn``). Every route
+passes :func:`nardy.web.routers.auth.check_request` first (Origin, and the CSRF token of a request made with a
 log-in session).
 
 The server is meant to be safe to expose (see docs/security.md): no input is ever a path, every
@@ -27,6 +27,7 @@ nothing.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 from importlib import resources
 
@@ -35,15 +36,18 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
+from ..rules.position import Position
 from ..texts.catalogue import page_catalogue
-from . import auth, dicetest, engine, fairplay, games, lobby, online, params, review, seeding
+from . import params
 from .botwork import BotWork
 from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
-from .live import ClockKeeper, Hub
-from .storage import Storage
+from .routers import auth, dicetest, fairplay, games, lobby, online, positions, review, seeding
+from .services import publishing
+from .services.live import ClockKeeper, Hub
+from .store.storage import Storage
 
 __all__ = ["create_app", "settle_gc"]
 
@@ -110,7 +114,7 @@ def create_app(
             "request from another site or without the `X-CSRF-Token` of its log-in session, 429 too many "
             "log-ins. Players: `/api/auth/guest`, `/api/auth/register`, `/api/auth/login`, `/api/me`."
         ),
-        version=engine.version(),
+        version=positions.version(),
         lifespan=_lifespan,
         # every route: Origin/CSRF checks, and a query parameter the route does not take is refused
         dependencies=[Depends(auth.check_request), Depends(params.refuse_unknown_query)],
@@ -122,8 +126,8 @@ def create_app(
     app.state.cluster = Cluster(app.state.storage)
     app.state.game_locks = GameLocks(app.state.cluster)
     # what other server processes store reaches this one's live connections (PostgreSQL LISTEN/NOTIFY)
-    app.state.cluster.on("game", lambda key: online.follow(app, key))  # key: the id, and the change
-    app.state.cluster.on_resync(lambda: online.publish_all(app))
+    app.state.cluster.on("game", lambda key: publishing.follow(app, key))  # key: the id, and the change
+    app.state.cluster.on_resync(lambda: publishing.publish_all(app))
     app.state.cluster.on("lobby", lambda key: lobby.publish_lobby(app))  # the lobby changed through another process
     app.state.cluster.on_resync(lambda: lobby.publish_lobby(app))
     app.state.action_lane = ActionLane()
@@ -138,12 +142,12 @@ def create_app(
         Guard,
         allowed_hosts=allowed_hosts,
         body_limit=BODY_LIMIT,
-        route_limits={"/api/mat": engine.MAT_LIMIT, "/api/analyse": review.ANALYSE_BODY_LIMIT},
+        route_limits={"/api/mat": positions.MAT_LIMIT, "/api/analyse": review.ANALYSE_BODY_LIMIT},
     )
     install_error_handlers(app)
     app.include_router(page)
     app.mount("/static", StaticFiles(directory=str(_STATIC)), name="static")
-    app.include_router(engine.router)
+    app.include_router(positions.router)
     app.include_router(games.router)
     app.include_router(online.router)
     app.include_router(seeding.router)
@@ -194,9 +198,6 @@ def settle_gc() -> None:
     for 30-530 ms; frozen, still 27 (up to 300 ms); frozen and considered every 50, 4-6 (up to 130 ms), and
     the action-to-opponent p99 from 360-780 ms to 62-110 ms. Reference cycles left are collected all the same,
     only less often (a process's RSS did not change: 288-296 MB)."""
-    import gc
-
-    from ..rules.position import Position
 
     for game in ("backgammon", "short", "long"):
         Position.start(game).legal_plays((3, 1))  # the kernels loaded from numba's cache before the freeze

@@ -5,12 +5,12 @@ nothing else (no broker): a player connected to one process must see at once wha
 and a game must have exactly one writer at a time (its dice, its clock). Both go through PostgreSQL:
 
 * **Notifications** (``LISTEN``/``NOTIFY`` on the channel :data:`CHANNEL`): every stored change of a game
-  sends ``NOTIFY`` *in the transaction that stores it* (:meth:`nardy.web.storage.Storage.save`), so a change
+  sends ``NOTIFY`` *in the transaction that stores it* (:meth:`nardy.web.store.storage.Storage.save`), so a change
   is announced if and only if it is committed, even when its process is killed right after. Each process
   listens on a connection of its own (:class:`Cluster`, psycopg 3 async) and hands each notification to the
   handler of its *kind* (``"game"``: push the stored game to this process's live connections,
-  :func:`nardy.web.online.publish`; other parts of the server register kinds of their own with
-  :meth:`Cluster.on` and send with :meth:`nardy.web.storage.Storage.notify`). A process skips the
+  :func:`nardy.web.services.publishing.publish`; other parts of the server register kinds of their own with
+  :meth:`Cluster.on` and send with :meth:`nardy.web.store.storage.Storage.notify`). A process skips the
   notifications it sent itself (it has pushed its own connections already). When the listening connection
   is lost (PostgreSQL restarted), it is made again and the *resync* handlers run (every game with live
   connections here is pushed again), so nothing missed meanwhile stays missed.
@@ -20,7 +20,7 @@ and a game must have exactly one writer at a time (its dice, its clock). Both go
   killed process's locks go with its connection at once. The revision check of ``Storage.save`` stays
   beneath as a last guard (a second writer is refused with 409, never stored).
 
-Payloads are ``"<kind> <origin> <key>"`` (:data:`nardy.web.storage.NOTIFY_CHANNEL`): ``origin`` names the
+Payloads are ``"<kind> <origin> <key>"`` (:data:`nardy.web.store.storage.NOTIFY_CHANNEL`): ``origin`` names the
 sending process (:attr:`Storage.origin`), ``key`` what changed (a game id). With SQLite (one process)
 :class:`Cluster` is inactive: the process's own pushes are all there is, and the locks are the in-process ones.
 """
@@ -31,11 +31,12 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from sqlalchemy.engine import make_url
 
-from .storage import NOTIFY_CHANNEL, Storage, StorageUnavailable
+from .store.storage import NOTIFY_CHANNEL, Storage, StorageUnavailable, pg_rows
 
 __all__ = ["Cluster", "CHANNEL", "LOCK_CLASS", "game_lock_key"]
 
@@ -101,7 +102,7 @@ class Cluster:
     def on_now(self, kind: str, handler: Callable[[str], None]) -> None:
         """Call ``handler(key)`` for every notification of ``kind`` sent by another process, at once as it is
         read (on the event loop, before anything else runs: it must be quick and must not block), not in a
-        task of its own as :meth:`on` does: a cache's invalidation (:class:`nardy.web.auth.SessionCache`)."""
+        task of its own as :meth:`on` does: a cache's invalidation (:class:`nardy.web.routers.auth.SessionCache`)."""
         if not kind or " " in kind:
             raise ValueError(f"notification kind {kind!r}: one word")
         self.now_handlers[kind] = handler
@@ -110,7 +111,7 @@ class Cluster:
         """A future resolved when this process's own notification ``kind key`` comes back to its listener: sent
         by a transaction committed after this call (made before it, so that the echo cannot be missed). By
         then PostgreSQL has handed the notification to every listening process (a logout waits for it before
-        it answers: :func:`nardy.web.auth.end_session`). Resolved with ``False`` at once when inactive."""
+        it answers: :func:`nardy.web.routers.auth.end_session`). Resolved with ``False`` at once when inactive."""
         fut = asyncio.get_running_loop().create_future()
         if not self.active or not self.listening.is_set():
             fut.set_result(False)
@@ -277,16 +278,13 @@ class Cluster:
         as :meth:`lock`'s (the two exclude each other across processes), given back by the commit or rollback
         that ends the unit (a killed process's with its connection). One statement when the game is free,
         no round trip at the end, and no turn at the lock connection's gate: an action read, applied and
-        stored in one unit of work (:func:`nardy.web.games.perform`) holds the game from reading it to
+        stored in one unit of work (:func:`nardy.web.services.actions.perform`) holds the game from reading it to
         storing it so. Nothing when inactive (the caller holds the in-process lock).
 
         Raises:
             StorageUnavailable: another process held the game for ``wait`` seconds (503 with Retry-After)."""
         if not self.active:
             return
-        import time
-
-        from .storage import pg_rows
 
         end = time.monotonic() + wait
         pause = 0.002

@@ -22,17 +22,18 @@ from typing import Annotated, Any, Literal
 
 import anyio
 import anyio.to_thread
-from fastapi import Depends, HTTPException, Path, Query, Request
+from fastapi import Depends, Path, Query, Request
 from starlette.concurrency import run_in_threadpool
 
 from ..engine.search import Deadline
 from ..rules.numbering import SCHEMES
 from ..texts import catalogue
-from ..texts.messages import LANGS
 from .botwork import BotWork
-from .gamecache import Loaded, cache_of, materialise
+from .gamecache import Loaded, cache_of
+from .lang import language
+from .services.loading import missing, read_game, read_locked
 from .sessions import BOT_LEVELS
-from .storage import Storage
+from .store.storage import Storage
 
 __all__ = [
     "StorageDep",
@@ -75,18 +76,6 @@ GameId = Annotated[str, Path(min_length=1, max_length=32, pattern=r"^[0-9A-Za-z_
 def client_key(request: Request) -> str:
     """Whom a request's computer work is counted against (fair share): the peer address."""
     return request.client.host if request.client else "unknown"
-
-
-def language(request: Request) -> str:
-    """The player's language: ``?lang=ru|en``, else the first of ``Accept-Language`` we have, else English."""
-    q = request.query_params.get("lang", "")
-    if q in LANGS:
-        return q
-    for part in request.headers.get("accept-language", "")[:200].split(","):
-        tag = part.split(";")[0].strip().lower()[:2]
-        if tag in LANGS:
-            return tag
-    return "en"
 
 
 def guest_name(request: Request) -> str:
@@ -250,33 +239,6 @@ GameLock = Annotated[HeldGame, Depends(game_lock)]
 
 
 # ----- saved games --------------------------------------------------------------------------------------------
-def missing(gid: str) -> HTTPException:
-    """The answer to a saved game that does not exist, and to one its asker may not know of (a private game:
-    the same status, code and body, so a stranger cannot tell that it exists; docs/security.md): 404
-    ``not_found``."""
-    return HTTPException(404, f"no saved game {gid!r}")
-
-
-def read_game(store: Storage, gid: str) -> Loaded:
-    """The saved game ``gid``, a copy of its own read from the database (blocking: call it on a worker thread):
-    for code that holds none of the game's locks; 404 when there is none."""
-    saved = store.get(gid)
-    if saved is None:
-        raise missing(gid)
-    return Loaded(gid, saved, materialise(saved))
-
-
-def read_locked(store: Storage, gid: str) -> Loaded:
-    """The saved game ``gid``, the process's kept one (:meth:`GameCache.read`: one small query when nothing
-    changed; blocking). The caller holds the game's lock (:meth:`GameLocks.lock_for` to change it and store it
-    with :func:`nardy.web.games.store_session`, or :meth:`GameLocks.local` to read it) until it is done with
-    it; 404 when there is none."""
-    game = cache_of(store).read(gid)
-    if game is None:
-        raise missing(gid)
-    return game
-
-
 async def load_game(gid: GameId, store: StorageDep) -> Loaded:
     """The saved game of the route's ``gid`` (404 when there is none), read on a worker thread (a copy of its
     own: the route may change it)."""

@@ -22,8 +22,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ..rules.errors import GameStateError, IllegalPlayError, NardyError, NotationError
 from ..texts.messages import describe
 from .botwork import Busy, ClientGone
-from .deps import language
-from .storage import StorageUnavailable
+from .lang import language
+from .store.storage import StorageUnavailable
 
 __all__ = [
     "error_response",
@@ -56,7 +56,7 @@ KIND_CODES = {
 
 
 class Refused(Exception):
-    """A refusal the app words with a code of its own (log-in, CSRF, rate limits: :mod:`nardy.web.auth`).
+    """A refusal the app words with a code of its own (log-in, CSRF, rate limits: :mod:`nardy.web.routers.auth`).
 
     Args:
         status: the HTTP status.
@@ -128,7 +128,7 @@ def error_body(
 
 def answer_of(e: Exception, lang: str = "en", wording: dict | None = None) -> tuple[int, dict[str, Any]] | None:
     """The status and body the HTTP routes answer exception ``e`` with (the app's handlers below), for an
-    action that came by a WebSocket (:func:`nardy.web.online.live`); ``None``: not an error the API answers
+    action that came by a WebSocket (:func:`nardy.web.routers.online.live`); ``None``: not an error the API answers
     (a bug: the caller logs it and answers 500 ``internal_error``)."""
     w = {"lang": lang, "wording": wording}
     if isinstance(e, NardyError):

@@ -1,13 +1,13 @@
 """The games this server process has loaded, kept by (game id, revision), and how a stored game is rebuilt.
 
-A stored game (:mod:`nardy.web.storage`) is a *snapshot* (its whole state at revision ``base``) and the *log*
-of the actions stored after it (:meth:`~nardy.web.storage.Storage.append`: an online game stores each
+A stored game (:mod:`nardy.web.store.storage`) is a *snapshot* (its whole state at revision ``base``) and the *log*
+of the actions stored after it (:meth:`~nardy.web.store.storage.Storage.append`: an online game stores each
 action as a row of its own, not the whole game again). :func:`materialise` makes the game at its revision:
-the snapshot rebuilt (:meth:`Session.from_dict`, a few milliseconds for a long match) and the logged actions
-applied (:meth:`Session.replay`).
+the snapshot rebuilt (:meth:`HostedGame.from_dict`, a few milliseconds for a long match) and the logged actions
+applied (:meth:`HostedGame.replay`).
 
 :class:`GameCache` keeps the games a process has rebuilt, so that the next request on a game costs one small
-query (:meth:`~nardy.web.storage.Storage.changes`: is the stored revision still the one loaded?) instead of a
+query (:meth:`~nardy.web.store.storage.Storage.changes`: is the stored revision still the one loaded?) instead of a
 rebuild; when another process has stored actions since, only those are read and applied; only a game
 changed in some other way (a join, a clock, a snapshot without its action) is rebuilt whole. Every read
 asks the database, so a process never serves a state older than the stored one.
@@ -17,7 +17,7 @@ in-process lock (:meth:`nardy.web.deps.GameLocks.local`; writers hold it with th
 :meth:`~nardy.web.deps.GameLocks.lock_for`): a reader never sees a change under way, nor one that is not
 stored. A writer that fails (the rules refuse, the store fails) leaves the game half changed: leaving the
 lock with an exception forgets it (:meth:`GameCache.forget`), and the next read rebuilds it from the
-database. Code that holds no lock reads a game of its own (:func:`nardy.web.deps.read_game`).
+database. Code that holds no lock reads a game of its own (:func:`nardy.web.services.loading.read_game`).
 
 Bounds: at most :data:`CACHE_SIZE` games a process (the least recently used go first).
 """
@@ -31,10 +31,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..rules.errors import GameStateError
-from .sessions import Session
-from .storage import SavedGame, Storage
+from . import seeds
+from .sessions import HostedGame
+from .store.storage import SavedGame, Storage
 
-__all__ = ["GameCache", "Loaded", "materialise", "cache_of", "CACHE_SIZE", "SNAPSHOT_EVERY"]
+__all__ = ["GameCache", "Loaded", "materialise", "cache_of", "columns", "CACHE_SIZE", "SNAPSHOT_EVERY"]
 
 log = logging.getLogger("nardy.web")
 
@@ -50,15 +51,36 @@ class Loaded:
 
     id: str
     saved: SavedGame
-    session: Session
+    session: HostedGame
 
 
-def materialise(saved: SavedGame) -> Session:
+def columns(s: HostedGame) -> dict:
+    """The columns a saved game is found by (:meth:`SavedGame.columns`): its owner and seated players, who may
+    watch, when its clock runs out."""
+    seats = [x.player for x in s.table.seats] if s.online else [s.owner, s.owner]
+    c = s.table.clock
+    due = c.due() if (c is not None and not s.table.is_over) else None
+    if s.online and due is None:
+        due = seeds.due(s)  # the seeds awaited: the keeper aborts the game at that time
+    return {
+        "owner": s.owner,
+        "seat0": seats[0],
+        "seat1": seats[1],
+        "visibility": "public" if s.watchable else "private",
+        "clock_due": _dt.datetime.fromtimestamp(due, _dt.UTC) if due is not None else None,
+    }
+
+
+def materialise(saved: SavedGame) -> HostedGame:
     """The game of a stored row at its revision: the snapshot ``saved.data`` with ``saved.actions`` applied.
+
+    The row is this server's own (every stored game was made and checked by it): the snapshot is rebuilt
+    without the save validator's whole check (``check=False``: :meth:`HostedGame.from_dict`), which costs more
+    than the rebuild itself (bench/web_rebuild.py).
 
     Raises:
         GameStateError: not a saved game, or a logged action that does not apply (a corrupt log)."""
-    s = Session.from_dict(saved.data)
+    s = HostedGame.from_dict(saved.data, check=False)
     for entry in saved.actions:
         s.replay(entry)
     return s
@@ -150,8 +172,6 @@ class GameCache:
         since). ``None``: not kept, kept at an older revision, or the action did not apply (then forgotten):
         the caller reads it (:meth:`read`). The caller holds the game's lock; ``base``: the revision of the
         stored snapshot after the change (a writer of the kept game later stores its actions against it)."""
-        from .games import columns
-
         kept = self.peek(gid)
         if kept is None:
             return None

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+from urllib.parse import parse_qs
 
 from starlette.exceptions import HTTPException
 
@@ -86,7 +87,6 @@ def _json(status: int, detail: str, error: str, headers: list | None = None, lan
 
 def _lang_of(scope, headers) -> str:
     """``ru`` or ``en``: ``lang=`` in the query string, else ``Accept-Language``, else English."""
-    from urllib.parse import parse_qs
 
     q = parse_qs(scope.get("query_string", b"")[:2000].decode("latin-1")).get("lang", [""])[0]
     if q in ("en", "ru"):

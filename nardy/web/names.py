@@ -2,7 +2,7 @@
 
 An account's name is unique by its look (:func:`name_look`), so that nobody can register ``Аnn`` (with a Cyrillic
 ``А``) beside ``Ann``, and a guest may not call themselves by an account's name or a look-alike of it
-(:mod:`nardy.web.auth`). The look of a name is, in order:
+(:mod:`nardy.web.routers.auth`). The look of a name is, in order:
 
 1. NFKC (compatibility forms: full-width ``Ａｎｎ``, ligatures, superscripts become plain letters),
 2. casefolded (``ANN``, ``Ann`` and ``ann`` are one name),

@@ -22,11 +22,15 @@ from starlette.exceptions import WebSocketException
 from starlette.requests import HTTPConnection
 
 from ..rules.errors import InvalidIdError, InvalidOptionError, InvalidPositionError
+from ..rules.ids import parse_xgid
+from ..rules.numbering import opponent_point
+from ..rules.position import Position
+from ..rules.variants import get_rules
 from .errors import Refused
 
 __all__ = ["refuse_unknown_query", "read_position", "wildbg_points", "WildbgPoints", "PositionIn", "ALWAYS_ALLOWED"]
 
-#: Query parameters every route takes (the language of error messages, :func:`nardy.web.deps.language`).
+#: Query parameters every route takes (the language of error messages, :func:`nardy.web.lang.language`).
 ALWAYS_ALLOWED = frozenset({"lang"})
 #: Most unknown names quoted in one refusal, and the longest quoted.
 _NAMES_QUOTED, _NAME_LEN = 5, 40
@@ -126,8 +130,6 @@ wildbg_points.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
 
 
 def _from_wildbg(points: WildbgPoints, rules):
-    from ..rules.numbering import opponent_point
-    from ..rules.position import Position
 
     v = [x or 0 for x in points.values]
     mover = [0] * 26
@@ -180,9 +182,6 @@ def read_position(game: str, position: str | None, points: WildbgPoints | None =
             long nardy or with a cube action pending (``D``/``B``/``R``: not a position to move in);
         UnknownGameError: an unknown game.
     """
-    from ..rules.ids import parse_xgid
-    from ..rules.position import Position
-    from ..rules.variants import get_rules
 
     rules = get_rules(game)
     given = points is not None and points.given

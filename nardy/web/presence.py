@@ -1,9 +1,9 @@
 """When a seated player is present at their online game (docs/online.md, "Fair play"): what a claim of
-abandonment (:mod:`nardy.web.fairplay`) is measured against.
+abandonment (:mod:`nardy.web.routers.fairplay`) is measured against.
 
 A seated player is present at their online game while they do anything with it, by any way and on any server
 process: a request for the game over HTTP (its view, record, fairness, hints, an action, refused or not), a
-live connection to it (written when it opens, then every :data:`~nardy.web.lobby.PRESENCE_EVERY` seconds
+live connection to it (written when it opens, then every :data:`~nardy.web.routers.lobby.PRESENCE_EVERY` seconds
 while open), an action stored in the game's log. The database keeps when each seat was last seen
 (``nardy_presence``, channel: the game's id), written by :func:`seat_seen` at most once every
 :data:`SEEN_EVERY` seconds per player and game in a process (a player polling the game costs one small write
@@ -19,15 +19,15 @@ import time
 
 from starlette.concurrency import run_in_threadpool
 
-from .community import Community
-from .sessions import Session
+from .sessions import HostedGame
+from .store.community import community
 
 __all__ = ["ABANDON_GRACE", "SEEN_EVERY", "SeatPresence", "seat_seen", "absent_since", "wall_clock", "grace"]
 
 log = logging.getLogger("nardy.web")
 
 #: Seconds a player may be absent from a rated match while it is theirs to act before the opponent may claim
-#: it (:mod:`nardy.web.fairplay`); ``app.state.abandon_grace`` overrides it.
+#: it (:mod:`nardy.web.routers.fairplay`); ``app.state.abandon_grace`` overrides it.
 ABANDON_GRACE = 120.0
 #: Seconds between two writes of one seat's presence by one process (at most a tenth of the grace period).
 SEEN_EVERY = 5.0
@@ -71,13 +71,6 @@ class SeatPresence:
         return True
 
 
-def _community(app) -> Community:
-    c = getattr(app.state, "community", None)
-    if c is None:
-        c = app.state.community = Community(app.state.storage)
-    return c
-
-
 def _presence(app) -> SeatPresence:
     p = getattr(app.state, "seat_presence", None)
     if p is None:
@@ -85,7 +78,7 @@ def _presence(app) -> SeatPresence:
     return p
 
 
-async def seat_seen(app, s: Session | None, uid: str | None, gid: str) -> None:
+async def seat_seen(app, s: HostedGame | None, uid: str | None, gid: str) -> None:
     """Player ``uid`` did something with game ``gid`` (session ``s``): when they sit at it and it is an online
     match under way, their presence there is written (at most once a :data:`SEEN_EVERY` seconds per process, a
     tenth of the grace period when that is shorter, so what a claim reads is never older than that).
@@ -97,13 +90,13 @@ async def seat_seen(app, s: Session | None, uid: str | None, gid: str) -> None:
         return
     when = _dt.datetime.fromtimestamp(now, _dt.UTC)
     try:
-        await run_in_threadpool(_community(app).touch, [(uid, gid)], when)
+        await run_in_threadpool(community(app).touch, [(uid, gid)], when)
     except Exception:
         _presence(app).written.pop((uid, gid), None)
         log.info("presence: could not write a seat's presence")
 
 
-def absent_since(com, s: Session, side: int, gid: str) -> float:
+def absent_since(com, s: HostedGame, side: int, gid: str) -> float:
     """Since when (Unix seconds) side ``side`` of the online game ``gid`` has been absent: the latest of its
     player's presence there (:func:`seat_seen`, live connections) and the last entry of the game's log (any
     action, by either side: the turn has been theirs since at most then). Blocking (reads the database)."""

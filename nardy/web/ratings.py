@@ -45,6 +45,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..flow.events import PassEvent, PlayEvent
+
 __all__ = [
     "Rating",
     "update",
@@ -226,7 +228,6 @@ def turns_taken(match) -> tuple[int, int]:
     """The turns White (0) and Black (1) have taken in ``match`` (a :class:`~nardy.flow.match.Match`), all its games
     together: plays made (:class:`~nardy.flow.events.PlayEvent`) and rolls that could not be played
     (:class:`~nardy.flow.events.PassEvent`); the opening roll, doubles and resignations are not turns."""
-    from ..flow.events import PassEvent, PlayEvent
 
     out = [0, 0]
     for g in match.games:

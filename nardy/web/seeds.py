@@ -19,7 +19,7 @@ Every step is an event of ``settings["fair"]["order"]`` (:func:`nardy.rules.fair
 :func:`nardy.rules.fairdice.order_problem` says what it must show. A game made before the order was kept has no
 ``order`` (its record says the order could not be checked) and is played on as it was.
 
-The functions take the :class:`nardy.web.sessions.Session` (``s``) and change its settings and table; the
+The functions take the :class:`nardy.web.sessions.HostedGame` (``s``) and change its settings and table; the
 caller stores the game.
 """
 
@@ -30,6 +30,7 @@ import time
 
 from ..rules import fairdice
 from ..rules.errors import GameStateError
+from .errors import Refused
 
 __all__ = [
     "SEED_WAIT",
@@ -178,8 +179,6 @@ def refuse_early_seed(client_seed: str | None) -> None:
     challenge, a seek, a rematch; accepting; joining without the commitment): 422 ``seed_before_commitment``.
     The player asks for ``own_seed`` there and sends the seed with the commitment once the game shows it."""
     if client_seed is not None:
-        from .errors import Refused
-
         raise Refused(
             422,
             "a client seed is taken only after the game has shown you its commitment: ask for own_seed here, "

@@ -185,7 +185,7 @@ def serve(
         raise click.ClickException("nardy serve needs uvicorn and fastapi: pip install nardy") from None
     _limit_malloc_arenas()
     from .guard import host_names_for
-    from .storage import Storage, StorageError
+    from .store.storage import Storage, StorageError
 
     try:
         storage = Storage(database)  # made (or migrated) once here, before any worker starts
@@ -253,7 +253,7 @@ def serve(
 #: the server a zlib stream per connection and a compression per message (its memory too). uvicorn picks
 #: httptools and uvloop (dependencies) for HTTP and the event loop where they are installed. A WebSocket message
 #: a client sends is at most 64 KiB (uvicorn's default is 16 MiB; the longest a client has to send, an action,
-#: is 2,048 bytes: nardy.web.online.MAX_MESSAGE); a longer one closes the connection (1009).
+#: is 2,048 bytes: nardy.web.routers.online.MAX_MESSAGE); a longer one closes the connection (1009).
 _UVICORN = {"ws_per_message_deflate": False, "ws_max_size": 65536}
 
 
@@ -270,7 +270,7 @@ def _uvicorn(proxies: dict) -> dict:
 def _make_app(settings: dict, storage=None):
     from .app import create_app
     from .botwork import BotWork
-    from .storage import Storage
+    from .store.storage import Storage
 
     app = create_app(
         storage=storage if storage is not None else Storage(settings["database"]),
@@ -280,7 +280,7 @@ def _make_app(settings: dict, storage=None):
         secure_cookies=settings["secure_cookies"],
     )
     if settings.get("insecure_password_hashing"):
-        from .auth import INSECURE_HASHER
+        from .routers.auth import INSECURE_HASHER
 
         app.state.password_hasher = INSECURE_HASHER
     app.state.freeze_gc = True  # a long-running server: its start-up objects leave the collector's walks (app.py)

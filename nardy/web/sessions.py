@@ -3,25 +3,23 @@
 A *session* is what the page calls a saved game: a match (to N points, or a money session with
 ``length=0``) of one of the three games, two players of whom each is a person at this device or the
 computer (a :class:`~nardy.flow.bot.Bot` at a level), and the page's settings. It is stored as JSON
-(:meth:`Session.to_dict`) and, for an online game, as the log of its actions after that (:meth:`Session.act`'s
-``entry``, applied again by :meth:`Session.replay`); the server keeps the games it has loaded
+(:meth:`HostedGame.to_dict`) and, for an online game, as the log of its actions after that (:meth:`HostedGame.act`'s
+``entry``, applied again by :meth:`HostedGame.replay`); the server keeps the games it has loaded
 (:mod:`nardy.web.gamecache`).
 
-The page gets a *view* (:meth:`Session.game_view`, a :class:`~nardy.web.view.GameView`) from a fixed
+The page gets a *view* (:meth:`HostedGame.game_view`, a :class:`~nardy.web.view.GameView`) from a fixed
 viewer's side: the board as 24 signed counts in the viewer's numbering (+ the viewer's checkers, - the
 other side's), bar and off as ``[viewer, other]``, pips, dice and the dice still to play, cube, score,
 the legal next steps of a person to act (``moves``: ``{from: [to, ...]}``, viewer numbering, 25 = the
 mover's bar, 0 = the mover's off), the actions open to that person, point labels in the chosen
 numbering, the last play and the history; ``position_id`` is the Position ID from the view of the
 player on turn (before this turn's steps), for API clients that want ``/api/move`` or ``/api/eval`` on
-it. The page sends actions back (:meth:`Session.act`); the rules are checked here by
+it. The page sends actions back (:meth:`HostedGame.act`); the rules are checked here by
 :class:`~nardy.flow.game.Game`, never by the page.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import time
 
@@ -50,6 +48,7 @@ from ..rules.notation import Step, format_steps
 from ..rules.numbering import NUMBERINGS, WHITE, check_numbering, label_fn, view_point
 from ..rules.variants import get_rules
 from . import seeds
+from .seating import HostedSeats
 from .view import (
     HISTORY_ITEM,
     BoardView,
@@ -66,7 +65,7 @@ from .view import (
     SeatView,
 )
 
-__all__ = ["Session", "new_session", "ACTIONS", "BOT_LEVELS"]
+__all__ = ["HostedGame", "new_session", "ACTIONS", "BOT_LEVELS"]
 
 #: Seconds one decision of the computer may search before it plays its best so far (a server bound; the
 #: usual grandmaster decision takes well under a tenth of this).
@@ -125,9 +124,9 @@ def new_session(
     clock=None,
     watchers: bool = False,
     own_seed: bool = False,
-) -> Session:
+) -> HostedGame:
     """Start a match and play the opening (and the computer's first turn if it starts, unless ``run`` is
-    False: then the caller calls :meth:`Session.run_bots`, as a server does on its computer workers).
+    False: then the caller calls :meth:`HostedGame.run_bots`, as a server does on its computer workers).
 
     Args:
         game: backgammon, short, long (or an alias).
@@ -151,7 +150,7 @@ def new_session(
     ``opponent="online"`` makes a game for a person elsewhere: the owner sits at ``colour`` (a remote seat with
     their id), the other seat waits for whoever opens the invitation; the dice are provably fair (the server
     seed's commitment is published now, the seed itself when the match is over); nothing is rolled until the
-    other seat is taken and both seeds are in (:meth:`Session.join`, :mod:`nardy.web.seeds`).
+    other seat is taken and both seeds are in (:meth:`HostedGame.join`, :mod:`nardy.web.seeds`).
     Raises:
         InvalidOptionError / UnknownGameError: bad settings.
     """
@@ -218,20 +217,20 @@ def new_session(
             computer=bot_player,
         )
         table.log.append({"n": 0, "t": round(time.time(), 3), "type": "seat", "side": me, "name": players[me]})
-        return Session(table, settings)
+        return HostedGame(table, settings)
     seats = tuple(
         Seat(SeatKind.PERSON, players[i]) if humans[i] else Seat(SeatKind.COMPUTER, players[i], level=level)
         for i in (0, 1)
     )
     table = Table(match, seats, auto_roll=auto_roll, seed=seed, computer=bot_player)
-    s = Session(table, settings)
+    s = HostedGame(table, settings)
     table.start()
     if run:
         s.run_bots()
     return s
 
 
-class Session:
+class HostedGame(HostedSeats):
     """A :class:`~nardy.flow.table.Table` with the page's settings (``viewer``: whose side the page shows by
     default; ``opponent``: ``bot``, ``human`` or ``online``; ``level``: the computer's level, for the list);
     see the module docstring."""
@@ -243,7 +242,7 @@ class Session:
         self._history: dict[str, tuple] = {}
 
     @classmethod
-    def from_match(cls, match: Match, settings: dict) -> Session:
+    def from_match(cls, match: Match, settings: dict) -> HostedGame:
         """A session from a match and the settings of a version 1 saved game (``humans``, ``level``,
         ``seed``, ``auto_roll``, ``viewer``, ``opponent``)."""
         level = settings.get("level", "advanced")
@@ -263,8 +262,10 @@ class Session:
         return {"version": 2, "settings": dict(self.settings), "table": self.table.to_dict()}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Session:
-        """Rebuild a saved game: version 2 (a table), or version 1 (a match and its settings).
+    def from_dict(cls, d: dict, *, check: bool = True) -> HostedGame:
+        """Rebuild a saved game: version 2 (a table), or version 1 (a match and its settings). ``check=False``:
+        a row this server stored itself (:func:`nardy.web.gamecache.materialise`): the game is built without
+        re-checking it whole (:meth:`Match.from_dict`); what comes from outside is checked.
 
         Raises:
             GameStateError: not a saved game (or the match's own checks)."""
@@ -273,8 +274,8 @@ class Session:
                 st = d["settings"]
                 if not isinstance(st, dict) or st.get("viewer") not in (0, 1):
                     raise GameStateError(f"not a saved game: settings {st!r:.80}")
-                return cls(Table.from_dict(d["table"], computer=bot_player), dict(st))
-            return cls.from_match(Match.from_dict(d["match"]), dict(d["settings"]))
+                return cls(Table.from_dict(d["table"], computer=bot_player, check=check), dict(st))
+            return cls.from_match(Match.from_dict(d["match"], check=check), dict(d["settings"]))
         except (KeyError, TypeError, AttributeError) as e:
             raise GameStateError(f"not a saved game: {e!r}") from None
 
@@ -337,127 +338,6 @@ class Session:
     def title(self) -> str:
         p = self.table.seats
         return f"{self.match.rules.name}: {p[0].name} - {p[1].name}"
-
-    # ----- who may do what ----------------------------------------------------------------------
-    @property
-    def online(self) -> bool:
-        return self.settings.get("opponent") == "online"
-
-    @property
-    def owner(self) -> str | None:
-        """The player id the game belongs to (``None``: a game saved before players had ids)."""
-        return self.settings.get("owner")
-
-    def sides_of(self, user: str | None) -> list[int]:
-        """The sides ``user`` (a player id) may act for: an online game's seats they hold; every person's side
-        of a game of theirs against the computer or at one screen; none for anyone else."""
-        if user is None:
-            return []
-        if self.online:
-            return self.table.side_of(user)
-        if self.owner is None or self.owner == user:
-            return [i for i, seat in enumerate(self.table.seats) if seat.human]
-        return []
-
-    def may_watch(self, user: str | None) -> bool:
-        """``user`` may see the game: they sit at it, own it, or it is an online game open to watchers."""
-        return bool(self.sides_of(user)) or (user is not None and user == self.owner) or self.watchable
-
-    @property
-    def rated(self) -> bool:
-        """A rated online match (made in the lobby; its result changes both players' ratings)."""
-        return self.online and bool(self.settings.get("rated"))
-
-    @property
-    def watchable(self) -> bool:
-        return self.online and bool(self.settings.get("watchers"))
-
-    @property
-    def closed(self) -> str | None:
-        """``cancelled`` or ``declined`` for an invitation that will not be played, ``aborted`` for a game
-        whose seeds did not come in time (:func:`nardy.web.seeds.check_due`), else ``None``."""
-        return self.settings.get("closed")
-
-    def close(self, why: str) -> None:
-        """End an online game's invitation before anyone took the seat (``cancelled`` by the owner,
-        ``declined`` by the invited). Raises GameStateError ``game_started``: the seat is taken."""
-        if not self.table.waiting:
-            raise GameStateError(f"cannot {why[:-1]}: the game has begun", code="game_started")
-        self.settings["closed"] = why
-        self.settings.pop("invite_hash", None)
-        self.settings.pop("invite", None)
-
-    # ----- online games: the invitation, the seat, the dice ------------------------------------
-    def set_invite(self, token: str) -> None:
-        """Keep the invitation ``token`` (shown again only to the owner, while the seat waits) and its SHA-256
-        (what a join is checked against, in constant time)."""
-        self.settings["invite_hash"] = hashlib.sha256(token.encode()).hexdigest()
-        self.settings["invite"] = token
-
-    def invite_matches(self, token: str | None) -> bool:
-        want = self.settings.get("invite_hash")
-        if not want or not isinstance(token, str):
-            return False
-        return hmac.compare_digest(want, hashlib.sha256(token.encode()).hexdigest())
-
-    def join(
-        self, user: str, name: str, client_seed: str | None, now: float | None = None, own_seed: bool = False
-    ) -> int:
-        """``user`` takes the empty seat of an online game under ``name``; the match begins (its first opening
-        roll) once both seeds are in (:func:`nardy.web.seeds.maybe_start`). ``own_seed``: the player gives
-        their own seed after the commitment (:func:`nardy.web.seeds.give_seed`); else the server makes it
-        (``client_seed``: one made by an in-process caller, counted as the server's). Returns the side taken.
-
-        Raises:
-            GameStateError: not an online game, closed, no empty seat (``seat_taken``), or the owner
-                joining their own invitation (``own_game``).
-            InvalidOptionError: a malformed client seed."""
-        if not self.online:
-            raise GameStateError("only an online game has a seat to take", code="not_online")
-        if self.closed:
-            raise GameStateError(f"the invitation was {self.closed}", code="invite_closed", params={"why": self.closed})
-        empty = [i for i, seat in enumerate(self.table.seats) if seat.empty]
-        if not empty:
-            raise GameStateError("both seats are taken", code="seat_taken")
-        if self.table.side_of(user):
-            raise GameStateError("you already sit at this game", code="own_game")
-        side = empty[0]
-        reserved = self.settings.get("reserved")
-        if reserved is not None and reserved != user:
-            raise GameStateError("this seat is kept for another player", code="seat_taken")
-        if client_seed is not None:
-            fairdice.check_client_seed(client_seed)
-        now = time.time() if now is None else now
-        self.table.take_seat(side, name, user, now)
-        seeds.seat(self.settings["fair"], side, own_seed, now, client_seed)
-        self.settings.pop("invite_hash", None)
-        self.settings.pop("invite", None)
-        self.settings.pop("reserved", None)
-        seeds.maybe_start(self, now)
-        return side
-
-    def fairness(self) -> dict:
-        """The public record of the provably fair dice (docs/fairness.md): scheme, commitment, the players'
-        seeds, the rolls so far, the order of the commitment and the seeds (a game made before it was kept has
-        none), and the server seed once the match is over (or the game closed)."""
-        if not self.online:
-            raise GameStateError("only online games roll provably fair dice", code="not_online")
-        fair = self.settings["fair"]
-        src = self.match.dice_source
-        reveal = self.table.is_over or self.closed is not None
-        order = fair.get("order")
-        if isinstance(src, fairdice.FairDice):
-            return fairdice.public_record(src, reveal, order)
-        out = {
-            "scheme": fairdice.SCHEME,
-            "commitment": fair["commitment"],
-            "client_seeds": list(fair["client_seeds"]),
-            "server_seed": fair["server_seed"] if reveal else None,
-            "rolls": [],
-        }
-        if order is not None:
-            out["order"] = [dict(e) for e in order]
-        return out
 
     # ----- the computer -------------------------------------------------------------------------
     def bots_to_act(self) -> bool:
@@ -942,3 +822,7 @@ class Session:
                 self._history.clear()
             self._history[numbering] = (g, len(g.history), g.history[-1], tuple(texts))
         return "[" + ",".join(texts) + "]"
+
+
+#: The name of :class:`HostedGame` before issue 42 (kept one release).
+Session = HostedGame

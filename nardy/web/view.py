@@ -1,4 +1,4 @@
-"""The page's view of a saved game, typed: what :meth:`nardy.web.sessions.Session.game_view` builds and
+"""The page's view of a saved game, typed: what :meth:`nardy.web.sessions.HostedGame.game_view` builds and
 the game routes answer (``GET /api/games/{gid}``, ``POST /api/games``, ``POST /api/games/{gid}/actions``),
 so the OpenAPI schema at ``/docs`` documents it.
 
@@ -314,7 +314,7 @@ class SavedGameView(GameView, GameRef):
 def view_json(gid: str, seq: int, view: GameView) -> str:
     """``SavedGameView.of(gid, seq, view)`` as JSON text (by alias), made from the view's own JSON without
     building the saved view: ``id`` and ``seq`` first, then the view's fields; ``history`` last when the view
-    carries its kept text (:meth:`nardy.web.sessions.Session.game_view`: the list's JSON is made once per
+    carries its kept text (:meth:`nardy.web.sessions.HostedGame.game_view`: the list's JSON is made once per
     event, not again for every view), so the same object, its keys in another order."""
     head = '{"id":' + json.dumps(gid, ensure_ascii=False) + ',"seq":' + str(int(seq)) + ","
     history = view._history_json

@@ -21,7 +21,7 @@ pytest.importorskip("httpx")
 
 def test_openapi_schema_is_unchanged():
     from nardy.web.app import create_app
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
 
     app = create_app(storage=Storage("sqlite://"), allow_seeds=True)
     schema = app.openapi()

@@ -45,7 +45,7 @@ def make_client(folder):
     """A page's client of a new app with seeded dice allowed, its games in an SQLite file in ``folder`` (a file,
     not ``sqlite://``: the server's threads then each have their own connection, as in use)."""
     from nardy.web.app import create_app
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
     from tests.web.players import PlayerClient
 
     return PlayerClient(create_app(storage=Storage(f"sqlite:///{folder / 'golden.db'}"), allow_seeds=True))

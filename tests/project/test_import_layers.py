@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 #: Imports each contract ignored when the layer packages were made (issue 42): the lists may only shrink (a
 #: renamed module may rename an entry, never add one); the redesign ends with all of them empty.
-IGNORED_AT_START = {"layers": 0, "core-libraries": 0, "acyclic": 8}
+IGNORED_AT_START = {"layers": 0, "core-libraries": 0, "acyclic": 0}
 
 
 def contracts() -> dict[str, dict]:

@@ -38,7 +38,7 @@ def pg_schema(prefix: str = "nardy_test"):
     pytest.importorskip("psycopg")
     import sqlalchemy as sa
 
-    from nardy.web.storage import normalise_url
+    from nardy.web.store.db import normalise_url
 
     schema = f"{prefix}_{secrets.token_hex(4)}"
     admin = sa.create_engine(normalise_url(url))

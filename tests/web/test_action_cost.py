@@ -1,7 +1,7 @@
 """What one stored action of an online game costs the server (bench/online_load.py measures the whole): its
 database round trips on PostgreSQL are bounded (no ping per checkout, the session kept by the process, one
 transaction), the mover's answer is the view its own live connection gets, and the process's cache of log-in
-sessions (nardy/web/auth.py SessionCache) never keeps a session past a drop."""
+sessions (nardy/web/routers/auth.py SessionCache) never keeps a session past a drop."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ from sqlalchemy import event
 
 from nardy.rules.position import Position
 from nardy.web.app import create_app
-from nardy.web.auth import SessionCache
-from nardy.web.storage import AuthSession, Storage, User
+from nardy.web.routers.auth import SessionCache
+from nardy.web.store.logins import Login
+from nardy.web.store.storage import Storage
+from nardy.web.store.users import User
 
 from .helpers import pg_schema
 from .players import PlayerClient
@@ -138,9 +140,9 @@ class _Cluster:
         self.resync.append(handler)
 
 
-def _session(uid: str = "u1", days: float = 30) -> AuthSession:
+def _session(uid: str = "u1", days: float = 30) -> Login:
     now = _dt.datetime.now(_dt.UTC)
-    return AuthSession(User(uid, "Ann", "guest", now), "csrf", now + _dt.timedelta(days=days))
+    return Login(User(uid, "Ann", "guest", now), "csrf", now + _dt.timedelta(days=days))
 
 
 def test_the_session_cache_keeps_nothing_read_before_a_drop_nor_past_its_time_nor_while_deaf():
@@ -226,7 +228,7 @@ def test_a_served_process_leaves_its_start_up_objects_out_of_full_collections_an
         from fastapi.testclient import TestClient
         from nardy.web.app import FULL_GC_EVERY, create_app
         from nardy.web.server import _make_app
-        from nardy.web.storage import Storage
+        from nardy.web.store.storage import Storage
         before = gc.get_threshold()
         with TestClient(create_app(storage=Storage("sqlite://"))):
             plain = (gc.get_freeze_count(), gc.get_threshold())

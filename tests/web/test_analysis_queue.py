@@ -24,16 +24,16 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 import nardy  # noqa: E402
-from nardy.web import review  # noqa: E402
 from nardy.web.analysisqueue import AnalysisQueue  # noqa: E402
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.botwork import Busy, ClientGone  # noqa: E402
+from nardy.web.routers import review  # noqa: E402
 
 SAMPLE = Path(nardy.__file__).parent / "data" / "samples" / "backgammon-match.mat"
 
 
 class SlowAnalysis:
-    """Stands in for :func:`nardy.web.review.analysis_answer`: notes whose record it analyses (White's name) in
+    """Stands in for :func:`nardy.web.routers.review.analysis_answer`: notes whose record it analyses (White's name) in
     the order they start, and holds the record of White ``slow`` until :attr:`release` is set."""
 
     def __init__(self):

@@ -16,7 +16,7 @@ from nardy.records.mat import write_mat
 from nardy.rules.dice import DiceSource
 from nardy.rules.position import Position
 from nardy.web.app import create_app
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 from tests.helpers import SHARED
 from tests.web.players import PlayerClient
 
@@ -516,7 +516,7 @@ def test_computer_declines_a_cheap_resignation():
     """The computer accepts a resignation only when it is worth at least what it expects to win."""
     from nardy.flow.match import Match
     from nardy.rules.position import Position
-    from nardy.web.sessions import Session
+    from nardy.web.sessions import HostedGame
 
     me = [0] * 26
     for p in (19, 20, 21, 22, 23):
@@ -527,7 +527,7 @@ def test_computer_declines_a_cheap_resignation():
     g = Game.from_position(Position.from_boards(me, bot, "backgammon"), turn=0, cube=False)
     d = Match("backgammon", length=0).to_dict()
     d["games"] = [g.to_dict()]
-    s = Session.from_match(
+    s = HostedGame.from_match(
         Match.from_dict(d),
         {"humans": [True, False], "level": "advanced", "seed": 1, "auto_roll": False, "viewer": 0, "opponent": "bot"},
     )
@@ -556,14 +556,14 @@ def test_the_page_offers_confirm_when_the_game_accepts_it():
     """can_confirm is Game.can_confirm(): short nardy's 6/off with 6-4 is already the play 6/2/off, though
     2/off (the 4) may follow."""
     from nardy.flow.match import Match
-    from nardy.web.sessions import Session
+    from nardy.web.sessions import HostedGame
 
     g = Game.from_position(Position.from_id("rwzgAg5/fwgAAA", "short"), turn=0)
     g.roll((6, 4))
     d = Match("short", length=0).to_dict()
     d["games"] = [g.to_dict()]
     settings = {"humans": [True, True], "level": "advanced", "seed": 1, "auto_roll": False, "viewer": 0}
-    s = Session.from_match(Match.from_dict(d), {**settings, "opponent": "human"})
+    s = HostedGame.from_match(Match.from_dict(d), {**settings, "opponent": "human"})
     v = s.view()
     assert not v["can_confirm"] and "confirm" not in v["actions"] and v["dice_left"] == [6, 4]
     s.act("step", frm=6, to=0)

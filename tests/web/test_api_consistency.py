@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from nardy.cli import main  # noqa: E402
 from nardy.rules.position import Position  # noqa: E402
 from nardy.web.app import create_app  # noqa: E402
-from nardy.web.storage import Storage  # noqa: E402
+from nardy.web.store.storage import Storage  # noqa: E402
 from tests.web.players import PlayerClient  # noqa: E402
 
 START = "4HPwATDgc/ABMA"

@@ -1,4 +1,4 @@
-"""Guests, accounts and log-in sessions (nardy.web.auth), through the HTTP API against an SQLite file.
+"""Guests, accounts and log-in sessions (nardy.web.routers.auth), through the HTTP API against an SQLite file.
 
 Each rule of the contract: the cookies' flags, guest / register / login / logout / me, one 401 for an
 unknown name and a wrong password (and the same work done for both), log-in and sign-up rate limits (429
@@ -23,8 +23,8 @@ import sqlalchemy as sa  # noqa: E402
 from argon2 import PasswordHasher  # noqa: E402
 
 from nardy.web.app import create_app  # noqa: E402
-from nardy.web.auth import AuthLimits, CurrentUser, SignedIn  # noqa: E402
-from nardy.web.storage import auth_sessions, users  # noqa: E402
+from nardy.web.routers.auth import AuthLimits, CurrentUser, SignedIn  # noqa: E402
+from nardy.web.store.db import auth_sessions, users  # noqa: E402
 
 from .helpers import Server  # noqa: E402
 

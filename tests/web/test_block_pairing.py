@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from nardy.web.app import create_app
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 
 from .players import PlayerClient
 from .rated_play import play_turns

@@ -1,4 +1,4 @@
-"""The lobby's tables on SQLite and PostgreSQL (nardy/web/community.py): presence, challenges and their
+"""The lobby's tables on SQLite and PostgreSQL (nardy/web/store/community.py): presence, challenges and their
 limits, a challenge taken once when two take it at once, quick pairing by two servers at once, rated results
 (once per match, both players' rows locked in order), blocks. Each test has a database of its own
 (``empty_db``: an SQLite file, or a PostgreSQL schema when ``NARDY_TEST_POSTGRES_URL`` is set)."""
@@ -10,7 +10,8 @@ import threading
 
 import pytest
 
-from nardy.web.community import (
+from nardy.web.ratings import START, Rating, match_update
+from nardy.web.store.community import (
     CHALLENGE_TTL,
     LOBBY,
     MAX_OPEN,
@@ -20,8 +21,7 @@ from nardy.web.community import (
     Community,
     RatedMatch,
 )
-from nardy.web.ratings import START, Rating, match_update
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 
 TERMS = {"game": "long", "length": 3, "clock": "blitz", "clock_class": "blitz", "rated": True}
 
@@ -189,7 +189,7 @@ def test_a_rated_match_is_rated_once_with_both_rows_updated(store):
     g2 = store.create({}, "backgammon", "playing")
     stale = store.get(g2.id)
     store.save(store.get(g2.id))
-    from nardy.web.storage import StaleRevision
+    from nardy.web.store.db import StaleRevision
 
     with pytest.raises(StaleRevision):
         store.save(stale, also=com.rate_match(RatedMatch(g2.id, "backgammon", "rapid", 1, b, a, "time")))

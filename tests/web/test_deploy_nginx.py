@@ -245,7 +245,7 @@ def new_guests(client, n: int, spoof: str) -> list:
 def test_a_client_naming_its_own_address_through_nginx_is_counted_under_its_real_one(one_proxied):
     import httpx
 
-    from nardy.web.auth import AuthLimits
+    from nardy.web.routers.auth import AuthLimits
 
     base, _ = one_proxied
     limit = AuthLimits().guests.limit
@@ -264,7 +264,7 @@ def test_a_client_naming_its_own_address_through_nginx_is_counted_under_its_real
 def test_a_direct_request_naming_an_address_is_not_believed(one_proxied):
     import httpx
 
-    from nardy.web.auth import AuthLimits
+    from nardy.web.routers.auth import AuthLimits
 
     _, server = one_proxied
     limit = AuthLimits().guests.limit

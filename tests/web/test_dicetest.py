@@ -1,4 +1,4 @@
-"""The dice self-test (nardy/web/dicetest.py): counts of the fair dice scheme from fresh seeds, the chi-square
+"""The dice self-test (nardy/web/routers/dicetest.py): counts of the fair dice scheme from fresh seeds, the chi-square
 figures the page shows, the bound on N, and the page at /dice."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from nardy.rules import fairdice
 from nardy.rules.position import Position
 from nardy.web.app import create_app
-from nardy.web.dicetest import MAX_ROLLS, chi2_sf, chi_square, roll_counts, summary
-from nardy.web.storage import Storage
+from nardy.web.routers.dicetest import MAX_ROLLS, chi2_sf, chi_square, roll_counts, summary
+from nardy.web.store.storage import Storage
 
 from .players import PlayerClient
 

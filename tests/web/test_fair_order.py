@@ -22,7 +22,7 @@ import pytest
 from nardy.rules import fairdice
 from nardy.web.app import create_app
 from nardy.web.seeds import SEED_WAIT
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 
 from .players import PlayerClient
 
@@ -329,13 +329,13 @@ def test_a_game_made_before_the_order_was_kept_plays_on_and_its_record_says_the_
     """A waiting invitation saved before the order was kept (its owner's seed taken with the creation, no
     ``order``) is joined and played as before; its record has no ``order``: verify says it was not checked."""
     from nardy.web.seeds import give_seed
-    from nardy.web.sessions import Session, new_session
+    from nardy.web.sessions import HostedGame, new_session
 
     s = new_session("long", length=1, opponent="online", owner="ann", client_seed="oldann", players=["Ann", "?"])
     fair = s.settings["fair"]
     for key in ("order", "own", "due"):
         del fair[key]  # what such a game has: server seed, commitment, client seeds
-    s = Session.from_dict(json.loads(json.dumps(s.to_dict())))
+    s = HostedGame.from_dict(json.loads(json.dumps(s.to_dict())))
     side = s.join("bob", "Bob", None, 1000.0, own_seed=True)
     assert s.status == "waiting" and s.fairness()["client_seeds"] == ["oldann", None]
     assert give_seed(s, side, "bobseed", s.settings["fair"]["commitment"], 1001.0)

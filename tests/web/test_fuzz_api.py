@@ -38,7 +38,7 @@ from hypothesis import strategies as st  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from nardy.web.app import create_app  # noqa: E402
-from nardy.web.storage import Storage  # noqa: E402
+from nardy.web.store.storage import Storage  # noqa: E402
 from tests.web.players import PlayerClient  # noqa: E402
 
 #: Fuzzing-phase examples per operation: the CI sample and the slow variant.

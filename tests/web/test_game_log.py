@@ -12,10 +12,11 @@ import sqlalchemy as sa
 
 from nardy.web.app import create_app
 from nardy.web.deps import read_game, read_locked
-from nardy.web.gamecache import SNAPSHOT_EVERY, cache_of, materialise
-from nardy.web.games import columns, store_session
+from nardy.web.gamecache import SNAPSHOT_EVERY, cache_of, columns, materialise
+from nardy.web.services.saving import store_session
 from nardy.web.sessions import new_session
-from nardy.web.storage import Storage, StorageUnavailable, pg_rows
+from nardy.web.store.db import StorageUnavailable, pg_rows
+from nardy.web.store.storage import Storage
 
 from .players import PlayerClient
 from .test_online import joined, play_first, play_out, view

@@ -1,5 +1,5 @@
 """A guest may not take a registered player's name or a look-alike of it, and no account may take a look-alike
-of another's (nardy.web.names.name_look, nardy.web.auth; issue 41, item 11).
+of another's (nardy.web.names.name_look, nardy.web.routers.auth; issue 41, item 11).
 
 "Аnn" below starts with a Cyrillic А (U+0410), "Αnn" with a Greek Α (U+0391), "Ａｎｎ" is full-width.
 """
@@ -17,7 +17,8 @@ from argon2 import PasswordHasher  # noqa: E402
 
 from nardy.web.app import create_app  # noqa: E402
 from nardy.web.names import name_look  # noqa: E402
-from nardy.web.storage import NameTaken, Storage, normalise_url, users  # noqa: E402
+from nardy.web.store.db import normalise_url, users  # noqa: E402
+from nardy.web.store.storage import NameTaken, Storage  # noqa: E402
 
 from .players import PlayerClient  # noqa: E402
 
@@ -143,7 +144,7 @@ def test_accounts_made_before_get_their_look_the_oldest_first(empty_db):
     """A database at revision 0004 with two accounts that look alike: upgraded, the older one has the look."""
     from alembic import command
 
-    from nardy.web.storage import _alembic_config
+    from nardy.web.store.db import _alembic_config
 
     st = Storage(empty_db)
     older = st.create_user("Ann", "hash")

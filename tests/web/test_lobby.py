@@ -10,9 +10,9 @@ import time
 import pytest
 
 from nardy.web.app import create_app
-from nardy.web.community import LOBBY, MAX_OPEN, Community
 from nardy.web.ratings import START, match_update
-from nardy.web.storage import Storage
+from nardy.web.store.community import LOBBY, MAX_OPEN, Community
+from nardy.web.store.storage import Storage
 
 from .lobby_page import Page, ids
 from .players import PlayerClient
@@ -242,7 +242,7 @@ def test_quick_pairing_pairs_two_players_on_the_same_terms(ann, bob, cat):
 
 def rate(app, player, rating: float) -> None:
     """Give ``player`` a long nardy blitz rating (5 matches played)."""
-    from nardy.web.community import ratings
+    from nardy.web.store.community import ratings
 
     with Community(app.state.storage).engine.begin() as c:
         c.execute(
@@ -443,8 +443,8 @@ def test_the_presence_round_writes_who_is_connected_to_a_game(app, ann, bob):
 def test_the_lobby_channel_takes_more_connections_than_a_game(app, ann, monkeypatch):
     from starlette.websockets import WebSocketDisconnect
 
-    from nardy.web import lobby as lobby_module
-    from nardy.web.live import MAX_PER_GAME, Conn
+    from nardy.web.routers import lobby as lobby_module
+    from nardy.web.services.live import MAX_PER_GAME, Conn
 
     hub = app.state.hub
     # more than a game may have (connections whose sockets are gone: sending to them does nothing)
@@ -481,7 +481,7 @@ def test_the_clock_keeper_passes_a_game_another_writer_stored_meanwhile_and_ends
     reads what the other stored) has nothing or the rest to do. Other due games are not held up."""
     import asyncio
 
-    from nardy.web import online as online_module
+    from nardy.web.routers import online as online_module
 
     keeper = app.state.clock_keeper
     keeper.period = 3600.0  # the app's own rounds: one more at most, within the second, then none

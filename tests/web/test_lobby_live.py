@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from nardy.web import lobby as lobby_module
 from nardy.web.app import create_app
-from nardy.web.community import LOBBY
-from nardy.web.storage import Storage
+from nardy.web.routers import lobby as lobby_module
+from nardy.web.store.community import LOBBY
+from nardy.web.store.storage import Storage
 
 from .helpers import HttpPlayer, Server, pg_schema
 from .lobby_page import LISTS, Page, ids

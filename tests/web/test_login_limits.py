@@ -1,4 +1,4 @@
-"""Failed log-ins slow the guesser, not the owner (nardy.web.auth.AuthLimits; issue 41, item 2).
+"""Failed log-ins slow the guesser, not the owner (nardy.web.routers.auth.AuthLimits; issue 41, item 2).
 
 Through the HTTP API, each client at an address of its own (the test client's peer address, what
 :func:`nardy.web.deps.client_key` reads): the owner logs in from a clean address while another address guesses
@@ -22,7 +22,7 @@ with warnings.catch_warnings():
 from argon2 import PasswordHasher  # noqa: E402
 
 from nardy.web.app import create_app  # noqa: E402
-from nardy.web.auth import AuthLimits  # noqa: E402
+from nardy.web.routers.auth import AuthLimits  # noqa: E402
 
 #: Real argon2id, with the least work it allows (the tests make dozens of attempts).
 CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)

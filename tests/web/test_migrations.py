@@ -24,7 +24,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
 from nardy.web.sessions import new_session
-from nardy.web.storage import SCHEMA_HEAD, Storage, StorageError, metadata, migrate, normalise_url
+from nardy.web.store.db import SCHEMA_HEAD, StorageError, metadata, migrate, normalise_url
+from nardy.web.store.storage import Storage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,7 +82,7 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     assert rev == SCHEMA_HEAD == "0007"
     assert tables == {"alembic_version", "nardy_games"} | NEW_TABLES
     assert NEW_GAME_COLUMNS <= cols
-    # what the revisions made is what nardy.web.storage's tables describe (names, types, indexes)
+    # what the revisions made is what nardy.web.store.storage's tables describe (names, types, indexes)
     with st.engine.connect() as c:
         diff = compare_metadata(MigrationContext.configure(c), metadata)
     assert diff == []
@@ -184,7 +185,7 @@ def test_servers_opening_one_fresh_database_at_once_migrate_it_once(empty_db):
     """Three processes open the database at the same instant (each waits for a shared start time)."""
     at = time.time() + 4
     code = (
-        "import sys, time; from nardy.web.storage import Storage; "
+        "import sys, time; from nardy.web.store.storage import Storage; "
         "time.sleep(max(0, float(sys.argv[2]) - time.time())); Storage(sys.argv[1]).close(); print('ok')"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -205,7 +206,7 @@ def test_downgrading_to_0001_and_upgrading_again_keeps_the_games(empty_db):
     url = empty_db
     from alembic import command
 
-    from nardy.web.storage import _alembic_config
+    from nardy.web.store.db import _alembic_config
 
     st = Storage(url)
     g = st.create({"w": 4}, "long", "playing", "W")
@@ -247,8 +248,8 @@ def test_challenges_made_before_0007_read_as_the_server_making_their_owners_seed
     url = empty_db
     from alembic import command
 
-    from nardy.web.community import Community
-    from nardy.web.storage import _alembic_config
+    from nardy.web.store.community import Community
+    from nardy.web.store.db import _alembic_config
 
     st = Storage(url)
     eng = engine_for(url)

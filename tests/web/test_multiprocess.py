@@ -200,7 +200,7 @@ def _with_cookies(url: str, method: str, path: str, cookies: dict, body=None) ->
 
 
 def test_a_logged_out_session_is_refused_at_once_on_every_process_despite_their_caches(two_servers):
-    # each process keeps the sessions it has read (nardy.web.auth.SessionCache); a logout on one process must
+    # each process keeps the sessions it has read (nardy.web.routers.auth.SessionCache); a logout on one process must
     # be refused by the other on the very next request, however recently that one read the session
     s1, s2 = two_servers
     a, b = _guests(s1.url)
@@ -263,7 +263,7 @@ def test_game_locks_are_one_writer_across_processes(pg_db):
 
     from nardy.web.cluster import Cluster
     from nardy.web.deps import GameLocks
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
 
     async def run():
         stores = [Storage(pg_db), Storage(pg_db)]
@@ -292,11 +292,11 @@ def test_two_keepers_at_once_on_one_expired_clock_end_the_match_exactly_once(pg_
     passes (the game's lock), and the game is stored once."""
     import asyncio
 
-    from nardy.web import online
     from nardy.web.app import create_app
-    from nardy.web.games import columns
+    from nardy.web.gamecache import columns
+    from nardy.web.routers import online
     from nardy.web.sessions import new_session
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
 
     s = new_session("long", length=3, opponent="online", owner="ann", client_seed="a", clock={"initial": 5})
     t0 = time.time()
@@ -326,7 +326,7 @@ def test_notifications_reach_the_other_process_and_not_the_sender(pg_db):
     import asyncio
 
     from nardy.web.cluster import Cluster
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
 
     async def run():
         stores = [Storage(pg_db), Storage(pg_db)]

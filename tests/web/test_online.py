@@ -10,7 +10,7 @@ import pytest
 from nardy.rules import fairdice
 from nardy.rules.position import Position
 from nardy.web.app import create_app
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 
 from .players import PlayerClient
 

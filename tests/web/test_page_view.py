@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from nardy.web.app import create_app
-from nardy.web.games import NewGame
+from nardy.web.routers.games import NewGame
 from nardy.web.sessions import new_session
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 from tests.web.players import PlayerClient
 
 

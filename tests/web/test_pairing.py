@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from nardy.web.app import create_app
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 
 from .helpers import HttpPlayer, Server, pg_schema
 from .test_lobby import BLITZ, account, challenge, finish_by_resignation, refused
@@ -109,7 +109,7 @@ def two_servers():
 def _unfinished_seats(url: str) -> list[tuple[str, str, str]]:
     import sqlalchemy as sa
 
-    from nardy.web.storage import normalise_url
+    from nardy.web.store.db import normalise_url
 
     engine = sa.create_engine(normalise_url(url))
     try:

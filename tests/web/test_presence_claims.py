@@ -15,8 +15,8 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from nardy.web.app import create_app
-from nardy.web.fairplay import ABANDON_GRACE
-from nardy.web.storage import Storage
+from nardy.web.routers.fairplay import ABANDON_GRACE
+from nardy.web.store.storage import Storage
 
 from .rated_play import play_turns
 from .test_lobby import BLITZ, account, refused

@@ -12,7 +12,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from nardy.web.app import create_app
-from nardy.web.storage import Storage
+from nardy.web.store.storage import Storage
 
 from .players import PlayerClient
 from .test_lobby import account, finish_by_resignation

@@ -16,7 +16,6 @@ import pytest
 import sqlalchemy as sa
 
 from nardy.web.app import create_app
-from nardy.web.community import Community, RatedMatch
 from nardy.web.ratings import (
     ESTABLISHED_MATCHES,
     ESTABLISHED_OPPONENTS,
@@ -26,7 +25,8 @@ from nardy.web.ratings import (
     Rating,
     match_update,
 )
-from nardy.web.storage import Storage
+from nardy.web.store.community import Community, RatedMatch
+from nardy.web.store.storage import Storage
 
 from .rated_play import play_turns
 from .test_lobby import BLITZ, account, finish_by_resignation
@@ -166,7 +166,7 @@ def test_a_provisional_player_is_not_on_the_leaderboard(app):
 def test_the_schema_upgrade_counts_the_opponents_of_ratings_already_stored(empty_db):
     from alembic import command
 
-    from nardy.web.storage import _alembic_config, normalise_url
+    from nardy.web.store.db import _alembic_config, normalise_url
 
     st = Storage(empty_db)
     a, b, c = people(st, "Ann", "Bob", "Cat")

@@ -1,4 +1,4 @@
-"""Analysis and review over HTTP (issue 16, :mod:`nardy.web.review`): records and stored games analysed,
+"""Analysis and review over HTTP (issue 16, :mod:`nardy.web.routers.review`): records and stored games analysed,
 the bounds on size and time, who may see a game's analysis, the cache, and the tutor's check of a play.
 
 Real data: a 3-point match between GNU Backgammon and a person (``gnubg-matches/gnubg-1002.mat``),
@@ -13,9 +13,9 @@ import pytest
 
 pytest.importorskip("httpx")
 
-from nardy.web import review  # noqa: E402
 from nardy.web.app import create_app  # noqa: E402
-from nardy.web.storage import Storage  # noqa: E402
+from nardy.web.routers import review  # noqa: E402
+from nardy.web.store.storage import Storage  # noqa: E402
 from tests.helpers import shared_path  # noqa: E402
 from tests.web.players import PlayerClient  # noqa: E402
 
@@ -286,7 +286,7 @@ def test_every_text_of_the_review_page_is_in_the_catalogue():
     from nardy.analysis import ANALYSIS_LEVELS, LUCK_THRESHOLDS, THRESHOLDS
     from nardy.texts import catalogue
 
-    js = (Path(review.__file__).parent / "static" / "review.js").read_text(encoding="utf-8")
+    js = (Path(review.__file__).parents[1] / "static" / "review.js").read_text(encoding="utf-8")
     page = set(catalogue.entries("page")) | set(catalogue.entries("common"))
     named = {k for k in re.findall(r"""\bt\(\s*["']([^"']+)["']""", js) if not k.endswith("_")}
     # and every literal of its own keys (passed to helpers that call t: line("rv_played", ...), btn(...))

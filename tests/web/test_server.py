@@ -148,7 +148,7 @@ def test_port_zero_prints_the_real_port(tmp_path):
 
 
 def test_cheap_password_hashing_is_only_for_a_server_started_with_the_benchmarks_flag(tmp_path):
-    from nardy.web.auth import DEFAULT_HASHER, INSECURE_HASHER, _hasher
+    from nardy.web.routers.auth import DEFAULT_HASHER, INSECURE_HASHER, _hasher
     from nardy.web.server import _make_app
 
     base = {

@@ -14,7 +14,8 @@ from sqlalchemy import event
 
 from nardy import Position
 from nardy.web.app import create_app
-from nardy.web.storage import Storage, StorageUnavailable
+from nardy.web.store.db import StorageUnavailable
+from nardy.web.store.storage import Storage
 
 from .helpers import pg_schema
 from .players import PlayerClient

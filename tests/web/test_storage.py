@@ -10,8 +10,9 @@ import warnings
 
 import pytest
 
-from nardy.web.sessions import Session, new_session
-from nardy.web.storage import Storage, StorageError, default_database_url, normalise_url
+from nardy.web.sessions import HostedGame, new_session
+from nardy.web.store.db import StorageError, default_database_url, normalise_url
+from nardy.web.store.storage import Storage
 from tests.web.players import PlayerClient
 
 PG_URL = os.environ.get("NARDY_TEST_POSTGRES_URL")
@@ -111,7 +112,7 @@ def test_session_round_trip(url, created):
     st.save(saved)
     st.close()
     st2 = Storage(url)
-    s2 = Session.from_dict(st2.get(saved.id).data)
+    s2 = HostedGame.from_dict(st2.get(saved.id).data)
     assert s2.view() == s.view()
     # the dice go on exactly as they would have
     while s.game.phase == "move" and not s.view()["can_confirm"]:

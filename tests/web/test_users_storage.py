@@ -1,4 +1,4 @@
-"""Users and log-in sessions in the database (nardy.web.storage): accounts unique by casefolded name, guests
+"""Users and log-in sessions in the database (nardy.web.store.storage): accounts unique by casefolded name, guests
 not; a guest who registers keeps their id; a session's cookie token is stored only as its sha256; sessions
 expire; ``last_seen`` is written at most once a minute; the heartbeat; a failing database is
 ``StorageUnavailable``. SQLite, and PostgreSQL when ``NARDY_TEST_POSTGRES_URL`` is set (``empty_db``)."""
@@ -11,7 +11,8 @@ import hashlib
 import pytest
 import sqlalchemy as sa
 
-from nardy.web.storage import NameTaken, Storage, StorageUnavailable, auth_sessions, name_key, users
+from nardy.web.store.db import StorageUnavailable, auth_sessions, users
+from nardy.web.store.storage import NameTaken, Storage, name_key
 
 T0 = dt.datetime(2025, 3, 1, 12, 0, tzinfo=dt.UTC)
 

@@ -1,6 +1,6 @@
 """Alembic's environment: run the revisions on the connection in ``config.attributes["connection"]``.
 
-:func:`nardy.web.storage.migrate` puts an open connection there, inside a transaction it holds (a
+:func:`nardy.web.store.storage.migrate` puts an open connection there, inside a transaction it holds (a
 transaction Alembic joins instead of starting its own). Given ``sqlalchemy.url`` instead (Alembic's own
 command line, with an ini file of one's own), it connects to that URL.
 """
@@ -12,7 +12,7 @@ from sqlalchemy import create_engine
 
 
 def run() -> None:
-    from nardy.web.storage import metadata
+    from nardy.web.store.db import metadata
 
     config = context.config
     connection = config.attributes.get("connection")

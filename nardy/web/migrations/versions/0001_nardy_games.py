@@ -4,7 +4,7 @@ Revision ID: 0001
 Revises: (none)
 
 A database made before Alembic has exactly this table and no ``alembic_version``: it is stamped with this
-revision instead of running it (:func:`nardy.web.storage.migrate`).
+revision instead of running it (:func:`nardy.web.store.storage.migrate`).
 """
 
 from __future__ import annotations

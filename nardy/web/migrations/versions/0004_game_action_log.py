@@ -5,7 +5,7 @@ Revises: 0003
 
 * ``nardy_game_actions``: one row per stored action of a game, ``(game_id, revision)`` its key: the revision
   the action made and the action itself (JSON: who, what, its arguments, the time it was made), appended in
-  the transaction that bumps the game's revision (:meth:`nardy.web.storage.Storage.append`).
+  the transaction that bumps the game's revision (:meth:`nardy.web.store.storage.Storage.append`).
 * ``nardy_games.base_revision``: the revision whose whole state ``data`` holds (a snapshot); the game at
   ``revision`` is that snapshot with the logged actions ``base_revision + 1 .. revision`` applied
   (:mod:`nardy.web.gamecache`). The rows already stored are snapshots of their own revision: the column is

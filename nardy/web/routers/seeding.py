@@ -19,12 +19,14 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ..rules.errors import GameStateError
-from . import seeds
+from ...rules.errors import GameStateError
+from .. import seeds
+from ..deps import GameId, GameLock, LaneDep, StorageDep, read_locked
+from ..services.access import conflict, forbidden
+from ..services.publishing import publish, shown
+from ..services.saving import store_game
+from ..view import SavedGameView
 from .auth import current_user, require_user
-from .deps import GameId, GameLock, LaneDep, StorageDep, read_locked
-from .online import _conflict, _forbidden, publish, shown, store_game
-from .view import SavedGameView
 
 __all__ = ["router", "SeedBody"]
 
@@ -61,17 +63,17 @@ async def give_seed(request: Request, body: SeedBody, store: StorageDep, lock: G
         if not s.may_watch(user.id):  # a stranger to a private game: the answer to a missing game
             raise HTTPException(404, f"no saved game {gid!r}")
         if not s.online:
-            raise _conflict("not_online", "only a game against another person online has that")
+            raise conflict("not_online", "only a game against another person online has that")
         sides = s.sides_of(user.id)
         if not sides:
-            raise _forbidden("not_seated", "you do not sit at this game")
+            raise forbidden("not_seated", "you do not sit at this game")
         side = next((i for i in sides if seeds.awaited(s, i)), sides[0])
 
         def run():
             try:
                 taken = seeds.give_seed(s, side, body.client_seed, body.commitment, time.time())
             except GameStateError as e:
-                raise _conflict(e.code, str(e), **e.params) from None
+                raise conflict(e.code, str(e), **e.params) from None
             if taken:
                 s.run_bots()  # the automatic rolls of the first turn (no computer plays online)
                 store_game(store, game)

@@ -2,10 +2,10 @@
 keeper that ends a match when the side to act runs out of time.
 
 * :class:`Hub`: the open ``WS /api/games/{id}/live`` connections of this process, by game (and the lobby's,
-  ``WS /api/lobby/live``, under the key ``":lobby"``, which no game id can be: :func:`nardy.web.lobby.
+  ``WS /api/lobby/live``, under the key ``":lobby"``, which no game id can be: :func:`nardy.web.routers.lobby.
   publish_lobby` makes each of its connections' messages from the database, so a notification of the lobby
   from another process needs to carry only that key; without one, every process sends its lobby pages the
-  lobby again every :data:`nardy.web.lobby.PRESENCE_EVERY` seconds). After a change is
+  lobby again every :data:`nardy.web.routers.lobby.PRESENCE_EVERY` seconds). After a change is
   stored, :meth:`Hub.publish` sends every connection of that game its own view (its side, numbering and
   language): ``{"type": "view", "view": {...}}``. A page that loses its connection reconnects and gets the
   current view first, so nothing is missed; the view's ``seq`` tells it whether anything changed.
@@ -36,6 +36,9 @@ from typing import Any
 
 from fastapi import WebSocket
 from starlette.concurrency import run_in_threadpool
+
+from ..gamecache import cache_of
+from .loading import read_locked
 
 log = logging.getLogger("nardy.web")
 
@@ -130,7 +133,7 @@ class Hub:
 
     async def deliver(self, conn: Conn, seq: int, message: dict[str, Any] | str) -> None:
         """Send ``message`` (a dict, or its JSON text; made at ``seq``, e.g. :func:`time.time_ns`) unless this
-        connection has had a later one: the lobby's channel (:mod:`nardy.web.lobby`), whose messages are made
+        connection has had a later one: the lobby's channel (:mod:`nardy.web.routers.lobby`), whose messages are made
         afresh from the database for each notification."""
         async with conn.lock:
             if seq < conn.sent:
@@ -155,8 +158,6 @@ class Hub:
         conns = self.connections(gid)
         if not conns:
             return
-        from .deps import read_locked
-        from .gamecache import cache_of
 
         def views(read: bool):
             cache = cache_of(store)

@@ -1,163 +1,63 @@
 """Games against people elsewhere: who may do what in a game, invitations, the live channel, fair dice.
 
-Every game belongs to whoever started it (:attr:`Session.owner`, a player id from :mod:`nardy.web.auth`). A
+Every game belongs to whoever started it (:attr:`HostedGame.owner`, a player id from :mod:`nardy.web.routers.auth`). A
 game against the computer or at one screen is its owner's alone: only they see it, act in it, delete it. An
 online game (``"opponent": "online"``) has two remote seats: the owner's, and one that whoever opens the
 invitation link takes (``POST /api/games/{id}/join``); each seated player acts only for their side and only
 when it is theirs to act (403 otherwise); others may watch if the game allows it. The server rolls the dice
 (provably fair: :mod:`nardy.rules.fairdice`, docs/fairness.md), checks every action, stores it, then pushes the new
-state to everyone on ``WS /api/games/{id}/live`` (:mod:`nardy.web.live`).
+state to everyone on ``WS /api/games/{id}/live`` (:mod:`nardy.web.services.live`).
 
-Routes here: join, decline, cancel, rematch, fairness and the live WebSocket. The checks
-(:func:`check_reader`, :func:`acting_side`, :func:`check_turn`, :func:`check_owner`) are used by
-:mod:`nardy.web.games` too.
+Routes here: join, decline, cancel, rematch, fairness and the live WebSocket. The checks of who may do what
+are :mod:`nardy.web.services.access`; the views and pushes :mod:`nardy.web.services.publishing`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
 import json
 import logging
-import secrets
 import time
 
 from fastapi import APIRouter, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ..flow.table import ACTIONS
-from ..rules.errors import GameStateError
-from ..rules.fairdice import check_client_seed
-from ..rules.numbering import NUMBERINGS
-from . import seeds
+from ...rules.errors import GameStateError
+from ...rules.fairdice import check_client_seed
+from .. import seeds
+from ..deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
+from ..errors import answer_of, clean_message, error_body
+from ..gamecache import columns
+from ..presence import seat_seen
+from ..seeds import refuse_early_seed
+from ..services.access import (
+    check_owner,
+    check_reader,
+    conflict,
+    forbidden,
+    knows_of,
+    spend_invite,
+)
+from ..services.actions import Action, ActionRefused, StaleAction, perform
+from ..services.hosting import create_online, invite_url
+from ..services.live import Conn, encode
+from ..services.publishing import publish, shown
+from ..services.saving import store_game
+from ..sessions import HostedGame
+from ..store.community import community
+from ..view import SavedGameView
 from .auth import current_user, require_user
-from .deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
-from .errors import Refused
-from .live import Conn
-from .presence import seat_seen
-from .seeds import refuse_early_seed
-from .sessions import Session
-from .view import SavedGameView, view_json
 
 __all__ = [
     "router",
-    "check_reader",
-    "acting_side",
-    "check_turn",
-    "check_owner",
-    "shown",
-    "shown_json",
-    "conn_view",
-    "publish",
-    "publish_all",
-    "follow",
     "expire",
+    "shift",
     "invite_url",
+    "user_id",
 ]
 
 router = APIRouter()
-
-#: Actions a seated player may send when it is not their turn to act (they answer nothing; they give up).
-ANY_TIME = ("resign",)
-
-
-# ----- who may do what ------------------------------------------------------------------------------------
-def _forbidden(code: str, detail: str, **params) -> Refused:
-    return Refused(403, detail, code=code, kind="Forbidden", params=params)
-
-
-def _conflict(code: str, detail: str, **params) -> Refused:
-    return Refused(409, detail, code=code, kind="Conflict", params=params)
-
-
-def check_reader(s: Session, uid: str | None, gid: str) -> None:
-    """Raise the 404 of a missing game (:func:`nardy.web.deps.missing`) unless player ``uid`` may see game
-    ``gid`` (seated, owner, or watchers allowed): a private game's existence is never confirmed to others."""
-    if not s.may_watch(uid):
-        raise missing(gid)
-
-
-def knows_of(s: Session, uid: str | None, invite: str | None = None) -> bool:
-    """Player ``uid`` may know that the game exists: they may see it (:meth:`Session.may_watch`), its seat is
-    kept for them (a rematch), or ``invite`` is its invitation, valid or spent (taken, cancelled, declined:
-    whoever holds the link is told what became of it). Everyone else is answered as for a missing game."""
-    if s.may_watch(uid) or (uid is not None and s.settings.get("reserved") == uid) or s.invite_matches(invite):
-        return True
-    spent = s.settings.get("invite_spent")
-    if not spent or not isinstance(invite, str):
-        return False
-    return hmac.compare_digest(spent, hashlib.sha256(invite.encode()).hexdigest())
-
-
-def _spend_invite(s: Session, spent: str | None) -> None:
-    """Keep the hash of the invitation a join or a close has just used up (``invite_spent``)."""
-    if spent:
-        s.settings["invite_spent"] = spent
-
-
-def check_owner(s: Session, uid: str | None) -> None:
-    """Raise 403 ``not_owner`` unless player ``uid`` made the game (a game saved before players had ids has
-    no owner: anyone may)."""
-    if s.owner is not None and uid != s.owner:
-        raise _forbidden("not_owner", "only the player who made this game may do that")
-
-
-def acting_side(s: Session, uid: str | None, player: int | None) -> int | None:
-    """The side player ``uid`` acts for (``None``: the table's default, a game at one screen); whether it is
-    that side's turn is :func:`check_turn`'s (asked after a stale action is told apart: a resend of the
-    action that passed the turn is stale, not out of turn).
-
-    Raises Refused 403: ``not_seated`` (no side of theirs), ``not_your_side`` (``player`` names a side they do
-    not play)."""
-    sides = s.sides_of(uid)
-    if not sides:
-        raise _forbidden("not_seated", "you do not sit at this game")
-    if s.online and player is not None and player not in sides:
-        raise _forbidden("not_your_side", f"you do not play side {player}", player=player)
-    return player if player is not None else (sides[0] if len(sides) == 1 else None)
-
-
-def check_turn(s: Session, action: str, side: int | None) -> None:
-    """Raises Refused 403 ``not_your_turn`` for an online game's ``action`` by ``side`` out of turn (other than
-    a resignation and the actions of any time)."""
-    if s.online and action not in ANY_TIME and action in ACTIONS:
-        to_act = s.table.to_act
-        if to_act is not None and to_act != side:
-            raise _forbidden(
-                "not_your_turn",
-                f"cannot {action}: it is the other player's turn",
-                player=side,
-                expected=to_act,
-                action=action,
-            )
-
-
-def viewer_for(s: Session, uid: str | None, viewer: int | None) -> tuple[int | None, list[int] | None]:
-    """The side at the bottom and the sides the viewer may act for: an online game's player sees their own
-    side; a watcher sees White's (or ``viewer``) and may act for none; a game at one screen: as asked."""
-    if not s.online:
-        return viewer, None
-    sides = s.sides_of(uid)
-    return (viewer if viewer is not None else (sides[0] if sides else 0)), sides
-
-
-def shown(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> SavedGameView:
-    """The view of the page for player ``uid``, with the game's ``id`` and ``seq``."""
-    s = game.session
-    numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
-    v, sides = viewer_for(s, uid, viewer)
-    return SavedGameView.of(game.id, game.saved.revision, s.game_view(v, numbering, sides))
-
-
-def shown_json(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> str:
-    """:func:`shown` as JSON text, the same text as its ``model_dump_json(by_alias=True)`` (``id`` and ``seq``
-    first, then the view's fields), without making the :class:`SavedGameView`."""
-    s = game.session
-    numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
-    v, sides = viewer_for(s, uid, viewer)
-    return view_json(game.id, game.saved.revision, s.game_view(v, numbering, sides, for_json=True))
 
 
 async def user_id(conn) -> str | None:
@@ -166,53 +66,12 @@ async def user_id(conn) -> str | None:
     return user.id if user is not None else None
 
 
-def invite_url(request: Request | WebSocket, gid: str, token: str) -> str:
-    """The link to send: the page at ``/join/{gid}`` with the invitation in the fragment (never sent to a
-    server, so it stays out of access logs)."""
-    base = str(request.base_url).rstrip("/")
-    return f"{base}/join/{gid}#{token}"
-
-
-# ----- the live channel ----------------------------------------------------------------------------------
-async def publish(app, gid: str, game: Loaded | None = None) -> None:
-    """Push the stored game ``gid`` to its live connections in this process (the other server processes hear
-    of the change from its ``NOTIFY``, :mod:`nardy.web.cluster`, and push theirs). ``game``: the game as just
-    stored by this request (else it is read)."""
-    hub = app.state.hub
-    await hub.publish(gid, app.state.storage, conn_view, game, app.state.game_locks.local(gid))
-
-
-async def follow(app, key: str) -> None:
-    """A game's notification from another server process (:mod:`nardy.web.cluster`, kind ``game``): ``key`` is
-    ``"<id>"``, or ``"<id> <revision> <base> <logged action JSON>"`` when the change was one logged action
-    (:meth:`nardy.web.storage.Storage.append`): this process's kept game follows it without a query when it is
-    at the revision before. Then the game's live connections here are pushed their views."""
-    gid, _, rest = key.partition(" ")
-    notice = None
-    if rest:
-        try:
-            rev, base, entry = rest.split(" ", 2)
-            notice = (int(rev), int(base), json.loads(entry))
-            if not isinstance(notice[2], dict):
-                notice = None
-        except ValueError:
-            notice = None
-    hub = app.state.hub
-    await hub.publish(gid, app.state.storage, conn_view, None, app.state.game_locks.local(gid), notice)
-
-
-def conn_view(game: Loaded, conn: Conn) -> str:
-    """The view live connection ``conn`` is sent of ``game`` (its player's, side, numbering), as JSON text."""
-    return shown_json(game, conn.user, conn.viewer, conn.numbering)
-
-
 async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
     """Under the game's lock: read ``gid``, apply ``change(session) -> bool``, store it when it changed (or
     when its ``clock_due`` column was stale). A game that cannot be read any more has its ``clock_due``
     cleared, so the keeper does not come back to it. ``wait=False``: when another server process holds the
     game, do nothing (it is acting on it; the next round sees what it did). Returns what ``change`` returned
     (False when unread or not locked)."""
-    from .games import columns
 
     store = app.state.storage
     async with app.state.game_locks.lock_for(gid, wait=wait) as held:
@@ -254,7 +113,7 @@ async def shift(app, gid: str, seconds: float, now: float | None = None) -> bool
     """Give ``gid``'s running clock back ``seconds`` (the server was down until ``now``), never more than its spell
     has run (:meth:`nardy.flow.clock.Clock.shift`); store it. True when moved."""
 
-    def move(s: Session) -> bool:
+    def move(s: HostedGame) -> bool:
         clock = s.table.clock
         if clock is None or clock.running is None:
             return False
@@ -262,19 +121,6 @@ async def shift(app, gid: str, seconds: float, now: float | None = None) -> bool
         return True
 
     return await _on_clock(app, gid, move)
-
-
-async def publish_all(app) -> None:
-    """Push every game with live connections in this process again (notifications may have been missed)."""
-    for gid in list(app.state.hub.games):
-        await publish(app, gid)
-
-
-def store_game(store, game: Loaded) -> None:
-    """Store the session over its saved row with its listing columns (status, seats, clock due)."""
-    from .games import store_session
-
-    store_session(store, game)
 
 
 # ----- routes --------------------------------------------------------------------------------------------
@@ -316,7 +162,7 @@ async def _online_game(
     if not knows_of(game.session, uid, invite):
         raise missing(gid)
     if not game.session.online:
-        raise _conflict("not_online", "only a game against another person online has that")
+        raise conflict("not_online", "only a game against another person online has that")
     return game
 
 
@@ -334,12 +180,12 @@ async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLo
         reserved = s.settings.get("reserved")
         if not (s.invite_matches(body.invite) or (reserved is not None and reserved == user.id)):
             if s.table.side_of(user.id):
-                raise _conflict("own_game", "you already sit at this game")
+                raise conflict("own_game", "you already sit at this game")
             if s.closed:
-                raise _conflict("invite_closed", f"the invitation was {s.closed}")
+                raise conflict("invite_closed", f"the invitation was {s.closed}")
             if not s.table.waiting:
-                raise _conflict("seat_taken", "both seats are taken")
-            raise _forbidden("bad_invite", "the invitation is not valid for this game")
+                raise conflict("seat_taken", "both seats are taken")
+            raise forbidden("bad_invite", "the invitation is not valid for this game")
 
         # a seed comes only with the commitment the joiner was shown (checked before anything changes)
         if body.client_seed is not None and body.commitment is None:
@@ -357,8 +203,8 @@ async def join(request: Request, body: JoinBody, store: StorageDep, lock: GameLo
                 if body.client_seed is not None:
                     seeds.give_seed(s, side, body.client_seed, body.commitment or "", now)
             except GameStateError as e:
-                raise _conflict(e.code, str(e), **e.params) from None
-            _spend_invite(s, spent)
+                raise conflict(e.code, str(e), **e.params) from None
+            spend_invite(s, spent)
             s.run_bots()  # the automatic rolls of the first turn (no computer plays online)
             store_game(store, game)
             return shown(game, user.id, None, "own")
@@ -376,7 +222,7 @@ async def decline(request: Request, body: InviteBody, store: StorageDep, lock: G
         s = game.session
         reserved = s.settings.get("reserved")
         if not (s.invite_matches(body.invite) or (uid is not None and reserved == uid)):
-            raise _forbidden("bad_invite", "the invitation is not valid for this game")
+            raise forbidden("bad_invite", "the invitation is not valid for this game")
         await lane(_close, store, game, "declined")
     await publish(request.app, gid)
     return {"id": gid, "status": "declined"}
@@ -397,7 +243,6 @@ async def cancel(request: Request, store: StorageDep, lock: GameLock, lane: Lane
 
 async def _blocked(app, uid: str, other: str | None) -> bool:
     """One of players ``uid`` and ``other`` blocks the other (a rematch offer is refused as a challenge is)."""
-    from .lobby import community
 
     if other is None or other == uid:
         return False
@@ -409,8 +254,8 @@ def _close(store, game: Loaded, why: str) -> None:
     try:
         game.session.close(why)
     except GameStateError as e:
-        raise _conflict(e.code, str(e), **e.params) from None
-    _spend_invite(game.session, spent)
+        raise conflict(e.code, str(e), **e.params) from None
+    spend_invite(game.session, spent)
     store_game(store, game)
 
 
@@ -421,8 +266,6 @@ def _close(store, game: Loaded, why: str) -> None:
     summary="Offer a rematch after a finished match: a new game, colours swapped, its seat kept for the opponent",
 )
 async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
-    from .games import create_online
-
     user = await require_user(await current_user(request))
     refuse_early_seed(body.client_seed)
     async with lock:
@@ -430,14 +273,14 @@ async def rematch(request: Request, body: RematchBody, store: StorageDep, lock: 
         s = game.session
         sides = s.sides_of(user.id)
         if not sides:
-            raise _forbidden("not_seated", "you do not sit at this game")
+            raise forbidden("not_seated", "you do not sit at this game")
         if not s.table.is_over:
-            raise _conflict("not_over", "a rematch follows a finished match")
+            raise conflict("not_over", "a rematch follows a finished match")
         if s.settings.get("rematch"):
-            raise _conflict("rematch_offered", "a rematch is already offered", id=s.settings["rematch"])
+            raise conflict("rematch_offered", "a rematch is already offered", id=s.settings["rematch"])
         me = sides[0]
         if await _blocked(request.app, user.id, s.table.seats[1 - me].player):
-            raise _forbidden("blocked", "you cannot play this player")
+            raise forbidden("blocked", "you cannot play this player")
         m = s.match
         out = await create_online(
             request,
@@ -476,7 +319,7 @@ async def fairness(request: Request, store: StorageDep, gid: GameId):
 @router.websocket("/api/games/{gid}/live")
 async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), viewer: int | None = Query(None)):
     """The game's live channel: ``{"type": "view", "view": {...}}`` now and after every stored change (the
-    handshake's Origin is checked by :func:`nardy.web.auth.check_request`)."""
+    handshake's Origin is checked by :func:`nardy.web.routers.auth.check_request`)."""
     app = ws.app
     uid = await user_id(ws)
     store = app.state.storage
@@ -525,8 +368,6 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
             elif msg[:1] == "{" and len(msg) <= MAX_MESSAGE:
                 await socket_action(ws, conn, gid, msg)
             elif msg[:1] == "{":  # an action too long to be one: answered, not read (its id is not looked for)
-                from .errors import error_body
-
                 err = error_body(
                     413, f"an action message has at most {MAX_MESSAGE} bytes", "RequestTooLarge", lang=conn.lang
                 )
@@ -546,21 +387,18 @@ MAX_MESSAGE = 2048
 
 async def socket_action(ws: WebSocket, conn: Conn, gid: str, msg: str) -> None:
     """An action sent on the game's live channel: ``{"type": "action", "id": ID, "body": {...}}`` with ``body``
-    as ``POST /api/games/{gid}/actions`` takes it (:class:`nardy.web.games.Action`: ``action``, ``seq``...),
-    checked, applied and stored as that route does it (:func:`nardy.web.games.perform`; the player is the one
-    of the connection's log-in session, looked at again for each action, so a log-out ends their actions here
-    too; the view is the connection's side and numbering). Answered once stored, on this channel:
+    as ``POST /api/games/{gid}/actions`` takes it (:class:`nardy.web.services.actions.Action`: ``action``,
+    ``seq``...), checked, applied and stored by the same service as that route
+    (:func:`nardy.web.services.actions.perform`; the player is the one of the connection's log-in session,
+    looked at again for each action, so a log-out ends their actions here too; the view is the connection's side
+    and numbering). Answered once stored, on this channel:
     ``{"type": "answer", "id": ID, "status": 200, "view": {...}}`` (the view the route answers, which this
     connection is then not sent again), or ``{"type": "answer", "id": ID, "status": 409, "error": {...}}`` with
     the status and error body the route answers (``stale_action`` with ``seq``, ``not_your_turn``...). ``ID``:
     the client's own number or string (up to 64 characters) for matching answers to actions; one action of a
     connection is under way at a time (the next message is read once it is answered)."""
-    from .errors import answer_of, clean_message, error_body
-    from .games import Action, StaleAction, perform
-
     lang = conn.lang
     rid = None
-    state = _ActionState()
     try:
         m = json.loads(msg)
         if not isinstance(m, dict) or m.get("type") != "action":
@@ -588,33 +426,27 @@ async def socket_action(ws: WebSocket, conn: Conn, gid: str, msg: str) -> None:
         del ws.state.auth_session
     uid = await user_id(ws)
     try:
-        text = await perform(ws.app, gid, uid, body, conn.viewer, conn.numbering, state, skip=conn)
-    except StaleAction as e:
-        err = error_body(409, e.detail, "StaleAction", lang=lang, wording=state.wording, seq=e.revision)
-        await _answer(conn, rid, 409, err)
-        return
-    except Exception as e:
-        out = answer_of(e, lang, state.wording)
+        done = await perform(ws.app, gid, uid, body, conn.viewer, conn.numbering, skip=conn)
+    except ActionRefused as refused:
+        e = refused.error
+        if isinstance(e, StaleAction):
+            err = error_body(409, e.detail, "StaleAction", lang=lang, wording=refused.wording, seq=e.revision)
+            await _answer(conn, rid, 409, err)
+            return
+        out = answer_of(e, lang, refused.wording)
         if out is None:
-            logging.getLogger("nardy.web").exception("live: an action of game %s failed", gid)
+            logging.getLogger("nardy.web").error("live: an action of game %s failed", gid, exc_info=e)
             out = 500, error_body(500, "internal error", "InternalError", "internal_error", lang=lang)
         await _answer(conn, rid, out[0], out[1])
         return
+    text = done.view
     assert isinstance(text, str)
-    await _answer(conn, rid, 200, text, state.seq)
-
-
-class _ActionState:
-    """What :func:`nardy.web.games.perform` leaves for its caller (the request's ``state`` for the HTTP route)."""
-
-    wording: dict | None = None
-    seq: int | None = None
+    await _answer(conn, rid, 200, text, done.seq)
 
 
 async def _answer(conn: Conn, rid, status: int, out: dict | str, seq: int | None = None) -> None:
     """Send an action's answer on its connection: the view (JSON text, state ``seq``; the connection then has
     it, :meth:`Hub.send` does not send it again) or an error body."""
-    from .live import encode
 
     head = '{"type":"answer","id":' + encode(rid) + ',"status":' + str(status)
     text = head + (',"view":' + out + "}" if isinstance(out, str) else ',"error":' + encode(out) + "}")
@@ -623,10 +455,3 @@ async def _answer(conn: Conn, rid, status: int, out: dict | str, seq: int | None
             conn.sent = max(conn.sent, seq)
         with contextlib.suppress(Exception):
             await conn.ws.send_text(text)
-
-
-def new_invite(s: Session) -> str:
-    """A fresh invitation token for ``s`` (its hash is kept)."""
-    token = secrets.token_urlsafe(16)
-    s.set_invite(token)
-    return token

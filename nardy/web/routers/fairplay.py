@@ -15,11 +15,13 @@ import time
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from .deps import GameId, GameLock, LaneDep, StorageDep, missing, read_locked
-from .lobby import _refused, _signed_in, community
-from .online import publish, shown
-from .presence import ABANDON_GRACE, absent_since, grace, seat_seen, wall_clock
-from .view import SavedGameView
+from ..deps import GameId, GameLock, LaneDep, StorageDep, missing, read_locked
+from ..presence import ABANDON_GRACE, absent_since, grace, seat_seen, wall_clock
+from ..services.publishing import publish, shown
+from ..services.saving import store_session
+from ..store.community import community
+from ..view import SavedGameView
+from .lobby import _refused, _signed_in
 
 __all__ = ["router", "ABANDON_GRACE"]
 
@@ -33,7 +35,6 @@ router = APIRouter()
     summary="Claim a rated match your opponent left: they are to act and have been away past the grace period",
 )
 async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
-    from .games import store_session
 
     user = await _signed_in(request)
     app = request.app

@@ -4,7 +4,7 @@ CSRF and Origin checks, and log-in rate limits.
 People
     A *guest* has a name (1-40 characters, not unique, but never an account's name nor a look-alike of it:
     :func:`check_guest_name`) and no password: ``POST /api/auth/guest``. An *account* has a name unique by
-    :func:`~nardy.web.storage.name_key` (NFKC, casefolded) and by its look (:func:`~nardy.web.names.name_look`:
+    :func:`~nardy.web.store.storage.name_key` (NFKC, casefolded) and by its look (:func:`~nardy.web.names.name_look`:
     no ``Аnn`` with a Cyrillic ``А`` beside ``Ann``; the server's own name for guests is not to be had) and a password
     (8-200 characters, stored only as an argon2id hash): ``POST /api/auth/register`` (a guest who registers
     keeps their id, so their games stay theirs), ``POST /api/auth/login``, ``POST /api/auth/logout``,
@@ -17,7 +17,7 @@ Log-in sessions
     came with. The cookie ``nardy_csrf`` (readable by the page) holds the session's CSRF token.
 
 Other routers
-    ``user: CurrentUser`` (the :class:`~nardy.web.storage.User` of the request's session, or ``None``),
+    ``user: CurrentUser`` (the :class:`~nardy.web.store.storage.User` of the request's session, or ``None``),
     ``user: SignedIn`` (the same, 401 ``login_needed`` when there is none); both work for WebSocket routes
     too. The session is read once per request (kept in ``request.state``).
 
@@ -71,12 +71,13 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from ..texts import catalogue
-from ..texts.messages import LANGS
-from .deps import ActionLane, client_key
-from .errors import Refused
-from .names import name_look
-from .storage import AuthSession, NameTaken, NewSession, User, name_key, token_hash
+from ...texts import catalogue
+from ...texts.messages import LANGS
+from ..deps import ActionLane, client_key
+from ..errors import Refused
+from ..names import name_look
+from ..store.logins import Login, NewLogin, token_hash
+from ..store.users import NameTaken, User, name_key
 
 __all__ = [
     "router",
@@ -382,7 +383,7 @@ class SessionCache:
 
     Only where several processes hear of each other (PostgreSQL, :class:`~nardy.web.cluster.Cluster` listening;
     with SQLite, one process, the session is read each time). A session ended anywhere
-    (:meth:`Storage.delete_session <nardy.web.storage.Storage.delete_session>`: a logout, a new log-in) sends
+    (:meth:`Storage.delete_session <nardy.web.store.storage.Storage.delete_session>`: a logout, a new log-in) sends
     ``NOTIFY auth t:<hash>`` in its transaction, and a guest renamed or registered ``auth u:<id>``; each process
     drops the session (or the user's sessions) as it reads the notification, before anything else runs
     (:meth:`Cluster.on_now`), and a logout answers only once its own notification came back to its process
@@ -401,7 +402,7 @@ class SessionCache:
     def __init__(self, cluster, ttl: float = SESSION_CACHE_TTL, size: int = SESSION_CACHE_SIZE, clock=time.monotonic):
         self.cluster = cluster
         self.ttl, self.size, self.clock = ttl, size, clock
-        self._entries: collections.OrderedDict[str, tuple[float, AuthSession]] = collections.OrderedDict()
+        self._entries: collections.OrderedDict[str, tuple[float, Login]] = collections.OrderedDict()
         #: drops so far (a read that saw one meanwhile keeps nothing)
         self.generation = 0
         #: figures (tests, benchmarks): sessions answered from the cache, and read from the database
@@ -417,7 +418,7 @@ class SessionCache:
     def _trusted(self) -> bool:
         return self.enabled and self.cluster.listening.is_set()
 
-    def get(self, th: str) -> AuthSession | None:
+    def get(self, th: str) -> Login | None:
         """The kept session of token hash ``th``, if it is still to be trusted."""
         if not self._trusted():
             return None
@@ -431,7 +432,7 @@ class SessionCache:
         self.hits += 1
         return s
 
-    def put(self, th: str, s: AuthSession, generation: int) -> None:
+    def put(self, th: str, s: Login, generation: int) -> None:
         """Keep ``s``, read when :attr:`generation` was ``generation`` (nothing is kept if a drop came since)."""
         if not self._trusted() or generation != self.generation:
             return
@@ -476,7 +477,7 @@ def session_cache(app) -> SessionCache:
     return cache
 
 
-async def session_of(conn: HTTPConnection) -> AuthSession | None:
+async def session_of(conn: HTTPConnection) -> Login | None:
     """The valid log-in session of the request's ``nardy_session`` cookie (``None``: no cookie, or one of
     no session, or of an expired one), read once per request (on a worker thread), or kept by the process
     (:class:`SessionCache`).
@@ -484,7 +485,7 @@ async def session_of(conn: HTTPConnection) -> AuthSession | None:
     Raises:
         StorageUnavailable: the database failed (503).
     """
-    cached: AuthSession | None | str = getattr(conn.state, "auth_session", _UNREAD)
+    cached: Login | None | str = getattr(conn.state, "auth_session", _UNREAD)
     if not isinstance(cached, str):
         return cached
     token = conn.cookies.get(SESSION_COOKIE)
@@ -588,7 +589,7 @@ def _secure(conn: HTTPConnection) -> bool:
     return conn.url.scheme in ("https", "wss") or bool(getattr(conn.app.state, "secure_cookies", False))
 
 
-def _set_cookies(response: Response, conn: HTTPConnection, new: NewSession) -> None:
+def _set_cookies(response: Response, conn: HTTPConnection, new: NewLogin) -> None:
     age = SESSION_DAYS * 24 * 3600
     secure = _secure(conn)
     response.set_cookie(SESSION_COOKIE, new.token, max_age=age, path="/", httponly=True, samesite="lax", secure=secure)
@@ -613,7 +614,7 @@ async def _start_session(conn: HTTPConnection, user: User, status: int = 200) ->
     return response
 
 
-async def user_or_guest(conn: HTTPConnection, name: str) -> tuple[User, NewSession | None]:
+async def user_or_guest(conn: HTTPConnection, name: str) -> tuple[User, NewLogin | None]:
     """The request's user, or a new guest called ``name`` (a player who starts a game without a session:
     one click, as the page's first game) with a new log-in session, whose cookies the caller sets on its
     answer with :func:`set_session_cookies`.
@@ -632,7 +633,7 @@ async def user_or_guest(conn: HTTPConnection, name: str) -> tuple[User, NewSessi
     return user, new
 
 
-def set_session_cookies(response: Response, conn: HTTPConnection, new: NewSession | None) -> None:
+def set_session_cookies(response: Response, conn: HTTPConnection, new: NewLogin | None) -> None:
     """Set the cookies of a log-in session made by :func:`user_or_guest` (nothing when ``new`` is None)."""
     if new is not None:
         _set_cookies(response, conn, new)

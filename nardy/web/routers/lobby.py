@@ -17,13 +17,13 @@ Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
   ``/api/players/{id}/history`` (rated matches), ``/api/players/{id}/games`` (finished games with their
   records' links).
 * ``GET/POST /api/blocks``, ``DELETE /api/blocks/{id}``.
-* ``POST /api/games/{id}/claim`` (:mod:`nardy.web.fairplay`): the opponent left a rated match past its grace
+* ``POST /api/games/{id}/claim`` (:mod:`nardy.web.routers.fairplay`): the opponent left a rated match past its grace
   period while it was theirs to act: they lose it.
 
 Every action is authorised (a log-in session; a rated match needs an account on both sides), idempotent
 (a repeated accept answers the same game, a repeated withdrawal or block changes nothing), and stored before
-it is answered; the lobby's state is the database's (:mod:`nardy.web.community`), so several server
-processes share it. Changes reach the pages through the live channel's hub (:class:`nardy.web.live.Hub`,
+it is answered; the lobby's state is the database's (:mod:`nardy.web.store.community`), so several server
+processes share it. Changes reach the pages through the live channel's hub (:class:`nardy.web.services.live.Hub`,
 channel :data:`LOBBY`): a notification names only the channel, and each process compares the lobby it reads
 afresh from the database with the one it read before, sending each connection the difference as it sees it.
 """
@@ -42,37 +42,39 @@ from typing import Literal
 from fastapi import APIRouter, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from sqlalchemy import select
 from starlette.concurrency import run_in_threadpool
 
-from ..flow.clock import clock_spec
-from ..rules.errors import GameStateError
-from ..rules.variants import get_rules
-from . import ratings as _r
-from .auth import current_user, require_user
-from .community import (
+from ...flow.clock import clock_spec
+from ...rules.errors import GameStateError
+from ...rules.variants import get_rules
+from .. import ratings as _r
+from ..deps import GameId, language, read_locked
+from ..errors import Refused
+from ..gamecache import columns
+from ..presence import wall_clock
+from ..seeds import refuse_early_seed
+from ..services.live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
+from ..services.publishing import publish, shown
+from ..sessions import new_session
+from ..store.community import (
     LOBBY,
     Challenge,
     ChallengeLimit,
     ChallengeRefused,
     Community,
-    RatedMatch,
+    community,
 )
-from .deps import GameId, language, read_locked
-from .errors import Refused
+from ..store.db import users
+from ..store.storage import User
+from ..view import SavedGameView
+from .auth import current_user, require_user
 from .games import ClockBody
-from .live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
-from .online import publish, shown
-from .presence import wall_clock
-from .seeds import refuse_early_seed
-from .sessions import new_session
-from .storage import User
-from .view import SavedGameView
 
 __all__ = [
     "router",
     "publish_lobby",
     "lobby_changed",
-    "rating_step",
     "PresenceKeeper",
     "PRESENCE_EVERY",
 ]
@@ -92,13 +94,6 @@ UserId = GameId  # the same shape: [0-9A-Za-z_-], at most 32
 
 
 # ----- helpers -------------------------------------------------------------------------------------------
-def community(app) -> Community:
-    c = getattr(app.state, "community", None)
-    if c is None:
-        c = app.state.community = Community(app.state.storage)
-    return c
-
-
 def _refused(status: int, code: str, detail: str, kind: str, **params) -> Refused:
     return Refused(status, detail, code=code, kind=kind, params=params)
 
@@ -225,10 +220,6 @@ def _builder(store, taker: User, own_seed: bool):
     """``build(challenge, conn) -> game id`` for :meth:`Community.take_challenge`: the challenge's owner at
     their colour, ``taker`` in the other seat, the game stored on ``conn``; the match begins once the seeds
     awaited (``own_seed`` of each: :mod:`nardy.web.seeds`) are given after the game's commitment."""
-    from sqlalchemy import select
-
-    from .games import columns
-    from .storage import users
 
     def build(ch: Challenge, conn) -> str:
         colour = ch.colour if ch.colour != "random" else secrets.choice(("white", "black"))
@@ -607,37 +598,6 @@ class PresenceKeeper(PeriodicTask):
                 log.warning("presence: a round failed", exc_info=True)
 
 
-# ----- ratings of a finished match (called by games.store_session) ----------------------------------------
-def rating_step(store, game):
-    """For :meth:`Storage.save`: the ratings' update of a rated match that has just ended (``None`` when there
-    is nothing to rate). Marks the session rated (``settings["rating_done"]``) before it is stored, so a match
-    is rated once; the rows themselves are unique per match and player too. A match decided before each side
-    took :data:`~nardy.web.ratings.MIN_TURNS` turns is not rated, however it ended (``settings["unrated"]``:
-    ``"too_short"``; docs/online.md "Ratings")."""
-    s = game.session
-    if not s.rated or not s.table.is_over or s.settings.get("rating_done"):
-        return None
-    winner = s.table.winner
-    if winner is None:
-        return None
-    if _r.too_short(s.match):
-        s.settings.update(rating_done=True, unrated="too_short")
-        return None
-    seats = s.table.seats
-    ended = s.table.ended
-    m = RatedMatch(
-        game_id=game.id,
-        game=s.match.rules.name,
-        clock_class=s.settings.get("rating_class") or "untimed",
-        length=max(1, s.match.length),
-        winner=seats[winner].player or "",
-        loser=seats[1 - winner].player or "",
-        reason=ended["reason"] if ended else "points",
-    )
-    s.settings["rating_done"] = True
-    return Community(store).rate_match(m)
-
-
 # ----- routes: the lobby -----------------------------------------------------------------------------------
 @router.get("/api/lobby", tags=["lobby"], summary="The lobby: open challenges, who is online, games to watch")
 async def get_lobby(request: Request):
@@ -789,7 +749,7 @@ async def leave_quick(request: Request):
 async def lobby_live(ws: WebSocket):
     """The lobby's live channel: a snapshot now, then the deltas (:func:`publish_lobby`); ``"ping"`` is answered
     ``"pong"``, ``"snapshot"`` with a snapshot (at most one a :data:`SNAPSHOT_GAP`); the handshake's Origin is
-    checked by :func:`nardy.web.auth.check_request`."""
+    checked by :func:`nardy.web.routers.auth.check_request`."""
     app = ws.app
     user = await current_user(ws)
     uid = user.id if user else None

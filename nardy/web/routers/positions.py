@@ -21,12 +21,19 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from ..rules.errors import GameStateError, InvalidOptionError
-from ..rules.numbering import NUMBERINGS
-from .deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep, guest_name
-from .errors import clean_message, error_response
-from .params import PositionIn, WildbgPoints, read_position, wildbg_points
-from .sessions import ACTIONS, BOT_LEVELS, Session
+from ...flow.game import Game, last_roll_odds, last_roll_plays, last_roll_position
+from ...flow.match import Match
+from ...rules.dice import SystemDice
+from ...rules.errors import GameStateError, InvalidDiceError, InvalidOptionError
+from ...rules.numbering import NUMBERINGS, games_with
+from ...rules.position import check_dice
+from ...rules.variants import RESULT_NAMES, get_rules
+from ..deps import GAME_QUERY, BotWorkDep, ComputeDep, Level, Numbering, SeedsAllowed, StorageDep, guest_name
+from ..errors import clean_message, error_response
+from ..gamecache import columns
+from ..params import PositionIn, WildbgPoints, read_position, wildbg_points
+from ..sessions import ACTIONS, BOT_LEVELS, HostedGame
+from .auth import set_session_cookies, user_or_guest
 
 __all__ = ["router", "MAT_LIMIT", "version"]
 
@@ -169,14 +176,12 @@ Points = Annotated[WildbgPoints, Depends(wildbg_points)]
 
 
 def _check_dice(die1, die2):
-    from ..rules.position import check_dice
 
     return check_dice((die1, die2))
 
 
 def _dice(pin: PositionIn, die1: int | None, die2: int | None) -> tuple[int, int]:
     """The roll: ``die1`` and ``die2``, else the XGID's dice."""
-    from ..rules.errors import InvalidDiceError
 
     if die1 is not None and die2 is not None:
         d = _check_dice(die1, die2)
@@ -197,8 +202,6 @@ def _position(game: str, position: str | None, points: WildbgPoints | None = Non
 def _last_roll(pin: PositionIn, last_roll: str | None):
     """The rules of ``last_roll`` and, when the position is long nardy's last roll under them, the position
     whose plays are generated (else ``None``)."""
-    from ..flow.game import last_roll_position
-    from ..rules.variants import get_rules
 
     pos = pin.position
     if last_roll is None:
@@ -238,7 +241,6 @@ _GAME_NAMES = {"backgammon": "backgammon", "short": "short nardy", "long": "long
 
 
 def _check_numbering(game: str, numbering: str) -> None:
-    from ..rules.numbering import NUMBERINGS, games_with
 
     if numbering not in NUMBERINGS[game]:
         owners = " and ".join(_GAME_NAMES[g] for g in games_with(numbering))
@@ -248,7 +250,7 @@ def _check_numbering(game: str, numbering: str) -> None:
 
 
 def _bot(game, level: str, seed=0):
-    from ..flow.bot import Bot
+    from ...flow.bot import Bot
 
     return Bot(game, level=level, seed=seed)
 
@@ -262,7 +264,6 @@ async def health(store: StorageDep, work: BotWorkDep):
 
 @router.get("/api/info", tags=["engine"], summary="Games, options, levels and numberings the server knows")
 async def info(allow_seeds: SeedsAllowed):
-    from ..rules.variants import RESULT_NAMES, get_rules
 
     return {
         "games": {
@@ -360,8 +361,6 @@ async def move(
 
     def run(deadline):
         if lr is not None:
-            from ..flow.game import last_roll_plays
-
             ranked = last_roll_plays(lr, dice, rules)[:n]
             best = ranked[0][1][2]
             moves = []
@@ -407,8 +406,6 @@ async def evaluate(
 
     def run(deadline):
         if lr is not None:
-            from ..flow.game import last_roll_odds
-
             odds = last_roll_odds(lr, rules)
             probs = _last_roll_probs(odds["draw"], odds["lose"]["mars"])
             return {
@@ -481,7 +478,6 @@ async def cube(
     level: Level = Query("grandmaster"),
     last_roll: LastRoll | None = LAST_ROLL_QUERY,
 ):
-    from ..flow.game import Game
 
     pin = _position(game, position)
     pos = pin.position
@@ -605,7 +601,7 @@ async def import_mat(
 
     def run(deadline):
         # the text is only ever parsed as a record: never taken for a file name
-        from ..records.mat import match_summary, parse_mat, replay
+        from ...records.mat import match_summary, parse_mat, replay
 
         m = replay(parse_mat(text))
         out = {"record": match_summary(m)}
@@ -616,8 +612,6 @@ async def import_mat(
     out = await compute(run)
     if not save:
         return out
-    from .auth import set_session_cookies, user_or_guest
-    from .games import columns
 
     # the saved game belongs to whoever imported it (a new guest for a player without a session)
     user, new_login = await user_or_guest(request, guest_name(request))
@@ -632,10 +626,8 @@ async def import_mat(
     return answer
 
 
-def _imported_session(m) -> Session:
+def _imported_session(m) -> HostedGame:
     """A saved game (two people at this device) continuing the replayed match ``m``."""
-    from ..flow.match import Match
-    from ..rules.dice import SystemDice
 
     md = m.to_dict()
     if m.current is not None and m.current.phase == "opening":
@@ -643,7 +635,7 @@ def _imported_session(m) -> Session:
         # afresh below (with its opening roll), so the saved game can be played on
         md["games"] = md["games"][:-1]
     m2 = Match.from_dict(md, dice=SystemDice())
-    s = Session.from_match(
+    s = HostedGame.from_match(
         m2,
         {
             "humans": [True, True],

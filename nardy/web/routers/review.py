@@ -41,15 +41,17 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
-from ..rules.errors import NardyError
-from ..rules.numbering import NUMBERINGS, view_point
-from ..rules.position import Position
-from .analysisqueue import AnalysisQueue
+from ...analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
+from ...rules.errors import GameStateError, NardyError
+from ...rules.numbering import NUMBERINGS, view_point
+from ...rules.position import Position
+from ..analysisqueue import AnalysisQueue
+from ..deps import ComputeDep, GameId, Numbering, StorageDep, load_game
+from ..errors import Refused
+from ..services.access import check_reader
+from ..sessions import _numbering_fn, format_steps
 from .auth import current_user
-from .deps import ComputeDep, GameId, Numbering, StorageDep, load_game
-from .errors import Refused
-from .online import check_reader, user_id
+from .online import user_id
 
 __all__ = [
     "router",
@@ -281,7 +283,7 @@ def _match_of_text(text: str, fmt: str):
     """The replayed :class:`~nardy.flow.match.Match` of a record's text (parsed, never opened as a file):
     ``fmt`` ``"mat"``, ``"sgf"`` or ``"auto"`` (SGF when the text starts with ``(``, as
     :func:`nardy.records.files.parse_record` reads it)."""
-    from ..records.mat import parse_mat, replay
+    from ...records.mat import parse_mat, replay
 
     try:
         files = importlib.import_module("nardy.records.files")
@@ -401,9 +403,7 @@ def tutor_check(s, level: str, numbering: str, action: str = "confirm") -> dict:
     Raises:
         GameStateError ``tutor_no_play``: ``confirm`` before the steps make a complete play.
     """
-    from ..analysis.tutor import Tutor
-    from ..rules.errors import GameStateError
-    from .sessions import _numbering_fn, format_steps
+    from ...analysis.tutor import Tutor
 
     m = s.match
     g = m.current

@@ -2,13 +2,13 @@
 clock class, their history, and which results are rated and how much (:mod:`nardy.web.ratings`, "Which
 results are rated").
 
-:class:`RatingBook` is a part of :class:`nardy.web.community.Community` (its methods use ``self.engine`` and
+:class:`RatingBook` is a part of :class:`nardy.web.store.community.Community` (its methods use ``self.engine`` and
 ``self.storage``); every method is one short transaction and raises
-:class:`~nardy.web.storage.StorageUnavailable` when the database fails, except :meth:`RatingBook.rate_match`,
+:class:`~nardy.web.store.storage.StorageUnavailable` when the database fails, except :meth:`RatingBook.rate_match`,
 whose step runs in the transaction that stores the finished match.
 
 Against farming one's own accounts (docs/online.md, "Ratings"): a match that is not a real game is not rated
-(decided by :func:`nardy.web.lobby.rating_step` from the match, :func:`nardy.web.ratings.too_short`); here, a
+(decided by :func:`nardy.web.services.ratings.rating_step` from the match, :func:`nardy.web.ratings.too_short`); here, a
 result of two players who have rated results together in the last day weighs less, then not at all
 (:func:`nardy.web.ratings.pair_weight`, counted from the history in the result's own transaction), and the
 leaderboard lists only established ratings (:func:`nardy.web.ratings.established`: ``matches`` and
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from sqlalchemy import Boolean, Column, DateTime, Float, Index, Integer, String, Table, func, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from . import ratings as _r
-from .storage import _aware, _guarded, _now, metadata, users
+from .. import ratings as _r
+from .db import _aware, _guarded, _now, metadata, users
 
 __all__ = ["RatingBook", "RatedMatch", "ratings", "history", "insert_of"]
 
@@ -101,7 +101,7 @@ def _rating_row(r) -> dict:
 
 
 class RatingBook:
-    """The ratings' methods of :class:`~nardy.web.community.Community` (see the module docstring)."""
+    """The ratings' methods of :class:`~nardy.web.store.community.Community` (see the module docstring)."""
 
     engine = None  # set by Community
 

@@ -18,10 +18,10 @@ from importlib import resources
 from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
-from ..rules import fairdice
-from .deps import ActionLane, StorageDep
-from .gamecache import materialise
-from .storage import Storage
+from ...rules import fairdice
+from ..deps import ActionLane, StorageDep
+from ..gamecache import materialise
+from ..store.storage import Storage
 
 __all__ = ["router", "MAX_ROLLS", "MAX_PLAYED", "roll_counts", "played_counts", "summary", "chi_square", "chi2_sf"]
 

@@ -1,5 +1,5 @@
 """The lobby's, the ratings' and fair play's part of the database (schema revision 0003): challenges and
-quick-pairing seeks, Glicko-2 ratings and their history (the methods of :class:`~nardy.web.ratingbook.RatingBook`,
+quick-pairing seeks, Glicko-2 ratings and their history (the methods of :class:`~nardy.web.store.ratingbook.RatingBook`,
 which rated results count and how much), blocks, presence.
 
 Everything here is in the database, nothing in a process's memory, so several server processes share one
@@ -8,10 +8,10 @@ transaction lock; SQLite has one writer) and by a conditional update (two player
 wins, the other is told it is taken); a player plays one game from the lobby at a time (checked under that
 lock from the games' seats; a pairing withdraws both players' other challenges and seeks); a rated result is
 written in the transaction that stores the finished match (:meth:`Community.rate_match`, given to
-:meth:`nardy.web.storage.Storage.save`) and at most once per match.
+:meth:`nardy.web.store.storage.Storage.save`) and at most once per match.
 
-:class:`Community` wraps a :class:`~nardy.web.storage.Storage` (its engine); every method is one short
-transaction and raises :class:`~nardy.web.storage.StorageUnavailable` when the database fails.
+:class:`Community` wraps a :class:`~nardy.web.store.storage.Storage` (its engine); every method is one short
+transaction and raises :class:`~nardy.web.store.storage.StorageUnavailable` when the database fails.
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ from sqlalchemy import (
     update,
 )
 
+from .db import _aware, _guarded, _now, games, metadata, users
 from .ratingbook import RatedMatch, RatingBook, history, insert_of, ratings
-from .storage import Storage, _aware, _guarded, _now, games, metadata, users
+from .storage import Storage
 
 __all__ = [
     "Community",
@@ -63,7 +64,7 @@ MAX_OPEN = 3
 #: Challenges and seeks a player may make in an hour (the rate limit).
 MAX_PER_HOUR = 30
 #: A player is online while a channel of theirs was seen this recently (the server refreshes connected
-#: players every :data:`nardy.web.lobby.PRESENCE_EVERY` seconds).
+#: players every :data:`nardy.web.routers.lobby.PRESENCE_EVERY` seconds).
 PRESENCE_FRESH = _dt.timedelta(seconds=45)
 #: An open challenge lapses after this long.
 CHALLENGE_TTL = _dt.timedelta(hours=1)
@@ -739,3 +740,11 @@ def _game_row(r) -> dict:
         "winner": s.get("winner"),
         "rated": bool(s.get("rated")),
     }
+
+
+def community(app) -> Community:
+    """The app's :class:`Community` (made on first use, kept on ``app.state.community``)."""
+    c = getattr(app.state, "community", None)
+    if c is None:
+        c = app.state.community = Community(app.state.storage)
+    return c
