@@ -458,7 +458,7 @@ class Schema:
     def __init__(self, url: str):
         import sqlalchemy as sa
 
-        from nardy.web.storage import normalise_url
+        from nardy.web.store.storage import normalise_url
 
         self.name = f"nardy_attack_{secrets.token_hex(4)}"
         self.engine = sa.create_engine(normalise_url(url))

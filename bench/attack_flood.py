@@ -389,7 +389,7 @@ async def _fill(t: Target, gid: str, n: int, start: int) -> tuple[list, list[str
 
 
 async def _ws_limits(t: Target, gid: str, other: str):
-    from nardy.web.live import MAX_PER_GAME
+    from nardy.web.services.live import MAX_PER_GAME
 
     cap = MAX_PER_GAME
     opened, refused = await _fill(t, gid, cap, 0)
@@ -439,7 +439,7 @@ def check_ws_limits(t: Target):
 
 def _ws_global(t: Target, a, b) -> str:
     """Fill the 4,096 live connections of the process (64 games of 64) and ask for one more."""
-    from nardy.web.live import MAX_CONNECTIONS, MAX_PER_GAME
+    from nardy.web.services.live import MAX_CONNECTIONS, MAX_PER_GAME
 
     if t.owned and t.args.server_nofile < MAX_CONNECTIONS + 512:
         raise Verdict(SKIPPED, f"--ws-global needs --server-nofile {MAX_CONNECTIONS + 512} or more")

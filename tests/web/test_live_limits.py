@@ -68,7 +68,7 @@ def _ws(s: Server, path: str) -> str:
 
 
 def test_a_games_65th_live_connection_is_refused_and_the_slots_free_up_when_clients_go(make_server):
-    from nardy.web.live import MAX_PER_GAME
+    from nardy.web.services.live import MAX_PER_GAME
 
     s = make_server()
     crowded, other = _watchable_games(s, 2)
@@ -102,7 +102,7 @@ def test_a_games_65th_live_connection_is_refused_and_the_slots_free_up_when_clie
 
 def _lowered(tmp_path, limit: int) -> Server:
     setup = (
-        "import nardy.web.live as live, nardy.web.lobby as lobby\n"
+        "import nardy.web.services.live as live, nardy.web.routers.lobby as lobby\n"
         f"live.MAX_CONNECTIONS = lobby.MAX_CONNECTIONS = {limit}"  # the lobby keeps its own name of the constant
     )
     s = Server(f"sqlite:///{tmp_path / 'limits.db'}", extra=("--no-warm-up",))
@@ -112,7 +112,7 @@ def _lowered(tmp_path, limit: int) -> Server:
 
 async def _fill_all(s: Server, games: list[str], limit: int) -> list:
     """Open ``limit`` connections over ``games`` (a lobby channel among them): the websockets."""
-    from nardy.web.live import MAX_PER_GAME
+    from nardy.web.services.live import MAX_PER_GAME
 
     lobby, refused = await _many(_ws(s, "/api/lobby/live"), 0, 1)
     assert len(lobby) == 1, refused
@@ -129,7 +129,7 @@ async def _fill_all(s: Server, games: list[str], limit: int) -> list:
 
 
 def _check_bound_in_all(s: Server, limit: int) -> None:
-    from nardy.web.live import MAX_PER_GAME
+    from nardy.web.services.live import MAX_PER_GAME
 
     games = _watchable_games(s, -(-limit // MAX_PER_GAME) + 1)
 
@@ -166,7 +166,7 @@ def test_the_live_connections_in_all_stop_at_the_bound_and_free_up_when_clients_
 def test_the_4096_live_connections_in_all_of_a_process_stop_there(tmp_path):
     import resource
 
-    from nardy.web.live import MAX_CONNECTIONS
+    from nardy.web.services.live import MAX_CONNECTIONS
 
     need = MAX_CONNECTIONS + 1024  # this test's sockets, and the server's (it inherits the limit)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

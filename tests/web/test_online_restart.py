@@ -68,7 +68,7 @@ def _time_entries(p: HttpPlayer, gid: str) -> list[dict]:
 
 
 def test_a_clock_restarted_in_the_middle_still_runs_out_on_time_and_only_once(make_server):
-    from nardy.web.live import HEARTBEAT
+    from nardy.web.services.live import HEARTBEAT
 
     # docs/online.md, "Clocks": while the server is down nobody's time runs, and a clock still runs out (the keeper
     # notices within a second); a match already lost on time before the crash stays lost, once
@@ -117,9 +117,9 @@ def _resume(tmp_path, beat_after_spell: float, down: float):
     import datetime as dt
 
     from nardy.web.app import create_app
-    from nardy.web.games import columns
+    from nardy.web.gamecache import columns
     from nardy.web.sessions import Session, new_session
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
 
     s = new_session("long", length=3, opponent="online", owner="ann", client_seed="a", clock={"initial": 600})
     s.join("bob", "Bob", "b", time.time() - 30)

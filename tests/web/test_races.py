@@ -161,7 +161,7 @@ def _check(servers, db_url: str, seen: dict) -> None:
     from nardy.records.mat import parse_mat, replay
     from nardy.web.gamecache import materialise
     from nardy.web.sessions import Session
-    from nardy.web.storage import Storage
+    from nardy.web.store.storage import Storage
 
     gid = seen["gid"]
     assert set(seen["statuses"]) <= {200, 403, 409}, seen["statuses"]

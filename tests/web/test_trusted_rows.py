@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from nardy.flow import saved
+from nardy.flow import gamesave, match
 from nardy.rules.errors import GameStateError
 from nardy.web.gamecache import materialise
 from nardy.web.sessions import HostedGame, new_session
@@ -51,8 +51,8 @@ def test_a_stored_row_is_rebuilt_without_running_the_save_validator(monkeypatch)
     def refuse(*args, **kwargs):
         raise AssertionError("the save validator ran on the server's own row")
 
-    monkeypatch.setattr(saved, "check_game_dict", refuse)
-    monkeypatch.setattr(saved, "check_match_dict", refuse)
+    monkeypatch.setattr(gamesave, "check_game_dict", refuse)  # where a game and a match call the validator
+    monkeypatch.setattr(match, "check_match_dict", refuse)
     assert materialise(row(s)).to_dict() == s.to_dict()
     with pytest.raises(AssertionError, match="save validator ran"):
         HostedGame.from_dict(s.to_dict())  # data from outside: checked
