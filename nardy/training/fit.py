@@ -26,6 +26,17 @@ __all__ = ["fit_net", "encode_positions", "FitResult"]
 
 
 def _torch():
+    """PyTorch, imported after numba's OpenMP pool so that the process has one OpenMP runtime.
+
+    PyTorch's wheel carries its own ``libgomp.so.1``; numba's OpenMP pool (the rollouts' parallel kernel) needs
+    the system's ``libgomp.so.1.0.0``. Loaded in that order, the system's comes first and PyTorch's libraries,
+    asking for the soname ``libgomp.so.1``, share it; loaded the other way two OpenMP runtimes sit in one
+    process (``/proc/self/maps`` shows both), a known cause of crashes when the process exits (the test runs
+    of tests/engine, tests/analysis and tests/training ended now and then in ``free(): invalid pointer``)."""
+    try:
+        import numba.np.ufunc.omppool  # noqa: F401  (the system's libgomp first; absent: nothing to share)
+    except ImportError:
+        pass
     try:
         import torch
     except ImportError:
