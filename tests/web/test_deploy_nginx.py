@@ -19,6 +19,7 @@ import signal
 import ssl
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -51,6 +52,25 @@ def loopback_config(tmp, ports: list[int], http_port: int, https_port: int) -> s
     return conf
 
 
+def start_nginx(folder: Path, conf: str) -> subprocess.Popen:
+    """nginx with the config text ``conf`` (written to ``folder/nginx.conf``, checked with ``nginx -t``), once it
+    answers ``/api/health`` through its https listener (the config's ``listen ... ssl`` port)."""
+    import httpx
+
+    (folder / "nginx.conf").write_text(conf)
+    check = subprocess.run([NGINX, "-t", "-c", str(folder / "nginx.conf"), "-p", str(folder)], capture_output=True)
+    assert check.returncode == 0, check.stderr
+    nginx = subprocess.Popen([NGINX, "-c", str(folder / "nginx.conf"), "-p", str(folder), "-g", "daemon off;"])
+    port = re.search(r"listen 127\.0\.0\.1:(\d+) ssl", conf).group(1)
+    for _ in range(100):
+        try:
+            httpx.get(f"https://localhost:{port}/api/health", verify=False, timeout=2)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return nginx
+
+
 @pytest.fixture
 def proxied(pg_db, tmp_path):  # noqa: F811
     subprocess.run(
@@ -65,21 +85,8 @@ def proxied(pg_db, tmp_path):  # noqa: F811
         for s in servers:
             s.start()
         https_port = free_port()
-        conf = tmp_path / "nginx.conf"
-        conf.write_text(loopback_config(tmp_path, [s.port for s in servers], free_port(), https_port))
-        check = subprocess.run([NGINX, "-t", "-c", str(conf), "-p", str(tmp_path)], capture_output=True, text=True)
-        assert check.returncode == 0, check.stderr
-        nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path), "-g", "daemon off;"])
-        base = f"https://localhost:{https_port}"
-        import httpx
-
-        for _ in range(100):
-            try:
-                httpx.get(base + "/api/health", verify=False, timeout=2)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        yield base, servers
+        nginx = start_nginx(tmp_path, loopback_config(tmp_path, [s.port for s in servers], free_port(), https_port))
+        yield f"https://localhost:{https_port}", servers
     finally:
         if nginx is not None:
             nginx.terminate()
@@ -210,20 +217,8 @@ def one_proxied(tmp_path_factory):
         conf = conf.replace(
             "proxy_pass http://nardy;", f"proxy_pass http://nardy;\n            proxy_bind {PROXY_LOOPBACK};"
         )
-        (tmp / "nginx.conf").write_text(conf)
-        check = subprocess.run([NGINX, "-t", "-c", str(tmp / "nginx.conf"), "-p", str(tmp)], capture_output=True)
-        assert check.returncode == 0, check.stderr
-        nginx = subprocess.Popen([NGINX, "-c", str(tmp / "nginx.conf"), "-p", str(tmp), "-g", "daemon off;"])
-        base = f"https://localhost:{https_port}"
-        import httpx
-
-        for _ in range(100):
-            try:
-                httpx.get(base + "/api/health", verify=False, timeout=2)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        yield base, server
+        nginx = start_nginx(tmp, conf)
+        yield f"https://localhost:{https_port}", server
     finally:
         if nginx is not None:
             nginx.terminate()
