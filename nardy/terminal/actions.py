@@ -6,9 +6,11 @@ numbering, a pick from the last list, and ``save``, ``undo``, ``double``, ``move
 
 from __future__ import annotations
 
+from ..flow.entry import apply as apply_entry
+from ..flow.entry import resolve as resolve_entry
 from ..rules.errors import GameStateError, IllegalPlayError, NardyError, NotationError
-from ..rules.notation import dash_to_slash, tokenize
-from ..texts.refusals import FINAL_CODES
+from ..rules.notation import dash_to_slash
+from ..texts.refusals import step_refusal
 from .commands import Command, Kind
 from .render import pct
 
@@ -39,82 +41,28 @@ class CommandActions:
             self.table.act(side, "play", play=plays[n - 1])
 
     def enter_play(self, g, side: int, line: str):
-        """A play or single steps typed by the player (in the chosen numbering): the whole play when
-        no step is taken yet and it reads as one, else step by step."""
-        x = self.explain
+        """A play or single steps typed by the player (in the chosen numbering), entered by flow's one entry
+        path (:mod:`nardy.flow.entry`: the whole play when no step is taken yet and it reads as one, else step
+        by step) at the table; the tutor judges a whole play first. Refusals are worded here."""
         try:
-            own = self.num.to_own(dash_to_slash(line), side)
-        except NotationError as e:
-            self.render.error(x.illegal(line, x.bad_point(e)))
-            return
-        whole_error = None
-        if not g.steps_taken:
-            try:
-                chosen = g.position.parse_play(own, g.dice)
-            except IllegalPlayError as e:  # NotationError included
-                whole_error = e
-            else:
-                if self._tutor_allows(g, side, chosen):
-                    self.table.act(side, "play", play=chosen)
+            entry = resolve_entry(g, line, self.num, side)
+            if entry.play is not None and not self._tutor_allows(g, side, entry.play):
                 return
-            if isinstance(whole_error, NotationError):
-                self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
-                return
-            if whole_error.code in FINAL_CODES:  # a false hit mark: say so, do not take the steps unmarked
-                self.render.error(x.illegal(line, x.whole_play(whole_error, side)))
-                return
-        try:
-            paths = tokenize(own, 25 if g.rules.hitting else 24)
-        except NotationError:
-            self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
+            _, whole = apply_entry(g, entry, lambda action, **kw: self.table.act(side, action, **kw), step_refusal)
+        except IllegalPlayError as e:  # NotationError included
+            self.render.error(self.explain.illegal(line, self._refusal(e, line, side)))
             return
-        if not paths:
-            reason = x.whole_play(whole_error, side) if whole_error else x.refusal("must_play", {}, side)
-            self.render.error(x.illegal(line, reason))
-            return
-        if not self._take_steps(g, side, line, own, paths, whole_error):
-            return
-        if g.can_confirm() and not g.legal_steps():
+        if not whole and g.can_confirm() and not g.legal_steps():
             self.render.say("play_is_complete", play=self.render.play_text(g.steps_taken, side), style="green")
 
-    def _take_steps(self, g, side: int, line: str, own: str, paths, whole_error) -> bool:
-        """Take the steps of ``paths`` (own numbering) one by one at the table; at the first refused one
-        take them back and say why (or play ``own`` whole, when steps were taken before). True when all
-        are taken."""
+    def _refusal(self, e: IllegalPlayError, line: str, side: int) -> str:
+        """Why the typed ``line`` was refused, in words."""
         x = self.explain
-        taken = 0
-        for hop in (hop for path in paths for hop in path):
-            try:
-                self.table.act(side, "step", frm=hop.frm, to=hop.to)
-            except IllegalPlayError:
-                reason = None
-                if whole_error is not None and whole_error.code != "fewer_dice":
-                    reason = x.whole_play(whole_error, side)
-                if reason is None:
-                    reason = x.step(g, side, hop.frm, hop.to)
-                for _ in range(taken):
-                    self.table.act(side, "undo")
-                if g.steps_taken and whole_error is None and self._play_whole(g, side, own):
-                    return False
-                self.render.error(x.illegal(line, reason))
-                return False
-            taken += 1
-            if hop.hit and not g.steps_taken[-1].hit:  # a hit mark where the step hits nothing
-                code = "false_hit" if g.rules.hitting else "no_hitting"
-                for _ in range(taken):
-                    self.table.act(side, "undo")
-                self.render.error(x.illegal(line, x.refusal(code, {"from": hop.frm, "to": hop.to}, side)))
-                return False
-        return True
-
-    def _play_whole(self, g, side: int, own: str) -> bool:
-        """Steps were taken before: the text may be the whole play written out; play it if so."""
-        try:
-            chosen = g.position.parse_play(own, g.dice)
-        except IllegalPlayError:
-            return False
-        self.table.act(side, "play", play=chosen)
-        return True
+        if e.code == "bad_point" and "numbering" in e.params:  # a label the player's numbering lacks
+            return x.bad_point(e)
+        if isinstance(e, NotationError):
+            return x.bad_notation(line, self.num.to_own(dash_to_slash(line), side), side)
+        return x.refusal(e.code, e.params, side)
 
     # ----- commands -----------------------------------------------------------------------------
     def command(self, g, side: int, cmd: Command):
