@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..flow.entry import apply as apply_entry
 from ..flow.entry import resolve as resolve_entry
+from ..flow.hints import hints_for
 from ..rules.errors import GameStateError, IllegalPlayError, NardyError, NotationError
 from ..rules.notation import dash_to_slash
 from ..texts.refusals import step_refusal
@@ -135,21 +136,24 @@ class CommandActions:
         self.listing = (self._turn_key(g), shown)
 
     def cmd_hint(self, g, side, cmd: Command | None = None):
+        """The hint (flow's :func:`~nardy.flow.hints.hints_for`, the same as the web's): the best plays for the
+        roll (long nardy's last roll ranked exactly), the chances and cube decision before the roll, the answer
+        to a double or a resignation."""
         bot = self.hint_bot
         if g.phase == "move":
-            hints = bot.hints(g.position, g.dice, n=5)
+            hints = hints_for(g, bot, n=5, match=self.match).plays
             self.listing = (self._turn_key(g), [h.play for h in hints])
             self.render.print_hints(hints, side)
         elif g.phase == "roll":
             self.cmd_eval(g, side, last=False)
             if g.may_double:
-                dec = bot.cube_action(self.match)
+                dec = hints_for(g, bot, match=self.match).cube
                 e = dec.equities
                 key = "cube_hint_double" if dec.double else "cube_hint_no_double"
                 nd, dt, dp = (f"{e[k]:+.3f}" for k in ("no double", "double/take", "double/pass"))
                 self.render.say(key, nd=nd, dt=dt, dp=dp)
         elif g.phase == "double":
-            self.render.say("cube_hint_take" if bot.cube_action(self.match).take else "cube_hint_pass")
+            self.render.say("cube_hint_take" if hints_for(g, bot, match=self.match).cube.take else "cube_hint_pass")
         elif g.phase == "resign":
             self.render.say(
                 "resign_hint_accept" if self.table.accepts_resignation(bot, side) else "resign_hint_decline"

@@ -24,6 +24,7 @@ from nardy.flow.match import Match
 from nardy.records.mat import parse_mat, replay
 from nardy.rules.dice import FixedDice
 from nardy.rules.numbering import Numbering
+from nardy.rules.variants import get_rules
 from nardy.terminal.board import board_lines, plain
 from nardy.terminal.play import TerminalGame
 from nardy.terminal.players import PlayerSpec, parse_player
@@ -714,3 +715,19 @@ def test_the_old_play_module_path_still_gives_its_public_names():
     assert old.PlayerSpec is players.PlayerSpec and old.parse_player is players.parse_player
     assert old.SAVE_FORMAT == saving.SAVE_FORMAT == "nardy-play" and old.Output is Output
     assert old.TerminalGame is TerminalGame
+
+
+def test_hint_in_long_nardy_last_roll_ranks_the_plays_exactly():
+    """docs/rules.md long nardy, option last-roll: Black (the starter) bears off its last checker, White has one
+    roll left; 6-5 bears off both its checkers for a draw (equity 0), any other play loses an oyn (-1). The
+    hint shows the exact results (flow's hints_for, as the web's), not the net's view of the position."""
+    rules = get_rules("long", last_roll="half")
+    mover = [14, 1] + [0] * 24  # Black, to roll: one checker on its 1 point
+    opponent = [13] + [0] * 25
+    opponent[6] = opponent[5] = 1  # White: checkers on 6 and 5, 13 off
+    m = match_at(Position.from_boards(mover, opponent, rules), [(2, 1), (6, 5)], turn=1)
+    out, _ = session_output(m, ["hint"])
+    lines = out[out.index("Best plays (equity for White") :].splitlines()
+    assert re.fullmatch(r"\s+1\) 6/off 5/off\s+\+0\.000", lines[1])
+    assert re.fullmatch(r"\s+2\) 6/1 5/off\s+-1\.000  \(-1\.000\)", lines[2])
+    assert "win 0.0%" in lines[3]
