@@ -731,3 +731,12 @@ def test_hint_in_long_nardy_last_roll_ranks_the_plays_exactly():
     assert re.fullmatch(r"\s+1\) 6/off 5/off\s+\+0\.000", lines[1])
     assert re.fullmatch(r"\s+2\) 6/1 5/off\s+-1\.000  \(-1\.000\)", lines[2])
     assert "win 0.0%" in lines[3]
+
+
+def test_ambiguous_typed_play_is_refused_naming_its_readings():
+    """13/9 with 3-1 can hit the blot on 10 or the one on 12 (two different plays): the terminal refuses it and
+    names both (flow's entry path), instead of taking steps that pick one reading."""
+    m = match_at(pos("backgammon", {13: 1, 6: 14}, {15: 1, 13: 1, 1: 13}), [(3, 1)], turn=0)
+    out, s = session_output(m, ["", "13/9"])
+    assert "Illegal play '13/9': ambiguous: it can mean 13/10*/9 or 13/12*/9" in out
+    assert s.table.game.steps_taken == [] and s.table.game.phase == "move"
