@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import logging
 import warnings
+from collections.abc import Callable
 
 from ..rules.dice import DiceSource
 from ..rules.errors import (
@@ -59,6 +60,7 @@ from ..rules.notation import Step, format_steps
 from ..rules.position import Play, Position, check_dice
 from ..rules.scoring import result_kind
 from ..rules.variants import Rules, get_rules
+from . import entry as _entry
 from .cube import Cube
 from .events import (
     PHASES,
@@ -574,6 +576,24 @@ class Game(GamePersistence):
             )
         self._turn.groups.append(path)
         return path
+
+    def enter(self, text: str, numbering="own", side: int | None = None) -> list[Step]:
+        """Enter a play typed by ``side`` (default: the mover) in ``numbering`` (``"own"``, ``"absolute"``,
+        ``"traditional"`` or a :class:`~nardy.rules.numbering.Numbering`): the whole play when no step of the
+        turn is taken yet and the text names one (then the turn ends), else its steps one by one, taken back
+        when one is refused (:mod:`nardy.flow.entry`). Returns the steps taken.
+
+        Raises:
+            NotationError: ``bad_point``, ``bad_notation``; AmbiguousPlayError: ``ambiguous_play``;
+            IllegalPlayError: the whole play's or the refused step's code, ``false_hit``/``no_hitting`` for a
+            ``*`` that hits nothing (nothing changed); GameStateError: not ``side``'s move.
+        """
+        self._need(("move",), "enter a play")
+        side = self.turn if side is None else side
+        self._check_player(side, self.turn, "enter a play")
+        actions: dict[str, Callable[..., object]] = {"play": self.play, "step": self.step, "undo": self.undo_step}
+        resolved = _entry.resolve(self, text, numbering, side)
+        return _entry.apply(self, resolved, lambda action, **kw: actions[action](player=side, **kw))[0]
 
     def undo_step(self, player: int | None = None) -> list[Step]:
         """Take back the last step (or multi-die hop) of the current turn; returns it."""

@@ -6,9 +6,12 @@ numbering, a pick from the last list, and ``save``, ``undo``, ``double``, ``move
 
 from __future__ import annotations
 
+from ..flow.entry import apply as apply_entry
+from ..flow.entry import resolve as resolve_entry
+from ..flow.hints import hints_for
 from ..rules.errors import GameStateError, IllegalPlayError, NardyError, NotationError
-from ..rules.notation import dash_to_slash, tokenize
-from ..texts.refusals import FINAL_CODES
+from ..rules.notation import dash_to_slash
+from ..texts.refusals import step_refusal
 from .commands import Command, Kind
 from .render import pct
 
@@ -39,82 +42,28 @@ class CommandActions:
             self.table.act(side, "play", play=plays[n - 1])
 
     def enter_play(self, g, side: int, line: str):
-        """A play or single steps typed by the player (in the chosen numbering): the whole play when
-        no step is taken yet and it reads as one, else step by step."""
-        x = self.explain
+        """A play or single steps typed by the player (in the chosen numbering), entered by flow's one entry
+        path (:mod:`nardy.flow.entry`: the whole play when no step is taken yet and it reads as one, else step
+        by step) at the table; the tutor judges a whole play first. Refusals are worded here."""
         try:
-            own = self.num.to_own(dash_to_slash(line), side)
-        except NotationError as e:
-            self.render.error(x.illegal(line, x.bad_point(e)))
-            return
-        whole_error = None
-        if not g.steps_taken:
-            try:
-                chosen = g.position.parse_play(own, g.dice)
-            except IllegalPlayError as e:  # NotationError included
-                whole_error = e
-            else:
-                if self._tutor_allows(g, side, chosen):
-                    self.table.act(side, "play", play=chosen)
+            entry = resolve_entry(g, line, self.num, side)
+            if entry.play is not None and not self._tutor_allows(g, side, entry.play):
                 return
-            if isinstance(whole_error, NotationError):
-                self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
-                return
-            if whole_error.code in FINAL_CODES:  # a false hit mark: say so, do not take the steps unmarked
-                self.render.error(x.illegal(line, x.whole_play(whole_error, side)))
-                return
-        try:
-            paths = tokenize(own, 25 if g.rules.hitting else 24)
-        except NotationError:
-            self.render.error(x.illegal(line, x.bad_notation(line, own, side)))
+            _, whole = apply_entry(g, entry, lambda action, **kw: self.table.act(side, action, **kw), step_refusal)
+        except IllegalPlayError as e:  # NotationError included
+            self.render.error(self.explain.illegal(line, self._refusal(e, line, side)))
             return
-        if not paths:
-            reason = x.whole_play(whole_error, side) if whole_error else x.refusal("must_play", {}, side)
-            self.render.error(x.illegal(line, reason))
-            return
-        if not self._take_steps(g, side, line, own, paths, whole_error):
-            return
-        if g.can_confirm() and not g.legal_steps():
+        if not whole and g.can_confirm() and not g.legal_steps():
             self.render.say("play_is_complete", play=self.render.play_text(g.steps_taken, side), style="green")
 
-    def _take_steps(self, g, side: int, line: str, own: str, paths, whole_error) -> bool:
-        """Take the steps of ``paths`` (own numbering) one by one at the table; at the first refused one
-        take them back and say why (or play ``own`` whole, when steps were taken before). True when all
-        are taken."""
+    def _refusal(self, e: IllegalPlayError, line: str, side: int) -> str:
+        """Why the typed ``line`` was refused, in words."""
         x = self.explain
-        taken = 0
-        for hop in (hop for path in paths for hop in path):
-            try:
-                self.table.act(side, "step", frm=hop.frm, to=hop.to)
-            except IllegalPlayError:
-                reason = None
-                if whole_error is not None and whole_error.code != "fewer_dice":
-                    reason = x.whole_play(whole_error, side)
-                if reason is None:
-                    reason = x.step(g, side, hop.frm, hop.to)
-                for _ in range(taken):
-                    self.table.act(side, "undo")
-                if g.steps_taken and whole_error is None and self._play_whole(g, side, own):
-                    return False
-                self.render.error(x.illegal(line, reason))
-                return False
-            taken += 1
-            if hop.hit and not g.steps_taken[-1].hit:  # a hit mark where the step hits nothing
-                code = "false_hit" if g.rules.hitting else "no_hitting"
-                for _ in range(taken):
-                    self.table.act(side, "undo")
-                self.render.error(x.illegal(line, x.refusal(code, {"from": hop.frm, "to": hop.to}, side)))
-                return False
-        return True
-
-    def _play_whole(self, g, side: int, own: str) -> bool:
-        """Steps were taken before: the text may be the whole play written out; play it if so."""
-        try:
-            chosen = g.position.parse_play(own, g.dice)
-        except IllegalPlayError:
-            return False
-        self.table.act(side, "play", play=chosen)
-        return True
+        if e.code == "bad_point" and "numbering" in e.params:  # a label the player's numbering lacks
+            return x.bad_point(e)
+        if isinstance(e, NotationError):
+            return x.bad_notation(line, self.num.to_own(dash_to_slash(line), side), side)
+        return x.refusal(e.code, e.params, side)
 
     # ----- commands -----------------------------------------------------------------------------
     def command(self, g, side: int, cmd: Command):
@@ -187,21 +136,24 @@ class CommandActions:
         self.listing = (self._turn_key(g), shown)
 
     def cmd_hint(self, g, side, cmd: Command | None = None):
+        """The hint (flow's :func:`~nardy.flow.hints.hints_for`, the same as the web's): the best plays for the
+        roll (long nardy's last roll ranked exactly), the chances and cube decision before the roll, the answer
+        to a double or a resignation."""
         bot = self.hint_bot
         if g.phase == "move":
-            hints = bot.hints(g.position, g.dice, n=5)
+            hints = hints_for(g, bot, n=5, match=self.match).plays
             self.listing = (self._turn_key(g), [h.play for h in hints])
             self.render.print_hints(hints, side)
         elif g.phase == "roll":
             self.cmd_eval(g, side, last=False)
             if g.may_double:
-                dec = bot.cube_action(self.match)
+                dec = hints_for(g, bot, match=self.match).cube
                 e = dec.equities
                 key = "cube_hint_double" if dec.double else "cube_hint_no_double"
                 nd, dt, dp = (f"{e[k]:+.3f}" for k in ("no double", "double/take", "double/pass"))
                 self.render.say(key, nd=nd, dt=dt, dp=dp)
         elif g.phase == "double":
-            self.render.say("cube_hint_take" if bot.cube_action(self.match).take else "cube_hint_pass")
+            self.render.say("cube_hint_take" if hints_for(g, bot, match=self.match).cube.take else "cube_hint_pass")
         elif g.phase == "resign":
             self.render.say(
                 "resign_hint_accept" if self.table.accepts_resignation(bot, side) else "resign_hint_decline"

@@ -8,14 +8,11 @@ diagnoses a step the game (:meth:`nardy.flow.game.Game.step`) has already refuse
 
 from __future__ import annotations
 
+from ..flow.entry import FINAL_CODES, WHOLE_PLAY_CODES
+
 __all__ = ["step_refusal", "WHOLE_PLAY_CODES", "FINAL_CODES"]
 
-#: Codes of a whole play's refusal that say more than the diagnosis of its first bad step.
-WHOLE_PLAY_CODES = frozenset(
-    {"fewer_dice", "no_checker", "no_checker_bar", "ambiguous_play", "must_play", "false_hit", "no_hitting"}
-)
-#: Codes of a whole play's refusal that its steps, taken one by one, must not get round (a false hit mark).
-FINAL_CODES = frozenset({"false_hit", "no_hitting"})
+# WHOLE_PLAY_CODES and FINAL_CODES are flow's (nardy.flow.entry), which enters typed plays; named here too.
 
 
 # ----- the rule a refused step breaks ----------------------------------------------------------------

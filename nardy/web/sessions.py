@@ -25,7 +25,7 @@ import time
 
 from ..engine.bot import BOT_LEVELS
 from ..flow import table as _table
-from ..flow.bot import bot_player
+from ..flow.bot import Bot, bot_player
 from ..flow.clock import Clock, clock_spec
 from ..flow.events import (
     BeaverEvent,
@@ -39,6 +39,7 @@ from ..flow.events import (
     TakeEvent,
 )
 from ..flow.game import Game
+from ..flow.hints import hints_for
 from ..flow.match import Match
 from ..flow.table import ACTIONS, Seat, SeatKind, Table
 from ..rules import fairdice
@@ -459,24 +460,16 @@ class HostedGame(HostedSeats):
     def hints(self, n: int = 5, level: str = "grandmaster", numbering: str = "own", deadline=None) -> dict:
         """The best plays for the roll (phase ``move``), or the cube decision (phase ``roll``/``double``),
         for the side to act. ``deadline`` (a :class:`~nardy.engine.search.Deadline`) bounds the search:
-        ``complete`` is False when it cut the search short (plays not reached keep a shallower ``ply``)."""
-        from ..flow.bot import Bot
-
+        ``complete`` is False when it cut the search short (plays not reached keep a shallower ``ply``).
+        The hint is flow's (:func:`nardy.flow.hints.hints_for`: long nardy's last roll ranked exactly)."""
         g = self.game
         numbering = _check_numbering(numbering, self.match.rules.name)
         if level not in BOT_LEVELS:
             raise InvalidOptionError(f"level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
-        if g is None or g.phase not in ("move", "roll", "double"):
-            raise GameStateError(
-                f"no hint in phase {str(g.phase) if g else None!r}: hints are for a roll or a double",
-                code="no_hint",
-                params={"phase": str(g.phase) if g else None},
-            )
-        bot = Bot(self.match.rules, level=level, seed=0)
-        if g.phase == "move" and g.in_last_roll:
-            return self._last_roll_hints(g, n, numbering)
-        if g.phase == "move":
-            hs = bot.hints(g.position, g.dice, n=n, deadline=deadline)
+        found = hints_for(g, Bot(self.match.rules, level=level, seed=0), n=n, match=self.match, deadline=deadline)
+        if found.last_roll:
+            return self._last_roll_hints(g, found.plays, numbering)
+        if found.kind == "plays":
             fn = _numbering_fn(numbering, self.match.rules.name, g.turn)
             return {
                 "kind": "plays",
@@ -492,14 +485,14 @@ class HostedGame(HostedSeats):
                         "ply": h.ply,
                         "probabilities": {k: round(x, 4) for k, x in h.probabilities.as_dict().items()},
                     }
-                    for h in hs
+                    for h in found.plays
                 ],
             }
-        d = bot.cube_action(self.match)
+        d = found.cube
         return {
             "kind": "cube",
             "complete": True,
-            "player": g.to_act,
+            "player": found.player,
             "action": d.action,
             "double": d.double,
             "take": d.take,
@@ -508,22 +501,21 @@ class HostedGame(HostedSeats):
             "probabilities": {k: round(x, 4) for k, x in d.probabilities.as_dict().items()},
         }
 
-    def _last_roll_hints(self, g, n: int, numbering: str) -> dict:
-        """Hints for long nardy's last roll: each play's exact result (a draw, or a loss at oyn or mars: the
-        game ends with this play), so equity 0 for a draw and minus the points of the loss otherwise."""
-        from ..flow.game import last_roll_plays
-
-        ranked = last_roll_plays(g.position, g.dice, self.match.rules)[:n]
-        best = ranked[0][1][2]
+    def _last_roll_hints(self, g, ranked, numbering: str) -> dict:
+        """Hints for long nardy's last roll (:class:`~nardy.flow.hints.ExactHint`, ranked exactly): each play's
+        result (a draw, or a loss at oyn or mars: the game ends with this play), so equity 0 for a draw and minus
+        the points of the loss otherwise."""
+        best = ranked[0].outcome[2]
         fn = _numbering_fn(numbering, self.match.rules.name, g.turn)
         plays = []
-        for p, (kind, level, pts) in ranked:
+        for h in ranked:
+            kind, level, pts = h.outcome
             draw = float(kind == "draw")
             probs = {"win": 0.0, "win_mars": 0.0, "lose_mars": float(kind == "lose" and level >= 1)}
             plays.append(
                 {
-                    "play": str(p),
-                    "text": format_steps(p.steps, fn),
+                    "play": str(h.play),
+                    "text": format_steps(h.play.steps, fn),
                     "equity": pts,
                     "loss": best - pts,
                     "ply": 0,

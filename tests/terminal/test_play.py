@@ -24,6 +24,7 @@ from nardy.flow.match import Match
 from nardy.records.mat import parse_mat, replay
 from nardy.rules.dice import FixedDice
 from nardy.rules.numbering import Numbering
+from nardy.rules.variants import get_rules
 from nardy.terminal.board import board_lines, plain
 from nardy.terminal.play import TerminalGame
 from nardy.terminal.players import PlayerSpec, parse_player
@@ -714,3 +715,28 @@ def test_the_old_play_module_path_still_gives_its_public_names():
     assert old.PlayerSpec is players.PlayerSpec and old.parse_player is players.parse_player
     assert old.SAVE_FORMAT == saving.SAVE_FORMAT == "nardy-play" and old.Output is Output
     assert old.TerminalGame is TerminalGame
+
+
+def test_hint_in_long_nardy_last_roll_ranks_the_plays_exactly():
+    """docs/rules.md long nardy, option last-roll: Black (the starter) bears off its last checker, White has one
+    roll left; 6-5 bears off both its checkers for a draw (equity 0), any other play loses an oyn (-1). The
+    hint shows the exact results (flow's hints_for, as the web's), not the net's view of the position."""
+    rules = get_rules("long", last_roll="half")
+    mover = [14, 1] + [0] * 24  # Black, to roll: one checker on its 1 point
+    opponent = [13] + [0] * 25
+    opponent[6] = opponent[5] = 1  # White: checkers on 6 and 5, 13 off
+    m = match_at(Position.from_boards(mover, opponent, rules), [(2, 1), (6, 5)], turn=1)
+    out, _ = session_output(m, ["hint"])
+    lines = out[out.index("Best plays (equity for White") :].splitlines()
+    assert re.fullmatch(r"\s+1\) 6/off 5/off\s+\+0\.000", lines[1])
+    assert re.fullmatch(r"\s+2\) 6/1 5/off\s+-1\.000  \(-1\.000\)", lines[2])
+    assert "win 0.0%" in lines[3]
+
+
+def test_ambiguous_typed_play_is_refused_naming_its_readings():
+    """13/9 with 3-1 can hit the blot on 10 or the one on 12 (two different plays): the terminal refuses it and
+    names both (flow's entry path), instead of taking steps that pick one reading."""
+    m = match_at(pos("backgammon", {13: 1, 6: 14}, {15: 1, 13: 1, 1: 13}), [(3, 1)], turn=0)
+    out, s = session_output(m, ["", "13/9"])
+    assert "Illegal play '13/9': ambiguous: it can mean 13/10*/9 or 13/12*/9" in out
+    assert s.table.game.steps_taken == [] and s.table.game.phase == "move"
