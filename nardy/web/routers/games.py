@@ -14,7 +14,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
@@ -307,7 +307,7 @@ async def delete_game(request: Request, store: StorageDep, lock: GameLock, gid: 
                 kind="Conflict",
             )
         if not await run_in_threadpool(store.delete, gid):
-            raise HTTPException(404, f"no saved game {gid!r}")
+            raise missing(gid)
     return Response(status_code=204)
 
 

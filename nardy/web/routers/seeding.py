@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -23,6 +23,7 @@ from ...rules.errors import GameStateError
 from .. import seeds
 from ..deps import GameId, GameLock, LaneDep, StorageDep, read_locked
 from ..services.access import conflict, forbidden
+from ..services.loading import missing
 from ..services.publishing import publish, shown
 from ..services.saving import store_game
 from ..view import SavedGameView
@@ -61,7 +62,7 @@ async def give_seed(request: Request, body: SeedBody, store: StorageDep, lock: G
         game = await run_in_threadpool(read_locked, store, gid)
         s = game.session
         if not s.may_watch(user.id):  # a stranger to a private game: the answer to a missing game
-            raise HTTPException(404, f"no saved game {gid!r}")
+            raise missing(gid)
         if not s.online:
             raise conflict("not_online", "only a game against another person online has that")
         sides = s.sides_of(user.id)
