@@ -81,6 +81,7 @@ import base64
 import contextlib
 import json
 import os
+import random
 import re
 import resource
 import secrets
@@ -95,7 +96,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -103,6 +104,8 @@ ROOT = Path(__file__).resolve().parent.parent
 for _path in (ROOT, ROOT / "bench"):  # nardy itself, and the checks beside this file
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
+
+from online_load import Schema  # noqa: E402  (a PostgreSQL schema of the bench's own, as the load bench makes it)
 
 HELD, BROKEN, SKIPPED, ERROR = "HELD", "BROKEN", "SKIPPED", "ERROR"
 PASSWORD = "attack-bench-password"
@@ -335,6 +338,25 @@ def _first_frame(s: socket.socket, data: bytes) -> str:
     return payload[:300].decode("utf-8", "replace")
 
 
+def long_record(seed: int = 9, length: int = 11) -> str:
+    """A match's .mat of random legal plays (no cube; at most 12 games): the default 11 points, hundreds of
+    decisions to analyse."""
+    from nardy.flow.match import Match
+    from nardy.records.mat import write_mat
+    from nardy.rules.dice import DiceSource
+
+    rng = random.Random(seed)
+    m = Match("backgammon", length=length, dice=DiceSource(seed), players=("Anna", "Boris"))
+    while not m.is_over and len(m.games) < 12:
+        g = m.new_game(start=True)
+        while not g.is_over:
+            if g.phase == "roll":
+                g.roll()
+            else:
+                g.play(rng.choice(g.legal_plays()))
+    return write_mat(m)
+
+
 def health_latency(base: str, source: str, timeout: float = 10.0) -> float | str:
     """Seconds ``GET /api/health`` took from ``source`` (a string naming the failure when it failed)."""
     t0 = time.monotonic()
@@ -450,29 +472,6 @@ class OwnServer:
             return len(os.listdir(f"/proc/{self.proc.pid}/fd")) if self.proc else None
         except OSError:
             return None
-
-
-class Schema:
-    """A PostgreSQL schema of the bench's own (``search_path``), dropped by :meth:`drop`."""
-
-    def __init__(self, url: str):
-        import sqlalchemy as sa
-
-        from nardy.web.store.storage import normalise_url
-
-        self.name = f"nardy_attack_{secrets.token_hex(4)}"
-        self.engine = sa.create_engine(normalise_url(url))
-        with self.engine.begin() as c:
-            c.execute(sa.text(f"CREATE SCHEMA {self.name}"))
-        sep = "&" if "?" in url else "?"
-        self.url = f"{url}{sep}options={quote(f'-csearch_path={self.name}')}"
-
-    def drop(self) -> None:
-        import sqlalchemy as sa
-
-        with self.engine.begin() as c:
-            c.execute(sa.text(f"DROP SCHEMA {self.name} CASCADE"))
-        self.engine.dispose()
 
 
 # ----- what the checks get ------------------------------------------------------------------------------------------
@@ -636,7 +635,7 @@ def start_target(args: argparse.Namespace, work: Path, cleanup: list) -> Target:
         return Target([args.url], [], args, work)
     schema = None
     if args.database and args.database.startswith("postgres"):
-        schema = Schema(args.database)
+        schema = Schema(args.database, prefix="nardy_attack")
         cleanup.append(schema.drop)
         database = schema.url
     else:

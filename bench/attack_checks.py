@@ -33,6 +33,7 @@ from attack import (
     act_once,
     first_action,
     free_port,
+    long_record,
     online_pair,
     rated_pair,
     side_of,
@@ -424,19 +425,7 @@ def check_ws_rebinding(t: Target):
 # ----- 10: terminal escapes from records ----------------------------------------------------------------------------
 def escape_record() -> str:
     """A short match's .mat with ``ESC ] 0 ; ... BEL`` (a window title) and a CSI in the players' names."""
-    from nardy.flow.match import Match
-    from nardy.records.mat import write_mat
-    from nardy.rules.dice import DiceSource
-
-    rng = random.Random(41)
-    m = Match("backgammon", length=1, dice=DiceSource(41), players=("Anna", "Boris"))
-    g = m.new_game(start=True)
-    while not g.is_over:
-        if g.phase == "roll":
-            g.roll()
-        else:
-            g.play(rng.choice(g.legal_plays()))
-    text = write_mat(m)
+    text = long_record(seed=41, length=1)
     return text.replace("Anna", "Anna\x1b]0;pwned\x07").replace("Boris", "Boris\x1b[2J")
 
 

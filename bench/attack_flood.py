@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import random
 import re
 import select
 import socket
@@ -15,7 +14,7 @@ import statistics
 import threading
 import time
 
-from attack import BROKEN, HELD, SKIPPED, Target, Trouble, Verdict, health_latency, online_pair
+from attack import BROKEN, HELD, SKIPPED, Target, Trouble, Verdict, health_latency, long_record, online_pair
 
 HEALTH_LIMIT = 1.0  # s: /api/health must answer within this during an attack
 
@@ -279,24 +278,6 @@ def _open_per_address(slows: list[Slow]) -> dict[str, int]:
 
 
 # ----- 9: one analysis blocks the others ----------------------------------------------------------------------------
-def long_record(seed: int = 9, length: int = 11) -> str:
-    """A long match's .mat (random legal plays, no cube): hundreds of decisions to analyse."""
-    from nardy.flow.match import Match
-    from nardy.records.mat import write_mat
-    from nardy.rules.dice import DiceSource
-
-    rng = random.Random(seed)
-    m = Match("backgammon", length=length, dice=DiceSource(seed), players=("Anna", "Boris"))
-    while not m.is_over and len(m.games) < 12:
-        g = m.new_game(start=True)
-        while not g.is_over:
-            if g.phase == "roll":
-                g.roll()
-            else:
-                g.play(rng.choice(g.legal_plays()))
-    return write_mat(m)
-
-
 def check_analysis(t: Target):
     host, port = t.host_port
     body = json.dumps({"text": long_record(), "level": "grandmaster"}).encode()

@@ -133,12 +133,12 @@ def check_loopback(url: str) -> None:
 class Schema:
     """A schema of its own in the PostgreSQL database ``url`` (``search_path``), dropped on :meth:`drop`."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, prefix: str = "nardy_bench"):
         import sqlalchemy as sa
 
         from nardy.web.store.storage import normalise_url
 
-        self.name = f"nardy_bench_{secrets.token_hex(4)}"
+        self.name = f"{prefix}_{secrets.token_hex(4)}"
         self.engine = sa.create_engine(normalise_url(url))
         with self.engine.begin() as c:
             c.execute(sa.text(f"CREATE SCHEMA {self.name}"))
