@@ -33,7 +33,7 @@ class _Group(click.Group):
         return cmd
 
     def invoke(self, ctx):
-        from ..rules.boardtext import terminal_text  # here, not at the top: start-up time of every command
+        from ..texts.printable import terminal_text  # here, not at the top: start-up time of every command
 
         try:
             return super().invoke(ctx)

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from ..analysis.core import ANALYSIS_LEVELS, DEFAULT_ANALYSIS_LEVEL
-from ..rules.boardtext import terminal_text
+from ..texts.printable import terminal_text
 from .options import level_option
 
 __all__ = ["analyse_command", "summary_lines", "expand_paths"]

@@ -10,7 +10,6 @@ from pathlib import Path
 import click
 
 from ..flow.match import Match
-from ..rules.boardtext import terminal_text
 from ..rules.dice import DiceSource
 from ..rules.errors import NardyError
 from ..rules.numbering import SCHEMES, Numbering
@@ -20,6 +19,7 @@ from ..terminal.players import PlayerSpec, parse_player
 from ..terminal.render import Output
 from ..terminal.saving import load_saved_game
 from ..texts.i18n import LANGS, detect_lang
+from ..texts.printable import terminal_text
 from .options import GAME_HELP, game_option, seed_option
 
 __all__ = ["play"]

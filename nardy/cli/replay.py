@@ -2,7 +2,7 @@
 Backgammon's ``.sgf``) through the rules; ``nardy convert IN OUT``: the same record in the other format.
 
 ``replay`` prints each game's plays and result and the final score (text from the record made printable:
-:func:`nardy.rules.boardtext.terminal_text`; ``--json`` keeps it as written, in JSON's escapes); on the first rule
+:func:`nardy.texts.printable.terminal_text`; ``--json`` keeps it as written, in JSON's escapes); on the first rule
 violation prints the error (game, move number, player, reason) and exits with status 1. What a ``.mat``
 record holds that is not the standard format but GNU Backgammon imports (docs/records.md) is read as gnubg
 reads it, with a warning on standard error for each kind (the first one worded, then how many more and
@@ -20,9 +20,9 @@ from pathlib import Path
 
 import click
 
-from ..rules.boardtext import terminal_text
 from ..rules.errors import RecordError
 from ..texts.messages import LANGS, describe
+from ..texts.printable import terminal_text
 
 #: Lines of a warning's later occurrences listed after its first one.
 _MORE_LINES = 8

@@ -9,10 +9,10 @@ from typing import NoReturn
 
 import click
 
-from ..rules.boardtext import terminal_text
 from ..rules.errors import InvalidDiceError
 from ..rules.fairdice import verify
 from ..texts.i18n import LANGS, Texts, detect_lang
+from ..texts.printable import terminal_text
 
 __all__ = ["verify_dice", "VERIFY_OK", "VERIFY_FAILED", "VERIFY_NOT_REVEALED", "VERIFY_UNREADABLE", "VERIFY_NO_ORDER"]
 

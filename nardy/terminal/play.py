@@ -41,10 +41,10 @@ import click
 
 from ..flow.bot import bot_player
 from ..flow.table import Seat, Table
-from ..rules.boardtext import terminal_text
 from ..rules.errors import GameStateError
 from ..rules.numbering import Numbering
 from ..texts.i18n import Texts
+from ..texts.printable import terminal_text
 from .actions import CommandActions, Quit
 from .commands import Command, Kind, parse
 from .explain import Explainer

@@ -29,10 +29,10 @@ from ..flow.events import (
     RollEvent,
     TakeEvent,
 )
-from ..rules.boardtext import terminal_text
 from ..rules.notation import Step, dice_text, format_steps
 from ..rules.numbering import Numbering, opponent_point
 from ..texts.i18n import Texts
+from ..texts.printable import terminal_text
 from .board import GLYPHS, STYLES, board_lines
 
 __all__ = ["Output", "Renderer", "num_text", "pct"]
@@ -69,7 +69,7 @@ class Output:
 
     def line(self, segments=(), style=None):
         """Print one line: a string, or a list of ``(text, style)`` segments. The text is made printable
-        (:func:`~nardy.rules.boardtext.terminal_text`: a record's names and texts reach here) and never read as
+        (:func:`~nardy.texts.printable.terminal_text`: a record's names and texts reach here) and never read as
         markup."""
         if self.quiet:
             return

@@ -1,4 +1,4 @@
-"""Text from records reaches a terminal printable only (nardy.rules.boardtext.terminal_text; issue 41, item 10).
+"""Text from records reaches a terminal printable only (nardy.texts.printable.terminal_text; issue 41, item 10).
 
 A player name holding ``ESC ] 0 ; ... BEL`` (the terminal's "set the title" sequence), a bidirectional override
 or rich markup, in a crafted ``.mat``: ``nardy replay``, ``nardy analyse``, ``nardy play --resume`` (and the
@@ -20,8 +20,8 @@ from click.testing import CliRunner
 
 import nardy
 from nardy.cli import main
-from nardy.rules.boardtext import terminal_text
 from nardy.terminal.render import Output
+from nardy.texts.printable import terminal_text
 
 SAMPLE = Path(nardy.__file__).parent / "data" / "samples" / "backgammon-match.mat"
 REPO = Path(__file__).resolve().parents[2]
