@@ -306,6 +306,11 @@ def _sanitize_rows(out: np.ndarray, L: int):
         np.minimum(out[:, i], out[:, i - 1], out=out[:, i])
 
 
+#: Boards the bearoff evaluator computes at once: its work arrays are float64[n, rolls] each (about 1.5 KB a board
+#: in all), so a 2-ply search's 100,000 boards would take about 150 MB at once.
+_BEAROFF_CHUNK = 4096
+
+
 class BearoffEvaluator(_Base):
     """Exact race probabilities from the one-sided bearoff database (:func:`nardy.engine.bearoff.load_database`).
 
@@ -340,6 +345,16 @@ class BearoffEvaluator(_Base):
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
         if not self.applies(boards).all():
             raise ValueError("BearoffEvaluator: a board is not a pure bear-off position")
+        n = boards.shape[0]
+        if n > _BEAROFF_CHUNK:  # rows on their own: pieces bound the float64 work arrays (bit for bit the same)
+            k = int(K.N_OUTPUTS[self.code])
+            out = np.empty((n, k), np.float32)
+            for s in range(0, n, _BEAROFF_CHUNK):
+                out[s : s + _BEAROFF_CHUNK] = self._rows(boards[s : s + _BEAROFF_CHUNK])
+            return out
+        return self._rows(boards)
+
+    def _rows(self, boards: np.ndarray) -> np.ndarray:
         db = self.db
         im, io = _bearoff_indices(boards, self.code != K.GAME_LONG)
         a = db.rolls[im].astype(np.float64)  # on-roll side: P(all off in exactly n rolls)

@@ -83,6 +83,12 @@ _CRASHED_KEYS = ("crashed_W1", "crashed_b1", "crashed_W2", "crashed_b2")
 #: row by row (see ``bench/net_forward.py``).
 DENSE_BATCH = 64
 
+#: Rows computed at once on the layer-by-layer path: a larger batch is cut into pieces of this many rows, which
+#: bounds the hidden layer's array (``CHUNK_ROWS x hidden`` float32, 4 MiB at 4,096 x 256) instead of one array
+#: of the whole batch (a 2-ply search evaluates 100,000 boards at once: about 100 MB). Every row is computed
+#: on its own, so the outputs are bit for bit those of one piece (``bench/analysis_memory.py``).
+CHUNK_ROWS = 4096
+
 
 def _sigmoid_inplace(z: np.ndarray) -> None:
     """``z <- 1 / (1 + exp(-z))`` in place (float32), pre-activations clipped to [-40, 40]."""
@@ -235,6 +241,16 @@ class Net:
             return K.forward_batch(
                 self.W1, self.b1, self.W2, self.b2, K.encode_batch(boards, self.code, first_m, first_o)
             )
+        n = boards.shape[0]
+        if n > CHUNK_ROWS:
+            out = np.empty((n, self.n_outputs), np.float32)
+            for s in range(0, n, CHUNK_ROWS):
+                e = s + CHUNK_ROWS
+                out[s:e] = self._dense_boards(boards[s:e], first_m[s:e], first_o[s:e])
+            return out
+        return self._dense_boards(boards, first_m, first_o)
+
+    def _dense_boards(self, boards, first_m, first_o) -> np.ndarray:
         h = K.hidden_boards(self.W1, self.b1, boards, self.code, first_m, first_o)
         np.exp(h, out=h)  # the rest of _sigmoid_inplace: hidden_boards clipped and negated
         h += 1.0
@@ -256,6 +272,15 @@ class Net:
         x = np.ascontiguousarray(x, np.float32)
         if x.shape[0] < DENSE_BATCH:
             return K.forward_batch(self.W1, self.b1, self.W2, self.b2, x)
+        n = x.shape[0]
+        if n > CHUNK_ROWS:
+            out = np.empty((n, self.n_outputs), np.float32)
+            for s in range(0, n, CHUNK_ROWS):
+                out[s : s + CHUNK_ROWS] = self._dense_inputs(x[s : s + CHUNK_ROWS])
+            return out
+        return self._dense_inputs(x)
+
+    def _dense_inputs(self, x: np.ndarray) -> np.ndarray:
         h = K.hidden_batch(self.W1, self.b1, x)
         _sigmoid_inplace(h)
         o = K.output_batch(self.W2, self.b2, h)
