@@ -468,17 +468,24 @@ def _cls(c: str) -> str:
     return f' class="{c}"' if c else ""
 
 
-def diagram_svg(d: Diagram, theme: str = "light") -> str:
+def diagram_svg(d: Diagram, theme: str = "light", width: float | None = None) -> str:
     """The diagram as a standalone SVG document (``<svg xmlns=...>...</svg>``, no scripts, no external
-    references), :data:`WIDTH` by :func:`height` user units.
+    references), :data:`WIDTH` by :func:`height` user units, shown ``width`` px wide (the height in
+    proportion; ``None``: :data:`WIDTH`).
 
     Raises:
-        InvalidOptionError: a field of ``d`` or ``theme`` out of range (a ``ValueError``).
+        InvalidOptionError: a field of ``d``, ``theme`` or ``width`` (16-4000) out of range (a ``ValueError``).
     """
+    if width is not None and (
+        isinstance(width, bool) or not isinstance(width, (int, float)) or not 16 <= width <= 4000
+    ):
+        raise InvalidOptionError(f"width {width!r}: expected a number 16-4000")
     (w, h), prims = primitives(d, theme)
+    shown_w = w if width is None else width
+    shown_h = h * shown_w / w
     aria = d.title or f"{d.position.game} position {d.position.id()}"
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board diagram" width="{w}" height="{h}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board diagram" width="{_n(shown_w)}" height="{_n(shown_h)}" '
         f'viewBox="0 0 {w} {h}" role="img" aria-label="{escape(aria, {chr(34): "&quot;"})}" '
         f'font-family="{_FONT}">'
     ]
