@@ -40,6 +40,12 @@ __all__ = [
     "diagram_png",
     "primitives",
     "THEMES",
+    "OWNERS",
+    "default_cube",
+    "read_owner",
+    "read_score",
+    "read_names",
+    "xgid_fields",
     "WIDTH",
     "height",
     "MAX_NAME",
@@ -101,6 +107,83 @@ class Diagram:
     title: str = ""
     crawford: bool = False
     side: int = field(default=WHITE)
+
+
+# ----- the inputs of the command and the web API, read once ----------------------------------------------------
+#: How a cube owner is written (``nardy diagram --owner``, ``GET /api/diagram.svg?owner=``).
+OWNERS = {"centre": None, "mover": 0, "opponent": 1}
+
+
+def default_cube(position: Position) -> int:
+    """The cube a diagram of ``position`` shows when none is given: 1 (centred) where the game is played with
+    the cube (backgammon), else 0 (none: short and long nardy)."""
+    return 1 if position.rules.cube else 0
+
+
+def read_owner(text: str) -> int | None:
+    """A cube owner as written (:data:`OWNERS`): ``centre`` None, ``mover`` 0, ``opponent`` 1.
+
+    Raises:
+        InvalidOptionError: another word.
+    """
+    try:
+        return OWNERS[text.strip().lower()]
+    except KeyError:
+        raise InvalidOptionError(f"owner {text[:20]!r}: expected one of {', '.join(OWNERS)}") from None
+
+
+def read_score(text: str) -> tuple[int, int]:
+    """A score written ``A-B`` (the mover's first), each 0-:data:`MAX_POINTS`.
+
+    Raises:
+        InvalidOptionError: anything else (the message quotes at most 20 characters of it).
+    """
+    parts = text.strip().split("-")
+    if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 3 for p in parts):
+        raise InvalidOptionError(f"score {text[:20]!r}: expected A-B, the mover's points first (e.g. 2-1)")
+    a, b = (int(p) for p in parts)
+    return a, b
+
+
+def read_names(text: str) -> tuple[str, str]:
+    """Two names written ``A,B`` (the mover's first; either may be empty), each at most :data:`MAX_NAME`
+    characters, no control characters.
+
+    Raises:
+        InvalidOptionError: more than one comma, a name too long or with a control character.
+    """
+    parts = text.split(",")
+    if len(parts) == 1:
+        parts.append("")
+    if len(parts) != 2:
+        raise InvalidOptionError("names: expected two names A,B (the mover's first)")
+    names = (parts[0].strip(), parts[1].strip())
+    for n in names:
+        if len(n) > MAX_NAME:
+            raise InvalidOptionError(f"names: each name at most {MAX_NAME} characters")
+        if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in n):
+            raise InvalidOptionError("names: no control characters")
+    return names
+
+
+def xgid_fields(state, position: Position) -> dict:
+    """The :class:`Diagram` fields an XGID (a :class:`nardy.rules.ids.XgidState`) gives for ``position`` (its
+    position, :meth:`Position.from_xgid`), from the view of the side on turn: ``dice`` (None for no roll),
+    ``cube`` (0 in the Crawford game and in a game without the cube), ``cube_owner``, ``score`` (``None`` for
+    money play at 0-0), ``length``, ``crawford``."""
+    turn = state.turn
+    crawford = bool(state.match_length) and state.crawford_jacoby == 1
+    owner = None if state.cube_owner == 0 else (0 if state.cube_owner == turn else 1)
+    mine, theirs = (state.score_bottom, state.score_top) if turn == 1 else (state.score_top, state.score_bottom)
+    score = (mine, theirs) if (state.match_length or mine or theirs) else None
+    return {
+        "dice": None if state.dice == (0, 0) else tuple(state.dice),
+        "cube": 0 if crawford or not position.rules.cube else state.cube_value,
+        "cube_owner": owner if position.rules.cube else None,
+        "score": score,
+        "length": state.match_length,
+        "crawford": crawford,
+    }
 
 
 # ----- drawing primitives ------------------------------------------------------------------------------------
