@@ -237,3 +237,42 @@ def test_png_paints_the_themes_background_and_checkers():
 def test_png_scale_out_of_range_is_refused():
     with pytest.raises(InvalidOptionError, match="scale"):
         diagram_png(Diagram(Position.start("backgammon")), scale=10)
+
+
+def test_xgid_fields_are_from_the_view_of_the_side_on_turn():
+    from nardy.rules.diagram import xgid_fields
+    from nardy.rules.ids import parse_xgid
+
+    # the top player on turn (-1) to play 5-2; cube 2 owned by the bottom player (1); bottom 3, top 1, of 7
+    text = "XGID=-b----E-C---eE---c-e----B-:1:1:-1:52:3:1:0:7:10"
+    pos = Position.from_xgid(text)
+    assert xgid_fields(parse_xgid(text), pos) == {
+        "dice": (5, 2),
+        "cube": 2,
+        "cube_owner": 1,
+        "score": (1, 3),
+        "length": 7,
+        "crawford": False,
+    }
+    # the Crawford game: no cube; money play at 0-0: no score
+    crawford = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:4:1:7:10"
+    assert xgid_fields(parse_xgid(crawford), pos)["cube"] == 0
+    assert xgid_fields(parse_xgid(crawford), pos)["crawford"] is True
+    money = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    assert xgid_fields(parse_xgid(money), pos)["score"] is None
+    # short nardy has no cube
+    short = Position.from_xgid(money, "short")
+    assert xgid_fields(parse_xgid(money), short)["cube"] == 0
+
+
+def test_owner_score_and_names_are_read_as_written():
+    from nardy.rules.diagram import read_names, read_owner, read_score
+
+    assert [read_owner(w) for w in ("centre", "mover", "Opponent")] == [None, 0, 1]
+    assert read_score("2-11") == (2, 11) and read_score(" 0-0 ") == (0, 0)
+    assert read_names("Ann, Борис") == ("Ann", "Борис") and read_names("Ann") == ("Ann", "")
+    for bad, fn in (("left", read_owner), ("1-2-3", read_score), ("1000-0", read_score), ("-1-2", read_score)):
+        with pytest.raises(InvalidOptionError):
+            fn(bad)
+    with pytest.raises(InvalidOptionError, match="control"):
+        read_names("a\tb,c")
