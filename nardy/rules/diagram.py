@@ -161,7 +161,7 @@ def read_names(text: str) -> tuple[str, str]:
     for n in names:
         if len(n) > MAX_NAME:
             raise InvalidOptionError(f"names: each name at most {MAX_NAME} characters")
-        if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in n):
+        if not _printable(n):
             raise InvalidOptionError("names: no control characters")
     return names
 
@@ -345,8 +345,19 @@ def _check(d: Diagram, theme: str) -> None:
         raise InvalidOptionError(f"names {d.names!r}: expected two names of at most {MAX_NAME} characters")
     if not isinstance(d.title, str) or len(d.title) > MAX_TITLE:
         raise InvalidOptionError(f"title: expected at most {MAX_TITLE} characters")
+    for what, text in (("names", d.names[0]), ("names", d.names[1]), ("title", d.title)):
+        if not _printable(text):
+            raise InvalidOptionError(f"{what}: no control characters")
     if d.side not in (0, 1):
         raise InvalidOptionError(f"side {d.side!r}: expected 0 (White) or 1 (Black)")
+
+
+def _printable(text: str) -> bool:
+    """No control character (C0, DEL, C1), surrogate or non-character U+FFFE/U+FFFF: text an SVG document
+    (XML) may hold and a PNG draws on one line."""
+    return not any(
+        ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or 0xD800 <= ord(c) < 0xE000 or c in "\ufffe\uffff" for c in text
+    )
 
 
 def height(d: Diagram) -> int:
@@ -612,7 +623,10 @@ def _font(size: int, bold: bool):
         try:
             f = ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
         except OSError:
-            f = ImageFont.load_default(size)
+            try:
+                f = ImageFont.load_default(size)
+            except TypeError:  # Pillow before 10.1: its bitmap font, of one size
+                f = ImageFont.load_default()
         _FONTS[key] = f
     return f
 

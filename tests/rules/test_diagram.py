@@ -201,6 +201,9 @@ def test_every_theme_draws_and_print_fills_no_board_area():
         ({"length": 1000}, "length"),
         ({"names": ("x" * (MAX_NAME + 1), "")}, "names"),
         ({"side": 2}, "side"),
+        ({"title": "a\x07b"}, "title"),
+        ({"names": ("a\nb", "")}, "names"),
+        ({"title": "\ud800"}, "title"),
     ],
 )
 def test_fields_out_of_range_are_refused(change, word):

@@ -140,6 +140,7 @@ def test_the_same_query_answers_304_to_its_etag(client):
         ({"numbering": "roman"}, "invalid_request", "numbering"),
         ({"theme": "neon"}, "invalid_request", "theme"),
         ({"title": "t" * 121}, "invalid_request", "title"),
+        ({"title": "line\nbreak"}, "invalid_option", "title"),
         ({"game": "long", "position": XGID}, "invalid_id", "XGID"),
         ({"scale": 3}, "unknown_parameter", "scale"),
     ],

@@ -48,7 +48,7 @@ router = APIRouter()
 #: How long a client or a proxy may keep a diagram (the same query draws the same picture).
 CACHE_CONTROL = "public, max-age=86400"
 #: An SVG opened by itself is a document: no script runs, nothing is fetched, no site frames it.
-SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox"
+SVG_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox"
 #: Diagrams kept in memory (an SVG is a few KB, a PNG about 30 KB).
 CACHE_SIZE = 256
 #: Seconds a PNG's drawing may take (it takes about 50 ms).
