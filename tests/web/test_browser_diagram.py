@@ -13,7 +13,7 @@ from tests.helpers import shared_path
 
 from . import test_browser as tb
 from .helpers import serve_sqlite
-from .test_browser import pytestmark  # noqa: F401
+from .test_browser import pytestmark, shot  # noqa: F401
 
 #: test_browser's chromium (the fixture, by name)
 browser = tb.browser
@@ -68,6 +68,7 @@ def test_the_image_button_opens_the_diagram_of_the_shown_position_and_copies_its
     assert q["cube"] == str(d["cube"]["value"]) and int(q["cube"]) >= 2 and q["owner"] == "opponent"
     assert q["title"] == f"Game {d['game']}, move {d['move']}"
     assert page.inner_text("#rv-image") == "Image"
+    shot(page, "review-image")
     # one click: the diagram in a new tab, the link on the clipboard
     with context.expect_page() as opened:
         page.click("#rv-image")
