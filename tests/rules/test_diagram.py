@@ -279,3 +279,12 @@ def test_owner_score_and_names_are_read_as_written():
             fn(bad)
     with pytest.raises(InvalidOptionError, match="control"):
         read_names("a\tb,c")
+
+
+def test_the_rules_library_imports_the_renderer_without_pillow():
+    import subprocess
+    import sys
+
+    code = "import sys, nardy, nardy.rules.diagram; from nardy import Position; print('PIL' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
