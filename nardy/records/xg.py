@@ -14,8 +14,10 @@ second; ``Double`` -2 no access to the cube, 0 no double, 1 doubled; ``Take`` -1
 take, 2 beaver) and a move record (the dice and up to four steps ``from, to`` in the mover's numbering,
 0-based: 0..23 the points 1..24, 24 the bar, -1 off; a dance has none), and a game footer (the winner
 +1/-1 and the points won; ``Termination`` 0 a pass, 1-3 single, gammon, backgammon, +100 a resignation).
-Positions are 26 signed counts from the mover's view (index 1..24 the mover's points, positive the
-mover's checkers, 25 the mover's bar, 0 the opponent's bar, negative).
+Positions are 26 signed counts from the first player's view (index 1..24 the first player's points,
+positive the first player's checkers, 25 the first player's bar, 0 the second player's bar, negative),
+whoever is on roll (:func:`mover_board` turns them to the mover's view); the plays are in the mover's
+own numbering.
 
 XG's own analysis, where the file holds one, is kept beside the record (:attr:`XGMatchRecord.analysis`):
 per decision its equity loss, its best play and its candidates' equities (XG's normalised equities,
@@ -35,7 +37,7 @@ from ..rules.position import Position
 from .matrecord import MAX_CUBE, MAX_GAMES, MAX_LENGTH, MAX_NAME, MAX_SCORE, MatAction, MatchRecord, MatGame
 from .xgfile import VARIATIONS, looks_like_xg, play_codes, read_records
 
-__all__ = ["XGMatchRecord", "XGPosition", "parse_xg", "parse_xgp", "looks_like_xg", "xg_play_text"]
+__all__ = ["XGMatchRecord", "XGPosition", "parse_xg", "parse_xgp", "looks_like_xg", "mover_board", "xg_play_text"]
 
 #: XG's match length of a money session.
 UNLIMITED = 99999
@@ -96,8 +98,14 @@ def _side(actif: int, where: str) -> int:
     raise RecordError(f"bad XG file: {where}: the player on roll is {actif}, expected 1 or -1", reason="bad player")
 
 
+def mover_board(board, actif: int) -> list[int]:
+    """XG's board of a record (the first player's view) from the view of ``actif`` (+1 the first player,
+    -1 the second): the same 26 signed counts with the other side's numbering and signs."""
+    return list(board) if actif == 1 else [-board[25 - i] for i in range(26)]
+
+
 def _position_id(board, where: str) -> str:
-    """The Position ID of XG's board (the mover's view, wildbg's p0..p25 form)."""
+    """The Position ID of a board in the mover's view (wildbg's p0..p25 form)."""
     mover, opp = [0] * 26, [0] * 26
     for p in range(1, 25):
         v = board[p]
@@ -212,16 +220,19 @@ def parse_xg(data) -> XGMatchRecord:
         game.actions.append(a)
         return a
 
-    def note(kind: str, action: str, player: int, board, dice, xg):
+    def note(kind: str, action: str, player: int, board, dice, xg, view: int | None = None):
         if xg is None or game is None:
             return
+        where = f"record {r.index + 1}"
         rec.analysis.append(
             {
                 "game": game.number,
                 "kind": kind,
                 "action": action,
                 "player": player,
-                "position": _position_id(board, f"record {r.index + 1}"),
+                "position": _position_id(
+                    mover_board(board, 1 if (player if view is None else view) == 0 else -1), where
+                ),
                 "dice": sorted(dice, reverse=True) if dice else None,
                 "xg": xg,
             }
@@ -253,7 +264,7 @@ def parse_xg(data) -> XGMatchRecord:
             cell(p, "double", value=cube * 2)
             cube *= 2
             if f["take"] in (0, 1, 2):
-                note("cube", "take", 1 - p, f["position"], None, _cube_analysis(f, take=True))
+                note("cube", "take", 1 - p, f["position"], None, _cube_analysis(f, take=True), view=p)
             if f["take"] == 1:
                 cell(1 - p, "take")
             elif f["take"] == 0:
@@ -306,7 +317,7 @@ def parse_xgp(data) -> XGPosition:
         raise RecordError("XG file without a position (no game header, or no play or cube record)", reason="empty")
     f = last.fields
     p = _side(f["actif"], f"record {last.index + 1}")
-    pid = _position_id(f["position"], f"record {last.index + 1}")
+    pid = _position_id(mover_board(f["position"], f["actif"]), f"record {last.index + 1}")
     if last.kind == "move":
         d = f["dice"]
         dice = (d[0], d[1]) if all(1 <= v <= 6 for v in d) else None
@@ -331,4 +342,3 @@ def parse_xgp(data) -> XGPosition:
         names=(names[p], names[1 - p]),
         xg=xg,
     )
-

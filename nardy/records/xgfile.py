@@ -267,7 +267,14 @@ def _match_end(rec: bytes) -> dict:
     return {"score": (_i(rec, 12), _i(rec, 16)), "winner": _i(rec, 20)}
 
 
-_READERS = {"match": _match, "game": _game, "cube": _cube, "move": _move, "game_end": _game_end, "match_end": _match_end}
+_READERS = {
+    "match": _match,
+    "game": _game,
+    "cube": _cube,
+    "move": _move,
+    "game_end": _game_end,
+    "match_end": _match_end,
+}
 
 
 def read_records(data) -> list[XGRecord]:
