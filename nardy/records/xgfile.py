@@ -87,8 +87,10 @@ def _inflate(blob: bytes, limit: int, what: str) -> bytes:
     return out
 
 
-def read_archive(data) -> dict[str, bytes]:
-    """The files of an XG container (``.xg``/``.xgp`` bytes): name -> content (inflated).
+def read_archive(data, wanted=("temp.xg",)) -> dict[str, bytes]:
+    """The files of an XG container (``.xg``/``.xgp`` bytes) named in ``wanted`` (lower case; ``None``: all):
+    name (lower case) -> content (inflated, each at most ``MAX_TEMP_XG`` bytes). Only the files asked for
+    are inflated, so that a file cannot make the reader inflate much more than one match.
 
     Raises:
         RecordError: not bytes, too large, no ``RGMH`` magic, a header or archive cut short or inconsistent
@@ -129,6 +131,8 @@ def read_archive(data) -> dict[str, bytes]:
         osize, csize, off, _fcrc = struct.unpack_from("<iiii", e, 512)
         if csize < 0 or off < 0 or off + csize > data_size or osize < 0:
             raise RecordError(f"not a valid XG file: {name!r:.40} lies outside the archive", reason="bad archive")
+        if wanted is not None and name.lower() not in wanted:
+            continue
         blob = raw[start + off : start + off + csize]
         if name.lower() == "temp.xg" and osize > MAX_TEMP_XG:
             raise RecordError(f"XG match of {osize} bytes: more than {MAX_TEMP_XG}", reason="too large")

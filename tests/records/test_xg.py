@@ -240,6 +240,15 @@ def test_xg_other_variation_is_refused():
         parse_xg(pack({"temp.xg": bytes(body)}))
 
 
+def test_xg_inflates_only_the_match_and_at_most_max_temp_xg():
+    from nardy.records.xgfile import MAX_TEMP_XG
+
+    files = read_archive(pack({"temp.xg": b"x" * RECORD_SIZE, "temp.xgr": bytes(4 * MAX_TEMP_XG)}))
+    assert set(files) == {"temp.xg"}  # the 60 MB of rollouts are never inflated
+    with pytest.raises(RecordError, match=f"more than {MAX_TEMP_XG}"):
+        parse_xg(pack({"temp.xg": bytes(MAX_TEMP_XG + RECORD_SIZE)}))
+
+
 def test_xg_without_temp_xg_is_refused():
     with pytest.raises(RecordError, match="no temp.xg"):
         parse_xg(pack({"temp.xgi": b"x" * 10}))
