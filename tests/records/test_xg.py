@@ -175,6 +175,34 @@ def test_xg_format_is_chosen_by_content_and_name(tmp_path):
         record_text(replay(parse_xg(CHARLOT.read_bytes())), "xg")
 
 
+def _money(body: bytes, jacoby: bool, beaver: bool) -> bytearray:
+    b = bytearray(body)
+    struct.pack_into("<i", b, 92, 99999)  # XG's match length of a money session
+    b[101], b[102] = int(jacoby), int(beaver)
+    return b
+
+
+def test_xg_money_session_has_jacoby_and_beaver_settings():
+    rec = parse_xg(pack({"temp.xg": bytes(_money(temp_xg(CHARLOT), jacoby=False, beaver=False))}))
+    assert rec.length == 0
+    assert (rec.header("Jacoby"), rec.header("Beavers"), rec.header("Crawford")) == ("Off", "Off", None)
+    assert tuple(replay(rec).score) == (9, 2)
+    on = parse_xg(pack({"temp.xg": bytes(_money(temp_xg(CHARLOT), jacoby=True, beaver=True))}))
+    assert (on.header("Jacoby"), on.header("Beavers")) == ("On", "On")
+
+
+def test_xg_beaver_is_read_as_a_beaver_cell():
+    body = _money(temp_xg(CHARLOT), jacoby=False, beaver=True)
+    struct.pack_into("<i", body, 38 * RECORD_SIZE + 20, 2)  # game 1's take (record 39) made a beaver
+    rec = parse_xg(pack({"temp.xg": bytes(body)}))
+    cube = [(a.kind, a.player, a.value) for a in rec.games[0].actions if a.kind in ("double", "take", "beaver")]
+    assert cube == [("double", 1, 2), ("beaver", 0, 4)]
+    rec.games = rec.games[:1]  # the later games' scores follow XG's cube of 2, not this one of 4
+    m = replay(rec)
+    assert m.games[0].cube_value == 4
+    assert m.games[0].result.winner == 1
+
+
 # ----- .xgp positions -------------------------------------------------------------------------------------
 def test_xgp_position_with_dice_cube_score_and_names():
     body = temp_xg(CHARLOT)
