@@ -106,6 +106,23 @@ def test_xg_match_is_the_same_as_its_mat_export(name):
     assert tuple(from_xg.score) == tuple(from_mat.score)
 
 
+def test_xg_consultation_match_is_the_same_as_its_export_in_shared():
+    """Aachen 2024 (tests/data/xg/README.md): dances and unrecorded plays; its XG export is in ../shared."""
+    from tests.helpers import shared_path
+
+    m = replay(read_record(XG / "aachen-2024-ronde3.xg"))
+    assert m.players == ("Kévin UNGER Nicolas HARMAND", "Johan HUYCK Michael LARSEN")
+    assert [(g.result.winner, g.result.points, g.result.reason) for g in m.games] == [
+        (1, 2, "resign"),
+        (0, 1, "drop"),
+        (1, 4, "bear-off"),
+        (1, 1, "resign"),
+    ]
+    assert sum(1 for _, evs, _ in events(m) for e in evs if e[0] == "pass") == 16
+    export = shared_path("data", "real-mat", "lazyBG", "match1.txt")
+    assert events(m) == events(replay(read_mat(export)))
+
+
 def test_xg_unrecorded_plays_are_rolls_before_a_resignation():
     m = replay(parse_xg(HSBT.read_bytes()))
     assert [w.code for w in m.warnings] == ["unknown_play_resign"] * 3
