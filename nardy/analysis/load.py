@@ -40,7 +40,11 @@ def load_match(path):
         except ImportError:
             read_record = None
         if read_record is not None:
-            return replay(read_record(p))
+            record = read_record(p)
+            match = replay(record)
+            # an .xg file's own analysis, kept for analyse_file to put beside nardy's
+            match.xg_analysis = getattr(record, "analysis", None) or []
+            return match
         if suffix == ".sgf":
             raise AnalysisError(f"{p}: SGF records are not supported by this version")
         return replay(p)
@@ -82,6 +86,11 @@ def match_of_game(game):
 
 
 def analyse_file(path, level: str = DEFAULT_ANALYSIS_LEVEL, progress=None) -> MatchAnalysis:
-    """:func:`load_match` then :func:`~nardy.analysis.core.analyse_match` (``source`` = the file's name)."""
+    """:func:`load_match` then :func:`~nardy.analysis.core.analyse_match` (``source`` = the file's name); an
+    ``.xg`` file's own analysis is put beside nardy's (:func:`~nardy.analysis.xgbeside.attach_xg`)."""
+    from .xgbeside import attach_xg
+
     m = load_match(path)
-    return analyse_match(m, level=level, progress=progress, source=Path(os.fspath(path)).name)
+    result = analyse_match(m, level=level, progress=progress, source=Path(os.fspath(path)).name)
+    attach_xg(result, getattr(m, "xg_analysis", None))
+    return result

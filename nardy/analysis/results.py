@@ -91,6 +91,8 @@ class Decision:
             (mover's view after the play) or the cube's ``{"no double", "double/take", "double/pass"}``.
         cube: the cube's value and owner at the decision; error_kind: for cube errors ``"missed double"``,
             ``"wrong double"``, ``"wrong take"``, ``"wrong pass"``; ``""`` otherwise.
+        xg: eXtreme Gammon's figures of the decision where the record (an ``.xg`` file) holds them
+            (:func:`nardy.analysis.xgbeside.attach_xg`), else ``None`` (then absent from :meth:`to_dict`).
     """
 
     game: int
@@ -119,6 +121,7 @@ class Decision:
     cube: dict = field(default_factory=dict)
     error_kind: str = ""
     probabilities: dict | None = None
+    xg: dict | None = None
 
     def to_dict(self) -> dict:
         d = {
@@ -149,6 +152,8 @@ class Decision:
             "error_kind": self.error_kind,
             "probabilities": self.probabilities,
         }
+        if self.xg is not None:
+            d["xg"] = self.xg
         return d
 
 

@@ -23,7 +23,7 @@ from .options import level_option
 __all__ = ["analyse_command", "summary_lines", "expand_paths"]
 
 #: What a folder is searched for (JSON files are often other things: name them to analyse them).
-RECORD_SUFFIXES = (".mat", ".sgf")
+RECORD_SUFFIXES = (".mat", ".sgf", ".xg")
 
 
 def expand_paths(paths) -> list[Path]:
@@ -118,7 +118,7 @@ def _target(opt: str | None, src: Path, many: bool, suffix: str) -> Path | None:
 )
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
 def analyse_command(files, level, json_out, html_out, jobs, quiet):
-    """Analyse match records (.mat, .sgf, saved games as .json; folders of them): every checker play and cube
+    """Analyse match records (.mat, .sgf, .xg, saved games as .json; folders of them): every checker play and cube
     decision of both players judged at --level, the luck of each roll, and per player the error rate,
     performance rating (PR), errors by kind and luck."""
     from rich.console import Console
@@ -128,7 +128,7 @@ def analyse_command(files, level, json_out, html_out, jobs, quiet):
 
     paths = expand_paths(files)
     if not paths:
-        raise click.UsageError("no records (.mat, .json, .sgf) found in " + ", ".join(files))
+        raise click.UsageError("no records (.mat, .json, .sgf, .xg) found in " + ", ".join(files))
     many = len(paths) > 1
     err = Console(stderr=True)
     results: dict[int, dict | Exception] = {}

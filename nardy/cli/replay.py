@@ -1,5 +1,6 @@
-"""``nardy replay FILE [--json] [--strict] [--lang ru]``: replay a match record (Jellyfish ``.mat`` or GNU
-Backgammon's ``.sgf``) through the rules; ``nardy convert IN OUT``: the same record in the other format.
+"""``nardy replay FILE [--json] [--strict] [--lang ru]``: replay a match record (Jellyfish ``.mat``, GNU
+Backgammon's ``.sgf`` or eXtreme Gammon's ``.xg``) through the rules; ``nardy convert IN OUT``: the same
+record in another format (``.mat`` or ``.sgf``; ``.xg`` is read only).
 
 ``replay`` prints each game's plays and result and the final score (text from the record made printable:
 :func:`nardy.texts.printable.terminal_text`; ``--json`` keeps it as written, in JSON's escapes); on the first rule
@@ -142,9 +143,9 @@ def _warnings(warnings, lang: str, names) -> list[str]:
     help="Language of the warnings (default: Russian when the system locale is Russian).",
 )
 def replay(file, sample, as_json, strict, lang):
-    """Replay a match record (FILE: .mat, or GNU Backgammon's .sgf; or --sample NAME) through the rules:
-    print each game's plays and results and the final score; exit 1 on the first rule violation (game,
-    move, player, reason). Warnings name what the record holds that is not the standard format (read as
+    """Replay a match record (FILE: .mat, GNU Backgammon's .sgf or eXtreme Gammon's .xg; or --sample NAME)
+    through the rules: print each game's plays and results and the final score; exit 1 on the first rule
+    violation (game, move, player, reason). Warnings name what the record holds that is not the standard format (read as
     GNU Backgammon reads it; --strict refuses it)."""
     from ..records.files import read_record
     from ..records.mat import match_summary
@@ -187,16 +188,16 @@ def replay(file, sample, as_json, strict, lang):
 @click.argument("source", type=click.Path(exists=True, dir_okay=False))
 @click.argument("target", type=click.Path(dir_okay=False, writable=True))
 def convert(source, target):
-    """Convert a match record between Jellyfish .mat and GNU Backgammon's .sgf (the formats by the file
-    extensions: .mat or .txt, .sgf). SOURCE is replayed through the rules first: on a rule violation
-    nothing is written and the exit status is 1."""
+    """Convert a match record between Jellyfish .mat and GNU Backgammon's .sgf, or from eXtreme Gammon's
+    .xg to either (TARGET's format by its extension: .mat or .txt, .sgf; SOURCE's by its content). SOURCE
+    is replayed through the rules first: on a rule violation nothing is written and the exit status is 1."""
     from pathlib import Path
 
     from ..records.files import format_of, read_record, record_text
     from ..records.mat import replay as do_replay
 
     fmt = format_of(target, None)
-    if fmt is None:
+    if fmt not in ("mat", "sgf"):
         raise click.BadParameter(f"{target}: name it .mat, .txt or .sgf (the format)", param_hint="TARGET")
     try:
         match = do_replay(read_record(source))

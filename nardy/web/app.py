@@ -142,7 +142,11 @@ def create_app(
         Guard,
         allowed_hosts=allowed_hosts,
         body_limit=BODY_LIMIT,
-        route_limits={"/api/mat": positions.MAT_LIMIT, "/api/analyse": review.ANALYSE_BODY_LIMIT},
+        route_limits={
+            "/api/mat": positions.MAT_LIMIT,
+            "/api/analyse/xg": review.XG_LIMIT,
+            "/api/analyse": review.ANALYSE_BODY_LIMIT,
+        },
     )
     install_error_handlers(app)
     app.include_router(page)

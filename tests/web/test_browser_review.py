@@ -212,3 +212,22 @@ def test_tutor_warns_of_a_blunder_before_it_is_confirmed(page, server):
     page.click("#tutor-back")
     page.wait_for_selector("#tutor-dialog:not([open])", state="attached")
     assert view(page)["seq"] == seq and view(page)["phase"] == "roll"
+
+
+def test_an_uploaded_xg_file_is_reviewed_with_xgs_figures(page, server, tmp_path):
+    """An eXtreme Gammon .xg file (its first six turns, tests/data/xg) is sent as bytes; each decision shows
+    XG's best play beside nardy's, in a line of its own."""
+    from nardy.records.xgfile import RECORD_SIZE, read_archive
+    from tests.helpers import DATA
+    from tests.records.test_xg import pack
+
+    body = read_archive((DATA / "xg" / "charlot.xg").read_bytes())["temp.xg"]
+    short = tmp_path / "start.xg"
+    short.write_bytes(pack({"temp.xg": body[: 14 * RECORD_SIZE]}))
+    page.add_init_script(FAST)
+    home(page, server)
+    page.set_input_files("#analyse-upload", str(short))
+    page.wait_for_selector("#review:not([hidden])", timeout=90_000)
+    page.wait_for_function("nardyReview.data !== null && !nardyReview.busy")
+    assert page.evaluate("nardyReview.data.review.players") == ["charlot1", "charlot2"]
+    assert page.inner_text("#rv-decision .rv-xg") == "XG: 24/23 13/9"

@@ -2,7 +2,8 @@
 
 The routes of this router hold no state: positions and records come in the request, the computer's work
 runs through :class:`~nardy.web.deps.Compute` (fair per client, bounded in time), and ``/api/mat`` with
-``save`` stores the replayed match as a saved game.
+``save`` stores the replayed match as a saved game. ``/api/mat`` also takes eXtreme Gammon's ``.xg`` file
+as the body's bytes (told by its first bytes ``RGMH``, whatever the content type; at most ``MAT_LIMIT``).
 
 A position is a Position ID, an XGID (its dice, cube and score are used where the route takes them) or, on
 ``/api/move`` and ``/api/eval``, wildbg's ``p0``..``p25`` (:mod:`nardy.web.params`). Plays and steps come in
@@ -557,13 +558,14 @@ async def cube(
 @router.post(
     "/api/mat",
     tags=["records"],
-    summary="Import a .mat record: replay it through the rules",
+    summary="Import a .mat record (or an .xg file's bytes): replay it through the rules",
     openapi_extra={
         "requestBody": {
             "required": True,
             "content": {
                 "text/plain": {"schema": {"type": "string", "maxLength": MAT_LIMIT}},
                 "application/json": {"schema": MatText.model_json_schema()},
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary", "maxLength": MAT_LIMIT}},
             },
         }
     },
@@ -581,7 +583,13 @@ async def import_mat(
             413, f"record too large ({len(raw)} bytes; at most {MAT_LIMIT})", "RequestTooLarge", request=request
         )
     ctype = request.headers.get("content-type", "")
-    if "json" in ctype:
+    from ...records.xg import looks_like_xg
+
+    xg = looks_like_xg(raw)  # an .xg file's bytes: read by nardy.records.xg, never taken for text
+    text = ""
+    if xg:
+        pass
+    elif "json" in ctype:
         try:
             text = MatText.model_validate_json(raw).text
         except ValidationError as e:
@@ -594,7 +602,7 @@ async def import_mat(
             )
     else:
         text = raw.decode("utf-8", errors="replace")
-    if not text.strip():
+    if not xg and not text.strip():
         return error_response(
             422, "empty record: send the .mat text as the request body", "RecordError", request=request
         )
@@ -602,8 +610,9 @@ async def import_mat(
     def run(deadline):
         # the text is only ever parsed as a record: never taken for a file name
         from ...records.mat import match_summary, parse_mat, replay
+        from ...records.xg import parse_xg
 
-        m = replay(parse_mat(text))
+        m = replay(parse_xg(raw) if xg else parse_mat(text))
         out = {"record": match_summary(m)}
         if save:
             out["session"] = _imported_session(m)

@@ -10,6 +10,9 @@ Routes:
   signed-in players first, one analysis per client, bounded: 429/503 with ``Retry-After``), and an analysis
   runs on the computer's work queue (:mod:`nardy.web.botwork`) within :data:`ANALYSE_BUDGET` seconds (more:
   422 ``analysis_too_long``).
+* ``POST /api/analyse/xg?level=``: the same for eXtreme Gammon's ``.xg`` file, its bytes as the body (at most
+  :data:`XG_LIMIT`; read by :mod:`nardy.records.xg`, never taken for a path); XG's own analysis in the file
+  is put beside nardy's in each decision (``"xg"``, :func:`nardy.analysis.xgbeside.attach_xg`).
 * ``POST /api/games/{gid}/analysis``: analyse a stored game (the match so far); ``GET`` gives the
   analysis already made (404 ``not_analysed`` when there is none). Authorised as the game's record
   is (its players, or watchers where the game allows them); a game against another person online is
@@ -42,6 +45,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
+from ...analysis.xgbeside import attach_xg
 from ...rules.errors import GameStateError, NardyError
 from ...rules.numbering import NUMBERINGS, view_point
 from ...rules.position import Position
@@ -56,6 +60,7 @@ from .online import user_id
 __all__ = [
     "router",
     "ANALYSE_LIMIT",
+    "XG_LIMIT",
     "ANALYSE_BUDGET",
     "ANALYSES_AT_ONCE",
     "DEFAULT_WEB_LEVEL",
@@ -68,6 +73,8 @@ __all__ = [
 ANALYSE_LIMIT = 256 * 1024
 #: The request body limit of ``/api/analyse`` (bytes: JSON escapes each newline of the text in 2 bytes).
 ANALYSE_BODY_LIMIT = 2 * ANALYSE_LIMIT + 4096
+#: Largest .xg file analysed (bytes): an analysed 25-point match with its thumbnail is about 1 MB.
+XG_LIMIT = 2 * 1024 * 1024
 #: Seconds of computing one analysis may take (its turns are checked against it as they are analysed).
 ANALYSE_BUDGET = 90.0
 #: Analyses running at once in this process (the other workers stay free for the computer's moves).
@@ -222,7 +229,10 @@ def analysis_answer(match, level: str, deadline=None, source: str = "") -> dict:
             )
 
     try:
-        data = analyse_match(match, level=level, progress=progress, source=source).to_dict()
+        result = analyse_match(match, level=level, progress=progress, source=source)
+        # an .xg file's own analysis (nardy.records.xg), beside nardy's in each decision
+        attach_xg(result, getattr(match, "xg_analysis", None))
+        data = result.to_dict()
         steps = review_steps(match, data)
     except (NardyError, _Stopped):
         raise
@@ -319,6 +329,57 @@ async def analyse_record(request: Request, body: AnalyseBody, compute: ComputeDe
     # the record is replayed first (cheap): a record the rules refuse is answered before any analysis
     match = await compute(lambda deadline: _match_of_text(text, body.format))
     out, cached = await _run_analysis(request, compute, lambda: match, body.level, "upload", key)
+    return {**out, "cached": cached}
+
+
+def _match_of_xg(raw: bytes):
+    """The replayed match of an ``.xg`` file's bytes, XG's own analysis kept on it (``xg_analysis``)."""
+    from ...records.mat import replay
+    from ...records.xg import parse_xg
+
+    record = parse_xg(raw)
+    match = replay(record)
+    match.xg_analysis = record.analysis
+    return match
+
+
+@router.post(
+    "/api/analyse/xg",
+    tags=["analysis"],
+    summary="Analyse an eXtreme Gammon .xg file (its bytes as the body): nardy's figures with XG's beside them",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary", "maxLength": XG_LIMIT}}
+            },
+        }
+    },
+)
+async def analyse_xg(
+    request: Request,
+    compute: ComputeDep,
+    level: AnalysisLevel = Query(DEFAULT_WEB_LEVEL, description="advanced, expert or grandmaster"),
+):
+    raw = await request.body()
+    if len(raw) > XG_LIMIT:
+        raise Refused(
+            413,
+            f"file too large ({len(raw)} bytes; at most {XG_LIMIT})",
+            code="too_large",
+            kind="RequestTooLarge",
+            params={"most": XG_LIMIT},
+        )
+    if not raw:
+        raise AnalysisError("empty file: send the .xg file's bytes as the request body")
+    key = ("xg", hashlib.sha256(raw).hexdigest(), level)
+    cache = _cache(request)
+    hit = cache.get(key)
+    if hit is not None:
+        return {**hit, "cached": True}
+    # the file is read and replayed first (cheap): a file the reader or the rules refuse is answered at once
+    match = await compute(lambda deadline: _match_of_xg(raw))
+    out, cached = await _run_analysis(request, compute, lambda: match, level, "upload", key)
     return {**out, "cached": cached}
 
 

@@ -32,6 +32,7 @@ async function api(method, path, body) {
   const opts = { method, headers: {} };
   if (body !== undefined) {
     if (typeof body === "string") { opts.headers["Content-Type"] = "text/plain"; opts.body = body; }
+    else if (body instanceof ArrayBuffer) { opts.headers["Content-Type"] = "application/octet-stream"; opts.body = body; }
     else { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   }
   // the server words refusals in the page's language (the shared message catalogue)
@@ -784,8 +785,9 @@ async function importMat(ev) {
   ev.target.value = "";
   if (!f) return;
   try {
-    const text = await f.text();
-    const r = await api("POST", "/api/mat?save=true", text);
+    // an eXtreme Gammon .xg file is binary: sent as its bytes (the server tells it by its first bytes)
+    const body = /\.xg$/i.test(f.name) ? await f.arrayBuffer() : await f.text();
+    const r = await api("POST", "/api/mat?save=true", body);
     location.hash = "#/game/" + r.id;
   } catch (e) {
     S.message = { kind: "error", text: e.message };

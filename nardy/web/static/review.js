@@ -23,6 +23,7 @@ window.nardyReview = R;
 const REVIEW_LEVELS = ["advanced", "expert", "grandmaster"];
 const MARKS = ["doubtful", "error", "blunder"];
 const RECORD_LIMIT = 256 * 1024;   // nardy.web.review.ANALYSE_LIMIT
+const XG_LIMIT = 2 * 1024 * 1024;  // nardy.web.review.XG_LIMIT
 
 const rq = (sel) => document.querySelector(sel);
 
@@ -168,7 +169,10 @@ async function reanalyse() {
 async function analyseText(text) {
   R.busy = true;
   setStatus(t("rv_analysing", { level: t("rv_level_" + R.level) }), "wait");
-  try { return await api("POST", "/api/analyse", { text, level: R.level }); }
+  try {
+    if (text instanceof ArrayBuffer) return await api("POST", `/api/analyse/xg?level=${R.level}`, text);
+    return await api("POST", "/api/analyse", { text, level: R.level });
+  }
   finally { R.busy = false; }
 }
 
@@ -187,8 +191,10 @@ async function analyseUpload(ev) {
   if (!f) return;
   const box = rq("#home-message");
   try {
-    if (f.size > RECORD_LIMIT) throw new Error(t("rv_too_large", { kb: Math.round(RECORD_LIMIT / 1024) }));
-    const text = await f.text();
+    const xg = /\.xg$/i.test(f.name);   // eXtreme Gammon's binary file: sent as its bytes
+    const limit = xg ? XG_LIMIT : RECORD_LIMIT;
+    if (f.size > limit) throw new Error(t("rv_too_large", { kb: Math.round(limit / 1024) }));
+    const text = xg ? await f.arrayBuffer() : await f.text();
     box.textContent = t("rv_analysing", { level: t("rv_level_" + R.level) });
     R.text = text;
     const d = await analyseText(text);
@@ -340,6 +346,11 @@ function drawDecision() {
   if (d.luck !== null && d.luck !== undefined) {
     const l = line("rv_luck", signed(d.luck), "rv-luckline");
     if (d.luck_mark) rEl("span", { class: "rv-luck" }, l, " " + t("rv_luck_" + d.luck_mark.replace(" ", "_")));
+  }
+  if (d.xg && d.xg.best !== null && d.xg.best !== undefined) {
+    // eXtreme Gammon's own figures, read from an .xg file (contracts: the decision's "xg")
+    const loss = d.xg.equity_loss > 0 ? " " + t("rv_xg_loss", { loss: num(d.xg.equity_loss) }) : "";
+    line("rv_xg", actionText(d.xg.best) + loss, "rv-xg");
   }
   if (d.kind === "checker" && Array.isArray(d.candidates)) {
     const tbl = rEl("table", { id: "rv-candidates", class: "rv-table" }, box);
@@ -544,7 +555,7 @@ function reviewHome() {
   if (!row || rq("#analyse-upload")) return;
   const lab = rEl("label", { class: "button secondary", id: "analyse-label" }, null);
   rEl("span", { id: "analyse-label-text", "data-i18n": "rv_upload" }, lab, t("rv_upload"));
-  const inp = rEl("input", { id: "analyse-upload", type: "file", accept: ".mat,.sgf,.txt,text/plain", hidden: "" }, lab);
+  const inp = rEl("input", { id: "analyse-upload", type: "file", accept: ".mat,.sgf,.txt,.xg,text/plain", hidden: "" }, lab);
   inp.onchange = analyseUpload;
   row.insertBefore(lab, rq("#home-message"));
 }
