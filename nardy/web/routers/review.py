@@ -17,6 +17,9 @@ Routes:
   Both answers list the ``levels`` stored. Authorised as the game's record is (its players, or watchers where
   the game allows them); a game against another person online is analysed only once its match is over (no
   help during a live game).
+* ``GET /api/players/{uid}/stats``: a player's statistics over the stored analyses of their games (error rate,
+  PR, luck per game type and month; the kinds of decision they err in most: :mod:`nardy.analysis.stats`); only
+  the analyses of games the asker may see are counted (a private game's never for anyone but its players).
 * ``GET /api/games/{gid}/tutor``: the tutor's judgement of the play about to be confirmed (the steps
   taken so far, a complete play), or of a cube action about to be made (``action=double|take|drop``), in a
   game against the computer or at one screen: the loss against the best and its mark
@@ -416,6 +419,19 @@ async def post_analysis(
         out, cached = await _run_analysis(request, compute, lambda: s.match, level, f"game {gid}", key, lookup, keep)
     levels = await run_in_threadpool(store.analysis_levels, gid, revision)
     return stored.json_answer(request, {**out, "cached": cached, "id": gid, "levels": _levels(levels)})
+
+
+@router.get(
+    "/api/players/{uid}/stats",
+    tags=["analysis"],
+    summary="A player's statistics over the stored analyses of their games the asker may see: error rate, PR "
+    "and luck per game type and month, the most frequent kinds of error",
+)
+async def player_stats(request: Request, store: StorageDep, uid: GameId):
+    if await run_in_threadpool(store.user, uid) is None:
+        raise Refused(404, "no such player", code="no_player", kind="NotFound")
+    viewer = await user_id(request)
+    return await run_in_threadpool(stored.player_stats, store, uid, viewer)
 
 
 # ----- the tutor ----------------------------------------------------------------------------------------------

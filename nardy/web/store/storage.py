@@ -24,6 +24,7 @@ another writer raises :class:`StaleRevision` (the server answers 409).
 
 from __future__ import annotations
 
+from .analyses import AnalysisInfo, AnalysisRows, StoredAnalysis
 from .db import (
     NOTIFY_CHANNEL,
     SCHEMA_HEAD,
@@ -42,7 +43,6 @@ from .db import (
     server,
     users,
 )
-from .analyses import AnalysisInfo, AnalysisRows, StoredAnalysis
 from .games import GameChanges, GameRows, SavedGame
 from .logins import AuthSession, Login, LoginRows, NewLogin, NewSession, token_hash
 from .users import NameTaken, User, UserRows, name_key
