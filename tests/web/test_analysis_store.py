@@ -88,6 +88,27 @@ def test_a_newer_revisions_analysis_drops_the_older_ones_and_an_older_one_is_not
     st.close()
 
 
+def test_an_analysis_stored_by_another_process_at_the_same_moment_is_replaced_not_a_failure(empty_db, monkeypatch):
+    from sqlalchemy.exc import IntegrityError
+
+    st = Storage(empty_db)
+    gid = _game(st)
+    real = type(st)._put_row
+    calls = []
+
+    def racing(self, *args):
+        calls.append(1)
+        if len(calls) == 1:  # the other process's row lands between our delete and our insert
+            real(self, *args)
+            raise IntegrityError("INSERT", {}, Exception("duplicate key"))
+        return real(self, *args)
+
+    monkeypatch.setattr(type(st), "_put_row", racing)
+    assert st.put_analysis(gid, 0, "expert", _analysis(2)) is not None and len(calls) == 2
+    assert [i.level for i in st.analysis_levels(gid, 0)] == ["expert"]
+    st.close()
+
+
 def test_deleting_a_game_deletes_its_analyses(empty_db):
     st = Storage(empty_db)
     gid, keep = _game(st), _game(st)
@@ -214,3 +235,42 @@ def test_deleting_a_game_deletes_its_stored_analyses(app, ann):
     assert r.status_code in (200, 204), r.text
     with st.engine.connect() as c:
         assert c.execute(analyses.select().where(analyses.c.game_id == gid)).all() == []
+
+
+def _finished_online_game(ann, bob, watchers: bool) -> str:
+    g = ann.post("/api/games", json={"game": "long", "opponent": "online", "length": 1, "watchers": watchers}).json()
+    r = bob.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]})
+    assert r.status_code == 200, r.text
+    v = ann.get(f"/api/games/{g['id']}").json()
+    r = ann.post(f"/api/games/{g['id']}/actions", json={"action": "resign", "level": 0, "seq": v["seq"]})
+    assert r.status_code == 200, r.text
+    r = bob.post(f"/api/games/{g['id']}/actions", json={"action": "accept", "seq": r.json()["seq"]})
+    assert r.status_code == 200 and r.json()["match_over"], r.text
+    r = bob.post(f"/api/games/{g['id']}/analysis?level=advanced")
+    assert r.status_code == 200, r.text
+    return g["id"]
+
+
+def test_an_online_games_analysis_counts_for_its_players_and_for_others_only_when_watchers_may_see_it(app):
+    with PlayerClient(app) as cid, PlayerClient(app) as dan, PlayerClient(app) as eve:
+        for c, name in ((cid, "Cid"), (dan, "Dan"), (eve, "Eve")):
+            c.guest(name)
+        private = _finished_online_game(cid, dan, watchers=False)
+        ids = {n: c.get("/api/me").json()["user"]["id"] for n, c in (("cid", cid), ("dan", dan))}
+        st = app.state.storage
+        with st.engine.connect() as c:
+            row = c.execute(analyses.select().where(analyses.c.game_id == private)).one()
+        assert (row.player0, row.player1) == (ids["cid"], ids["dan"])  # the seats' players, side by side
+
+        def stats(asker, who):
+            r = asker.get(f"/api/players/{ids[who]}/stats")
+            assert r.status_code == 200, r.text
+            return r.json()
+
+        assert stats(cid, "cid")["analysed"] == 1 and stats(cid, "cid")["rows"][0]["game"] == "long"
+        assert stats(dan, "cid")["analysed"] == 1  # Dan sat at it
+        assert stats(eve, "cid") == {"id": ids["cid"], "analysed": 0, "rows": [], "kinds": []}  # private: not for Eve
+        _finished_online_game(cid, dan, watchers=True)
+        seen = stats(eve, "dan")
+        assert seen["analysed"] == 1 and seen["rows"][0]["matches"] == 1  # the game open to watchers only
+        assert stats(dan, "dan")["analysed"] == 2

@@ -21,7 +21,7 @@ from starlette.responses import Response
 
 from ...analysis.stats import DIGEST_VERSION, digest, period_of, summarise
 from ..sessions import HostedGame
-from ..store.storage import AnalysisInfo, Storage
+from ..store.storage import AnalysisInfo, Storage, StorageUnavailable
 
 __all__ = [
     "players_of",
@@ -58,7 +58,8 @@ def store_analysis(
 ) -> AnalysisInfo | None:
     """Store the analysis ``answer`` of game ``gid`` at ``revision`` and ``level`` with its players and its
     digest (:func:`nardy.analysis.stats.digest`); ``None`` when the game is gone or has moved on meanwhile. An
-    answer too large to store is logged and not stored (it is still answered)."""
+    answer too large to store, or one the database failed to take, is logged and not stored (it is still
+    answered)."""
     try:
         dg = digest(answer)
     except Exception:  # an analysis the classifier cannot read: stored without its digest
@@ -68,7 +69,9 @@ def store_analysis(
         return store.put_analysis(gid, revision, level, answer, players_of(s), dg)
     except ValueError as e:
         log.warning("analysis of game %s not stored: %s", gid, e)
-        return None
+    except StorageUnavailable:  # the analysis is answered all the same; a later ask analyses again
+        log.warning("analysis of game %s not stored: the database is unavailable", gid)
+    return None
 
 
 def read_analysis(store: Storage, gid: str, revision: int, level: str | None) -> tuple[dict, AnalysisInfo, list] | None:

@@ -37,6 +37,7 @@ from sqlalchemy import (
     or_,
     select,
 )
+from sqlalchemy.exc import IntegrityError
 
 from .db import _aware, _guarded, _now, games, metadata
 
@@ -69,8 +70,8 @@ def pack(data: dict) -> tuple[bytes, int]:
     """``data`` as compact UTF-8 JSON compressed with zlib: ``(compressed bytes, JSON bytes)``.
 
     Raises:
-        ValueError: the JSON passes :data:`ANALYSIS_MAX` bytes."""
-    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+        ValueError: the JSON passes :data:`ANALYSIS_MAX` bytes, or holds a number JSON has not (NaN, infinity)."""
+    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
     if len(raw) > ANALYSIS_MAX:
         raise ValueError(f"analysis of {len(raw)} bytes: at most {ANALYSIS_MAX} are stored")
     return zlib.compress(raw, ZLIB_LEVEL), len(raw)
@@ -128,22 +129,44 @@ class AnalysisRows:
         row, another sits beside; rows of older revisions of the game are dropped). ``players``: the player ids
         of sides 0 and 1; ``digest``: :func:`nardy.analysis.stats.digest` of the analysis.
 
-        Returns ``None`` (nothing stored) when the game is gone or was stored at a newer revision meanwhile.
+        Returns ``None`` (nothing stored) when the game is gone or is no longer at ``revision``.
 
         Raises:
-            ValueError: the analysis is larger than :data:`ANALYSIS_MAX`.
+            ValueError: :func:`pack` refused the analysis (too large, or not JSON).
         """
         blob, size = pack(data)
         now = _now()
+        row = dict(
+            game_id=gid,
+            revision=revision,
+            level=level,
+            created=now,
+            size=size,
+            data=blob,
+            player0=players[0],
+            player1=players[1],
+            digest=json.dumps(digest or {}, separators=(",", ":")),
+        )
+        for attempt in (1, 2):
+            try:
+                if not self._put_row(gid, revision, level, row):
+                    return None
+                break
+            except IntegrityError:  # another process stored the same analysis meanwhile: replace it
+                if attempt == 2:
+                    raise
+        return AnalysisInfo(revision, level, now, size, len(blob))
+
+    def _put_row(self, gid: str, revision: int, level: str, row: dict) -> bool:
         with self.engine.begin() as c:
             stored = c.execute(select(games.c.revision).where(games.c.id == gid)).scalar()
-            if stored is None or stored < revision:
-                return None
+            if stored != revision:
+                return False  # the game is gone, or has moved on since (nobody asks for that state any more)
             newest = c.execute(
                 select(analyses.c.revision).where(analyses.c.game_id == gid).order_by(analyses.c.revision.desc())
             ).first()
             if newest is not None and newest.revision > revision:
-                return None  # an analysis of a newer revision is kept: this one is already stale
+                return False  # an analysis of a newer revision is kept: this one is already stale
             c.execute(
                 delete(analyses).where(
                     analyses.c.game_id == gid,
@@ -152,20 +175,8 @@ class AnalysisRows:
                     ),
                 )
             )
-            c.execute(
-                analyses.insert().values(
-                    game_id=gid,
-                    revision=revision,
-                    level=level,
-                    created=now,
-                    size=size,
-                    data=blob,
-                    player0=players[0],
-                    player1=players[1],
-                    digest=json.dumps(digest or {}, separators=(",", ":")),
-                )
-            )
-        return AnalysisInfo(revision, level, now, size, len(blob))
+            c.execute(analyses.insert().values(**row))
+        return True
 
     @_guarded
     def analysis_levels(self, gid: str, revision: int) -> list[AnalysisInfo]:
