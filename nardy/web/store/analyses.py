@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from sqlalchemy import (
     Column,
     DateTime,
+    Engine,
     Index,
     Integer,
     LargeBinary,
@@ -114,6 +115,8 @@ class StoredAnalysis:
 class AnalysisRows:
     """The stored analyses of a :class:`~nardy.web.store.storage.Storage` (a part of it: its engine is
     :class:`~nardy.web.store.db.Database`'s)."""
+
+    engine: Engine
 
     @_guarded
     def put_analysis(
