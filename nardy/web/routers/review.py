@@ -49,7 +49,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from ...analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
+from ...analysis import AnalysisError, analyse_match
 from ...rules.errors import GameStateError, NardyError
 from ...rules.numbering import NUMBERINGS, view_point
 from ...rules.position import Position
@@ -125,14 +125,6 @@ class AnalysisCache:
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
-
-    def find_game(self, gid: str, revision: int) -> dict | None:
-        """The analysis of stored game ``gid`` at ``revision`` at any level, the deepest first."""
-        for level in reversed(ANALYSIS_LEVELS):
-            out = self.get(("game", gid, revision, level))
-            if out is not None:
-                return out
-        return None
 
 
 def _cache(request: Request) -> AnalysisCache:
@@ -372,13 +364,16 @@ async def get_analysis(
     game = await load_game(gid, store)
     check_reader(game.session, uid, gid)
     revision = game.saved.revision
-    found = await run_in_threadpool(stored.read_analysis, store, gid, revision, level)
+    cache = _cache(request)
+    found = await run_in_threadpool(
+        stored.read_analysis, store, gid, revision, level, lambda lv: cache.get(("game", gid, revision, lv))
+    )
     if found is None:
         raise Refused(
             404, f"saved game {gid!r} has not been analysed at this state", code="not_analysed", kind="NotFound"
         )
-    data, info, levels = found
-    _cache(request).put(("game", gid, revision, info.level), data)
+    data, chosen, levels = found
+    cache.put(("game", gid, revision, chosen), data)
     return stored.json_answer(request, {**data, "cached": True, "id": gid, "levels": _levels(levels)})
 
 

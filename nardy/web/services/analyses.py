@@ -74,20 +74,24 @@ def store_analysis(
     return None
 
 
-def read_analysis(store: Storage, gid: str, revision: int, level: str | None) -> tuple[dict, AnalysisInfo, list] | None:
-    """The stored analysis of game ``gid`` at ``revision``: at ``level``, else the newest; with its
-    :class:`AnalysisInfo` and the list of every level stored at that revision (newest first). ``None``: none."""
+def read_analysis(
+    store: Storage, gid: str, revision: int, level: str | None, kept=None
+) -> tuple[dict, str, list[AnalysisInfo]] | None:
+    """The stored analysis of game ``gid`` at ``revision``: at ``level``, else the newest; with its level and the
+    list of every analysis stored at that revision (:class:`AnalysisInfo`, newest first). ``None``: none.
+    ``kept(level)``: the process's copy of the analysis at that level, if it has one (then it is not read
+    again: the database says which levels there are, the copy spares unpacking one)."""
     levels = store.analysis_levels(gid, revision)
-    if level is not None:
-        levels_here = [i for i in levels if i.level == level]
-        if not levels_here:
+    chosen = level if level is not None else (levels[0].level if levels else None)
+    if chosen is None or all(i.level != chosen for i in levels):
+        return None
+    data = kept(chosen) if kept is not None else None
+    if data is None:
+        got = store.get_analysis(gid, revision, chosen)
+        if got is None:  # replaced or dropped between the two reads
             return None
-    elif not levels:
-        return None
-    got = store.get_analysis(gid, revision, level)
-    if got is None:  # replaced or dropped between the two reads
-        return None
-    return got.data, got.info, levels
+        data = got.data
+    return data, chosen, levels
 
 
 def player_stats(store: Storage, uid: str, viewer: str | None, limit: int = STATS_GAMES) -> dict:
