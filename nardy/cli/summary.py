@@ -3,7 +3,8 @@
 The analyses are the records found (analysed at ``--level``, as ``nardy analyse`` does) and the analysis JSON
 files (``nardy analyse --json``'s, ``"format": "nardy-analysis"``) in the folders given or named. Each side of
 each analysis counts for the player of that name (``--player``: only that name, compared casefolded); the month
-is the file's modification month (a record carries no reliable date). Printed as two tables (per player, game
+is the record's date (a ``.mat`` header's ``EventDate``, an SGF's ``DT``), else the file's modification month (an
+analysis JSON file carries no date). Printed as two tables (per player, game
 type and month: matches, games, decisions, error rate, PR, luck per game; and per player and game type the kinds
 of decision with the most errors), or written as JSON (``--json``).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import re
 from pathlib import Path
 
 from ..analysis.stats import digest, period_of, summarise
@@ -45,7 +47,23 @@ def analysis_files(paths) -> list[Path]:
     return out
 
 
+#: A record's date: a ``.mat`` header's ``EventDate`` (``; [EventDate "2026.11.30"]``), an SGF's ``DT[2026-11-30]``.
+_DATE = re.compile(r"""\[EventDate\s+"(\d{4})[.-](\d{2})|\bDT\[(\d{4})-(\d{2})""")
+
+
 def _month(path: Path) -> str:
+    """The month of a record (its header's date) or else of the file (its modification time): ``"YYYY-MM"``."""
+    if path.suffix.lower() in (".mat", ".sgf"):
+        try:
+            with path.open(encoding="utf-8", errors="replace") as f:
+                head = f.read(4096)
+        except OSError:
+            head = ""
+        m = _DATE.search(head)
+        if m:
+            year, month = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            if 1 <= int(month) <= 12:
+                return f"{year}-{month}"
     try:
         return period_of(_dt.datetime.fromtimestamp(path.stat().st_mtime, _dt.UTC))
     except OSError:
