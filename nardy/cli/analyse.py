@@ -1,4 +1,6 @@
 """``nardy analyse FILE... [--level L] [--json F] [--html F]``: analyse records, print a summary.
+``nardy analyse DIR... --summary [--player NAME] [--json F]``: players' statistics over many records and saved
+analyses (:mod:`nardy.cli.summary`).
 
 A folder is read for its records (``*.mat``, ``*.sgf``; saved games as ``.json`` are taken when named);
 several records are analysed in parallel, one process per core (``--jobs``), each with its own bots, and
@@ -117,25 +119,64 @@ def _target(opt: str | None, src: Path, many: bool, suffix: str) -> Path | None:
     "--jobs", "-j", default=0, type=click.IntRange(0, 256), help="processes for several records (default: one per core)"
 )
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def analyse_command(files, level, json_out, html_out, jobs, quiet):
+@click.option(
+    "--summary",
+    is_flag=True,
+    help="statistics over all the records and analysis JSON files given (folders too): per player, game type and "
+    "month the error rate, PR, luck per game, and the most frequent kinds of error",
+)
+@click.option("--player", default=None, help="with --summary: only this player's name")
+def analyse_command(files, level, json_out, html_out, jobs, quiet, summary, player):
     """Analyse match records (.mat, .sgf, .xg, saved games as .json; folders of them): every checker play and cube
     decision of both players judged at --level, the luck of each roll, and per player the error rate,
-    performance rating (PR), errors by kind and luck."""
+    performance rating (PR), errors by kind and luck. With --summary: the players' statistics over them all
+    (and over analysis JSON files, as --json writes them, found beside)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..analysis.report import html_report
 
+    if summary:
+        if html_out is not None:
+            raise click.UsageError("--html writes one report per record: not with --summary")
+        _summary(files, level, json_out, jobs, quiet, player)
+        return
+    if player is not None:
+        raise click.UsageError("--player goes with --summary")
     paths = expand_paths(files)
     if not paths:
         raise click.UsageError("no records (.mat, .json, .sgf, .xg) found in " + ", ".join(files))
     many = len(paths) > 1
-    err = Console(stderr=True)
+    results = _analyse_all(paths, level, jobs, quiet or json_out == "-", Console(stderr=True))
+    failed = 0
+    for i, p in enumerate(paths):
+        r = results[i]
+        if isinstance(r, Exception):
+            failed += 1
+            click.echo(terminal_text(f"{p}: cannot analyse: {r}"), err=True)
+            continue
+        # to a terminal, JSON in ASCII: every character of the record's text kept, in JSON's escapes
+        to_tty = json_out == "-" and _tty()
+        _write(_target(json_out, p, many, ".json"), json.dumps(r, indent=1, ensure_ascii=to_tty))
+        _write(_target(html_out, p, many, ".html"), html_report(r))
+        if json_out != "-":
+            for line in summary_lines(r):
+                click.echo(terminal_text(line))  # the players' names and the source come from the record
+    if failed:
+        sys.exit(2)
+
+
+def _analyse_all(paths: list[Path], level: str, jobs: int, quiet: bool, err) -> dict[int, dict | Exception]:
+    """The analysis (``to_dict``) of each record of ``paths`` by its index, or the error that stopped it; several
+    records in parallel (``jobs`` processes, 0: one per core), a progress bar on ``err`` unless ``quiet``."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     results: dict[int, dict | Exception] = {}
+    if not paths:
+        return results
     # the description names a file: shown as text, never read as rich markup
     columns = (TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, disable=quiet or json_out == "-", transient=True) as bar:
-        if not many:
+    with Progress(*columns, console=err, disable=quiet, transient=True) as bar:
+        if len(paths) == 1:
             task = bar.add_task(terminal_text(f"analysing {paths[0].name}"), total=None)
 
             def progress(done, total):
@@ -159,19 +200,43 @@ def analyse_command(files, level, json_out, html_out, jobs, quiet):
                     except ValueError as e:
                         results[i] = e
                     bar.advance(task)
+    return results
+
+
+def _summary(files, level: str, json_out: str | None, jobs: int, quiet: bool, player: str | None) -> None:
+    """``--summary``: analyse the records, read the analysis files, print or write the statistics."""
+    from rich.console import Console
+
+    from .summary import analysis_files, is_analysis, summary_of, summary_tables
+
+    saved = analysis_files(files)
+    done = {p.resolve() for p in saved}
+    records = [
+        p for p in expand_paths(files) if p.resolve() not in done and not (p.suffix == ".json" and is_analysis(p))
+    ]
+    if not records and not saved:
+        raise click.UsageError("no records (.mat, .sgf) or analyses (.json) found in " + ", ".join(files))
+    results = _analyse_all(records, level, jobs, quiet or json_out == "-", Console(stderr=True))
+    analyses: list[tuple[Path, dict]] = []
     failed = 0
-    for i, p in enumerate(paths):
+    for i, p in enumerate(records):
         r = results[i]
         if isinstance(r, Exception):
             failed += 1
             click.echo(terminal_text(f"{p}: cannot analyse: {r}"), err=True)
-            continue
-        # to a terminal, JSON in ASCII: every character of the record's text kept, in JSON's escapes
-        to_tty = json_out == "-" and _tty()
-        _write(_target(json_out, p, many, ".json"), json.dumps(r, indent=1, ensure_ascii=to_tty))
-        _write(_target(html_out, p, many, ".html"), html_report(r))
-        if json_out != "-":
-            for line in summary_lines(r):
-                click.echo(terminal_text(line))  # the players' names and the source come from the record
+        else:
+            analyses.append((p, r))
+    for p in saved:
+        data = is_analysis(p)
+        if data is not None:
+            analyses.append((p, data))
+    out = summary_of(analyses, player)
+    if json_out is not None:
+        _write(Path(json_out), json.dumps(out, indent=1, ensure_ascii=json_out == "-" and _tty()))
+    else:
+        console = Console()
+        click.echo(f"{out['analysed']} analyses")
+        for table in summary_tables(out):
+            console.print(table)
     if failed:
         sys.exit(2)

@@ -36,6 +36,7 @@ NEW_TABLES = {"nardy_users", "nardy_auth_sessions", "nardy_server"} | {
     "nardy_blocks",
     "nardy_presence",
     "nardy_game_actions",
+    "nardy_analyses",
 }
 NEW_GAME_COLUMNS = {"owner", "seat0", "seat1", "visibility", "invite_hash", "clock_due", "base_revision"}
 
@@ -79,7 +80,7 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     url = empty_db
     st = Storage(url)
     tables, cols, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0007"
+    assert rev == SCHEMA_HEAD == "0008"
     assert tables == {"alembic_version", "nardy_games"} | NEW_TABLES
     assert NEW_GAME_COLUMNS <= cols
     # what the revisions made is what nardy.web.store.storage's tables describe (names, types, indexes)
@@ -270,7 +271,41 @@ def test_challenges_made_before_0007_read_as_the_server_making_their_owners_seed
     eng.dispose()
     st.close()
     st = Storage(url)
-    assert schema_of(url)[2] == SCHEMA_HEAD == "0007"
+    assert schema_of(url)[2] == SCHEMA_HEAD
     ch = Community(st).challenge("c1")
     assert ch is not None and ch.own_seed is False and ch.status == "open" and ch.client_seed == "oldseed"
+    st.close()
+
+
+def test_0008_adds_the_stored_analyses_and_a_downgrade_drops_them_keeping_the_games(empty_db):
+    """0008 makes ``nardy_analyses`` (:mod:`nardy.web.store.analyses`): an analysis stored at the head is read
+    back; downgraded to 0007 the table is gone (the analyses with it) and the games are kept; upgraded again the
+    table is back, empty, and takes analyses."""
+    url = empty_db
+    from alembic import command
+
+    from nardy.web.store.db import _alembic_config
+
+    st = Storage(url)
+    g = st.create({"v": 8}, "backgammon", "over", "V", columns={"owner": "u1", "seat0": "u1", "seat1": "u2"})
+    assert st.put_analysis(g.id, 0, "advanced", {"decisions": [1, 2]}, ("u1", "u2"), {"version": 1}) is not None
+    assert st.get_analysis(g.id, 0).data == {"decisions": [1, 2]}
+    eng = engine_for(url)
+    with eng.begin() as c:
+        cfg = _alembic_config()
+        cfg.attributes["connection"] = c
+        command.downgrade(cfg, "0007")
+    tables, _, rev = schema_of(url)
+    assert rev == "0007" and "nardy_analyses" not in tables and "nardy_games" in tables
+    eng.dispose()
+    st.close()
+    st = Storage(url)
+    tables, _, rev = schema_of(url)
+    assert rev == SCHEMA_HEAD == "0008" and "nardy_analyses" in tables
+    assert st.get(g.id).data == {"v": 8}
+    assert st.get_analysis(g.id, 0) is None
+    assert st.put_analysis(g.id, 0, "expert", {"decisions": []}) is not None
+    assert [i.level for i in st.analysis_levels(g.id, 0)] == ["expert"]
+    with st.engine.connect() as c:
+        assert compare_metadata(MigrationContext.configure(c), metadata) == []
     st.close()

@@ -13,17 +13,24 @@ Routes:
 * ``POST /api/analyse/xg?level=``: the same for eXtreme Gammon's ``.xg`` file, its bytes as the body (at most
   :data:`XG_LIMIT`; read by :mod:`nardy.records.xg`, never taken for a path); XG's own analysis in the file
   is put beside nardy's in each decision (``"xg"``, :func:`nardy.analysis.xgbeside.attach_xg`).
-* ``POST /api/games/{gid}/analysis``: analyse a stored game (the match so far); ``GET`` gives the
-  analysis already made (404 ``not_analysed`` when there is none). Authorised as the game's record
-  is (its players, or watchers where the game allows them); a game against another person online is
-  analysed only once its match is over (no help during a live game).
+* ``POST /api/games/{gid}/analysis``: analyse a stored game (the match so far) and store the analysis in the
+  database with the game (:mod:`nardy.web.services.analyses`: one per revision and level; another level sits
+  beside, the same level replaces); ``GET`` gives the stored one of the game's revision, the newest or the
+  ``level`` asked for (404 ``not_analysed`` when there is none), from any server process and after a restart.
+  Both answers list the ``levels`` stored. Authorised as the game's record is (its players, or watchers where
+  the game allows them); a game against another person online is analysed only once its match is over (no
+  help during a live game).
+* ``GET /api/players/{uid}/stats``: a player's statistics over the stored analyses of their games (error rate,
+  PR, luck per game type and month; the kinds of decision they err in most: :mod:`nardy.analysis.stats`); only
+  the analyses of games the asker may see are counted (a private game's never for anyone but its players).
 * ``GET /api/games/{gid}/tutor``: the tutor's judgement of the play about to be confirmed (the steps
   taken so far, a complete play), or of a cube action about to be made (``action=double|take|drop``), in a
   game against the computer or at one screen: the loss against the best and its mark
   (:class:`nardy.analysis.tutor.Tutor`, the analysis' thresholds).
 
-Results are cached in the process (:class:`AnalysisCache`: by the record's SHA-256 or the stored game's
-id and revision, and the level), so a second ask is instant.
+Results are cached in the process too (:class:`AnalysisCache`: by the record's SHA-256 or the stored game's
+id and revision, and the level), so a second ask is instant; for stored games the database is the truth.
+Answers are gzip-compressed for a client that accepts it (:func:`nardy.web.services.analyses.json_answer`).
 
 Every answer is the analysis JSON of :meth:`nardy.analysis.MatchAnalysis.to_dict` (docs/analysis.md)
 with ``review`` added: per decision the board to draw (:func:`review_steps`, the page's
@@ -43,8 +50,9 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 
-from ...analysis import ANALYSIS_LEVELS, AnalysisError, analyse_match
+from ...analysis import AnalysisError, analyse_match
 from ...analysis.xgbeside import attach_xg
 from ...rules.errors import GameStateError, NardyError
 from ...rules.numbering import NUMBERINGS, view_point
@@ -52,6 +60,7 @@ from ...rules.position import Position
 from ..analysisqueue import AnalysisQueue
 from ..deps import ComputeDep, GameId, Numbering, StorageDep, load_game
 from ..errors import Refused
+from ..services import analyses as stored
 from ..services.access import check_reader
 from ..sessions import _numbering_fn, format_steps
 from .auth import current_user
@@ -123,14 +132,6 @@ class AnalysisCache:
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
-
-    def find_game(self, gid: str, revision: int) -> dict | None:
-        """The analysis of stored game ``gid`` at ``revision`` at any level, the deepest first."""
-        for level in reversed(ANALYSIS_LEVELS):
-            out = self.get(("game", gid, revision, level))
-            if out is not None:
-                return out
-        return None
 
 
 def _cache(request: Request) -> AnalysisCache:
@@ -249,9 +250,12 @@ def analysis_answer(match, level: str, deadline=None, source: str = "") -> dict:
     return data
 
 
-async def _run_analysis(request: Request, compute, match_fn, level: str, source: str, key: tuple) -> tuple[dict, bool]:
+async def _run_analysis(
+    request: Request, compute, match_fn, level: str, source: str, key: tuple, lookup=None, keep=None
+) -> tuple[dict, bool]:
     """The analysis of ``key`` once its turn in the queue came: ``(answer, cached)`` (another client may have
-    asked for the same meanwhile: then it is answered from the cache)."""
+    asked for the same meanwhile: then it is answered from the cache, or from ``lookup()``: a blocking read of
+    the database, ``None`` when not there). ``keep(answer)``: blocking, stores a new analysis."""
     user = await current_user(request)
     queue = analysis_queue(request.app)
     async with queue.slot(
@@ -261,6 +265,10 @@ async def _run_analysis(request: Request, compute, match_fn, level: str, source:
         is_disconnected=request.is_disconnected,
     ):
         hit = _cache(request).get(key)
+        if hit is None and lookup is not None:
+            hit = await run_in_threadpool(lookup)
+            if hit is not None:
+                _cache(request).put(key, hit)
         if hit is not None:
             return hit, True
 
@@ -268,6 +276,8 @@ async def _run_analysis(request: Request, compute, match_fn, level: str, source:
             return analysis_answer(match_fn(), level, deadline, source)
 
         out = await compute(work, budget=ANALYSE_BUDGET)
+        if keep is not None:
+            await run_in_threadpool(keep, out)
     _cache(request).put(key, out)
     return out, False
 
@@ -325,11 +335,11 @@ async def analyse_record(request: Request, body: AnalyseBody, compute: ComputeDe
     cache = _cache(request)
     hit = cache.get(key)
     if hit is not None:
-        return {**hit, "cached": True}
+        return stored.json_answer(request, {**hit, "cached": True})
     # the record is replayed first (cheap): a record the rules refuse is answered before any analysis
     match = await compute(lambda deadline: _match_of_text(text, body.format))
     out, cached = await _run_analysis(request, compute, lambda: match, body.level, "upload", key)
-    return {**out, "cached": cached}
+    return stored.json_answer(request, {**out, "cached": cached})
 
 
 def _match_of_xg(raw: bytes):
@@ -376,11 +386,11 @@ async def analyse_xg(
     cache = _cache(request)
     hit = cache.get(key)
     if hit is not None:
-        return {**hit, "cached": True}
+        return stored.json_answer(request, {**hit, "cached": True})
     # the file is read and replayed first (cheap): a file the reader or the rules refuse is answered at once
     match = await compute(lambda deadline: _match_of_xg(raw))
     out, cached = await _run_analysis(request, compute, lambda: match, level, "upload", key)
-    return {**out, "cached": cached}
+    return stored.json_answer(request, {**out, "cached": cached})
 
 
 # ----- stored games ---------------------------------------------------------------------------------------
@@ -395,27 +405,44 @@ def _check_analysable(s) -> None:
         )
 
 
+def _levels(levels) -> list[dict]:
+    return [i.to_dict() for i in levels]
+
+
 @router.get(
     "/api/games/{gid}/analysis",
     tags=["analysis"],
-    summary="The analysis already made of a saved game (404 not_analysed when there is none)",
+    summary="The stored analysis of a saved game at its revision: the newest, or the level asked for "
+    "(404 not_analysed when there is none); levels: those stored",
 )
-async def get_analysis(request: Request, store: StorageDep, gid: GameId):
+async def get_analysis(
+    request: Request,
+    store: StorageDep,
+    gid: GameId,
+    level: AnalysisLevel | None = Query(None, description="the level wanted (default: the newest analysis stored)"),
+):
     uid = await user_id(request)
     game = await load_game(gid, store)
     check_reader(game.session, uid, gid)
-    out = _cache(request).find_game(gid, game.saved.revision)
-    if out is None:
+    revision = game.saved.revision
+    cache = _cache(request)
+    found = await run_in_threadpool(
+        stored.read_analysis, store, gid, revision, level, lambda lv: cache.get(("game", gid, revision, lv))
+    )
+    if found is None:
         raise Refused(
             404, f"saved game {gid!r} has not been analysed at this state", code="not_analysed", kind="NotFound"
         )
-    return {**out, "cached": True, "id": gid}
+    data, chosen, levels = found
+    cache.put(("game", gid, revision, chosen), data)
+    return stored.json_answer(request, {**data, "cached": True, "id": gid, "levels": _levels(levels)})
 
 
 @router.post(
     "/api/games/{gid}/analysis",
     tags=["analysis"],
-    summary="Analyse a saved game (the match so far): its players, or watchers where the game allows",
+    summary="Analyse a saved game (the match so far) and store the analysis with it: its players, or watchers "
+    "where the game allows",
 )
 async def post_analysis(
     request: Request,
@@ -429,13 +456,38 @@ async def post_analysis(
     s = game.session
     check_reader(s, uid, gid)
     _check_analysable(s)
-    key = ("game", gid, game.saved.revision, level)
-    cache = _cache(request)
-    hit = cache.get(key)
+    revision = game.saved.revision
+    key = ("game", gid, revision, level)
+
+    def lookup():
+        found = stored.read_analysis(store, gid, revision, level)
+        return None if found is None else found[0]
+
+    def keep(answer):
+        stored.store_analysis(store, gid, revision, level, answer, s)
+
+    hit = _cache(request).get(key)
+    if hit is None:
+        hit = await run_in_threadpool(lookup)
     if hit is not None:
-        return {**hit, "cached": True, "id": gid}
-    out, cached = await _run_analysis(request, compute, lambda: s.match, level, f"game {gid}", key)
-    return {**out, "cached": cached, "id": gid}
+        out, cached = hit, True
+    else:
+        out, cached = await _run_analysis(request, compute, lambda: s.match, level, f"game {gid}", key, lookup, keep)
+    levels = await run_in_threadpool(store.analysis_levels, gid, revision)
+    return stored.json_answer(request, {**out, "cached": cached, "id": gid, "levels": _levels(levels)})
+
+
+@router.get(
+    "/api/players/{uid}/stats",
+    tags=["analysis"],
+    summary="A player's statistics over the stored analyses of their games the asker may see: error rate, PR "
+    "and luck per game type and month, the most frequent kinds of error",
+)
+async def player_stats(request: Request, store: StorageDep, uid: GameId):
+    if await run_in_threadpool(store.user, uid) is None:
+        raise Refused(404, "no such player", code="no_player", kind="NotFound")
+    viewer = await user_id(request)
+    return await run_in_threadpool(stored.player_stats, store, uid, viewer)
 
 
 # ----- the tutor ----------------------------------------------------------------------------------------------

@@ -324,8 +324,9 @@ async function loadBoard() {
 async function showPlayer(uid) {
   const box = $("#lobby-player");
   try {
-    const [p, h, g] = await Promise.all([
-      api("GET", `/api/players/${uid}`), api("GET", `/api/players/${uid}/history`), api("GET", `/api/players/${uid}/games`)]);
+    const [p, h, g, st] = await Promise.all([
+      api("GET", `/api/players/${uid}`), api("GET", `/api/players/${uid}/history`), api("GET", `/api/players/${uid}/games`),
+      api("GET", `/api/players/${uid}/stats`).catch(() => null)]);
     box.textContent = "";
     box.appendChild(lel("h3", { text: p.name }));
     box.appendChild(lel("p", { text: p.ratings.map((r) => `${t("game_" + r.game)} ${t("lobby_clock_" + r.clock_class)}: ${Math.round(r.rating)}`).join("; ") }));
@@ -344,8 +345,39 @@ async function showPlayer(uid) {
         document.createTextNode(" "), lel("a", { href: x.mat, download: `nardy-${x.id}.mat`, text: ".mat" })));
     }
     box.appendChild(gl);
+    if (st) box.appendChild(playerStats(st));
     box.hidden = false;
   } catch (e) { $("#lobby-error").textContent = e.message; }
+}
+
+// A player's statistics over their analysed games (GET /api/players/{id}/stats): per game type and month the
+// error rate, PR and luck per game, then the kinds of decision with the most errors.
+function playerStats(st) {
+  const sec = lel("section", { class: "player-stats" });
+  sec.appendChild(lel("h4", { text: t("ps_title") }));
+  if (!st.rows.length) { sec.appendChild(lel("p", { class: "empty", text: t("ps_none") })); return sec; }
+  const table = lel("table", { class: "player-stats-rows" });
+  const head = lel("tr", {});
+  for (const k of ["ps_game", "ps_month", "lobby_matches", "rv_decisions", "rv_error_rate", "rv_pr", "ps_luck"]) head.appendChild(lel("th", { text: t(k) }));
+  table.appendChild(head);
+  for (const r of st.rows) {
+    table.appendChild(lel("tr", { "data-period": r.period },
+      lel("td", { text: t("game_" + r.game) }), lel("td", { text: r.period === "all" ? t("ps_all") : r.period }),
+      lel("td", { text: String(r.matches) }), lel("td", { text: String(r.decisions) }),
+      lel("td", { text: r.error_rate.toFixed(1) }), lel("td", { text: r.pr.toFixed(1) }),
+      lel("td", { text: (r.luck_per_game >= 0 ? "+" : "") + r.luck_per_game.toFixed(3) })));
+  }
+  sec.appendChild(table);
+  if (st.kinds.length) {
+    sec.appendChild(lel("h4", { text: t("ps_kinds") }));
+    const ul = lel("ul", { class: "player-stats-kinds" });
+    for (const k of st.kinds) {
+      ul.appendChild(lel("li", { "data-kind": k.kind, text: `${t("game_" + k.game)}: ` + t("ps_kind_line",
+        { kind: t("ps_kind_" + k.kind.replace("-", "_")), errors: k.errors, decisions: k.decisions, loss: k.loss.toFixed(3) }) }));
+    }
+    sec.appendChild(ul);
+  }
+  return sec;
 }
 
 async function loadBlocks() {

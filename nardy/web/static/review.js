@@ -137,10 +137,10 @@ function setStatus(text, kind) {
 async function openReview(id) {
   R.id = id; R.data = null; R.index = 0; R.shown = null;
   drawReview();
-  // the analysis already made is instant; else the server analyses the game now
+  // the analysis stored at this level is instant; else the server analyses the game now (and stores it)
   try {
     let d = null;
-    try { d = await api("GET", `/api/games/${id}/analysis`); } catch (e) { if (e.status !== 404) throw e; }
+    try { d = await api("GET", `/api/games/${id}/analysis?level=${R.level}`); } catch (e) { if (e.status !== 404) throw e; }
     if (!d || d.engine.level !== R.level) d = await analyseGame(id);
     if (R.id !== id) return;
     showAnalysis(d, id);

@@ -23,6 +23,7 @@ from sqlalchemy import (
     update,
 )
 
+from .analyses import analyses
 from .db import (
     NOTICE_MAX,
     NOTIFY_CHANNEL,
@@ -348,6 +349,7 @@ class GameRows:
         with self.engine.begin() as c:
             res = c.execute(delete(games).where(games.c.id == gid))
             c.execute(delete(game_actions).where(game_actions.c.game_id == gid))
+            c.execute(delete(analyses).where(analyses.c.game_id == gid))  # its analyses go with it
         return res.rowcount == 1
 
     @_guarded

@@ -14,7 +14,8 @@ has loaded (:mod:`nardy.web.gamecache` rebuilds and keeps the games).
   before Alembic is recognised and upgraded in place, its games kept).
 * :class:`Storage`: games ``create``, ``get``, ``save``, ``append``, ``changes``, ``delete``, ``list``, ``ping``; users
   ``create_user``, ``user``, ``user_by_name``, ``account_like``, ``register_guest``, ``rename_guest``, ``set_password``;
-  log-in sessions ``create_session``, ``session_user``, ``delete_session``; the server's ``heartbeat``.
+  log-in sessions ``create_session``, ``session_user``, ``delete_session``; analyses ``put_analysis``,
+  ``get_analysis``, ``analysis_levels``, ``analysis_digests``; the server's ``heartbeat``.
 
 A database that is down, locked or failing raises :class:`StorageUnavailable` (its message names no
 driver error, statement or password: the server answers 503 with it); a save that lost a race with
@@ -23,6 +24,7 @@ another writer raises :class:`StaleRevision` (the server answers 409).
 
 from __future__ import annotations
 
+from .analyses import AnalysisInfo, AnalysisRows, StoredAnalysis
 from .db import (
     NOTIFY_CHANNEL,
     SCHEMA_HEAD,
@@ -48,6 +50,8 @@ from .users import NameTaken, User, UserRows, name_key
 __all__ = [
     "Storage",
     "SavedGame",
+    "StoredAnalysis",
+    "AnalysisInfo",
     "GameChanges",
     "User",
     "Login",
@@ -75,7 +79,7 @@ __all__ = [
 ]
 
 
-class Storage(GameRows, UserRows, LoginRows, Database):
+class Storage(GameRows, AnalysisRows, UserRows, LoginRows, Database):
     """Saved games in a database given by URL (default: :func:`default_database_url`).
 
     Thread-safe (SQLAlchemy's pool); each call is one short transaction. The schema is created or
