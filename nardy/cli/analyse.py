@@ -1,4 +1,5 @@
-"""``nardy analyse FILE... [--level L] [--json F] [--html F]``: analyse records, print a summary.
+"""``nardy analyse FILE... [--level L] [--json F] [--html F] [--pdf F] [--lang en|ru]``: analyse records, print
+a summary, write the report (HTML, or PDF printed by a headless Chromium: :mod:`nardy.cli.pdf`).
 
 A folder is read for its records (``*.mat``, ``*.sgf``; saved games as ``.json`` are taken when named);
 several records are analysed in parallel, one process per core (``--jobs``), each with its own bots, and
@@ -114,10 +115,22 @@ def _target(opt: str | None, src: Path, many: bool, suffix: str) -> Path | None:
     help="write the report (a self-contained HTML page) to this file (a folder when several records are analysed)",
 )
 @click.option(
+    "--pdf",
+    "pdf_out",
+    default=None,
+    help="write the report as PDF to this file (a folder when several records are analysed); needs chromium",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "ru"]),
+    default=None,
+    help="language of the report (default: Russian when the system locale is Russian)",
+)
+@click.option(
     "--jobs", "-j", default=0, type=click.IntRange(0, 256), help="processes for several records (default: one per core)"
 )
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def analyse_command(files, level, json_out, html_out, jobs, quiet):
+def analyse_command(files, level, json_out, html_out, pdf_out, lang, jobs, quiet):
     """Analyse match records (.mat, .sgf, saved games as .json; folders of them): every checker play and cube
     decision of both players judged at --level, the luck of each roll, and per player the error rate,
     performance rating (PR), errors by kind and luck."""
@@ -125,7 +138,19 @@ def analyse_command(files, level, json_out, html_out, jobs, quiet):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..analysis.report import html_report
+    from ..texts.catalogue import page_texts
+    from ..texts.i18n import detect_lang
+    from .pdf import PdfError, find_chromium, html_to_pdf
 
+    lang = lang or detect_lang()
+    texts = page_texts(lang)
+    if pdf_out == "-":
+        raise click.UsageError("--pdf writes a file: name one")
+    if pdf_out is not None and find_chromium() is None:
+        raise click.ClickException(
+            "--pdf needs Chromium to print the report: install it (apt-get install chromium) or name it in "
+            "NARDY_CHROMIUM; --html writes the page, which any browser prints"
+        )
     paths = expand_paths(files)
     if not paths:
         raise click.UsageError("no records (.mat, .json, .sgf) found in " + ", ".join(files))
@@ -169,7 +194,14 @@ def analyse_command(files, level, json_out, html_out, jobs, quiet):
         # to a terminal, JSON in ASCII: every character of the record's text kept, in JSON's escapes
         to_tty = json_out == "-" and _tty()
         _write(_target(json_out, p, many, ".json"), json.dumps(r, indent=1, ensure_ascii=to_tty))
-        _write(_target(html_out, p, many, ".html"), html_report(r))
+        _write(_target(html_out, p, many, ".html"), html_report(r, texts, lang))
+        pdf = _target(pdf_out, p, many, ".pdf")
+        if pdf is not None:
+            try:
+                html_to_pdf(html_report(r, texts, lang, expanded=True), pdf)
+            except PdfError as e:
+                failed += 1
+                click.echo(terminal_text(f"{p}: no PDF: {e}"), err=True)
         if json_out != "-":
             for line in summary_lines(r):
                 click.echo(terminal_text(line))  # the players' names and the source come from the record
