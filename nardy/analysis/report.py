@@ -23,7 +23,8 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from ..rules.diagram import Diagram, diagram_svg
+from ..rules.diagram import MAX_NAME, MAX_TITLE, Diagram, diagram_svg
+from ..rules.numbering import NUMBERINGS
 from ..rules.position import Position, check_dice
 from ..rules.variants import get_rules
 from .reporthtml import entries_of, entry_html, match_results, per_game_results, stats_table
@@ -136,9 +137,9 @@ th{background:#f3f3f3}td.l,th.l{text-align:left}tr.group th{background:#e4e9f0}
 .doubtful{color:#a07800}.error{color:#c05000}.blunder{color:#c00000;font-weight:bold}
 .alert.doubtful,.alert.error,.alert.blunder{font-weight:bold}
 section.entry{border-top:1px solid #ddd;padding:.8em 0;display:flex;gap:1.2em;flex-wrap:wrap;align-items:flex-start}
-section.entry figure{margin:0}section.entry figcaption{font-weight:bold;margin-bottom:.3em}
-section.entry.mark-doubtful figcaption{color:#a07800}section.entry.mark-error figcaption{color:#c05000}
-section.entry.mark-blunder figcaption{color:#c00000}
+section.entry.mark-doubtful{border-left:4px solid #d9a400;padding-left:.5em}
+section.entry.mark-error{border-left:4px solid #e06000;padding-left:.5em}
+section.entry.mark-blunder{border-left:4px solid #c00000;padding-left:.5em}
 .info{flex:1;min-width:330px}.info p{margin:.25em 0}.small{color:#666;font-size:90%}
 .mono,code{font-family:ui-monospace,monospace;font-size:90%}code{background:#f6f6f6;padding:0 3px}
 tr.played{font-weight:bold;background:#fff8e0}.cube{border-left:3px solid #2f5f8c;padding-left:.6em;margin:.4em 0}
@@ -159,12 +160,46 @@ def _game_name(tr, game: str) -> str:
     return tr("game_" + game)
 
 
-def _board(d: dict, data: dict, title: str, numbering: str) -> str:
-    """The board of a decision (the decider's view; a take is drawn from the doubler's view), its caption
-    above it."""
-    del numbering
-    svg = board_svg(d["position"], data["game"], d.get("dice"), title=title)
-    return f"<figure><figcaption>{_e(title)}</figcaption>{svg}</figure>"
+def _board(d: dict, data: dict, title: str, numbering: str, theme: str = "light") -> str:
+    """The board of a decision through the one renderer (:func:`board_svg`, :mod:`nardy.rules.diagram`): the
+    decider's view (a take: the doubler's, whose position it is), the players' names and colours (player 0
+    White), the cube's value and owner (none drawn where the game has no cube or in the Crawford game),
+    the score and match length, the pip counts, the dice, the numbering chosen and ``title`` above it."""
+    mover = 1 - d["player"] if d["action"] == "take" else d["player"]
+    names = [_printable(p["name"])[:MAX_NAME] for p in data["players"]]
+    game = _game_of(data, d["game"])
+    crawford = bool(game.get("crawford"))
+    cube = d.get("cube") or {}
+    value = int(cube.get("value") or 1)
+    if not get_rules(data["game"]).cube or crawford:
+        value = 0
+    owner = cube.get("owner")
+    length = int(data.get("length") or 0)
+    score = game.get("score") if length else None
+    return board_svg(
+        d["position"],
+        data["game"],
+        d.get("dice"),
+        _printable(title)[:MAX_TITLE],
+        cube=value,
+        cube_owner=None if owner is None or not value else (0 if owner == mover else 1),
+        score=(int(score[mover]), int(score[1 - mover])) if score else None,
+        length=length,
+        names=(names[mover], names[1 - mover]),
+        numbering=numbering,
+        crawford=crawford,
+        side=mover,
+        theme=theme,
+    )
+
+
+def _game_of(data: dict, n: int) -> dict:
+    return next((g for g in data.get("games", []) if g["game"] == n), {})
+
+
+def _printable(text: str) -> str:
+    """``text`` without control characters (a record's names may hold any): what a diagram may draw."""
+    return "".join(c for c in str(text) if c.isprintable())
 
 
 def html_report(
@@ -177,10 +212,14 @@ def html_report(
         texts: ``texts(key, **params) -> str``, the page catalogue's texts in the reader's language
             (:func:`nardy.texts.catalogue.page_texts`); lang: the page's ``lang`` attribute (``"en"``, ``"ru"``).
         numbering: the point numbering the boards show (:data:`nardy.rules.numbering.NUMBERINGS`).
-        expanded: every game's ``<details>`` open (for printing to PDF).
+        expanded: every game's ``<details>`` open and the boards in the diagram's "print" theme (for PDF).
     Raises:
-        KeyError: ``texts`` lacks a key the report needs.
+        KeyError: ``texts`` lacks a key the report needs; ValueError: a numbering the game does not have.
     """
+    if numbering not in NUMBERINGS[data["game"]]:
+        raise ValueError(
+            f"numbering {numbering!r} is not available for {data['game']}: one of {', '.join(NUMBERINGS[data['game']])}"
+        )
     tr = texts
     game = data["game"]
     match_play = bool(data.get("length"))
@@ -250,7 +289,15 @@ def html_report(
         h.append(f"<h3>{_e(tr('rp_all', n=n, k=len(entries)))}</h3>")
         for e in entries:
             num = e[-1].get("number", e[-1]["move"])
-            h.append(entry_html(tr, e, data, lambda d, t: _board(d, data, t, numbering), anchor=f"g{n}-m{num}"))
+            h.append(
+                entry_html(
+                    tr,
+                    e,
+                    data,
+                    lambda d, t: _board(d, data, t, numbering, "print" if expanded else "light"),
+                    anchor=f"g{n}-m{num}",
+                )
+            )
         h.append("</details>")
     h.append(f"<p class='small'>{_e(tr('rp_footnote'))}</p>")
     h.append("</body></html>")

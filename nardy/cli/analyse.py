@@ -18,6 +18,7 @@ from pathlib import Path
 import click
 
 from ..analysis.core import ANALYSIS_LEVELS, DEFAULT_ANALYSIS_LEVEL
+from ..rules.numbering import NUMBERINGS
 from ..texts.printable import terminal_text
 from .options import level_option
 
@@ -127,10 +128,16 @@ def _target(opt: str | None, src: Path, many: bool, suffix: str) -> Path | None:
     help="language of the report (default: Russian when the system locale is Russian)",
 )
 @click.option(
+    "--numbering",
+    type=click.Choice(["own", "absolute", "traditional"]),
+    default="own",
+    help="point numbering of the report's boards (backgammon and short nardy: own, traditional; long: own, absolute)",
+)
+@click.option(
     "--jobs", "-j", default=0, type=click.IntRange(0, 256), help="processes for several records (default: one per core)"
 )
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
-def analyse_command(files, level, json_out, html_out, pdf_out, lang, jobs, quiet):
+def analyse_command(files, level, json_out, html_out, pdf_out, lang, numbering, jobs, quiet):
     """Analyse match records (.mat, .sgf, saved games as .json; folders of them): every checker play and cube
     decision of both players judged at --level, the luck of each roll, and per player the error rate,
     performance rating (PR), errors by kind and luck."""
@@ -194,16 +201,20 @@ def analyse_command(files, level, json_out, html_out, pdf_out, lang, jobs, quiet
         # to a terminal, JSON in ASCII: every character of the record's text kept, in JSON's escapes
         to_tty = json_out == "-" and _tty()
         _write(_target(json_out, p, many, ".json"), json.dumps(r, indent=1, ensure_ascii=to_tty))
-        _write(_target(html_out, p, many, ".html"), html_report(r, texts, lang))
-        pdf = _target(pdf_out, p, many, ".pdf")
-        if pdf is not None:
-            try:
-                html_to_pdf(html_report(r, texts, lang, expanded=True), pdf)
-            except PdfError as e:
-                failed += 1
-                click.echo(terminal_text(f"{p}: no PDF: {e}"), err=True)
         if json_out != "-":
             for line in summary_lines(r):
                 click.echo(terminal_text(line))  # the players' names and the source come from the record
+        if (html_out or pdf_out) and numbering not in NUMBERINGS[r["game"]]:
+            failed += 1
+            click.echo(terminal_text(f"{p}: no report: {r['game']} has no {numbering} numbering"), err=True)
+            continue
+        _write(_target(html_out, p, many, ".html"), html_report(r, texts, lang, numbering))
+        pdf = _target(pdf_out, p, many, ".pdf")
+        if pdf is not None:
+            try:
+                html_to_pdf(html_report(r, texts, lang, numbering, expanded=True), pdf)
+            except PdfError as e:
+                failed += 1
+                click.echo(terminal_text(f"{p}: no PDF: {e}"), err=True)
     if failed:
         sys.exit(2)

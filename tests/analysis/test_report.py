@@ -68,6 +68,23 @@ def test_the_moves_are_numbered_as_gnubgs_html_export_numbers_them(data, page_en
     assert "Move 2: root to play 31" in sec["g1-m2"]
 
 
+def test_every_board_is_the_diagram_with_names_cube_score_and_caption(data, page_en):
+    sec = _sections(page_en)
+    body = sec["g1-m7"]  # gnubg to play 63 after root took gnubg's double: root owns the cube at 2
+    svg = body[body.index("<svg") : body.index("</svg>")]
+    assert 'class="board diagram"' in svg
+    texts = [html.unescape(t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
+    assert texts[0] == "Move 7: gnubg to play 63"  # the caption, above the board
+    assert "gnubg" in texts and "root" in texts and "0-0, match to 3" in texts
+    assert "2" in texts  # the cube's value
+    assert "pips 153" in texts or any(t.startswith("pips ") for t in texts)
+    # the numbering chosen: long nardy's absolute numbering is refused for backgammon, traditional drawn
+    with pytest.raises(ValueError):
+        html_report(data, page_texts("en"), "en", numbering="absolute")
+    trad = _sections(html_report(data, page_texts("en"), "en", numbering="traditional"))["g1-m7"]
+    assert trad != body
+
+
 def test_gnubg_numbers_restart_each_game_and_a_no_double_shares_the_play_s_number():
     def d(game, kind, action="play", played=""):
         return {"game": game, "kind": kind, "action": action, "played": played}
