@@ -234,7 +234,8 @@ def test_the_review_shows_the_cube_block_and_every_decision_per_game(page, serve
     assert review(page)["index"] == i
     assert "Game 1, move 5" in page.inner_text("#rv-decision .rv-dhead")
     rows = page.evaluate(
-        "[...document.querySelectorAll('#rv-cube tr')].map((r) => [r.dataset.action, r.querySelector('.rv-eq').textContent])"
+        "[...document.querySelectorAll('#rv-cube tr')]"
+        ".map((r) => [r.dataset.action, r.querySelector('.rv-eq').textContent])"
     )
     assert dict(rows) == {k: f"{v:+.3f}" for k, v in d["candidates"].items()}
     assert rows[0][0] == "double/take"  # the proper action first, as gnubg lists it
