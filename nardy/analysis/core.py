@@ -83,6 +83,7 @@ from .results import (
     PlayerSummary,
     luck_mark_of,
     mark_of,
+    proper_cube_action,
     rating_of,
 )
 
@@ -644,6 +645,7 @@ class Analyser:
         )
         if ctx.length:
             d.cube["mwc"] = {k: round(v, 6) for k, v in eqs.items()}
+        d.cube_analysis = self._cube_analysis(cd, ctx, p, d.candidates, loss)
         out.append(d)
         ps = players[p]
         if counted:
@@ -656,6 +658,27 @@ class Analyser:
             if kind:
                 ps.cube_errors[kind] += 1
         return {"decision": d, "eqs": eqs, "scale": scale, "ctx": ctx, "take": cd["take"], "doubler": p}
+
+    def _cube_analysis(self, cd, ctx, p, equities, loss) -> dict:
+        """The figures of GNU Backgammon's "Cube decision" block (the doubler ``p``'s view): the cubeless
+        equity (normalised, and money per cube) and match winning chance, ND/DT/DP (normalised and MWC), the
+        proper action's code (:func:`~nardy.analysis.results.proper_cube_action`) and the decision's error."""
+        probs = cd["probabilities"]
+        cubeless = ctx.cubeless(probs, p)
+        redouble = ctx.owner is not None
+        out = {
+            "ply": self.ply,
+            "cubeless_equity": round(cubeless * ctx.scale(p) if not ctx.length else _emg(cubeless, p, ctx), 6),
+            "cubeless_money": round(ctx.money_cubeless(probs), 6),
+            "equities": dict(equities),
+            "proper": proper_cube_action(cd["equities"], redouble=redouble),
+            "redouble": redouble,
+            "error": round(loss, 6),
+        }
+        if ctx.length:
+            out["cubeless_mwc"] = round(cubeless, 6)
+            out["mwc"] = {k: round(v, 6) for k, v in cd["equities"].items()}
+        return out
 
     def _take_decision(self, info, p, took, out, players, move_no):
         eqs, scale, ctx = info["eqs"], info["scale"], info["ctx"]
@@ -689,6 +712,7 @@ class Analyser:
             cube=dict(dd.cube),
             error_kind=kind,
             probabilities=dd.probabilities,
+            cube_analysis={**dd.cube_analysis, "error": round(loss, 6)} if dd.cube_analysis else None,
         )
         out.append(d)
         ps = players[p]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.evaluator import flip_probs
-from ..flow.cubetheory import CubeDecision, CubeState, cube_decision
+from ..flow.cubetheory import CubeDecision, CubeState, cube_decision, match_cube_decision, money_cube_decision
 from ..flow.game import Game
 from ..flow.met import get_met
 from ..rules.position import Position
@@ -87,6 +87,23 @@ class _Ctx:
         """ND/DT/DP for ``player`` on roll in ``position`` with cubeless ``probs`` (on-roll view), native
         units (money: points times the cube; match: MWC)."""
         return self.decision(probs, position, player)[0]
+
+    def cubeless(self, probs, player) -> float:
+        """``player``'s cubeless value on roll with cubeless ``probs`` (on-roll view) at this cube: money
+        play, ``p W - (1 - p) L`` points times the cube (``W``, ``L``: the average win and loss by the
+        game's scoring); match play, the match winning chance of playing the game out with the cube dead
+        (``p MWC(win) + (1 - p) MWC(loss)``, each weighted by the gammon and backgammon shares): GNU
+        Backgammon's "cubeless equity"."""
+        if self.length:
+            me, opp = self.aways(player)
+            owner = self.owner_rel(player)
+            return match_cube_decision(probs, self.values, 0.0, owner, me, opp, self.cube_value, self.met)["no double"]
+        return self.money_cubeless(probs) * self.cube_value
+
+    def money_cubeless(self, probs) -> float:
+        """The cubeless money equity of ``probs`` (on-roll view) per unit of the cube, whatever the score
+        (gnubg's "Money:" figure beside the match's cubeless equity)."""
+        return money_cube_decision(probs, self.values, 0.0, "centre")["no double"]  # a dead cube: p W - (1 - p) L
 
     def value_on_roll(self, probs, position, player) -> float:
         """``player``'s cubeful value on roll (native units), taking its best cube action."""

@@ -1,18 +1,33 @@
-"""The analysis as a self-contained HTML page: no script, no network, boards and graph as inline SVG.
+"""The analysis as a self-contained HTML page: no network, boards and graph as inline SVG, printable.
 
 :func:`html_report` takes the JSON form of an analysis (:meth:`MatchAnalysis.to_dict`) and returns the
-page: the summary per player, the graph of player 0's equity (money) or match winning chance (match
-play) over the match, and every marked decision (doubtful, error, blunder) with its board drawn from the
-decider's view, the play made and the best plays. :func:`board_svg` draws one position.
+page, laid out as GNU Backgammon's HTML export: the match's statistics per player (checker play, luck,
+cube, overall: gnubg's rows), the graph of player 0's equity (money) or match winning chance (match play)
+over the match, an index of the marked decisions (doubtful, error, blunder), then per game (each a
+collapsible ``<details>``) its statistics and **every** decision, numbered as gnubg numbers its moves,
+each with its board drawn from the decider's view under its caption, the play made, the ranked plays with
+their probabilities, the roll's luck in words, and for cube decisions the cubeless equity and
+probabilities, the cubeful equities of no double / double-take / double-pass, the proper action in words
+and the error (:mod:`nardy.analysis.reporthtml`). Rollout figures (a decision's ``rollout``) replace the
+n-ply ones and are marked "rollout" with their trials and interval; eXtreme Gammon's (``xg``) are shown
+beside ours.
+
+Words come from the caller (``texts``): the analysis layer may not import :mod:`nardy.texts`, so the front
+ends hand over :func:`nardy.texts.catalogue.page_texts` of the reader's language (English or Russian).
+The only script is one attribute that opens every ``<details>`` before printing; ``@media print`` keeps
+each decision (one board) on one page. :func:`board_svg` draws one position.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
-from ..rules.diagram import Diagram, diagram_svg
+from ..rules.diagram import MAX_NAME, MAX_TITLE, Diagram, diagram_svg
+from ..rules.numbering import NUMBERINGS
 from ..rules.position import Position, check_dice
 from ..rules.variants import get_rules
+from .reporthtml import entries_of, entry_html, match_results, per_game_results, stats_table
 
 __all__ = ["html_report", "board_svg", "graph_svg"]
 
@@ -116,11 +131,24 @@ def graph_svg(data: dict, width: int = 760, height: int = 220) -> str:
 
 
 _CSS = """
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:1000px}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
-th{background:#f3f3f3}td.l,th.l{text-align:left}.doubtful{color:#a07800}.error{color:#c05000}
-.blunder{color:#c00000;font-weight:bold}.decision{border-top:1px solid #ddd;padding:.8em 0;display:flex;gap:1.2em;
-flex-wrap:wrap}.small{color:#666;font-size:90%}code{background:#f6f6f6;padding:0 3px}
+body{font-family:system-ui,sans-serif;margin:1.5em;color:#222;max-width:1050px}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 7px;text-align:right}
+th{background:#f3f3f3}td.l,th.l{text-align:left}tr.group th{background:#e4e9f0}
+.doubtful{color:#a07800}.error{color:#c05000}.blunder{color:#c00000;font-weight:bold}
+.alert.doubtful,.alert.error,.alert.blunder{font-weight:bold}
+section.entry{border-top:1px solid #ddd;padding:.8em 0;display:flex;gap:1.2em;flex-wrap:wrap;align-items:flex-start}
+section.entry.mark-doubtful{border-left:4px solid #d9a400;padding-left:.5em}
+section.entry.mark-error{border-left:4px solid #e06000;padding-left:.5em}
+section.entry.mark-blunder{border-left:4px solid #c00000;padding-left:.5em}
+.info{flex:1;min-width:330px}.info p{margin:.25em 0}.small{color:#666;font-size:90%}
+.mono,code{font-family:ui-monospace,monospace;font-size:90%}code{background:#f6f6f6;padding:0 3px}
+tr.played{font-weight:bold;background:#fff8e0}.cube{border-left:3px solid #2f5f8c;padding-left:.6em;margin:.4em 0}
+.luck.very-lucky,.luck.lucky{color:#1a7a1a}.luck.unlucky,.luck.very-unlucky{color:#a03030}
+details.game{margin:1em 0;border:1px solid #ccc;padding:.3em .8em}details.game>summary{font-size:120%;font-weight:bold;
+cursor:pointer}ul.marked{columns:2}
+@media print{body{margin:0;max-width:none}details.game{border:none;padding:0}
+section.entry{break-inside:avoid;page-break-inside:avoid}section.entry.board-page{break-before:page}
+svg.graph{max-width:100%;height:auto}a{color:inherit;text-decoration:none}}
 """
 
 
@@ -128,120 +156,160 @@ def _pct(x) -> str:
     return f"{100 * x:.1f}%"
 
 
-def html_report(data: dict) -> str:
-    """The HTML page of an analysis (``MatchAnalysis.to_dict()``): self-contained, no script, no network."""
+def _game_name(tr, game: str) -> str:
+    return tr("game_" + game)
+
+
+def _board(d: dict, data: dict, title: str, numbering: str, theme: str = "light") -> str:
+    """The board of a decision through the one renderer (:func:`board_svg`, :mod:`nardy.rules.diagram`): the
+    decider's view (a take: the doubler's, whose position it is), the players' names and colours (player 0
+    White), the cube's value and owner (none drawn where the game has no cube or in the Crawford game),
+    the score and match length, the pip counts, the dice, the numbering chosen and ``title`` above it."""
+    mover = 1 - d["player"] if d["action"] == "take" else d["player"]
+    names = [_printable(p["name"])[:MAX_NAME] for p in data["players"]]
+    game = _game_of(data, d["game"])
+    crawford = bool(game.get("crawford"))
+    cube = d.get("cube") or {}
+    value = int(cube.get("value") or 1)
+    if not get_rules(data["game"]).cube or crawford:
+        value = 0
+    owner = cube.get("owner")
+    length = int(data.get("length") or 0)
+    score = game.get("score") if length else None
+    return board_svg(
+        d["position"],
+        data["game"],
+        d.get("dice"),
+        _printable(title)[:MAX_TITLE],
+        cube=value,
+        cube_owner=None if owner is None or not value else (0 if owner == mover else 1),
+        score=(int(score[mover]), int(score[1 - mover])) if score else None,
+        length=length,
+        names=(names[mover], names[1 - mover]),
+        numbering=numbering,
+        crawford=crawford,
+        side=mover,
+        theme=theme,
+    )
+
+
+def _game_of(data: dict, n: int) -> dict:
+    return next((g for g in data.get("games", []) if g["game"] == n), {})
+
+
+def _printable(text: str) -> str:
+    """``text`` without control characters (a record's names may hold any): what a diagram may draw."""
+    return "".join(c for c in str(text) if c.isprintable())
+
+
+def html_report(
+    data: dict, texts: Callable[..., str], lang: str = "en", numbering: str = "own", expanded: bool = False
+) -> str:
+    """The HTML page of an analysis (``MatchAnalysis.to_dict()``): self-contained, no network.
+
+    Args:
+        data: the analysis' JSON form (every decision, with ``number``: gnubg's move numbers).
+        texts: ``texts(key, **params) -> str``, the page catalogue's texts in the reader's language
+            (:func:`nardy.texts.catalogue.page_texts`); lang: the page's ``lang`` attribute (``"en"``, ``"ru"``).
+        numbering: the point numbering the boards show (:data:`nardy.rules.numbering.NUMBERINGS`).
+        expanded: every game's ``<details>`` open and the boards in the diagram's "print" theme (for PDF).
+    Raises:
+        KeyError: ``texts`` lacks a key the report needs; ValueError: a numbering the game does not have.
+    """
+    if numbering not in NUMBERINGS[data["game"]]:
+        raise ValueError(
+            f"numbering {numbering!r} is not available for {data['game']}: one of {', '.join(NUMBERINGS[data['game']])}"
+        )
+    tr = texts
     game = data["game"]
     match_play = bool(data.get("length"))
     names = [p["name"] for p in data["players"]]
     eng = data.get("engine", {})
-    title = f"Analysis: {names[0]} vs {names[1]}"
+    title = tr("rp_title", a=names[0], b=names[1])
+    kind = tr("match_to", n=data["length"]) if match_play else tr("money")
     h = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<!DOCTYPE html><html lang='{_e(lang)}'><head><meta charset='utf-8'>",
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head>",
+        "<body onbeforeprint=\"document.querySelectorAll('details').forEach(function(d){d.open=true})\">",
         f"<h1>{_e(title)}</h1>",
-        f"<p>{_e(_game_name(game))}, "
-        + (f"{data['length']}-point match" if match_play else "money play")
-        + f" ({_e(data.get('source', ''))}). Analysed by nardy at level <b>{_e(eng.get('level'))}</b> "
-        f"({eng.get('ply')}-ply) with net {_e(eng.get('net'))}; {_e(eng.get('cube', ''))}. "
-        f"Luck: {_e(eng.get('luck', ''))}. Marks: {_e(eng.get('thresholds', ''))}. "
-        f"{_e(data.get('seconds', 0))} s.</p>",
-        "<h2>Summary</h2><table id='summary'><tr><th class='l'></th>"
-        + "".join(f"<th>{_e(n)}</th>" for n in names)
-        + "</tr>",
+        "<p>"
+        + _e(
+            tr(
+                "rp_intro",
+                game=_game_name(tr, game),
+                kind=kind,
+                source=data.get("source", ""),
+                level=eng.get("level", ""),
+                ply=eng.get("ply", ""),
+                net=eng.get("net", ""),
+                seconds=data.get("seconds", 0),
+            )
+        )
+        + "</p>",
+        f"<details class='method'><summary>{_e(tr('rp_method'))}</summary><p class='small'>"
+        + "<br>".join(_e(eng.get(k, "")) for k in ("cube", "luck", "thresholds"))
+        + "</p></details>",
+        f"<h2>{_e(tr('rp_match_stats'))}</h2>",
+        stats_table(tr, data, data["decisions"], "summary", match_results(data) if not match_play else None),
     ]
-    rows = [
-        ("Error rate (mp per decision)", "error_rate", "{:.1f}"),
-        ("Performance rating (PR)", "pr", "{:.1f}"),
-        ("Rating (gnubg's words)", "rating", "{}"),
-        ("Decisions counted", "decisions", "{}"),
-        ("Checker error rate (mp)", "checker_error_rate", "{:.1f}"),
-        ("Cube error rate (mp)", "cube_error_rate", "{:.1f}"),
-    ]
-    for label, key, fmt in rows:
-        h.append(f"<tr><td class='l'>{label}</td>" + "".join(f"<td>{fmt.format(p[key])}</td>" for p in data["players"]))
-    for mark in ("doubtful", "error", "blunder"):
+    if match_play:
+        # the match's result (won 1 / lost 0) and its luck-adjusted form (may pass 100%)
         h.append(
-            f"<tr><td class='l {mark}'>{mark.capitalize()}s</td>"
-            + "".join(f"<td>{p['errors'][mark]}</td>" for p in data["players"])
-            + "</tr>"
+            "<p>"
+            + "; ".join(
+                f"{_e(p['name'])}: {_e(tr('rp_st_result'))} {_pct(p['result'])}, "
+                f"{_e(tr('rp_st_luck_adjusted'))} {_pct(p['luck_adjusted_result'])}"
+                for p in data["players"]
+            )
+            + "</p>"
         )
-    for kind in ("missed double", "wrong double", "wrong take", "wrong pass"):
-        h.append(
-            f"<tr><td class='l'>{kind.capitalize()}</td>"
-            + "".join(f"<td>{p['cube_errors'][kind]}</td>" for p in data["players"])
-            + "</tr>"
-        )
-    fmt_luck = _pct if match_play else (lambda v: f"{v:+.3f} points")
-    h.append("<tr><td class='l'>Luck</td>" + "".join(f"<td>{fmt_luck(p['luck'])}</td>" for p in data["players"]))
-    h.append(
-        "<tr><td class='l'>Luck rate (mp per roll)</td>"
-        + "".join(f"<td>{p['luck_rate']:+.1f}</td>" for p in data["players"])
-    )
-    h.append(
-        "<tr><td class='l'>Result</td>"
-        + "".join(f"<td>{fmt_luck(p['result']) if not match_play else _pct(p['result'])}</td>" for p in data["players"])
-    )
-    h.append(
-        "<tr><td class='l'>Luck-adjusted result</td>"
-        + "".join(
-            f"<td>{_pct(p['luck_adjusted_result']) if match_play else fmt_luck(p['luck_adjusted_result'])}</td>"
-            for p in data["players"]
-        )
-    )
-    h.append("</table>")
-    h.append(
-        "<p class='small'>Error rate: normalised equity lost per counted decision (forced plays not counted), in "
-        "millipoints; PR = error rate / 2, the scale of eXtreme Gammon's PR. Luck: each roll's value against the "
-        "average of all 36.</p>"
-    )
-    what = "match winning chance" if match_play else "equity (points)"
-    h.append(f"<h2>{_e(names[0])}'s {what} over the match</h2>")
+    what = tr("rp_graph_mwc") if match_play else tr("rp_graph_equity")
+    h.append(f"<h2>{_e(tr('rp_graph', name=names[0], what=what))}</h2>")
     h.append(graph_svg(data))
     marked = [d for d in data["decisions"] if d.get("mark")]
-    h.append(f"<h2>Marked decisions ({len(marked)})</h2>")
+    h.append(f"<h2>{_e(tr('rp_marked', n=len(marked)))}</h2><ul class='marked'>")
     for d in marked:
-        h.append(_decision_html(d, data, names))
+        h.append(
+            f"<li class='{_e(d['mark'])}'><a href='#g{d['game']}-m{d.get('number', d['move'])}'>"
+            f"{_e(tr('rv_game_move', game=d['game'], move=d.get('number', d['move'])))}"
+            f"</a>: {_e(names[d['player']])}, {_e(tr('rv_mark_' + d['mark']))} ({-d['equity_loss']:+.3f})</li>"
+        )
+    h.append("</ul>")
+    by_game: dict[int, list] = {}
+    for d in data["decisions"]:
+        by_game.setdefault(d["game"], []).append(d)
+    for g in data.get("games", []):
+        n = g["game"]
+        ds = by_game.get(n, [])
+        h.append(f"<details class='game' id='game-{n}'{' open' if expanded else ''}>")
+        h.append(f"<summary>{_e(_game_head(tr, g, data, names))}</summary>")
+        h.append(f"<h3>{_e(tr('rp_game_stats', n=n))}</h3>")
+        h.append(stats_table(tr, data, ds, f"stats-{n}", per_game_results(data, g)))
+        entries = entries_of(ds)
+        h.append(f"<h3>{_e(tr('rp_all', n=n, k=len(entries)))}</h3>")
+        for e in entries:
+            num = e[-1].get("number", e[-1]["move"])
+            h.append(
+                entry_html(
+                    tr,
+                    e,
+                    data,
+                    lambda d, t: _board(d, data, t, numbering, "print" if expanded else "light"),
+                    anchor=f"g{n}-m{num}",
+                )
+            )
+        h.append("</details>")
+    h.append(f"<p class='small'>{_e(tr('rp_footnote'))}</p>")
     h.append("</body></html>")
     return "\n".join(h)
 
 
-def _game_name(game: str) -> str:
-    return {"backgammon": "Backgammon", "short": "Short nardy", "long": "Long nardy"}.get(game, game)
-
-
-def _decision_html(d: dict, data: dict, names) -> str:
-    game = data["game"]
-    match_play = bool(data.get("length"))
-    mark = d["mark"]
-    who = names[d["player"]]
-    head = (
-        f"<h3 class='{_MARK_CLASS.get(mark, '')}'>Game {d['game']}, move {d['move']}: {_e(who)}, "
-        f"{_e(mark)} ({d['equity_loss'] * 1000:.0f} mp"
-        + (f", {d['mwc_loss'] * 100:.2f}% MWC" if match_play and d.get("mwc_loss") is not None else "")
-        + ")</h3>"
-    )
-    board = board_svg(d["position"], game, d.get("dice"), title=f"game {d['game']} move {d['move']}")
-    info = [head, f"<p>Position ID <code>{_e(d['position'])}</code></p>"]
-    if d["kind"] == "checker":
-        dice = "".join(str(x) for x in d["dice"] or ())
-        info.append(
-            f"<p>Rolled {dice}: played <b>{_e(d['played'] or '(no move)')}</b>; best <b>{_e(d['best'])}</b></p>"
-        )
-        info.append("<table><tr><th class='l'>Play</th><th>Equity</th><th>Loss</th><th>Win</th><th>ply</th></tr>")
-        for c in d["candidates"]:
-            cls = " style='font-weight:bold'" if c["play"] == d["played"] else ""
-            info.append(
-                f"<tr{cls}><td class='l'>{_e(c['play'])}</td><td>{c['equity']:+.3f}</td><td>{-c['loss']:.3f}</td>"
-                f"<td>{_pct(c['probabilities']['win'])}</td><td>{c['ply']}</td></tr>"
-            )
-        info.append("</table>")
+def _game_head(tr, g: dict, data: dict, names) -> str:
+    res = g.get("result")
+    if res and res.get("winner") is not None:
+        result = tr("rp_won", name=names[res["winner"]], points=tr("points", n=res["points"]))
     else:
-        eqs = d["candidates"]
-        info.append(f"<p>Cube at {d['cube'].get('value')}: {_e(d['played'])}; proper: <b>{_e(d['best'])}</b></p>")
-        info.append("<table><tr><th class='l'>Cube action</th><th>Equity</th></tr>")
-        for k in ("no double", "double/take", "double/pass"):
-            info.append(f"<tr><td class='l'>{k}</td><td>{eqs[k]:+.3f}</td></tr>")
-        info.append("</table>")
-        if d.get("error_kind"):
-            info.append(f"<p>{_e(d['error_kind'].capitalize())}</p>")
-    return f"<div class='decision'><div>{board}</div><div>{''.join(info)}</div></div>"
+        result = tr("rp_unfinished")
+    score = g.get("score") or [0, 0]
+    crawford = tr("rp_crawford") if g.get("crawford") else ""
+    return tr("rp_game_head", n=g["game"], a=score[0], b=score[1], crawford=crawford, result=result)

@@ -18,6 +18,9 @@ __all__ = [
     "mark_of",
     "luck_mark_of",
     "rating_of",
+    "PROPER_ACTIONS",
+    "proper_cube_action",
+    "gnubg_numbers",
 ]
 
 #: Marks by normalised equity lost (GNU Backgammon's defaults): (mark, lowest loss), worst first.
@@ -66,6 +69,78 @@ def rating_of(error_rate: float) -> str:
     return "Awful!"
 
 
+#: The proper cube actions, as GNU Backgammon words them (eval.c ``GetCubeRecommendation``): the code of
+#: :func:`proper_cube_action` and its English words (the report and the page word them from the catalogue,
+#: ``rp_proper_<code>``).
+PROPER_ACTIONS = {
+    "double_take": "Double, take",
+    "double_pass": "Double, pass",
+    "no_double_take": "No double, take",
+    "too_good_take": "Too good to double, take",
+    "too_good_pass": "Too good to double, pass",
+    "redouble_take": "Redouble, take",
+    "redouble_pass": "Redouble, pass",
+    "no_redouble_take": "No redouble, take",
+    "too_good_re_take": "Too good to redouble, take",
+    "too_good_re_pass": "Too good to redouble, pass",
+}
+
+
+def proper_cube_action(equities: dict, redouble: bool = False) -> str:
+    """The proper cube action (a key of :data:`PROPER_ACTIONS`) from the doubler's ``{"no double",
+    "double/take", "double/pass"}`` (any units, higher better for the doubler), as GNU Backgammon decides
+    it (eval.c ``FindBestCubeDecision``): the opponent passes when taking is worse for it (``DT >= DP``);
+    then the doubler is *too good* when playing on beats the pass (``ND > DP``) and doubles otherwise;
+    when the opponent should take, the doubler doubles when ``DT >= ND``, is too good when ``ND > DP`` and
+    does not double otherwise. ``redouble``: the cube is already the doubler's (words with "redouble").
+    Beavers and dead cubes are not told apart (gnubg's "No double, beaver", "Never double")."""
+    nd, dt, dp = equities["no double"], equities["double/take"], equities["double/pass"]
+    if dt >= dp:
+        code = "too_good_pass" if nd > dp else "double_pass"
+    elif dt >= nd:
+        code = "double_take"
+    elif nd > dp:
+        code = "too_good_take"
+    else:
+        code = "no_double_take"
+    if redouble:
+        code = _REDOUBLE[code]
+    return code
+
+
+_REDOUBLE = {
+    "double_take": "redouble_take",
+    "double_pass": "redouble_pass",
+    "no_double_take": "no_redouble_take",
+    "too_good_take": "too_good_re_take",
+    "too_good_pass": "too_good_re_pass",
+}
+
+
+def gnubg_numbers(decisions: list) -> list[int]:
+    """GNU Backgammon's move numbers (its HTML export's "Move number N") of decision dicts in order: per
+    game from 1, one number per turn's roll and play (the "no double" before it shares the number of the
+    play that follows), one for a double and one for its answer."""
+    out: list[int] = []
+    game = None
+    n = 0
+    pending = False  # a "no double" waits for its play's number
+    for d in decisions:
+        if d["game"] != game:
+            game, n, pending = d["game"], 0, False
+        if d["kind"] == "cube" and d["action"] == "double" and d["played"] == "no double":
+            if not pending:
+                n += 1
+                pending = True
+            out.append(n)
+            continue
+        if not pending:
+            n += 1
+        pending = False
+        out.append(n)
+    return out
+
+
 @dataclass
 class Decision:
     """One decision of one player.
@@ -93,6 +168,15 @@ class Decision:
             ``"wrong double"``, ``"wrong take"``, ``"wrong pass"``; ``""`` otherwise.
         xg: eXtreme Gammon's figures of the decision where the record (an ``.xg`` file) holds them
             (:func:`nardy.analysis.xgbeside.attach_xg`), else ``None`` (then absent from :meth:`to_dict`).
+        probabilities: the cubeless probabilities of a cube decision (the doubler's view, before the roll).
+        cube_analysis: a cube decision's figures as GNU Backgammon's "Cube decision" block gives them (the
+            doubler's view): ``ply``; ``cubeless_equity`` (normalised: money, per unit of the cube; match,
+            the cubeless MWC as EMG) and ``cubeless_money`` (per unit of the cube, whatever the score);
+            ``cubeless_mwc`` (match play); ``equities`` ND/DT/DP normalised (as ``candidates``), ``mwc``
+            the same as match winning chances (match play); ``proper``: :func:`proper_cube_action`'s code;
+            ``redouble``; ``error``: this decision's loss (normalised, the decider's).
+    In the JSON (:meth:`MatchAnalysis.to_dict`) each decision also carries ``number``: GNU Backgammon's move
+    number (:func:`gnubg_numbers`).
     """
 
     game: int
@@ -122,6 +206,7 @@ class Decision:
     error_kind: str = ""
     probabilities: dict | None = None
     xg: dict | None = None
+    cube_analysis: dict | None = None
 
     def to_dict(self) -> dict:
         d = {
@@ -154,6 +239,8 @@ class Decision:
         }
         if self.xg is not None:
             d["xg"] = self.xg
+        if self.cube_analysis is not None:
+            d["cube_analysis"] = self.cube_analysis
         return d
 
 
@@ -257,5 +344,11 @@ class MatchAnalysis:
             "seconds": round(self.seconds, 3),
             "players": [p.to_dict() for p in self.players],
             "games": self.games,
-            "decisions": [d.to_dict() for d in self.decisions],
+            "decisions": _numbered([d.to_dict() for d in self.decisions]),
         }
+
+
+def _numbered(decisions: list) -> list:
+    for d, n in zip(decisions, gnubg_numbers(decisions)):
+        d["number"] = n
+    return decisions

@@ -1,4 +1,5 @@
-"""``nardy analyse FILE... [--level L] [--json F] [--html F]``: analyse records, print a summary.
+"""``nardy analyse FILE... [--level L] [--json F] [--html F] [--pdf F] [--lang en|ru]``: analyse records, print
+a summary, write the report (HTML, or PDF printed by a headless Chromium: :mod:`nardy.cli.pdf`).
 ``nardy analyse DIR... --summary [--player NAME] [--json F]``: players' statistics over many records and saved
 analyses (:mod:`nardy.cli.summary`).
 
@@ -19,6 +20,7 @@ from pathlib import Path
 import click
 
 from ..analysis.core import ANALYSIS_LEVELS, DEFAULT_ANALYSIS_LEVEL
+from ..rules.numbering import NUMBERINGS
 from ..texts.printable import terminal_text
 from .options import level_option
 
@@ -116,6 +118,24 @@ def _target(opt: str | None, src: Path, many: bool, suffix: str) -> Path | None:
     help="write the report (a self-contained HTML page) to this file (a folder when several records are analysed)",
 )
 @click.option(
+    "--pdf",
+    "pdf_out",
+    default=None,
+    help="write the report as PDF to this file (a folder when several records are analysed); needs chromium",
+)
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "ru"]),
+    default=None,
+    help="language of the report (default: Russian when the system locale is Russian)",
+)
+@click.option(
+    "--numbering",
+    type=click.Choice(["own", "absolute", "traditional"]),
+    default="own",
+    help="point numbering of the report's boards (backgammon and short nardy: own, traditional; long: own, absolute)",
+)
+@click.option(
     "--jobs", "-j", default=0, type=click.IntRange(0, 256), help="processes for several records (default: one per core)"
 )
 @click.option("--quiet", "-q", is_flag=True, help="no progress bar")
@@ -126,7 +146,7 @@ def _target(opt: str | None, src: Path, many: bool, suffix: str) -> Path | None:
     "month the error rate, PR, luck per game, and the most frequent kinds of error",
 )
 @click.option("--player", default=None, help="with --summary: only this player's name")
-def analyse_command(files, level, json_out, html_out, jobs, quiet, summary, player):
+def analyse_command(files, level, json_out, html_out, pdf_out, lang, numbering, jobs, quiet, summary, player):
     """Analyse match records (.mat, .sgf, .xg, saved games as .json; folders of them): every checker play and cube
     decision of both players judged at --level, the luck of each roll, and per player the error rate,
     performance rating (PR), errors by kind and luck. With --summary: the players' statistics over them all
@@ -134,14 +154,26 @@ def analyse_command(files, level, json_out, html_out, jobs, quiet, summary, play
     from rich.console import Console
 
     from ..analysis.report import html_report
+    from ..texts.catalogue import page_texts
+    from ..texts.i18n import detect_lang
+    from .pdf import PdfError, find_chromium, html_to_pdf
 
     if summary:
-        if html_out is not None:
-            raise click.UsageError("--html writes one report per record: not with --summary")
+        if html_out is not None or pdf_out is not None:
+            raise click.UsageError("--html and --pdf write one report per record: not with --summary")
         _summary(files, level, json_out, jobs, quiet, player)
         return
     if player is not None:
         raise click.UsageError("--player goes with --summary")
+    lang = lang or detect_lang()
+    texts = page_texts(lang)
+    if pdf_out == "-":
+        raise click.UsageError("--pdf writes a file: name one")
+    if pdf_out is not None and find_chromium() is None:
+        raise click.ClickException(
+            "--pdf needs Chromium to print the report: install it (apt-get install chromium) or name it in "
+            "NARDY_CHROMIUM; --html writes the page, which any browser prints"
+        )
     paths = expand_paths(files)
     if not paths:
         raise click.UsageError("no records (.mat, .json, .sgf, .xg) found in " + ", ".join(files))
@@ -157,10 +189,21 @@ def analyse_command(files, level, json_out, html_out, jobs, quiet, summary, play
         # to a terminal, JSON in ASCII: every character of the record's text kept, in JSON's escapes
         to_tty = json_out == "-" and _tty()
         _write(_target(json_out, p, many, ".json"), json.dumps(r, indent=1, ensure_ascii=to_tty))
-        _write(_target(html_out, p, many, ".html"), html_report(r))
         if json_out != "-":
             for line in summary_lines(r):
                 click.echo(terminal_text(line))  # the players' names and the source come from the record
+        if (html_out or pdf_out) and numbering not in NUMBERINGS[r["game"]]:
+            failed += 1
+            click.echo(terminal_text(f"{p}: no report: {r['game']} has no {numbering} numbering"), err=True)
+            continue
+        _write(_target(html_out, p, many, ".html"), html_report(r, texts, lang, numbering))
+        pdf = _target(pdf_out, p, many, ".pdf")
+        if pdf is not None:
+            try:
+                html_to_pdf(html_report(r, texts, lang, numbering, expanded=True), pdf)
+            except PdfError as e:
+                failed += 1
+                click.echo(terminal_text(f"{p}: no PDF: {e}"), err=True)
     if failed:
         sys.exit(2)
 

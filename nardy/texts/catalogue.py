@@ -36,6 +36,7 @@ __all__ = [
     "plural_category",
     "number_text",
     "page_catalogue",
+    "page_texts",
     "placeholders",
 ]
 
@@ -218,6 +219,24 @@ def placeholders(template: str) -> set[str]:
                 names |= placeholders(form)
         i = end + 1
     return names
+
+
+def page_texts(lang: str):
+    """The texts of the page (section ``page``, then ``common``) in ``lang`` as a callable ``(key,
+    **params) -> str``: what :func:`nardy.analysis.report.html_report` takes (the analysis layer may not
+    import this package, so its front ends hand it over).
+
+    Raises:
+        CatalogueError: an unknown language (a missing key raises KeyError when asked for).
+    """
+    _check_lang(lang)
+
+    def tr(key: str, /, **params) -> str:
+        data = _load()
+        section = "page" if key in data["page"] else "common"
+        return text(section, key, lang, **params)
+
+    return tr
 
 
 def page_catalogue() -> dict:

@@ -231,3 +231,36 @@ def test_an_uploaded_xg_file_is_reviewed_with_xgs_figures(page, server, tmp_path
     page.wait_for_function("nardyReview.data !== null && !nardyReview.busy")
     assert page.evaluate("nardyReview.data.review.players") == ["charlot1", "charlot2"]
     assert page.inner_text("#rv-decision .rv-xg") == "XG: 24/23 13/9"
+
+
+def test_the_review_shows_the_cube_block_and_every_decision_per_game(page, server):
+    """The cube block (issue 45): gnubg's move 5 of gnubg-1002.mat (gnubg doubles; gnubg's proper action
+    "Double, take") with the analysis' three equities, the proper action in words and the error; every
+    decision listed per game in a <details>, a click on one jumps to it; moves numbered as gnubg's."""
+    page.add_init_script(FAST)
+    home(page, server)
+    page.set_input_files("#analyse-upload", str(shared_path(*RECORD)))
+    page.wait_for_selector("#review:not([hidden])", timeout=90_000)
+    page.wait_for_function("nardyReview.data !== null && !nardyReview.busy")
+    ds = page.evaluate("nardyReview.data.decisions")
+    i = next(k for k, d in enumerate(ds) if d["action"] == "double" and d["played"] == "double")
+    d = ds[i]
+    assert d["number"] == 5
+    # the list: one <details> per game, every decision in it; a click jumps there
+    assert page.locator("#rv-list details.rv-game").count() == len({x["game"] for x in ds})
+    assert page.locator("#rv-list li.rv-item").count() == len(ds)
+    click_review(page, f"#rv-list li.rv-item[data-index='{i}']")
+    assert review(page)["index"] == i
+    assert "Game 1, move 5" in page.inner_text("#rv-decision .rv-dhead")
+    rows = page.evaluate(
+        "[...document.querySelectorAll('#rv-cube tr')]"
+        ".map((r) => [r.dataset.action, r.querySelector('.rv-eq').textContent])"
+    )
+    assert dict(rows) == {k: f"{v:+.3f}" for k, v in d["candidates"].items()}
+    assert rows[0][0] == "double/take"  # the proper action first, as gnubg lists it
+    assert page.inner_text("#rv-proper") == "Proper cube action: Double, take"
+    assert f"{d['cube_analysis']['cubeless_equity']:+.3f}" in page.inner_text("#rv-cube .rv-cubeless")
+    assert page.locator("#rv-cube .rv-cube-error").inner_text() == "Error: no error"
+    page.select_option("#lang", "ru")
+    page.wait_for_function("document.querySelector('#rv-proper').textContent.startsWith('Правильное решение')")
+    assert "Удвоить, принять" in page.inner_text("#rv-proper")

@@ -87,6 +87,7 @@ function reviewSection() {
   const side = rEl("aside", { id: "rv-side" }, sec);
   rEl("div", { id: "rv-decision" }, side);
   rEl("div", { id: "rv-summary" }, side);
+  rEl("div", { id: "rv-list" }, side);
   const back = rEl("p", {}, side);
   const a = rEl("button", { id: "rv-back", type: "button", class: "secondary", "data-i18n": "rv_back" }, back, t("rv_back"));
   a.onclick = () => { location.hash = R.id ? "#/game/" + R.id : "#/"; };
@@ -230,6 +231,7 @@ function drawReview() {
   if (!d) {
     title.textContent = t("rv_title");
     rq("#rv-decision").textContent = ""; rq("#rv-summary").textContent = ""; rq("#rv-pos").textContent = "";
+    rq("#rv-list").textContent = "";
     const g = rq("#rv-graph"); while (g.firstChild) g.removeChild(g.firstChild);
     sec.querySelectorAll("#rv-nav button").forEach((b) => { b.disabled = true; });
     rq("#rv-image").removeAttribute("href"); rq("#rv-image").setAttribute("aria-disabled", "true");
@@ -257,6 +259,7 @@ function drawReview() {
   drawDecision();
   drawGraph();
   drawSummary();
+  drawDecisionList();
   R.updates++;
 }
 
@@ -326,7 +329,8 @@ function drawDecision() {
   const d = R.data.decisions[R.index];
   if (!d) return;
   const head = rEl("div", { class: "rv-dhead" }, box);
-  const who = `${t("rv_game_move", { game: d.game, move: d.move })} · ${playerName(d.player)}`;
+  // moves numbered as GNU Backgammon numbers them (the analysis' "number"; older analyses: the record's line)
+  const who = `${t("rv_game_move", { game: d.game, move: d.number || d.move })} · ${playerName(d.player)}`;
   rEl("span", {}, head, d.dice ? `${who} · ${d.dice[0]}-${d.dice[1]}` : who);
   markBadge(d.mark, head);
   const line = (key, text, cls) => {
@@ -378,12 +382,83 @@ function drawDecision() {
       t(R.shown === null ? "rv_show_played" : "rv_show_before"));
     b.onclick = () => { R.shown = R.shown === null ? "played" : null; drawReview(); };
   } else if (d.kind === "cube" && d.candidates) {
-    const tbl = rEl("table", { id: "rv-candidates", class: "rv-table" }, box);
-    const body = rEl("tbody", {}, tbl);
-    for (const k of ["no double", "double/take", "double/pass"]) {
-      const tr = rEl("tr", {}, body);
-      rEl("td", {}, tr, t("rv_cube_" + k.replace(/[ /,]+/g, "_")));
-      rEl("td", {}, tr, signed(d.candidates[k]));
+    drawCubeBlock(box, d);
+  }
+}
+
+// The cube block, as GNU Backgammon's: the cubeless equity and probabilities, the cubeful equities of no
+// double / double-take / double-pass (the proper action first, the others with their difference to it),
+// the proper action in words and the decision's error (the doubler's view, as the analysis gives them).
+function drawCubeBlock(box, d) {
+  const ca = d.cube_analysis || {};
+  const eqs = ca.equities || d.candidates;
+  const div = rEl("div", { id: "rv-cube", class: "rv-cube" }, box);
+  if (ca.cubeless_equity !== undefined) {
+    const key = ca.cubeless_mwc !== undefined ? "rp_cubeless_mwc" : "rp_cubeless";
+    rEl("p", { class: "rv-cubeless" }, div, t(key, {
+      eq: signed(ca.cubeless_equity), money: signed(ca.cubeless_money),
+      mwc: ca.cubeless_mwc !== undefined ? num(100 * ca.cubeless_mwc, 1) + "%" : "" }));
+  }
+  if (d.probabilities) rEl("p", { class: "rv-probs" }, div, cubeProbsText(d.probabilities));
+  const dbl = Math.min(eqs["double/take"], eqs["double/pass"]);
+  const opt = eqs["no double"] >= dbl ? "no double" : (eqs["double/take"] <= eqs["double/pass"] ? "double/take" : "double/pass");
+  const order = [opt, ...["double/pass", "double/take", "no double"].filter((k) => k !== opt)];
+  const names = { "no double": "rp_cube_nd", "double/take": "rp_cube_dt", "double/pass": "rp_cube_dp" };
+  const tbl = rEl("table", { id: "rv-candidates", class: "rv-table" }, div);
+  const body = rEl("tbody", {}, tbl);
+  order.forEach((k, i) => {
+    const tr = rEl("tr", { "data-action": k }, body);
+    rEl("td", {}, tr, `${i + 1}.`);
+    rEl("td", {}, tr, t(names[k]));
+    rEl("td", { class: "rv-eq" }, tr, signed(eqs[k]));
+    rEl("td", {}, tr, i ? signed(eqs[k] - eqs[opt]) : "");
+  });
+  if (ca.proper) {
+    const p = rEl("p", { id: "rv-proper", class: "rv-line" }, div);
+    rEl("b", {}, p, t("rp_proper") + ": ");
+    rEl("span", {}, p, t("rp_proper_" + ca.proper));
+  }
+  const err = rEl("p", { class: "rv-line rv-cube-error" }, div);
+  rEl("b", {}, err, t("rp_error") + ": ");
+  let text = d.equity_loss > 0 ? signed(-d.equity_loss) : t("rp_no_error");
+  if (d.error_kind) text += " — " + t("rp_kind_" + d.error_kind.replace(/ /g, "_"));
+  rEl("span", {}, err, text);
+}
+
+// gnubg's "0.551 0.170 0.008 - 0.449 0.117 0.005": the win levels, then the loss levels (cubeless).
+function cubeProbsText(p) {
+  const keys = Object.keys(p);
+  const win = [p.win, ...keys.filter((k) => k.startsWith("win_")).map((k) => p[k])];
+  const lose = [1 - p.win, ...keys.filter((k) => k.startsWith("lose_")).map((k) => p[k])];
+  return win.map((x) => num(x)).join(" ") + " – " + lose.map((x) => num(x)).join(" ");
+}
+
+// Every decision, per game in a <details> (its players' error rates in the summary line): a click jumps to it.
+function drawDecisionList() {
+  const box = rq("#rv-list");
+  const open = new Set([...box.querySelectorAll("details[open]")].map((e) => e.dataset.game));
+  if (!box.childElementCount && R.data.decisions.length) open.add(String(R.data.decisions[R.index].game));
+  box.textContent = "";
+  const ds = R.data.decisions;
+  const games = [...new Set(ds.map((x) => x.game))];
+  for (const g of games) {
+    const det = rEl("details", { class: "rv-game", "data-game": String(g) }, box);
+    if (open.has(String(g)) || ds[R.index].game === g) det.open = true;
+    const mine = ds.map((x, i) => [x, i]).filter(([x]) => x.game === g);
+    const rate = (p) => {
+      const c = mine.filter(([x]) => x.player === p && x.counted);
+      return c.length ? num((1000 * c.reduce((a, [x]) => a + x.equity_loss, 0)) / c.length, 1) : "—";
+    };
+    rEl("summary", {}, det, `${t("rp_game", { n: g })} · ${playerName(0)} ${rate(0)} · ${playerName(1)} ${rate(1)} (${t("rv_error_rate")})`);
+    const ol = rEl("ol", { class: "rv-all" }, det);
+    for (const [x, i] of mine) {
+      const li = rEl("li", { class: "rv-item" + (i === R.index ? " rv-here" : ""), "data-index": String(i) }, ol);
+      const what = x.kind === "cube" ? t("rv_cube_" + x.played.replace(/[ /,]+/g, "_")) : (x.played || t("rv_no_play"));
+      const dice = x.dice ? `${x.dice[0]}${x.dice[1]}: ` : "";
+      rEl("span", {}, li, `${x.number || x.move}. ${playerName(x.player)} ${dice}${what}`);
+      markBadge(x.mark, li);
+      if (x.luck_mark) rEl("span", { class: "rv-luck" }, li, " " + t("rv_luck_" + x.luck_mark.replace(" ", "_")));
+      li.onclick = () => go(i);
     }
   }
 }
