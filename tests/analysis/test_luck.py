@@ -307,3 +307,19 @@ def test_resigning_a_single_when_a_gammon_is_likely_is_right_and_accepting_it_is
     # resigning the gammon it is likely to lose is right too, and accepting that is right or nearly
     res2, acc2 = _resigned(lost, 1, "accept")
     assert res2["played"] == "resign gammon" and res2["equity_loss"] == pytest.approx(max(0.0, v + 2.0), abs=1e-5)
+
+
+def test_a_record_that_rolls_then_resigns_judges_the_resignation_and_does_not_count_the_roll():
+    # written by gnubg: a 1-point match where charlot2 rolls 51 with a checker hit, then resigns a single
+    m = replay(shared_path("data", "real-mat", "gnubgparser-gnubg-made", "gnubg_roll_then_resign_1p.mat"))
+    data = analyse_match(m, level="advanced").to_dict()
+    roll, res, acc = data["decisions"][-3:]
+    assert (roll["kind"], roll["dice"], roll["played"], roll["counted"]) == ("checker", [5, 1], "", False)
+    assert roll["luck"] is not None
+    assert (res["kind"], res["player"], res["played"], res["best"]) == ("resign", 1, "resign single", "play on")
+    # a 1-point match: the resignation loses the match; the position (the best play for 51) still wins some
+    assert res["mwc_loss"] == pytest.approx(roll["candidates"][0]["mwc"], abs=1e-6) and res["mark"] == "blunder"
+    assert (acc["player"], acc["played"], acc["best"], acc["equity_loss"]) == (0, "accept", "accept", 0.0)
+    assert data["players"][1]["checker_decisions"] == 1 and data["players"][1]["decisions"] == 1
+    (game,) = data["games"]
+    assert game["error"] == pytest.approx(-res["mwc_loss"], abs=1e-6)  # player 0's errors minus player 1's
