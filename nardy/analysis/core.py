@@ -464,7 +464,8 @@ class Analyser:
                 ctx = _Ctx(rules, match.length, score, ng, post)
                 ans = next((e for e in hist[k + 1 : k + 2] if isinstance(e, (AcceptEvent, DeclineEvent))), None)
                 answer = "accept" if isinstance(ans, AcceptEvent) else "decline" if ans is not None else ""
-                where = (self._current_game, move_no(ev.player), move_no(1 - ev.player))
+                mr = move_no(ev.player)
+                where = (self._current_game, mr, (cell[0] + 1) // 2 + 1)  # the answer's move, not advancing it
                 out += resign_decisions(
                     self, ng, ctx, ev.player, ev.level, ev.level_name, answer, pending_double, where
                 )

@@ -326,3 +326,25 @@ def test_a_record_that_rolls_then_resigns_judges_the_resignation_and_does_not_co
     assert data["players"][1]["checker_decisions"] == 1 and data["players"][1]["decisions"] == 1
     (game,) = data["games"]
     assert game["error"] == pytest.approx(-res["mwc_loss"], abs=1e-6)  # player 0's errors minus player 1's
+
+
+def test_a_declined_resignation_leaves_the_move_numbers_of_the_game_as_they_were():
+    def game(resign):
+        g = Game.from_position(Position.start("backgammon"), 0, dice=FixedDice(), cube=False)
+        for dice in ((3, 1), (4, 2), (6, 5), (5, 2)):
+            if resign and dice == (6, 5):
+                g.resign(0, player=g.turn)
+                g.decline_resignation(player=1 - g.turn)
+            g.roll(dice)
+            g.play(g.legal_plays()[0])
+        return _analyse_game(g)
+
+    plain, declined = game(False), game(True)
+    moves = [(d["player"], d["move"]) for d in _checker(plain)]
+    assert [(d["player"], d["move"]) for d in _checker(declined)] == moves == [(0, 1), (1, 1), (0, 2), (1, 2)]
+    res, dec = [d for d in declined["decisions"] if d["kind"] == "resign"]
+    assert (res["player"], res["move"], dec["player"], dec["played"], dec["best"]) == (0, 2, 1, "decline", "accept")
+    # money, a dead cube: a single offered this early is worth more to the opponent than the position, so both the
+    # offer and the refusal give up the same equity
+    assert res["mark"] == "blunder" and dec["error_kind"] == "wrong decline"
+    assert dec["equity_loss"] == pytest.approx(res["equity_loss"], abs=1e-6)
