@@ -20,11 +20,15 @@ decision was worth:
   (``ND`` or ``min(DT, DP)``) minus the value of what was done (``ND`` for no double, ``min(DT, DP)`` for
   a double); the taker's loss is (from the doubler's view) the value of the answer given minus
   ``min(DT, DP)``.
-* **luck**: the value of the best play for the roll thrown minus the value of the position before the roll,
-  both at the analysis level (the position's value being the average over the 36 rolls of the best reply,
-  one ply shallower: the roll's equity against the average of all 36). GNU Backgammon uses 0-ply for
-  luck; at the analysis level the luck and the errors of both sides add up exactly to each game's swing.
-  A dance in a bad position has negative luck.
+* **luck** (:mod:`nardy.analysis.luck`): the value of the roll thrown minus the mean of the values of all 36
+  rolls, each roll's value being its best play's cubeful value at the *luck depth* (one ply below the level:
+  1-ply at grandmaster, the net at advanced and expert; GNU Backgammon uses 0-ply), so the 36 rolls' lucks
+  sum to zero exactly (an opening roll, never a double: the 30 others). A dance in a bad position has
+  negative luck. Over a game the luck and the errors explain the swing up to ``unexplained``: the
+  difference between the level's own figure of each roll (its best play's value minus its value of the
+  position) and the luck's.
+* **endings** (:mod:`nardy.analysis.endings`): long nardy's last roll judged exactly; resignations judged
+  (was resigning right, was accepting or declining right).
 
 Units. Losses and luck are in **normalised equity** (GNU Backgammon's EMG, "equity in money game
 units"): money equity per unit of the cube in money play; in match play, match winning chance converted
@@ -75,6 +79,8 @@ from ..rules.dice import FixedDice
 from ..rules.errors import NardyError
 from ..rules.position import Position
 from .cubeful import _Ctx
+from .endings import last_roll_decision, resign_decisions
+from .luck import luck_of, roll_values
 from .results import (
     LUCK_THRESHOLDS,
     THRESHOLDS,
@@ -121,8 +127,13 @@ class Analyser:
         filters: ``"bot"`` (default): the candidates the bot's own move filters keep are searched to the
             full depth (plus the best and the play made); ``"wide"``: the first ``candidates`` plays all are
             (slower, about 1.5x at 2-ply; the same losses in most decisions).
+        luck_ply: the depth of the luck (:mod:`nardy.analysis.luck`): the depth each roll's best play is
+            valued at, for all 21 rolls a turn. Default: one ply below the level (0, the net, at ``advanced``
+            and ``expert``; 1 at ``grandmaster``, whose value of the position before a roll is then that same
+            average of the 21 rolls at 1-ply, and whose luck agrees with GNU Backgammon's within 0.08 MWC a
+            player on the records checked in ``tests/analysis/test_luck.py``).
     Raises:
-        ValueError: an unknown level.
+        ValueError: an unknown level or a negative ``luck_ply``.
     """
 
     def __init__(
@@ -132,6 +143,7 @@ class Analyser:
         candidates: int = TOP_CANDIDATES,
         seed: int = 0,
         filters: str = "bot",
+        luck_ply: int | None = None,
     ):
         if level not in ANALYSIS_LEVELS:
             raise ValueError(f"unknown analysis level {level!r}: expected one of {', '.join(ANALYSIS_LEVELS)}")
@@ -143,6 +155,11 @@ class Analyser:
         if filters not in ("bot", "wide"):
             raise ValueError(f"filters {filters!r}: expected 'bot' or 'wide'")
         self.filters = filters
+        if luck_ply is None:
+            luck_ply = max(0, self.ply - 1)
+        if int(luck_ply) < 0:
+            raise ValueError(f"luck_ply {luck_ply!r}: expected 0 or more")
+        self.luck_ply = int(luck_ply)
         self.searcher = self.bot.searcher
         self._current_game = 0
         self._cache: dict = {}
@@ -226,6 +243,13 @@ class Analyser:
             self._cache[key] = hit
         return hit
 
+    def roll_values(self, position: Position, ctx: _Ctx, player: int):
+        """The value (native units, ``player``'s view) of each of the 21 rolls for ``player`` on roll in
+        ``position``: its best play's cubeful value at the luck depth (:func:`nardy.analysis.luck.roll_values`,
+        float64[21] in the order of :data:`nardy.analysis.luck.ROLLS`). Their weighted mean is the value
+        before the roll the luck is measured from, so the 36 rolls' lucks sum to zero."""
+        return roll_values(self.searcher, ctx, position, player, self.luck_ply)
+
     def cube(self, position: Position, ctx: _Ctx, player: int) -> dict:
         """Cube equities (native units, ``player`` on roll) at the level's depth, with ``double`` and ``take``
         (the right actions) and the probabilities used."""
@@ -274,8 +298,9 @@ class Analyser:
             "filters": [list(f) for f in self.searcher.filters],
             "cube": "Janowski cubeful money equity; match play through "
             + (get_met(self.rules.name).name + " match equity table" if match.length else "no table (money)"),
-            "luck": "cubeful, at the analysis level: the best play for the roll thrown against the position's "
-            "value before the roll (the average of all 36 rolls)",
+            "luck": f"cubeful, at {self.luck_ply}-ply: the best play for the roll thrown against the mean of the "
+            "36 rolls' best plays (the same depth, net and cube: the 36 lucks sum to zero)",
+            "luck_ply": self.luck_ply,
             "thresholds": "gnubg defaults: doubtful 0.03, error 0.06, blunder 0.12 (normalised equity)",
         }
         return MatchAnalysis(
@@ -364,32 +389,16 @@ class Analyser:
                     step_done()
                 continue
             if isinstance(ev, RollEvent) and getattr(ng, "in_last_roll", False):
-                # long nardy's last roll (option last-roll): listed, not judged (the bots do not search it)
+                # long nardy's last roll (option last-roll): every play's result is known, judged exactly
                 p = ev.player
                 before = ng.position
+                ctx = _Ctx(rules, match.length, score, ng, post)
                 ng.roll(ev.dice)
                 nxt = next((e for e in hist[k + 1 :] if isinstance(e, (PlayEvent, PassEvent))), None)
                 text = nxt.play if isinstance(nxt, PlayEvent) else ""
-                out.append(
-                    Decision(
-                        game=self._current_game,
-                        move=move_no(p),
-                        player=p,
-                        kind="checker",
-                        action="play",
-                        position=before.id(),
-                        match_id="",
-                        dice=tuple(ev.dice),
-                        played=text,
-                        best=text,
-                        equity_loss=0.0,
-                        mwc_loss=None,
-                        mark="",
-                        forced=True,
-                        counted=False,
-                        error_kind="last roll: not judged",
-                    )
-                )
+                d = last_roll_decision(before, ctx, p, tuple(ev.dice), text, self._current_game, move_no(p))
+                out.append(d)
+                self._count(players[p], d)
                 step_done()
                 continue
             if isinstance(ev, RollEvent):
@@ -452,6 +461,15 @@ class Analyser:
                 advance()
                 continue
             if isinstance(ev, ResignEvent):
+                # judged before it is offered: was resigning right, and was the answer (the next event) right?
+                ctx = _Ctx(rules, match.length, score, ng, post)
+                ans = next((e for e in hist[k + 1 : k + 2] if isinstance(e, (AcceptEvent, DeclineEvent))), None)
+                answer = "accept" if isinstance(ans, AcceptEvent) else "decline" if ans is not None else ""
+                mr = move_no(ev.player)
+                where = (self._current_game, mr, (cell[0] + 1) // 2 + 1)  # the answer's move, not advancing it
+                out += resign_decisions(
+                    self, ng, ctx, ev.player, ev.level, ev.level_name, answer, pending_double, where
+                )
                 ng.resign(ev.level, player=ev.player)
             elif isinstance(ev, AcceptEvent):
                 ng.accept_resignation(player=ev.player)
@@ -497,12 +515,12 @@ class Analyser:
     def _turn(self, pos, ctx, p, dice, hist, k, out, players, move_no, opening, first_value):
         """A checker decision of ``p`` in ``pos`` (its view) with ``dice``: the roll's luck and the play made.
 
-        The luck is the value of the best play for the roll thrown minus the value of the position before the
-        roll with the cube as it now is (no double), both at the analysis level: the value before the roll
-        is what the level gives the position (the average over the 36 rolls of the best reply one ply
-        shallower), the same figure the opponent's last play was judged by, so that over a game the luck
-        and the errors add up to the swing (up to resignations)."""
-        del opening
+        The luck is the roll's value minus the mean of the 36 rolls' values, all at the luck depth
+        (:meth:`roll_values`, :func:`nardy.analysis.luck.luck_of`; ``opening``: the 30 rolls that are not
+        doubles), so that it sums to zero over the rolls. ``equity_before``/``value_before`` stay the level's
+        value of the position with the cube as it now is (no double), the same figure the opponent's last play
+        was judged by, so the graph has no jumps; over a game the luck and the errors add up to the swing
+        up to what the level's figures and the luck's differ by (the game's ``unexplained``)."""
         eqs = ctx.cube_eqs(self.probabilities(pos), pos, p)
         before = eqs["no double"]
         scale = ctx.scale(p)
@@ -511,6 +529,7 @@ class Analyser:
             first_value = v0
         # the play made
         nxt = next((e for e in hist[k + 1 :] if isinstance(e, (PlayEvent, PassEvent))), None)
+        no_play = nxt is None
         played = None
         text = ""
         if isinstance(nxt, PlayEvent):
@@ -519,7 +538,7 @@ class Analyser:
         judged = self.checker(pos, dice, ctx, p, played=played)
         rows = judged["plays"]
         best = rows[0][0]
-        luck_native = rows[0][1] - before
+        luck_native, _ = luck_of(self.roll_values(pos, ctx, p), dice, opening=opening)
         luck = luck_native * scale
         row = next((r for r in rows if r[0] == played), rows[0]) if played is not None else rows[0]
         v_played = row[1]
@@ -533,7 +552,8 @@ class Analyser:
             )
         forced = judged["forced"]
         loss = judged["loss"]
-        counted = not forced
+        # a roll after which no play came (the game ended by a resignation) is listed with its luck, not counted
+        counted = not forced and not no_play
         mark = mark_of(loss) if counted else ""
         cands = []
         for pl, v, probs, ply in rows[: self.n]:
@@ -586,20 +606,24 @@ class Analyser:
             cube={"value": ctx.cube_value, "owner": ctx.owner},
         )
         out.append(d)
-        ps = players[p]
+        self._count(players[p], d)
+        return first_value
+
+    @staticmethod
+    def _count(ps: PlayerSummary, d: Decision) -> None:
+        """A checker decision's roll (its luck) and, when counted, its loss in the player's statistics."""
         ps.rolls += 1
-        ps.luck_emg += luck
-        ps.luck += luck_native
+        ps.luck_emg += d.luck or 0.0
+        ps.luck += d.luck_native or 0.0
         if d.luck_mark:
             ps.luck_marks[d.luck_mark] += 1
-        if counted:
+        if d.counted:
             ps.decisions += 1
             ps.checker_decisions += 1
-            ps.total_loss += loss
-            ps.checker_loss += loss
-            if mark:
-                ps.errors[mark] += 1
-        return first_value
+            ps.total_loss += d.equity_loss
+            ps.checker_loss += d.equity_loss
+            if d.mark:
+                ps.errors[d.mark] += 1
 
     def _cube_decision(self, ng, ctx, p, doubled, _unused, out, players, move_no):
         pos = ng.position
@@ -735,7 +759,7 @@ def _may_double(g: Game, player: int) -> bool:
 def _native_loss(d: Decision) -> float:
     """A decision's loss in native units (points, or MWC) for the swing bookkeeping."""
     if d.mwc_loss is not None:
-        return d.mwc_loss if d.counted or d.forced else 0.0
+        return d.mwc_loss if d.counted or d.forced or d.kind == "resign" else 0.0
     cube = d.cube.get("value", 1) if isinstance(d.cube, dict) else 1
     return d.equity_loss * cube
 

@@ -30,6 +30,12 @@ class _Ctx:
         self.jacoby = game.jacoby
         self.limit = game.cube.limit
         self.met = get_met(rules.name) if length else None
+        # long nardy's last roll (option last-roll): the starter's last checker off is not yet a win
+        self.last_roll_starter = (
+            getattr(game, "starter", None)
+            if not rules.hitting and getattr(rules, "last_roll", "off") != "off"
+            else None
+        )
 
     def aways(self, player):
         return self.length - self.score[player], self.length - self.score[1 - player]
@@ -116,6 +122,12 @@ class _Ctx:
         """The mover's (``player``'s) cubeful value after its play (``probs_mover``: mover's view of the
         result board), the opponent on roll with its best cube action."""
         opp = 1 - player
+        if result.mover[0] >= 15 and player == self.last_roll_starter and result.array[27] < 15:
+            # long nardy's last roll: the other side's one more roll may draw; its exact value
+            from .endings import last_roll_value
+
+            v = last_roll_value(self, result.mirror(), opp)
+            return (1.0 - v) if self.length else -v
         if result.mover[0] >= 15 or result.is_game_over():
             return self._terminal(probs_mover, player)
         v = self.value_on_roll(flip_probs(np.asarray(probs_mover), self.rules.name), result.mirror(), opp)
