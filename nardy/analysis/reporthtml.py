@@ -147,6 +147,9 @@ def entry_title(tr, entry: list[dict], names) -> str:
     n = main.get("number", main["move"])
     if main["kind"] == "checker":
         return tr("rp_move_play", n=n, name=names[main["player"]], dice=_dice_text(main["dice"]))
+    if main["kind"] == "resign":
+        key = "rp_move_resign" if main["action"] == "resign" else "rp_move_resign_answer"
+        return tr(key, n=n, name=names[main["player"]])
     if main["action"] == "take":
         value = 2 * int(main["cube"].get("value", 1))
         return tr("rp_move_doubled", n=n, name=names[1 - main["player"]], value=value)
@@ -199,6 +202,8 @@ def decision_html(tr, d: dict, data: dict) -> str:
             line = tr("rp_moves", name=who, play=d["played"])
         else:
             line = tr("rp_cannot_move", name=who)
+    elif d["kind"] == "resign":
+        line = _resign_line(tr, d, who)
     elif d["action"] == "double":
         line = tr("rp_doubles" if d["played"] == "double" else "rp_no_double", name=who)
     else:
@@ -206,6 +211,8 @@ def decision_html(tr, d: dict, data: dict) -> str:
     out.append(f"<p class='did'>• {_e(line)}</p>")
     if d["kind"] == "cube":
         out.append(cube_block(tr, d, data))
+    elif d["kind"] == "resign":
+        out.append(resign_block(tr, d))
     elif isinstance(d.get("candidates"), list) and d["candidates"] and not d.get("forced"):
         out.append(candidates_table(tr, d, data))
     if d.get("xg"):
@@ -219,12 +226,46 @@ def decision_html(tr, d: dict, data: dict) -> str:
         if data.get("length") and d.get("mwc_loss") is not None:
             loss += f", {100 * -d['mwc_loss']:+.2f}%"
         mark = tr("rv_mark_" + d["mark"])
-        if d["kind"] == "cube" and d.get("error_kind"):
+        if d["kind"] in ("cube", "resign") and d.get("error_kind"):
             text = tr("rp_alert_cube", kind=tr("rp_kind_" + d["error_kind"].replace(" ", "_")), mark=mark, loss=loss)
         else:
             text = tr("rp_alert_move", mark=mark, loss=loss)
         out.append(f"<p class='alert {d['mark']}'>{_e(text)}</p>")
     return "<div class='decision'>" + "".join(out) + "</div>"
+
+
+def _resign_line(tr, d: dict, who: str) -> str:
+    """What was done at a resignation: "NAME resigns a gammon" or "NAME accepts/declines"."""
+    if d["action"] == "resign":
+        level = d["played"].removeprefix("resign ").strip()
+        return tr("rp_resigns", name=who, level=tr("res_" + level) if level else "")
+    return tr("rp_resign_accepts" if d["played"] == "accept" else "rp_resign_declines", name=who)
+
+
+_RESIGN_ROWS = {
+    "resign": "rp_rs_resign",
+    "play on": "rp_rs_play_on",
+    "accept": "rp_rs_accept",
+    "decline": "rp_rs_decline",
+}
+
+
+def resign_block(tr, d: dict) -> str:
+    """A resignation judged as gnubg does: the equity (normalised, the decider's view) of each answer, the best
+    first, and the error ("resigned too early", "wrong accept", "wrong decline")."""
+    cands = d.get("candidates") or {}
+    if not isinstance(cands, dict) or not cands:
+        return ""
+    best = max(cands.values())
+    out = ["<table class='cubeeq resign'>"]
+    for i, (k, v) in enumerate(sorted(cands.items(), key=lambda kv: -kv[1]), 1):
+        diff = "" if i == 1 else _signed(v - best)
+        out.append(
+            f"<tr data-action='{_e(k)}'><td>{i}.</td><td class='l'>{_e(tr(_RESIGN_ROWS.get(k, k)))}</td>"
+            f"<td class='eq'>{_signed(v)}</td><td>{_e(diff)}</td></tr>"
+        )
+    out.append("</table>")
+    return "".join(out)
 
 
 def _probs_cells(probs: dict | None, game: str) -> str:

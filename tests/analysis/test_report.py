@@ -266,3 +266,25 @@ def test_nardy_analyse_pdf_prints_the_report(tmp_path):
     assert pdf.startswith(b"%PDF")
     # printed with every game open: one page or so per numbered move (55), never all on a few pages
     assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) >= 40
+
+
+def test_a_resignation_is_shown_judged_with_its_answer_in_both_languages():
+    """A record that rolls then resigns (written by gnubg): the resignation's block lists "Play on" before
+    "Resign" with their equities, the alert names "resigned too early", and the answer is worded as one."""
+    from tests.helpers import shared_path
+
+    rec = shared_path("data", "real-mat", "gnubgparser-gnubg-made", "gnubg_roll_then_resign_1p.mat")
+    d = analyse_file(Path(rec), level="advanced").to_dict()
+    res, acc = [x for x in d["decisions"] if x["kind"] == "resign"]
+    page = html.unescape(html_report(d, page_texts("en")))
+    assert "charlot2 resigns: single game" in page
+    assert "charlot1 accepts the resignation" in page
+    block = re.search(r"<table class='cubeeq resign'>(.*?)</table>", page, re.S).group(1)
+    rows = re.findall(r"data-action='([^']+)'.*?<td class='eq'>([^<]+)</td>", block)
+    assert rows == [
+        ("play on", f"{res['candidates']['play on']:+.3f}"),
+        ("resign", f"{res['candidates']['resign']:+.3f}"),
+    ]
+    assert f"Alert: resigned too early, {res['mark']}" in page.replace("Blunder", "blunder")
+    ru = html.unescape(html_report(d, page_texts("ru")))
+    assert "charlot2 сдаётся: одинарная партия" in ru and "преждевременная сдача" in ru
