@@ -247,7 +247,7 @@ def _plan(data: dict, match, indexes: list[int], n_cands: int) -> list[dict]:
         except (NardyError, ValueError) as e:
             raise RolloutError(f"decision {i}: position {d['position']!r}: {e}") from None
         ctx = _ctx_of(match, rules, d)
-        plan: dict[str, Any] = {"index": i, "kind": d["kind"], "ctx": ctx}
+        plan: dict[str, Any] = {"index": i, "kind": d["kind"], "ctx": ctx, "where": f"{d['position']} {d.get('dice')}"}
         if d["kind"] == "checker":
             plays = [c["play"] for c in d["candidates"][:n_cands]]
             if d.get("played") and d["played"] not in plays:
@@ -277,6 +277,13 @@ def _plan(data: dict, match, indexes: list[int], n_cands: int) -> list[dict]:
     return plans
 
 
+def _decision_seed(seed: int, where: str) -> int:
+    """The dice's seed of one decision: from the run's seed and the decision's position and roll (so a
+    double and its take, the same position, are rolled out with the same dice)."""
+    h = int(hashlib.sha256(where.encode()).hexdigest()[:15], 16)
+    return (int(seed) * 1_000_003 + h) % _MAX_SEED
+
+
 def _unit(plan: dict, game: str, settings: dict) -> dict:
     rolls = [it["roll"] for it in plan["items"] if it["roll"] is not None]
     return {
@@ -286,7 +293,7 @@ def _unit(plan: dict, game: str, settings: dict) -> dict:
         "firsts": [[bool(p.first_turn[0]), bool(p.first_turn[1])] for p in rolls],
         "trials": settings["trials"],
         "truncate": settings["truncate"],
-        "seed": (settings["seed"] * 1_000_003 + plan["index"]) % _MAX_SEED,
+        "seed": _decision_seed(settings["seed"], plan["where"]),
         "vr": settings["variance_reduction"],
         "weights": settings.get("weights"),
         "threads": 0,
@@ -575,6 +582,7 @@ def rollout_analysis(
     progress: Callable[[int, int], None] | None = None,
     deadline=None,
     weights: str | None = None,
+    only=None,
 ) -> dict:
     """Roll out the decisions of ``analysis`` worth it (see the module docstring) and return the analysis dict
     with the ``rollout`` figures written in (a copy: ``analysis`` is left as it was).
@@ -593,7 +601,8 @@ def rollout_analysis(
         progress: ``progress(done, total)`` (decisions) after each. deadline: an object with ``expired()``
             (:class:`nardy.engine.search.Deadline`): no new decision is started after it (the answer then
             holds the decisions done; ``rollout_status`` says how many).
-        weights: a net file to play with (default: the game's shipped net).
+        weights: a net file to play with (default: the game's shipped net). only: indexes of decisions to
+            keep of those ``which`` chooses (``None``: all of them).
     Returns:
         The analysis dict with ``rollout`` in the decisions rolled out, ``engine["rollout"]`` (the settings
         and method) and ``rollout_status`` ``{"done", "total", "complete", "seconds", "trials_per_second"}``.
@@ -615,6 +624,9 @@ def rollout_analysis(
     if data.get("game") != match.rules.name:
         raise RolloutError(f"the analysis is of {data.get('game')}, the match of {match.rules.name}")
     indexes = select_decisions(data, which)
+    if only is not None:
+        keep = {int(i) for i in only}
+        indexes = [i for i in indexes if i in keep]
     plans = _plan(data, match, indexes, candidates)
     settings = {
         "trials": trials,
@@ -624,6 +636,7 @@ def rollout_analysis(
         "variance_reduction": bool(variance_reduction),
         "which": which,
         "weights": weights,
+        "only": None if only is None else sorted(indexes),
     }
     key = {k: v for k, v in settings.items() if k != "weights"}
     key["net"] = os.path.basename(weights) if weights else "shipped"
