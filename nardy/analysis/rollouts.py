@@ -126,13 +126,18 @@ def _net(game: str, weights: str | None):
     return _NETS[key]
 
 
-def roll_unit(unit: dict) -> dict:
+class _Stopped(Exception):
+    """A decision's rollout stopped between batches (its deadline passed): nothing of it is kept."""
+
+
+def roll_unit(unit: dict, stop: Callable[[], bool] | None = None) -> dict:
     """Roll out the positions of one decision (plain data, so that it runs in another process or on Ray).
 
     Args:
         unit: ``{"index", "game", "boards" (int lists [28], on-roll view), "firsts" ([bool, bool] each),
             "trials", "truncate", "seed", "vr", "weights" (a net file or None: the shipped net), "threads"
-            (kernel threads, 0: as they are)}``.
+            (kernel threads, 0: as they are)}``. stop: asked between batches (in this process only); when it
+            says so the decision is given up (:class:`_Stopped`).
     Returns:
         ``{"index", "seconds", "rolls": [{"mean" (K floats, on-roll view), "se" (standard error of the cubeless
         money equity), "batches" ([K floats] per batch), "sizes" (trials per batch), "cut"}]}``.
@@ -152,6 +157,8 @@ def roll_unit(unit: dict) -> dict:
         f = np.asarray(first, np.bool_).reshape(1, 2)
         means, ses, cut = [], [], 0
         for i, n in enumerate(sizes):
+            if stop is not None and stop():
+                raise _Stopped()
             m, se, c = rollout_boards(
                 net, b, f, n, _batch_seed(unit["seed"], i), int(unit["truncate"]), bool(unit["vr"])
             )
@@ -510,10 +517,12 @@ def _save_checkpoint(path: Path, key: dict, results: dict) -> None:
 # ----- running the units ---------------------------------------------------------------------------------------
 def _run_local(units: list[dict], workers: int, put: Callable[[dict], None], deadline) -> None:
     if workers <= 1:
+        stop = deadline.expired if deadline is not None else None
         for u in units:
-            if deadline is not None and deadline.expired():
+            try:
+                put(roll_unit(u, stop))
+            except _Stopped:
                 return
-            put(roll_unit(u))
         return
     import multiprocessing
 
@@ -583,6 +592,7 @@ def rollout_analysis(
     deadline=None,
     weights: str | None = None,
     only=None,
+    threads: int = 0,
 ) -> dict:
     """Roll out the decisions of ``analysis`` worth it (see the module docstring) and return the analysis dict
     with the ``rollout`` figures written in (a copy: ``analysis`` is left as it was).
@@ -597,12 +607,14 @@ def rollout_analysis(
             cores); with ``address`` the tasks in flight (0: twice the cluster's CPUs).
         address: a Ray cluster (``ray.init(address=...)``), or ``"local"`` to start Ray here.
         checkpoint: a JSON file each finished decision is saved to; with ``resume`` its decisions are kept
-            (it must be of the same analysis and settings) and only the others are rolled out.
+            (it must be of the same analysis and settings) and only the others are rolled out. A dict instead
+            keeps them in memory the same way (``{"key", "results"}``: the server's rollouts).
         progress: ``progress(done, total)`` (decisions) after each. deadline: an object with ``expired()``
             (:class:`nardy.engine.search.Deadline`): no new decision is started after it (the answer then
             holds the decisions done; ``rollout_status`` says how many).
         weights: a net file to play with (default: the game's shipped net). only: indexes of decisions to
-            keep of those ``which`` chooses (``None``: all of them).
+            keep of those ``which`` chooses (``None``: all of them). threads: kernel threads of a rollout in
+            this process (0: numba's setting; a server gives 1; processes and Ray tasks always use 1).
     Returns:
         The analysis dict with ``rollout`` in the decisions rolled out, ``engine["rollout"]`` (the settings
         and method) and ``rollout_status`` ``{"done", "total", "complete", "seconds", "trials_per_second"}``.
@@ -641,13 +653,20 @@ def rollout_analysis(
     key = {k: v for k, v in settings.items() if k != "weights"}
     key["net"] = os.path.basename(weights) if weights else "shipped"
     key["fingerprint"] = _fingerprint(data, plans)
-    path = Path(checkpoint) if checkpoint is not None else None
+    memory = checkpoint if isinstance(checkpoint, dict) else None
+    path = Path(checkpoint) if checkpoint is not None and memory is None else None
     results: dict[int, dict] = {}
     if path is not None and resume and path.exists():
         results = _load_checkpoint(path, key)
+    if memory is not None:
+        if resume and memory.get("key") not in (None, key):
+            raise RolloutError("the rollouts kept are of another run (other decisions or settings)")
+        if resume and memory.get("key") == key:
+            results = memory["results"]
+        memory["key"], memory["results"] = key, results
     game = match.rules.name
     by_index = {p["index"]: p for p in plans}
-    todo = [_unit(p, game, settings) for p in plans if p["index"] not in results]
+    todo = [{**_unit(p, game, settings), "threads": threads} for p in plans if p["index"] not in results]
     total = len(plans)
     rolled_positions = sum(len(u["boards"]) for u in todo)
     if progress is not None:
