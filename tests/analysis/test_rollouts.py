@@ -222,3 +222,27 @@ def test_nardy_analyse_rollout_writes_the_figures_and_resumes(tmp_path, monkeypa
     # --rollout takes one record
     r3 = CliRunner().invoke(main, ["analyse", str(src), str(src.parent / "gnubg-1001.mat"), "--rollout", "-q"])
     assert r3.exit_code != 0 and "one record" in r3.output
+
+
+def test_ctrl_c_stops_nardy_analyse_rollout_leaving_the_checkpoint(tmp_path, monkeypatch):
+    import nardy.analysis.rollouts as ro
+
+    monkeypatch.chdir(tmp_path)
+    real = ro.rollout_analysis
+
+    def interrupted(*a, **kw):
+        def stop(done, total):
+            kw["progress"](done, total)
+            if done == 1:
+                raise KeyboardInterrupt
+
+        return real(*a, **{**kw, "progress": stop})
+
+    monkeypatch.setattr(ro, "rollout_analysis", interrupted)
+    src = shared_path(*RECORD)
+    args = ["analyse", str(src), "--level", "advanced", "-q", "--rollout", "--trials", "4", "--truncate", "1"]
+    args += ["--candidates", "1", "--workers", "1", "--checkpoint", "ck.json"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 130, r.output
+    assert "ck.json" in r.output and "--resume" in r.output
+    assert len(json.loads((tmp_path / "ck.json").read_text())["results"]) == 1
