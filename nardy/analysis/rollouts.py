@@ -147,7 +147,12 @@ def roll_unit(unit: dict, stop: Callable[[], bool] | None = None) -> dict:
     if unit.get("threads"):
         import numba
 
+        before = numba.get_num_threads()  # per thread: given back, the thread may search for a bot next
         numba.set_num_threads(max(1, min(int(unit["threads"]), numba.config.NUMBA_NUM_THREADS)))
+        try:
+            return roll_unit({**unit, "threads": 0}, stop)
+        finally:
+            numba.set_num_threads(before)
     t0 = time.perf_counter()
     net = _net(unit["game"], unit.get("weights"))
     sizes = batch_sizes(int(unit["trials"]))

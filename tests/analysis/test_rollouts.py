@@ -246,3 +246,18 @@ def test_ctrl_c_stops_nardy_analyse_rollout_leaving_the_checkpoint(tmp_path, mon
     assert r.exit_code == 130, r.output
     assert "ck.json" in r.output and "--resume" in r.output
     assert len(json.loads((tmp_path / "ck.json").read_text())["results"]) == 1
+
+
+def test_a_rollout_on_one_thread_gives_the_thread_its_kernel_threads_back():
+    # the server rolls out on a worker thread with one kernel thread; the same thread then searches for bots
+    import numba
+
+    from nardy.analysis.rollouts import roll_unit
+
+    pos = Position.start("backgammon")
+    unit = {"index": 0, "game": "backgammon", "boards": [[int(x) for x in pos.array]], "firsts": [[False, False]]}
+    unit.update(trials=4, truncate=1, seed=1, vr=False, weights=None)
+    before = numba.get_num_threads()
+    one = roll_unit({**unit, "threads": 1})
+    assert numba.get_num_threads() == before
+    assert one["rolls"] == roll_unit({**unit, "threads": 0})["rolls"]  # the same figures on any threads

@@ -127,6 +127,14 @@ def test_the_marked_decisions_are_rolled_out_and_the_analysis_carries_the_figure
     assert kept["rollout_status"]["complete"] and kept["decisions"] == a["decisions"]
     again = ann.post(_url(stored, trials=6, truncate=1, candidates=1))
     assert again.status_code == 200 and again.json()["state"] == "done"
+    # other settings: rolled out afresh from the n-ply analysis, not from the rolled-out one
+    r = ann.post(_url(stored, trials=4, truncate=1, candidates=1))
+    assert r.status_code == 202, r.text
+    st = _wait(ann, stored)
+    assert (st["state"], st["done"], st["total"], st["complete"]) == ("done", 13, 13, True), st
+    redo = st["analysis"]["decisions"]
+    assert all(d["rollout"]["trials"] == 4 for d in redo if "rollout" in d)
+    assert [d.get("nply") for d in redo] == [d.get("nply") for d in a["decisions"]]
 
 
 def test_one_rollout_at_a_time_per_player(ann, monkeypatch):
