@@ -417,7 +417,9 @@ async function rolloutGame() {
   const btn = rq("#rv-rollout-btn");
   if (btn) btn.disabled = true;
   try {
-    let st = await api("POST", `/api/games/${id}/analysis/rollout`);
+    // the settings: the server's defaults, or those kept in this browser ("trials=72&truncate=20&candidates=3")
+    const kept = (localStorage.getItem("nardy.review.rollout") || "").replace(/[^a-z0-9=&]/g, "");
+    let st = await api("POST", `/api/games/${id}/analysis/rollout${kept ? "?" + kept : ""}`);
     while (st.state === "waiting" || st.state === "running") {
       setStatus(st.state === "waiting" ? t("rv_rollout_waiting") : t("rv_rollout_running", { done: st.done, total: st.total || "…" }), "wait");
       R.updates++;
