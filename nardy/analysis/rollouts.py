@@ -50,7 +50,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -241,7 +241,7 @@ def _ctx_of(match, rules, d: dict) -> _Ctx:
         jacoby=g.jacoby,
         cube=SimpleNamespace(limit=g.cube.limit),
     )
-    return _Ctx(rules, match.length, score, shim, post)
+    return _Ctx(rules, match.length, score, cast(Any, shim), post)  # the attributes of a Game it reads
 
 
 def _plan(data: dict, match, indexes: list[int], n_cands: int) -> list[dict]:
@@ -398,7 +398,7 @@ def _cube_figures(plan: dict, raw: dict, game: str, settings: dict) -> tuple[dic
     r = raw["rolls"][0]
     probs = np.asarray(r["mean"], np.float64)
     eqs, dec = ctx.decision(probs, pos, player)
-    spreads = {k: [] for k in eqs}
+    spreads: dict[str, list[float]] = {k: [] for k in eqs}
     eb = []
     for m in r["batches"]:
         pm = np.asarray(m, np.float64)
