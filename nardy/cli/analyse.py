@@ -22,7 +22,7 @@ import click
 from ..analysis.core import ANALYSIS_LEVELS, DEFAULT_ANALYSIS_LEVEL
 from ..rules.numbering import NUMBERINGS
 from ..texts.printable import terminal_text
-from .options import level_option
+from .options import level_option, seed_option
 
 __all__ = ["analyse_command", "summary_lines", "expand_paths"]
 
@@ -146,11 +146,73 @@ def _target(opt: str | None, src: Path, many: bool, suffix: str) -> Path | None:
     "month the error rate, PR, luck per game, and the most frequent kinds of error",
 )
 @click.option("--player", default=None, help="with --summary: only this player's name")
-def analyse_command(files, level, json_out, html_out, pdf_out, lang, numbering, jobs, quiet, summary, player):
+@click.option(
+    "--rollout",
+    is_flag=True,
+    help="then roll out the marked decisions' best candidates and the play made (one record; docs/analysis.md)",
+)
+@click.option(
+    "--all-decisions", is_flag=True, help="with --rollout: every decision that is not forced, not only the marked"
+)
+@click.option(
+    "--trials", default=324, show_default=True, type=click.IntRange(1, 1_000_000), help="with --rollout: games per play"
+)
+@click.option(
+    "--truncate",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 10_000),
+    help="with --rollout: plies per game, then the net's view (0: to the end)",
+)
+@click.option(
+    "--candidates",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1, 20),
+    help="with --rollout: the best plays rolled out per checker decision (and the play made)",
+)
+@seed_option("with --rollout: seed of the dice", default=1, limit=2**63 - 1)
+@click.option(
+    "--ray", "ray_address", default=None, help="with --rollout: a Ray cluster's address (local: start Ray here)"
+)
+@click.option(
+    "--workers", default=0, type=click.IntRange(0, 1024), help="with --rollout: processes (default: one per core)"
+)
+@click.option("--resume", is_flag=True, help="with --rollout: keep the decisions of the checkpoint, roll out the rest")
+@click.option(
+    "--checkpoint",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="with --rollout: the file each finished decision is saved to (default: RECORD.rollout.json here)",
+)
+def analyse_command(
+    files,
+    level,
+    json_out,
+    html_out,
+    pdf_out,
+    lang,
+    numbering,
+    jobs,
+    quiet,
+    summary,
+    player,
+    rollout,
+    all_decisions,
+    trials,
+    truncate,
+    candidates,
+    seed,
+    ray_address,
+    workers,
+    resume,
+    checkpoint,
+):
     """Analyse match records (.mat, .sgf, .xg, saved games as .json; folders of them): every checker play and cube
     decision of both players judged at --level, the luck of each roll, and per player the error rate,
     performance rating (PR), errors by kind and luck. With --summary: the players' statistics over them all
-    (and over analysis JSON files, as --json writes them, found beside)."""
+    (and over analysis JSON files, as --json writes them, found beside). With --rollout (one record) the marked
+    decisions are then rolled out (stop with Ctrl-C, go on with --resume)."""
     from rich.console import Console
 
     from ..analysis.report import html_report
@@ -161,6 +223,8 @@ def analyse_command(files, level, json_out, html_out, pdf_out, lang, numbering, 
     if summary:
         if html_out is not None or pdf_out is not None:
             raise click.UsageError("--html and --pdf write one report per record: not with --summary")
+        if rollout:
+            raise click.UsageError("--rollout rolls out one record's decisions: not with --summary")
         _summary(files, level, json_out, jobs, quiet, player)
         return
     if player is not None:
@@ -178,6 +242,8 @@ def analyse_command(files, level, json_out, html_out, pdf_out, lang, numbering, 
     if not paths:
         raise click.UsageError("no records (.mat, .json, .sgf, .xg) found in " + ", ".join(files))
     many = len(paths) > 1
+    if rollout and many:
+        raise click.UsageError("--rollout takes one record")
     results = _analyse_all(paths, level, jobs, quiet or json_out == "-", Console(stderr=True))
     failed = 0
     for i, p in enumerate(paths):
@@ -186,12 +252,24 @@ def analyse_command(files, level, json_out, html_out, pdf_out, lang, numbering, 
             failed += 1
             click.echo(terminal_text(f"{p}: cannot analyse: {r}"), err=True)
             continue
+        if rollout:
+            from .analyse_rollout import run_rollouts
+
+            opts = {"trials": trials, "truncate": truncate, "candidates": candidates, "seed": seed}
+            opts.update(ray=ray_address, workers=workers, resume=resume, checkpoint=checkpoint)
+            opts["which"] = "all" if all_decisions else "marked"
+            r = run_rollouts(r, p, opts, quiet or json_out == "-")
         # to a terminal, JSON in ASCII: every character of the record's text kept, in JSON's escapes
         to_tty = json_out == "-" and _tty()
         _write(_target(json_out, p, many, ".json"), json.dumps(r, indent=1, ensure_ascii=to_tty))
         if json_out != "-":
             for line in summary_lines(r):
                 click.echo(terminal_text(line))  # the players' names and the source come from the record
+            if rollout:
+                from .analyse_rollout import rollout_lines
+
+                for line in rollout_lines(r):
+                    click.echo(terminal_text(line))
         if (html_out or pdf_out) and numbering not in NUMBERINGS[r["game"]]:
             failed += 1
             click.echo(terminal_text(f"{p}: no report: {r['game']} has no {numbering} numbering"), err=True)

@@ -153,6 +153,28 @@ def test_review_of_a_finished_game_steps_jumps_and_draws_the_graph(page, server)
     assert review(page)["n"] == r["n"]
 
 
+def test_the_review_rolls_out_the_marked_decisions_and_shows_their_figures(page, server):
+    page.add_init_script(FAST + "localStorage.setItem('nardy.review.rollout', 'trials=6&truncate=1&candidates=1');")
+    home(page, server)
+    page.set_input_files("#import", str(shared_path(*RECORD)))
+    page.wait_for_function("window.nardy.view && window.nardy.view.match_over")
+    page.wait_for_selector("#btn-analyse:visible")
+    page.click("#btn-analyse")
+    page.wait_for_function("nardyReview.data !== null && !nardyReview.busy", timeout=90_000)
+    assert page.query_selector("#rv-rollout") is None  # no rollout figures yet
+    page.click("#rv-rollout-btn")
+    page.wait_for_function(
+        "nardyReview.data.rollout_status && nardyReview.data.rollout_status.complete && !nardyReview.rolling",
+        timeout=120_000,
+    )
+    first = page.evaluate("nardyReview.data.decisions.findIndex((d) => d.rollout)")
+    page.evaluate(f"go({first})")
+    text = page.inner_text("#rv-rollout")
+    assert "6 trials" in text and "±" in text
+    assert "13 of 13" in page.inner_text("#rv-summary")
+    assert page.query_selector("#rv-rollout-btn") is None  # complete: no button left
+
+
 def test_an_uploaded_record_is_analysed_by_the_server_and_reviewed(page, server):
     page.add_init_script(FAST)
     home(page, server)

@@ -2,6 +2,7 @@
 // (POST /api/games/{id}/analysis, POST /api/analyse), stepped through play by play on the board of
 // board.js; the played move against the best ones with their equities, the equity / match winning chance
 // graph over the match (click a point to jump), mistakes coloured, jumps to the next/previous mistake.
+// A saved game's analysis may be rolled out (the marked decisions played out by the server, polled until done).
 // And the tutor: in a game against the computer, before a play is confirmed, the server judges it
 // (GET /api/games/{id}/tutor) and the page asks "this loses 0.123 - best is ...; confirm anyway?".
 //
@@ -17,6 +18,7 @@ const R = {
   level: localStorage.getItem("nardy.review.level") || "expert",
   updates: 0,      // counts what was drawn (tests wait on it)
   busy: false,
+  rolling: false,  // a rollout asked for and not finished
 };
 window.nardyReview = R;
 
@@ -356,6 +358,7 @@ function drawDecision() {
     const loss = d.xg.equity_loss > 0 ? " " + t("rv_xg_loss", { loss: num(d.xg.equity_loss) }) : "";
     line("rv_xg", actionText(d.xg.best) + loss, "rv-xg");
   }
+  if (d.rollout) drawRollout(d, box);
   if (d.kind === "checker" && Array.isArray(d.candidates)) {
     const tbl = rEl("table", { id: "rv-candidates", class: "rv-table" }, box);
     const hr = rEl("tr", {}, rEl("thead", {}, tbl));
@@ -487,6 +490,82 @@ function drawSummary() {
   const eng = rEl("p", { class: "rv-engine" }, box,
     t("rv_engine", { level: t("rv_level_" + d.engine.level), ply: d.engine.ply, seconds: num(d.seconds, 1) }));
   eng.title = d.engine.net;
+  rolloutControls(box);
+}
+
+// ----- rollouts (POST/GET /api/games/{id}/analysis/rollout): the marked decisions played out by the server ------
+// The figures a rollout gave a decision: each candidate's equity with its 95% interval, or the cube's
+// ND/DT/DP; and the n-ply mark it replaced.
+function drawRollout(d, box) {
+  const ro = d.rollout;
+  const sec = rEl("div", { id: "rv-rollout", class: "rv-rollout" }, box);
+  let head = t("rv_rollout_figures", { trials: ro.trials, plies: ro.truncation || "∞" });
+  if (ro.cubeful) head += ", " + t("rv_rollout_cubeful");
+  rEl("h4", {}, sec, head);
+  const tbl = rEl("table", { class: "rv-table" }, sec);
+  const body = rEl("tbody", {}, tbl);
+  const row = (label, eq, ci) => {
+    const tr = rEl("tr", {}, body);
+    rEl("td", {}, tr, label);
+    rEl("td", {}, tr, `${signed(eq)} ± ${num(ci)}`);
+  };
+  if (Array.isArray(ro.candidates)) {
+    for (const c of ro.candidates) row(c.play || t("rv_no_play"), c.equity, c.ci);
+  } else {
+    row(t("rv_cube_no_double"), ro.nd, ro.ci);
+    row(t("rv_cube_double_take"), ro.dt, ro.ci);
+    row(t("rv_cube_double_pass"), ro.dp, ro.ci);
+  }
+  if (d.nply && d.nply.mark !== d.mark) {
+    const p = rEl("p", { class: "rv-line rv-nply" }, sec);
+    rEl("b", {}, p, t("rv_rollout_nply") + ": ");
+    rEl("span", {}, p, `${d.nply.mark ? t("rv_mark_" + d.nply.mark) : "—"} (${num(d.nply.equity_loss)})`);
+  }
+}
+
+// The button under the summary (a saved game's analysis only), and the rollout's progress while it runs.
+function rolloutControls(box) {
+  if (!R.id || !R.data) return;
+  const st = R.data.rollout_status;
+  const row = rEl("div", { class: "side-row" }, box);
+  const note = rEl("span", { id: "rv-rollout-status", class: "rv-engine" }, row);
+  if (st) note.textContent = t("rv_rollout_done", { done: st.done, total: st.total });
+  if (st && st.complete) return;
+  const b = rEl("button", { id: "rv-rollout-btn", type: "button", class: "secondary" }, row,
+    t(st ? "rv_rollout_more" : "rv_rollout"));
+  b.disabled = !!R.rolling;
+  b.onclick = rolloutGame;
+}
+
+async function rolloutGame() {
+  if (R.rolling || !R.id) return;
+  const id = R.id;
+  R.rolling = true;
+  const btn = rq("#rv-rollout-btn");
+  if (btn) btn.disabled = true;
+  try {
+    // the settings: the server's defaults, or those kept in this browser ("trials=72&truncate=20&candidates=3")
+    const kept = (localStorage.getItem("nardy.review.rollout") || "").replace(/[^a-z0-9=&]/g, "");
+    let st = await api("POST", `/api/games/${id}/analysis/rollout${kept ? "?" + kept : ""}`);
+    while (st.state === "waiting" || st.state === "running") {
+      setStatus(st.state === "waiting" ? t("rv_rollout_waiting") : t("rv_rollout_running", { done: st.done, total: st.total || "…" }), "wait");
+      R.updates++;
+      await new Promise((ok) => setTimeout(ok, 1500));
+      if (R.id !== id) return;
+      st = await api("GET", `/api/games/${id}/analysis/rollout`);
+    }
+    if (st.state === "failed") throw new Error((st.error && st.error.detail) || t("rv_rollout"));
+    R.rolling = false;
+    if (R.id === id && st.analysis) showAnalysis(st.analysis, id, R.index);
+    setStatus(t("rv_rollout_done", { done: st.done, total: st.total }));
+  } catch (e) {
+    setStatus(e.message, "error");
+  } finally {
+    R.rolling = false;
+    const b = rq("#rv-rollout-btn");
+    if (b) b.disabled = false;
+    R.updates++;
+  }
 }
 
 // The graph: player 0's equity or match winning chance before each decision; games separated, mistakes
