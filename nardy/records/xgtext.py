@@ -82,7 +82,7 @@ MAX_NAME = 40
 _XGID_RE = re.compile(r"XGID=([^\s]+)", re.IGNORECASE)
 _NUM = r"[+-]?\d+(?:[.,]\d+)?"
 _CANDIDATE_RE = re.compile(
-    rf"^\s*(?P<rank>\d{{1,3}})\.\s*(?P<body>.*?)\s*(?P<label>[^\s\d:.()*/+]{{1,12}})\s*:\s*(?P<eq>{_NUM})"
+    rf"^\s*(?P<rank>\d{{1,3}})\.\s?(?P<body>.*?)\s*(?P<label>[^\s\d:.()*/+]{{1,12}})\s*:\s*(?P<eq>{_NUM})"
     rf"(?:\s*\(\s*(?P<diff>{_NUM})\s*\))?\s*$"
 )
 _PROBS_RE = re.compile(
