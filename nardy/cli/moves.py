@@ -11,7 +11,7 @@ from ..rules.errors import GameStateError, InvalidDiceError, InvalidOptionError,
 from ..rules.numbering import NUMBERINGS, games_with
 from ..rules.position import check_dice
 from ..rules.variants import get_rules
-from .options import game_option, position_option, read_position_arg
+from .options import game_option, level_option, position_option, read_position_arg
 
 __all__ = ["moves"]
 
@@ -61,13 +61,7 @@ class _DiceCommand(click.Command):
     help="text: one play a line with its resulting Position ID; json; xg: the best plays analysed, in "
     "eXtreme Gammon's text export layout (backgammon; XG and forums read it).",
 )
-@click.option(
-    "--level",
-    "-l",
-    default="grandmaster",
-    show_default=True,
-    help="With --format xg: the bot level whose search ranks the plays.",
-)
+@level_option("With --format xg: the bot level whose search ranks the plays.", default="grandmaster")
 @click.option(
     "-n", "count", default=5, show_default=True, type=click.IntRange(1, 50), help="With --format xg: plays listed."
 )
