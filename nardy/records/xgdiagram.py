@@ -128,7 +128,7 @@ def read_diagram(block: Sequence[str], header: int) -> dict:
     }
 
 
-TO_PLAY_RE = re.compile(r"^\s*(?P<side>[XO])\s+(?P<words>[^\d:=]*?)\s*(?:(?P<d1>[1-6])(?P<d2>[1-6]))?\s*$")
+TO_PLAY_RE = re.compile(r"^\s*+(?P<side>[XO])\s++(?P<words>[^\d:=]*+)(?:(?P<d1>[1-6])(?P<d2>[1-6]))?+\s*+$")
 
 
 def to_play(lines: Sequence[str]) -> tuple[int, tuple[int, int] | None] | None:
@@ -143,7 +143,7 @@ def to_play(lines: Sequence[str]) -> tuple[int, tuple[int, int] | None] | None:
     return None
 
 
-_CUBE_RE = re.compile(r"^\s*[^\s:\d]+\s*:\s*(?P<v>\d{1,5})\s*(?:,\s*(?P<rest>.*))?$")
+_CUBE_RE = re.compile(r"^\s*+[^\s:\d]++\s*+:\s*+(?P<v>\d{1,5})\s*+(?:,\s*+(?P<rest>.*))?$")
 _PIPS_RE = re.compile(r"X-O\s*:\s*(?P<a>\d+)-(?P<b>\d+)(?:/(?P<n>\d+))?(?P<rest>.*)$")
 
 

@@ -79,18 +79,35 @@ MAX_TEXT = 200_000
 #: The longest player name kept (characters).
 MAX_NAME = 40
 
-_XGID_RE = re.compile(r"XGID=([^\s]+)", re.IGNORECASE)
-_NUM = r"[+-]?\d+(?:[.,]\d+)?"
-_CANDIDATE_RE = re.compile(
-    rf"^\s*(?P<rank>\d{{1,3}})\.\s?(?P<body>.*?)\s*(?P<label>[^\s\d:.()*/+]{{1,12}})\s*:\s*(?P<eq>{_NUM})"
-    rf"(?:\s*\(\s*(?P<diff>{_NUM})\s*\))?\s*$"
+_XGID_RE = re.compile(r"XGID=([^\s]{1,80})", re.IGNORECASE)
+# Possessive quantifiers (``++``, ``*+``, ``?+``) where a run cannot be given back: no pattern backtracks
+# over a run of digits or spaces (bench/xgtext_parse.py times hostile text).
+_NUM = r"[+-]?+\d++(?:[.,]\d++)?+"
+_RANK_RE = re.compile(r"^\s*+(?P<rank>\d{1,3})\.\s?")
+_EQ_END_RE = re.compile(
+    rf"(?P<label>[^\s\d:.()*/+]{{1,12}})\s*+:\s*+(?P<eq>{_NUM})(?:\s*+\(\s*+(?P<diff>{_NUM})\s*+\))?+\s*+$"
 )
 _PROBS_RE = re.compile(
-    r"(?P<w>\d+(?:[.,]\d+)?)\s*%\s*\(\s*[^\s:]{1,4}\s*:\s*(?P<g>\d+(?:[.,]\d+)?)\s*%\s*"
-    r"[^\s:]{1,4}\s*:\s*(?P<b>\d+(?:[.,]\d+)?)\s*%\s*\)"
+    r"(?P<w>\d++(?:[.,]\d++)?+)\s*+%\s*+\(\s*+[^\s:]{1,4}\s*+:\s*+(?P<g>\d++(?:[.,]\d++)?+)\s*+%\s*+"
+    r"[^\s:]{1,4}\s*+:\s*+(?P<b>\d++(?:[.,]\d++)?+)\s*+%\s*+\)"
 )
-_EQ_AFTER_COLON_RE = re.compile(rf":\s*(?P<eq>{_NUM})(?:\s*\(\s*{_NUM}\s*\))?\s*$")
-_TWO_EQUALS_RE = re.compile(rf"=\s*(?P<a>{_NUM})\s*[,;]\s*[^=]*=\s*(?P<b>{_NUM})\s*$")
+_EQ_AFTER_COLON_RE = re.compile(rf":\s*+(?P<eq>{_NUM})(?:\s*+\(\s*+{_NUM}\s*+\))?+\s*+$")
+
+
+def _candidate(line: str) -> tuple[str, float] | None:
+    """``(body, equity)`` of a candidate line ``<rank>. <level> <play> <label>:<equity> (<diff>)`` (the
+    body is the level and the play), or None."""
+    m = _RANK_RE.match(line)
+    if m is None or "%" in line:
+        return None
+    rest = line[m.end() :]
+    e = _EQ_END_RE.search(rest)
+    if e is None:
+        return None
+    return rest[: e.start()].rstrip(), _num(e.group("eq"))
+
+
+_TWO_EQUALS_RE = re.compile(rf"=\s*+(?P<a>{_NUM})\s*+[,;]\s*+[^=]*+=\s*+(?P<b>{_NUM})\s*+$")
 
 
 def _num(text: str) -> float:
@@ -337,8 +354,17 @@ def _quote(text: str) -> str:
     return repr(text[:80] + ("..." if len(text) > 80 else ""))
 
 
-def _lines(text: str) -> list[str]:
-    return text.replace("\r\n", "\n").replace("\r", "\n").expandtabs(8).split("\n")
+#: Lines are cut to this many characters before they are read: XG's lines are under 100, and the
+#: patterns then cost at most a bounded time a line whatever the text around the export holds.
+MAX_LINE = 160
+
+
+def _raw_lines(text: str) -> list[str]:
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _cut(line: str) -> str:
+    return line[:MAX_LINE].expandtabs(8)[:MAX_LINE]
 
 
 def parse_xg_text(text: str) -> XGPosition:
@@ -360,13 +386,14 @@ def parse_xg_text(text: str) -> XGPosition:
         raise RecordError(f"XG text must be a str, got {type(text).__name__}")
     if len(text) > MAX_TEXT:
         raise RecordError(f"XG text of {len(text)} characters: at most {MAX_TEXT}")
-    lines = _lines(text)
-    start = next((i for i, ln in enumerate(lines) if _XGID_RE.search(ln)), None)
+    raw = _raw_lines(text)
+    lines = [_cut(ln) for ln in raw]
+    start = next((i for i, ln in enumerate(raw) if _XGID_RE.search(ln)), None)
     if start is not None:
-        m = _XGID_RE.search(lines[start])
+        m = _XGID_RE.search(raw[start])
         assert m is not None
         xgid = "XGID=" + m.group(1)
-        end = next((i for i in range(start + 1, len(lines)) if _XGID_RE.search(lines[i])), len(lines))
+        end = next((i for i in range(start + 1, len(raw)) if _XGID_RE.search(raw[i])), len(lines))
         block = lines[start + 1 : end]
         base = _from_xgid(xgid)
         names = _names(block)
@@ -454,7 +481,7 @@ def _cubeful_at(block: Sequence[str]) -> int | None:
         if all(_EQ_AFTER_COLON_RE.search(ln) and "%" not in ln and "=" not in ln for ln in three) and all(
             "/" in ln.split(":", 1)[0] for ln in three[1:]
         ):
-            if not _CANDIDATE_RE.match(three[0]):
+            if _candidate(three[0]) is None:
                 return k
     return None
 
@@ -468,14 +495,14 @@ def _analysis(block: Sequence[str]) -> tuple[list[XGPlay], XGCube | None]:
     probs_lines: list[tuple[float, float, float]] = []
     current: dict | None = None
     for ln in block:
-        m = _CANDIDATE_RE.match(ln)
-        if m and "%" not in ln:
+        c = _candidate(ln)
+        if c is not None:
             if current is not None:
                 plays.append(_make_play(current, probs_lines))
-            level, play = _split_level(m.group("body"))
+            level, play = _split_level(c[0])
             if play == _NO_PLAY:
                 play = ""
-            current = {"line": ln, "level": level, "play": play, "eq": _num(m.group("eq"))}
+            current = {"line": ln, "level": level, "play": play, "eq": c[1]}
             probs_lines = []
         elif current is not None:
             pm = _PROBS_RE.search(ln)

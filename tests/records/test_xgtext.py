@@ -369,3 +369,17 @@ def test_diagram_of_write_alone_is_the_same_position(x):
         x.plays,
         x.cube_analysis,
     )
+
+
+def test_xgid_after_a_long_line_of_forum_text_is_still_found():
+    line = "I was wondering about this one for a long time, " * 10 + _text("checker_match_en.txt")
+    assert parse_xg_text(line).position == parse_xg_text(_text("checker_match_en.txt")).position
+
+
+def test_a_line_is_read_only_up_to_max_line_characters():
+    from nardy.records.xgtext import MAX_LINE
+
+    export = _text("checker_match_en.txt")
+    padded = export.replace("    1. 4-ply", "    1. 4-ply" + " " * MAX_LINE)
+    # the first candidate's equity is beyond the cut: only the second candidate is read
+    assert [p.play for p in parse_xg_text(padded).plays] == ["19/18 3/1"]
