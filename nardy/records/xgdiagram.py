@@ -101,7 +101,8 @@ def read_diagram(block: Sequence[str], header: int) -> dict:
     turn, dice = to_play(after) or (1, None)
     cube, owner_letter = _cube_line(after)
     score, length, crawford = _score_line(after)
-    text_head = " ".join(block[: footer + 8])
+    # the score line above the board ("Score is X:0 O:0. Unlimited Game, Jacoby Beaver"), not the names
+    text_head = " ".join(ln for ln in block[:header] if not re.match(r"^\s*X\s*:", ln))
     jacoby = length == 0 and "jacoby" in text_head.lower()
     beaver = length == 0 and "beaver" in text_head.lower()
     mover, opp = (xb, ob) if turn == 1 else (ob, xb)

@@ -340,6 +340,7 @@ class XGPosition:
                 score=self.score or (0, 0),
                 match_length=self.length,
                 crawford_jacoby=cj,
+                max_cube=max(1024, self.cube),
             )
         except NardyError as e:
             raise RecordError(f"XG position: cannot be written as an XGID: {e}") from None

@@ -307,7 +307,7 @@ def xg_positions(draw):
         score = (draw(st.integers(0, length - 1)), draw(st.integers(0, length - 1)))
         crawford = list(score).count(length - 1) == 1 and draw(st.booleans())
     owner = draw(st.sampled_from([None, 0, 1]))
-    cube = 1 if owner is None else 2 ** draw(st.integers(1, 8))
+    cube = draw(st.sampled_from([1, 1, 1, 2, 4])) if owner is None else 2 ** draw(st.integers(1, 11))
     dice = draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)))
     plays: tuple = ()
     cube_analysis = None
@@ -383,3 +383,25 @@ def test_a_line_is_read_only_up_to_max_line_characters():
     padded = export.replace("    1. 4-ply", "    1. 4-ply" + " " * MAX_LINE)
     # the first candidate's equity is beyond the cut: only the second candidate is read
     assert [p.play for p in parse_xg_text(padded).plays] == ["19/18 3/1"]
+
+
+def test_tall_stacks_and_bar_show_their_count_and_read_back():
+    mover = [0] * 26
+    opp = [0] * 26
+    mover[6], mover[25] = 12, 3  # twelve on the 6 point, three on the bar
+    opp[1], opp[25] = 14, 1  # fourteen on O's ace point (X's 24), one on the bar
+    x = XGPosition(Position.from_boards(mover, opp), dice=(6, 6), cube=4)
+    text = write_xg_text(x)
+    rows = text.splitlines()
+    # the fifth row from the edge shows the count; X's bar in the upper half, O's in the lower; a centred
+    # cube above 1 beside the middle
+    assert rows[9] == " |                  | X |               14 | +---+"
+    assert rows[10] == " |                  |BAR|                  | | 4 |"
+    assert rows[11] == " |                  | O |12                | +---+"
+    assert rows[15] == " |                  |   | X                |"
+    assert parse_xg_text(_without_xgid(text)) == x
+
+
+def test_money_rules_are_read_from_the_score_line_not_from_the_names():
+    x = XGPosition(Position.start(), dice=(3, 1), names=("Jacoby", "Beaver"))
+    assert parse_xg_text(_without_xgid(write_xg_text(x))) == x
