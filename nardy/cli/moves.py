@@ -100,17 +100,17 @@ def moves(game, position_id, dice, as_json, fmt, level, count, numbering, side):
         )
     arg = read_position_arg(position_id, rules)
     pos = arg.position
+    if as_json:
+        fmt = "json"
     if dice is None:
-        if arg.dice is None:
-            raise InvalidDiceError("--dice is needed: the position gives no roll (--dice 3 1)")
         dice = arg.dice
     if pos.is_game_over():
         raise GameStateError(f"position {pos.id()} is finished: a side has borne off all 15 checkers")
-    if as_json:
-        fmt = "json"
     if fmt == "xg":
         click.echo(_xg_text(rules, arg, dice, level, count), nl=False)
         return
+    if dice is None:
+        raise InvalidDiceError("--dice is needed: the position gives no roll (--dice 3 1)")
     plays = pos.legal_plays(dice)
     if fmt == "json":
         out = {
@@ -134,17 +134,35 @@ def moves(game, position_id, dice, as_json, fmt, level, count, numbering, side):
 
 
 def _xg_text(rules, arg, dice, level: str, count: int) -> str:
-    """The ``count`` best plays of ``arg``'s position and ``dice`` at ``level``, in XG's text layout."""
+    """``arg``'s position in XG's text layout with nardy's analysis at ``level``: the ``count`` best plays
+    of ``dice``, or, with no roll, the cube decision (money play: XG's equities are per cube, as nardy's)."""
     from dataclasses import replace
 
-    from ..flow.bot import BOT_LEVELS, Bot
-    from ..records.xgtext import XGPosition, write_xg_text, xg_play_from_hint
+    from ..flow.bot import BOT_LEVELS, CUBE_MAX_PLY, Bot
+    from ..flow.game import Game
+    from ..records.xgtext import XGPosition, write_xg_text, xg_cube_from_decision, xg_play_from_hint
 
     if rules.name != "backgammon":
         raise InvalidOptionError(f"--format xg: XG's text layout is for backgammon, not {rules.name}")
     if level not in BOT_LEVELS:
         raise InvalidOptionError(f"--level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
-    hints = Bot(rules, level=level, seed=0).hints(arg.position, dice, n=count)
-    plays = tuple(xg_play_from_hint(h) for h in hints)
+    bot = Bot(rules, level=level, seed=0)
     base = arg.xg if arg.xg is not None else XGPosition(arg.position)
-    return write_xg_text(replace(base, dice=tuple(dice), plays=plays, cube_analysis=None))
+    if dice is not None:
+        hints = bot.hints(arg.position, dice, n=count)
+        plays = tuple(xg_play_from_hint(h) for h in hints)
+        return write_xg_text(replace(base, dice=tuple(dice), plays=plays, cube_analysis=None))
+    if base.length:
+        raise InvalidOptionError(
+            "--format xg without a roll writes a cube decision for money play only (XG writes match cube "
+            "equities normalised to the match score); give --dice for the plays"
+        )
+    game = Game.from_position(
+        arg.position, turn=0, cube=True, jacoby=base.jacoby, cube_value=base.cube, cube_owner=base.owner
+    )
+    decision = bot.cube_action(game)
+    if decision.reason:
+        raise InvalidOptionError(f"--format xg: no cube decision here: {decision.reason}")
+    ply = min(bot.ply or 0, CUBE_MAX_PLY)
+    cube = xg_cube_from_decision(decision, level=f"{ply}-ply")
+    return write_xg_text(replace(base, dice=None, plays=(), cube_analysis=cube))

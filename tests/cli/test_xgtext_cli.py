@@ -76,3 +76,22 @@ def test_format_xg_writes_the_ranked_plays_in_xgs_layout_keeping_cube_and_score(
 def test_format_xg_is_for_backgammon_only():
     r = run("moves", "--game", "short", "--dice", "6", "5", "--format", "xg")
     assert r.exit_code == 2 and "XG's text layout is for backgammon" in r.output
+
+
+def test_format_xg_without_a_roll_writes_the_money_cube_decision():
+    from nardy.flow.bot import Bot
+    from nardy.flow.game import Game
+    from nardy.records.xgtext import xg_cube_from_decision
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10"
+    r = run("moves", "--position", xgid, "--format", "xg", "--level", "advanced")
+    assert r.exit_code == 0, r.output
+    assert "X on roll, cube action" in r.output and "Best Cube action: " in r.output
+    game = Game.from_position(Position.start(), turn=0, cube=True, jacoby=True)
+    expected = xg_cube_from_decision(Bot("backgammon", level="advanced", seed=0).cube_action(game), level="0-ply")
+    assert parse_xg_text(r.output).cube_analysis == expected
+
+
+def test_format_xg_cube_decision_in_a_match_is_refused():
+    r = run("moves", "--position", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:5:10", "--format", "xg")
+    assert r.exit_code == 2 and "money play only" in r.output
