@@ -26,8 +26,9 @@ A cube decision has ``X on roll, cube action`` and then ``Analyzed in <level>``,
 Chances: ...``, ``Opponent Winning Chances: ...``, ``Cubeless Equities: No Double=+0.103, Double=+0.259``,
 ``Cubeful Equities:`` with three lines (no double, double/take, double/pass; "redouble" when the side on
 roll owns the cube, "beaver" where a beaver is right) and ``Best Cube action: No double / Take``.
-Sources: the layout of exports quoted in public forum posts and in open readers of the format
-(ankigammon's and xglight's parsers and their test texts); no official description was reachable.
+Sources: the layout of exports quoted in public forum posts and in the tests of open readers of the
+format (ankigammon's, a Go and a TypeScript reader: tests/data/xgtext/SOURCES.md); no official description
+was reachable.
 
 The diagram: X is the bottom player, its points numbered 1..24 as drawn (X moves from 24 down to 1);
 O's checkers stand on X's numbers. Each point is a column of ``X``/``O`` letters from the edge towards
@@ -40,7 +41,9 @@ the middle.
 Reading (:func:`parse_xg_text`) relies on the XGID line wherever there is one: the position, dice, cube,
 score, match length and Crawford flag come from it, whatever the language of the headers; the diagram and
 the header lines are read only when there is no XGID. Text before the XGID and after the block (a forum
-post around it) is skipped; CRLF line ends and tabs are accepted. The analysis is read by shape, not by
+post around it) is skipped; CRLF line ends and tabs are accepted; each line is read up to :data:`MAX_LINE`
+characters (XG's are under 100: the patterns then cost a bounded time a line). XG writes the side on roll
+as X (its "X to play" / "X on roll" line), so the names line is read in that sense. The analysis is read by shape, not by
 words: numbered candidate lines ending in ``<word>:<equity>``, the two ``NN.NN% (G:.. B:..)`` lines after
 each, the two numbers of the cubeless line and the three of the cubeful block; a decimal comma is read as
 a point.
@@ -64,6 +67,9 @@ from .xgdiagram import HEADER_RE, diagram_rows, read_diagram, to_play
 
 __all__ = [
     "MAX_TEXT",
+    "MAX_LINE",
+    "MAX_NAME",
+    "CUBE_ACTIONS",
     "XGPlay",
     "XGCube",
     "XGPosition",
