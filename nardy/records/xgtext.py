@@ -43,8 +43,8 @@ score, match length and Crawford flag come from it, whatever the language of the
 the header lines are read only when there is no XGID. Text before the XGID and after the block (a forum
 post around it) is skipped; CRLF line ends and tabs are accepted; each line is read up to :data:`MAX_LINE`
 characters (XG's are under 100: the patterns then cost a bounded time a line). XG writes the side on roll
-as X (its "X to play" / "X on roll" line), so the names line is read in that sense. The analysis is read by shape, not by
-words: numbered candidate lines ending in ``<word>:<equity>``, the two ``NN.NN% (G:.. B:..)`` lines after
+as X (its "X to play" / "X on roll" line), so the names line is read in that sense. The analysis is read
+by shape, not by words: numbered candidate lines ending in ``<word>:<equity>``, the two ``NN.NN% (G:.. B:..)`` lines after
 each, the two numbers of the cubeless line and the three of the cubeful block; a decimal comma is read as
 a point.
 
