@@ -44,9 +44,9 @@ the header lines are read only when there is no XGID. Text before the XGID and a
 post around it) is skipped; CRLF line ends and tabs are accepted; each line is read up to :data:`MAX_LINE`
 characters (XG's are under 100: the patterns then cost a bounded time a line). XG writes the side on roll
 as X (its "X to play" / "X on roll" line), so the names line is read in that sense. The analysis is read
-by shape, not by words: numbered candidate lines ending in ``<word>:<equity>``, the two ``NN.NN% (G:.. B:..)`` lines after
-each, the two numbers of the cubeless line and the three of the cubeful block; a decimal comma is read as
-a point.
+by shape, not by words: numbered candidate lines ending in ``<word>:<equity>``, the two
+``NN.NN% (G:.. B:..)`` lines after each, the two numbers of the cubeless line and the three of the cubeful
+block; a decimal comma is read as a point.
 
 Writing (:func:`write_xg_text`): the same layout in English, the side on roll as X (bottom, XGID turn 1),
 our analysis in XG's columns, and a last line naming nardy instead of XG's version line. XG reads the
