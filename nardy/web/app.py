@@ -44,7 +44,20 @@ from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
-from .routers import auth, diagrams, dicetest, fairplay, games, lobby, online, positions, review, rollouts, seeding
+from .routers import (
+    auth,
+    diagrams,
+    dicetest,
+    fairplay,
+    games,
+    lobby,
+    online,
+    positionimport,
+    positions,
+    review,
+    rollouts,
+    seeding,
+)
 from .services import publishing
 from .services.live import ClockKeeper, Hub
 from .store.storage import Storage
@@ -146,12 +159,14 @@ def create_app(
             "/api/mat": positions.MAT_LIMIT,
             "/api/analyse/xg": review.XG_LIMIT,
             "/api/analyse": review.ANALYSE_BODY_LIMIT,
+            "/api/positions/import": positionimport.IMPORT_BODY_LIMIT,
         },
     )
     install_error_handlers(app)
     app.include_router(page)
     app.mount("/static", StaticFiles(directory=str(_STATIC)), name="static")
     app.include_router(positions.router)
+    app.include_router(positionimport.router)
     app.include_router(games.router)
     app.include_router(online.router)
     app.include_router(seeding.router)
