@@ -16,7 +16,7 @@ The rules checked, with the section of RULES.md each comes from:
   other side has one more roll, is not a position set up here: ``/api/move`` takes ``last_roll``.)
 * ``six_block`` (Long nardy, six-block rule): six or more consecutive points of one side with no opponent
   checker ahead of them cannot be made, and no checker can pass them afterwards.
-* ``dice`` (rule 1): each die 1..6.
+* ``dice_range`` (rule 1): each die 1..6.
 * ``cube_value`` (Doubling cube): a power of two, 1 to 2**12; ``cube_in_long_nardy``: the editor's long
   nardy is played without the cube (its default), so the cube is 1 and centred; ``cube_in_crawford``:
   nobody doubles in the Crawford game, so its cube is 1 and centred.
@@ -32,7 +32,7 @@ signed form (one count per point from the mover's view) into that shape.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import InvalidPositionError
 from .numbering import opponent_point
@@ -51,9 +51,11 @@ class SetupProblem:
 
     code: str
     detail: str
+    #: the values the code's message needs (``side``: ``"mover"``/``"opponent"``, counts, points...)
+    params: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        return {"code": self.code, "detail": self.detail}
+        return {"code": self.code, "detail": self.detail, "params": dict(self.params)}
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ def _six_blocks(builder: list[int], other: list[int], name: str, other_name: str
                     "six_block",
                     f"the {name} holds {high - low + 1} points in a row (the {other_name}'s {high} to {low}) with no "
                     f"{other_name} checker ahead of them: long nardy's six-block rule forbids making such a block",
+                    {"side": name, "n": high - low + 1},
                 )
             )
     return out
@@ -159,7 +162,7 @@ def setup_problems(s: Setup) -> list[SetupProblem]:
             raise InvalidPositionError(f"{name} board {list(side)!r}: expected 26 counts (off, points 1-24, bar)")
         boards.append(vals)
         if any(v < 0 for v in vals):
-            out.append(SetupProblem("negative_count", f"the {name} has a negative count of checkers"))
+            out.append(SetupProblem("negative_count", f"the {name} has a negative count of checkers", {"side": name}))
             continue
         n = sum(vals)
         if n != 15:
@@ -168,6 +171,7 @@ def setup_problems(s: Setup) -> list[SetupProblem]:
                     "checker_count",
                     f"the {name} has {n} checkers counting the bar and those borne off ({vals[25]} on the bar, "
                     f"{vals[0]} off): each side has 15",
+                    {"side": name, "n": n},
                 )
             )
     m, o = boards
@@ -178,13 +182,18 @@ def setup_problems(s: Setup) -> list[SetupProblem]:
                 SetupProblem(
                     "both_sides_on_point",
                     f"the mover's point {p} (the opponent's {q}) holds checkers of both sides",
+                    {"point": p},
                 )
             )
     if not rules.hitting:
         for name, side in zip(names, boards):
             if side[25] > 0:
                 out.append(
-                    SetupProblem("bar_in_long_nardy", f"the {name} has {side[25]} on the bar: long nardy has no bar")
+                    SetupProblem(
+                        "bar_in_long_nardy",
+                        f"the {name} has {side[25]} on the bar: long nardy has no bar",
+                        {"side": name, "n": side[25]},
+                    )
                 )
     if m[0] == 15 and o[0] == 15:
         out.append(SetupProblem("both_borne_off", "both sides have borne off all 15 checkers"))
@@ -197,9 +206,17 @@ def setup_problems(s: Setup) -> list[SetupProblem]:
         out += _six_blocks(m, o, "mover", "opponent") + _six_blocks(o, m, "opponent", "mover")
     if s.dice is not None:
         if len(s.dice) != 2 or not all(1 <= int(d) <= 6 for d in s.dice):
-            out.append(SetupProblem("dice", f"dice {list(s.dice)!r}: two dice, each 1 to 6"))
+            out.append(
+                SetupProblem("dice_range", f"dice {list(s.dice)!r}: two dice, each 1 to 6", {"dice": list(s.dice)})
+            )
     if s.cube < 1 or s.cube & (s.cube - 1) or s.cube > MAX_CUBE:
-        out.append(SetupProblem("cube_value", f"cube value {s.cube}: a power of two from 1 to {MAX_CUBE}"))
+        out.append(
+            SetupProblem(
+                "cube_value",
+                f"cube value {s.cube}: a power of two from 1 to {MAX_CUBE}",
+                {"cube": s.cube, "most": MAX_CUBE},
+            )
+        )
     if s.cube_owner not in (None, 0, 1):
         out.append(SetupProblem("cube_owner", f"cube owner {s.cube_owner!r}: centred, the mover or the opponent"))
     if rules.name == "long" and (s.cube != 1 or s.cube_owner is not None):
@@ -208,7 +225,7 @@ def setup_problems(s: Setup) -> list[SetupProblem]:
     if a < 0 or b < 0:
         out.append(SetupProblem("score_negative", f"score {a}-{b}: points are 0 or more"))
     if s.length < 0:
-        out.append(SetupProblem("length", f"match length {s.length}: 0 (money) or more"))
+        out.append(SetupProblem("length_negative", f"match length {s.length}: 0 (money) or more"))
     elif s.length == 0:
         if a or b:
             out.append(SetupProblem("score_in_money", f"score {a}-{b} with no match length: money play has no score"))
@@ -223,6 +240,7 @@ def setup_problems(s: Setup) -> list[SetupProblem]:
                     "score_not_below_length",
                     f"score {a}-{b} in a {s.length}-point match: the match would be over "
                     f"(each score is below {s.length})",
+                    {"score": f"{a}-{b}", "length": s.length},
                 )
             )
         elif s.crawford and [a, b].count(s.length - 1) != 1:
@@ -231,6 +249,7 @@ def setup_problems(s: Setup) -> list[SetupProblem]:
                     "crawford_score",
                     f"score {a}-{b} in a {s.length}-point match: the Crawford game has exactly one side "
                     f"at {s.length - 1}",
+                    {"score": f"{a}-{b}", "length": s.length},
                 )
             )
     if s.crawford and (s.cube != 1 or s.cube_owner is not None):

@@ -109,7 +109,7 @@ def test_long_nardy_six_block_with_no_opponent_checker_ahead():
 
 def test_dice_cube_and_score():
     s = start("backgammon")
-    assert codes(with_(s, dice=(0, 7))) == ["dice"]
+    assert codes(with_(s, dice=(0, 7))) == ["dice_range"]
     assert codes(with_(s, dice=(6, 6))) == []
     assert codes(with_(s, cube=3)) == ["cube_value"]
     assert codes(with_(s, cube=8192)) == ["cube_value"]
