@@ -252,6 +252,9 @@ function setup() {
 async function api(method, url, body) {
   const init = { method, headers: { "Accept-Language": LANG } };
   if (body !== undefined) { init.body = JSON.stringify(body); init.headers["Content-Type"] = "application/json"; }
+  // a request that changes something carries the log-in session's CSRF token (the nardy_csrf cookie)
+  const m = document.cookie.match(/(?:^|;\s*)nardy_csrf=([^;]+)/);
+  if (m && method !== "GET") init.headers["X-CSRF-Token"] = decodeURIComponent(m[1]);
   const r = await fetch(url, init);
   const data = await r.json().catch(() => ({}));
   if (!r.ok) throw new Error(data.message || data.detail || `HTTP ${r.status}`);
