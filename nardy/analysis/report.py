@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import html
 
-from ..rules.numbering import opponent_point
-from ..rules.position import Position
+from ..rules.diagram import Diagram, diagram_svg
+from ..rules.position import Position, check_dice
 from ..rules.variants import get_rules
 
 __all__ = ["html_report", "board_svg", "graph_svg"]
@@ -24,85 +24,26 @@ def _e(x) -> str:
     return html.escape(str(x), quote=True)
 
 
-def board_svg(position_id: str, game: str, dice=None, title: str = "") -> str:
-    """An SVG drawing of a position (from the view of the side on roll, whose checkers are white, moving
-    from point 24 at the top right round to point 1 at the bottom right), with the dice if given."""
-    rules = get_rules(game)
+def board_svg(
+    position_id: str, game: str, dice=None, title: str = "", *, theme: str = "light", width=_W, **fields
+) -> str:
+    """An SVG drawing of a position from the view of the side on roll (its checkers light, moving from point
+    24 at the top right round to point 1 at the bottom right), with the dice if given and ``title`` as its
+    caption: the one board renderer, :func:`nardy.rules.diagram.diagram_svg`, shown ``width`` px wide.
+
+    ``fields`` are further :class:`~nardy.rules.diagram.Diagram` fields (``cube``, ``cube_owner``, ``score``,
+    ``length``, ``names``, ``numbering``, ``crawford``, ``side``); ``theme`` one of its themes. A Position ID
+    the game cannot read is drawn as a small "?" box.
+
+    Raises:
+        InvalidOptionError: a field, the theme or the dice out of range (a ``ValueError``).
+    """
     try:
-        pos = Position.from_id(position_id, rules)
+        pos = Position.from_id(position_id, get_rules(game))
     except ValueError:
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="{_W}" height="40"><text x="4" y="20">?</text></svg>'
-    me, opp = pos.mover, pos.opponent
-    hit = rules.hitting
-    pw = (_W - 60) / 12  # point width; the bar is 30 px in the middle, the off tray 26 px at the right
-    top, bottom = 10, _H - 10
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{_W}" height="{_H}" '
-        f'viewBox="0 0 {_W} {_H}" role="img" aria-label="{_e(title or position_id)}">',
-        f'<rect x="0" y="0" width="{_W}" height="{_H}" fill="#7a5230"/>',
-        f'<rect x="4" y="{top - 6}" width="{12 * pw + 30}" height="{_H - 8}" fill="#e8d3a9"/>',
-    ]
-
-    def px(point):  # x of a point's centre: bottom row 12..1 left to right, top row 13..24
-        i = 12 - point if point <= 12 else point - 13
-        return 4 + i * pw + (30 if i >= 6 else 0) + pw / 2
-
-    bar_x = 4 + 6 * pw
-    out.append(f'<rect x="{bar_x:.1f}" y="{top - 6}" width="30" height="{_H - 8}" fill="#5b3b20"/>')
-    for point in range(1, 25):
-        cx = px(point)
-        up = point > 12
-        y0 = top if up else bottom
-        y1 = top + 110 if up else bottom - 110
-        colour = "#9c2f2f" if point % 2 else "#2f5f8c"
-        out.append(
-            f'<polygon points="{cx - pw / 2 + 1:.1f},{y0} {cx + pw / 2 - 1:.1f},{y0} {cx:.1f},{y1}" fill="{colour}"/>'
-        )
-        ly = top - 1 if up else bottom + 9
-        out.append(f'<text x="{cx:.1f}" y="{ly}" font-size="8" text-anchor="middle" fill="#fff">{point}</text>')
-    r = min(pw / 2 - 1, 11)
-
-    def stack(cx, n, up, fill, stroke):
-        for k in range(min(n, 5)):
-            cy = top + r + 2 + 2 * r * k if up else bottom - r - 2 - 2 * r * k
-            out.append(
-                f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="1"/>'
-            )
-        if n > 5:
-            cy = top + r + 2 + 8 * r if up else bottom - r - 2 - 8 * r
-            tc = "#000" if fill == "#fafafa" else "#fff"
-            out.append(
-                f'<text x="{cx:.1f}" y="{cy + 3:.1f}" font-size="10" text-anchor="middle" fill="{tc}">{n}</text>'
-            )
-
-    for point in range(1, 25):
-        cx = px(point)
-        up = point > 12
-        if me[point]:
-            stack(cx, me[point], up, "#fafafa", "#333")
-        q = opponent_point(point, hit)
-        if opp[q]:
-            stack(cx, opp[q], up, "#222", "#aaa")
-    # bar and off
-    if me[25]:
-        stack(bar_x + 15, me[25], False, "#fafafa", "#333")
-    if opp[25]:
-        stack(bar_x + 15, opp[25], True, "#222", "#aaa")
-    off_x = _W - 13
-    out.append(f'<text x="{off_x}" y="{bottom - 4}" font-size="10" text-anchor="middle" fill="#fff">{me[0]}</text>')
-    out.append(f'<text x="{off_x}" y="{top + 12}" font-size="10" text-anchor="middle" fill="#fff">{opp[0]}</text>')
-    if dice:
-        for k, d in enumerate(dice):
-            x = 4 + 9 * pw + k * 26
-            out.append(f'<rect x="{x:.1f}" y="{_H / 2 - 11}" width="22" height="22" rx="4" fill="#fff" stroke="#000"/>')
-            out.append(f'<text x="{x + 11:.1f}" y="{_H / 2 + 5}" font-size="15" text-anchor="middle">{int(d)}</text>')
-    pips = pos.pip_count()
-    out.append(
-        f'<text x="{4 + 3 * pw:.1f}" y="{_H / 2 + 4}" font-size="10" text-anchor="middle">'
-        f"pips {pips[0]} : {pips[1]}</text>"
-    )
-    out.append("</svg>")
-    return "".join(out)
+    d = Diagram(pos, dice=check_dice(dice) if dice else None, title=title, **fields)
+    return diagram_svg(d, theme, width=width)
 
 
 def graph_svg(data: dict, width: int = 760, height: int = 220) -> str:

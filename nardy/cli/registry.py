@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyse": ("nardy.cli.analyse", "analyse_command"),
     "bearoff": ("nardy.cli.bearoff", "bearoff"),
     "convert": ("nardy.cli.replay", "convert"),
+    "diagram": ("nardy.cli.diagram", "diagram"),
     "external": ("nardy.cli.external", "external"),
     "moves": ("nardy.cli.moves", "moves"),
     "play": ("nardy.cli.play", "play"),

@@ -44,7 +44,7 @@ from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
-from .routers import auth, dicetest, editor, fairplay, games, lobby, online, positions, review, seeding
+from .routers import auth, diagrams, dicetest, editor, fairplay, games, lobby, online, positions, review, seeding
 from .services import publishing
 from .services.live import ClockKeeper, Hub
 from .store.storage import Storage
@@ -156,6 +156,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(fairplay.router)
     app.include_router(review.router)
+    app.include_router(diagrams.router)
     app.include_router(editor.router)
     return app
 

@@ -74,6 +74,10 @@ function reviewSection() {
   btn("rv-next", "rv_next", () => go(R.index + 1), "primary", "▶");
   btn("rv-next-error", "rv_next_error", () => jumpError(1));
   btn("rv-last", "rv_last", () => go(R.data ? R.data.decisions.length - 1 : 0), "secondary", "»");
+  // an image of the position shown (GET /api/diagram.svg): opens in a new tab, its link copied (for forums)
+  const img = rEl("a", { id: "rv-image", class: "button secondary", target: "_blank", rel: "noopener",
+    "data-i18n": "rv_image", "data-title": "rv_image_title", title: t("rv_image_title") }, nav, t("rv_image"));
+  img.onclick = copyImageLink;
   rEl("div", { id: "rv-status", role: "status", "aria-live": "polite" }, col);
   const gsvg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   gsvg.id = "rv-graph";
@@ -222,6 +226,7 @@ function drawReview() {
     rq("#rv-decision").textContent = ""; rq("#rv-summary").textContent = ""; rq("#rv-pos").textContent = "";
     const g = rq("#rv-graph"); while (g.firstChild) g.removeChild(g.firstChild);
     sec.querySelectorAll("#rv-nav button").forEach((b) => { b.disabled = true; });
+    rq("#rv-image").removeAttribute("href"); rq("#rv-image").setAttribute("aria-disabled", "true");
     R.updates++;
     return;
   }
@@ -237,13 +242,49 @@ function drawReview() {
     rq("#rv-prev-error").disabled = nextError(-1) === null;
     rq("#rv-next-error").disabled = nextError(1) === null;
     rq("#rv-pos").textContent = `${R.index + 1} / ${n}`;
+    rq("#rv-image").href = diagramLink(R.index);
+    rq("#rv-image").removeAttribute("aria-disabled");
   } else {
     rq("#rv-pos").textContent = t("rv_nothing");
   }
+  if (!n) { rq("#rv-image").removeAttribute("href"); rq("#rv-image").setAttribute("aria-disabled", "true"); }
   drawDecision();
   drawGraph();
   drawSummary();
   R.updates++;
+}
+
+// The permalink of a board diagram of decision i (GET /api/diagram.svg): its position from the view of the
+// side on roll, dice, cube, score, names, the page's numbering for the game and the caption "Game g, move m".
+function diagramLink(i) {
+  const d = R.data.decisions[i];
+  const seen = d.action === "take" ? 1 - d.player : d.player;
+  const name = (p) => String(R.data.players[p].name || "").replace(/[,\u0000-\u001f\u007f-\u009f]/g, " ").trim().slice(0, 40);
+  const q = new URLSearchParams({ game: R.data.game, position: d.position });
+  if (d.dice) q.set("dice", `${d.dice[0]}-${d.dice[1]}`);
+  const g = (R.data.games || []).find((x) => x.game === d.game) || {};
+  if (!R.data.review.cube || g.crawford) q.set("cube", "0");
+  else {
+    q.set("cube", String(d.cube.value));
+    q.set("owner", d.cube.owner === null || d.cube.owner === undefined ? "centre" : (d.cube.owner === seen ? "mover" : "opponent"));
+  }
+  const sc = R.data.review.steps[i].score || g.score;
+  if (sc && (R.data.length || sc[0] || sc[1])) q.set("score", seen === 0 ? `${sc[0]}-${sc[1]}` : `${sc[1]}-${sc[0]}`);
+  if (R.data.length) q.set("length", String(R.data.length));
+  if (g.crawford) q.set("crawford", "true");
+  q.set("names", `${name(seen)},${name(1 - seen)}`);
+  q.set("numbering", numberingFor(R.data.game));
+  q.set("side", seen === 0 ? "white" : "black");
+  q.set("theme", "light");
+  q.set("title", t("rv_image_caption", { game: d.game, move: d.move }).slice(0, 120));
+  return `${location.origin}/api/diagram.svg?${q}`;
+}
+
+function copyImageLink(ev) {
+  const a = ev.currentTarget;
+  if (!a.href || a.getAttribute("aria-disabled") === "true") { ev.preventDefault(); return; }
+  const done = () => { setStatus(t("rv_image_copied"), "note"); R.updates++; };
+  if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(a.href).then(done, () => {});
 }
 
 function go(i) {
@@ -513,7 +554,7 @@ function reviewLanguage() {
   if (l) l.textContent = t("rv_upload");
   const sel = rq("#rv-level");
   if (sel) sel.querySelectorAll("option").forEach((o) => { o.textContent = t("rv_level_" + o.value); });
-  document.querySelectorAll("#rv-nav button").forEach((b) => {
+  document.querySelectorAll("#rv-nav button, #rv-image").forEach((b) => {
     if (b.dataset.i18n) b.textContent = t(b.dataset.i18n);
     b.title = t(b.dataset.title);
   });
