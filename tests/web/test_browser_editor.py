@@ -112,6 +112,12 @@ def test_set_up_check_hint_export_and_play_from_the_position(server, page):
     assert Position.from_xgid(xgid, "backgammon") == expected
     assert parse_xgid(xgid).dice == (3, 1)
     assert page.input_value("#ed-pid") == expected.id()
+    # the diagram of the set-up (GET /api/diagram.svg) is shown as an image
+    page.wait_for_function(
+        "() => { const i = document.querySelector('#ed-diagram-img'); return i.complete && i.naturalWidth > 0; }"
+    )
+    href = page.get_attribute("#ed-diagram", "href")
+    assert f"position={expected.id().replace('/', '%2F')}" in href and "dice=3-1" in href
     shot(page, "editor-legal")
 
     # a game against the computer from here: White (the person) to play 3-1 at this position

@@ -289,14 +289,19 @@ async function check() {
   $e("#ed-xgid-row").hidden = !hitting();
   const a = $e("#ed-diagram");
   if (out.ok) {
-    const q = new URLSearchParams({ game: ED.game, position: out.position, cube: String(out.cube),
+    // the board diagram of the set-up (GET /api/diagram.svg: the mover's view; long nardy has no cube drawn)
+    const q = new URLSearchParams({ game: ED.game, position: out.position, cube: String(hitting() ? out.cube : 0),
       owner: out.owner, length: String(out.length) });
     if (out.dice) q.set("dice", out.dice.join("-"));
     if (out.length) q.set("score", out.score.join("-"));
+    if (out.crawford) q.set("crawford", "true");
     a.href = "/api/diagram.svg?" + q.toString();
+    $e("#ed-diagram-img").src = a.href;
     a.hidden = false;
+    $e("#ed-diagram-img").hidden = false;
   } else {
     a.hidden = true;
+    $e("#ed-diagram-img").hidden = true;
   }
   for (const id of ["#ed-hint", "#ed-cubeq", "#ed-rollout", "#ed-play"]) $e(id).disabled = !out.ok;
   $e("#ed-cubeq").disabled = !out.ok || !hitting();
