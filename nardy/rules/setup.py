@@ -17,12 +17,15 @@ The rules checked, with the section of RULES.md each comes from:
 * ``six_block`` (Long nardy, six-block rule): six or more consecutive points of one side with no opponent
   checker ahead of them cannot be made, and no checker can pass them afterwards.
 * ``dice_range`` (rule 1): each die 1..6.
-* ``cube_value`` (Doubling cube): a power of two, 1 to 2**12; ``cube_in_long_nardy``: the editor's long
-  nardy is played without the cube (its default), so the cube is 1 and centred; ``cube_in_crawford``:
-  nobody doubles in the Crawford game, so its cube is 1 and centred.
-* ``score_not_below_length`` / ``score_in_money`` / ``crawford_needs_match`` / ``crawford_score`` (Doubling
-  cube and matches): a match score is below the length (money play has no score), and the Crawford game is
-  a match game with exactly one side at length - 1.
+* ``cube_value`` (Doubling cube): a power of two, 1 to 2**12; ``cube_owner``: centred, 0 or 1;
+  ``cube_in_long_nardy``: the editor's long nardy is played without the cube (its default), so the cube
+  is 1 and centred; ``cube_in_crawford``: nobody doubles in the Crawford game, so its cube is 1 and centred.
+* ``score_negative`` / ``length_negative`` / ``score_not_below_length`` / ``score_in_money`` /
+  ``crawford_needs_match`` / ``crawford_score`` (Doubling cube and matches): a match score is below the
+  length (money play has no score), and the Crawford game is a match game with exactly one side at
+  length - 1.
+
+docs/rules.md "Set-up positions" lists the same codes.
 
 Boards are each side's checkers in its own numbering, 26 counts: ``[0]`` borne off, ``[1..24]`` points,
 ``[25]`` bar (:meth:`~nardy.rules.position.Position.from_boards`). :func:`boards_from_points` reads wildbg's
