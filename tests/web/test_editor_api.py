@@ -156,3 +156,18 @@ def test_a_start_is_refused_online_and_when_impossible(client):
 def test_the_editor_page_is_served(client):
     r = client.get("/editor")
     assert r.status_code == 200 and "editor.js" in r.text
+
+
+def test_a_rollout_is_the_callers_computer_work_refused_when_they_have_too_much_waiting(tmp_path):
+    import threading
+
+    from nardy.web.botwork import BotWork
+
+    work = BotWork(workers=1, per_client=1)
+    app = create_app(storage=Storage(f"sqlite:///{tmp_path / 'busy.db'}"), bot_work=work)
+    gate = threading.Event()
+    with PlayerClient(app) as c:
+        work.submit("testclient", lambda d: gate.wait(10))  # this client's one job, still running
+        r = c.post("/api/rollout", json={"game": "backgammon", "position": START, "trials": 36})
+        gate.set()
+    assert r.status_code == 429 and r.json()["code"] == "too_many_requests" and "Retry-After" in r.headers
