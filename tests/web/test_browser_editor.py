@@ -128,3 +128,30 @@ def test_set_up_check_hint_export_and_play_from_the_position(server, page):
     assert (v["position_id"], v["dice"], v["phase"], v["turn"]) == (expected.id(), [3, 1], "move", 0)
     assert v["humans"] == [True, False]
     shot(page, "editor-game")
+
+
+def test_long_nardy_by_clicks_names_a_point_held_by_both_and_the_bar(server, page):
+    page.goto(f"{server.url}/editor?game=long")
+    page.wait_for_function("window.editor && window.editor.last && window.editor.last.ok")
+    assert page.is_hidden("#ed-cube-row") and page.is_hidden("#ed-xgid-row")
+    # a click in "adds a black checker" mode on White's head (its 24): both sides on one point, 16 black
+    page.check("input[name=ed-mode][value=black]")
+    before = page.evaluate("window.editor.checks")
+    page.mouse.click(*point_xy(page, 24))
+    out = checked(page, before)
+    assert [e["code"] for e in out["errors"]] == ["checker_count", "both_sides_on_point"]
+    codes = page.eval_on_selector_all("#ed-errors li", "els => els.map(e => e.dataset.code)")
+    assert codes == ["checker_count", "both_sides_on_point"]
+    # "removes the top checker": the black one goes, the start is legal again
+    page.check("input[name=ed-mode][value=remove]")
+    before = page.evaluate("window.editor.checks")
+    page.mouse.click(*point_xy(page, 24))
+    out = checked(page, before)
+    assert out["ok"] and out["position"] == Position.start("long").id()
+    # long nardy has no bar: a white checker dragged there is named
+    out = drag(page, point_xy(page, 24), client_xy(page, *page.evaluate("[(G.bar + G.fieldR) / 2, G.mid - 60]")))
+    assert [e["code"] for e in out["errors"]] == ["bar_in_long_nardy"]
+    # in Russian the page words the problem itself
+    page.select_option("#lang", "ru")
+    page.wait_for_timeout(500)
+    assert "бар" in page.inner_text("#ed-errors")
