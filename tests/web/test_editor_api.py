@@ -127,6 +127,18 @@ def test_a_game_against_the_computer_begins_at_the_set_up_position(client):
     assert r.status_code == 200, r.text
     after = client.get(f"/api/games/{gid}").json()
     assert [h["kind"] for h in after["history"]][:2] == ["setup", "play"]
+    # a .mat record cannot say where the game began: refused rather than written wrong
+    r = client.get(f"/api/games/{gid}/mat")
+    assert r.status_code == 422 and r.json()["code"] == "setup_not_in_mat"
+    assert client.get(f"/api/games/{gid}/record").status_code == 200
+
+
+def test_a_start_with_a_second_person_at_the_device(client):
+    body = {"game": "short", "opponent": "human", "start": {"position": START, "turn": "black", "dice": [6, 6]}}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    v = r.json()
+    assert (v["turn"], v["dice"], v["humans"], v["phase"]) == (1, [6, 6], [True, True], "move")
 
 
 def test_a_start_with_black_on_roll_turns_the_score_and_cube_to_the_players(client):

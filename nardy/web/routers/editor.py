@@ -17,7 +17,7 @@ starts a game from the position with ``POST /api/games`` (``start``, :class:`nar
 from __future__ import annotations
 
 from importlib import resources
-from typing import Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter
 from fastapi.responses import FileResponse
@@ -44,7 +44,8 @@ MAX_TRIALS_VR = 36
 #: is bounded by the trial caps above).
 ROLLOUT_BUDGET = 20.0
 
-Count = Field(ge=-99, le=99)
+#: A count of the check's body: bounded at the edge; what is impossible within the bounds the rules name.
+Count = Annotated[int, Field(ge=-99, le=99)]
 
 
 class CheckIn(BaseModel):
@@ -56,35 +57,29 @@ class CheckIn(BaseModel):
     position: str | None = Field(
         None, max_length=80, description="a Position ID (long nardy: optional :Fxy suffix) or an XGID"
     )
-    points: list[int] | None = Field(
+    points: list[Count] | None = Field(
         None,
         min_length=26,
         max_length=26,
         description="wildbg's p0..p25: [1..24] the points from the mover's view (+ mover, - opponent), "
         "[25] the mover's bar, [0] the opponent's bar (0 or negative)",
     )
-    off: list[int] | None = Field(
+    off: list[Count] | None = Field(
         None,
         min_length=2,
         max_length=2,
         description="with points: (mover, opponent) borne off; default what the board leaves of 15",
     )
-    mover: list[int] | None = Field(
+    mover: list[Count] | None = Field(
         None, min_length=26, max_length=26, description="the mover's own board: [0] off, [1..24], [25] bar"
     )
-    opponent: list[int] | None = Field(None, min_length=26, max_length=26, description="the opponent's own board")
-    dice: list[int] | None = Field(None, min_length=2, max_length=2, description="the roll to play; none: to roll")
+    opponent: list[Count] | None = Field(None, min_length=26, max_length=26, description="the opponent's own board")
+    dice: list[Count] | None = Field(None, min_length=2, max_length=2, description="the roll to play; none: to roll")
     cube: int | None = Field(None, ge=0, le=2**20, description="cube value; default 1 (or the XGID's)")
     owner: Literal["centre", "mover", "opponent"] | None = Field(None, description="default centre (or the XGID's)")
-    score: list[int] | None = Field(None, min_length=2, max_length=2, description="(mover, opponent)")
+    score: list[Count] | None = Field(None, min_length=2, max_length=2, description="(mover, opponent)")
     length: int | None = Field(None, ge=0, le=99, description="match length, 0 money; default 0 (or the XGID's)")
     crawford: bool | None = Field(None, description="the Crawford game of a match")
-
-    def model_post_init(self, _ctx) -> None:
-        for name in ("points", "off", "mover", "opponent", "dice", "score"):
-            v = getattr(self, name)
-            if v is not None and any(not -99 <= x <= 99 for x in v):
-                raise InvalidOptionError(f"{name} {v!r}: each number from -99 to 99")
 
 
 class Problem(BaseModel):
