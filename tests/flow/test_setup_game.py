@@ -64,3 +64,24 @@ def test_a_long_nardy_setup_keeps_the_matchs_rules_and_first_turn_flags():
     assert Match.from_dict(m.to_dict()).current.position.id() == pos.id()
     with pytest.raises(InvalidOptionError, match="backgammon position"):
         Match("long").new_game_from(Position.start("backgammon"))
+
+
+def test_the_analysis_replays_a_set_up_games_cube():
+    # player 1 owns the cube at 2; player 0 plays, player 1 redoubles to 4 and player 0 passes: 2 to player 1
+    from nardy.analysis import analyse_match, match_of_game
+    from nardy.rules.dice import FixedDice
+
+    g = Game.from_position(Position.from_id(PID, "backgammon"), 0, dice=FixedDice(), cube_value=2, cube_owner=1)
+    g.roll((3, 1))
+    g.play(g.legal_plays()[0])
+    g.double()
+    g.drop()
+    assert g.result.points == 2
+    data = analyse_match(match_of_game(g), level="advanced").to_dict()
+    seen = [(d["kind"], d["player"], d["action"], d["cube"]) for d in data["decisions"]]
+    assert seen == [
+        ("checker", 0, "play", {"value": 2, "owner": 1}),
+        ("cube", 1, "double", {"value": 2, "owner": 1}),
+        ("cube", 0, "take", {"value": 2, "owner": 1}),
+    ]
+    assert data["games"][0]["result"]["points"] == 2
