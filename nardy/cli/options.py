@@ -4,16 +4,27 @@
 Each is a factory returning a click decorator, so that a command keeps its own default and help where it
 needs one (``nardy train`` requires ``--game``; ``nardy rollout`` seeds from 0 by default) while the name, the
 short flag and the type are the same everywhere. :func:`read_position` turns a ``--position`` value into a
-:class:`~nardy.rules.position.Position` the same way for every command that takes one.
+:class:`~nardy.rules.position.Position` the same way for every command that takes one;
+:func:`read_position_arg` also keeps the dice and the XG text it came with.
+
+``--position @FILE`` reads the position from a file (``@-``: standard input): a Position ID or XGID alone,
+or eXtreme Gammon's text export of a backgammon position (:mod:`nardy.records.xgtext`: a position copied
+from XG or pasted from a forum post). Only a value starting with ``@`` is a file: a Position ID such as
+``4HPwATDgc/ABMA`` could also be a relative path, so a bare path is never guessed.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import click
 
+from ..records.xgtext import MAX_TEXT, XGPosition, parse_xg_text
+from ..rules.errors import RecordError
+from ..rules.ids import parse_xgid
 from ..rules.position import Position
 from ..rules.variants import Rules
 
@@ -25,6 +36,8 @@ __all__ = [
     "seed_option",
     "level_option",
     "read_position",
+    "read_position_arg",
+    "PositionArg",
 ]
 
 Decorator = Callable[[Any], Any]
@@ -33,8 +46,9 @@ Decorator = Callable[[Any], Any]
 GAME_HELP = "backgammon, short (short nardy) or long (long nardy); aliases accepted."
 #: The help of ``--position`` where a command has no words of its own.
 POSITION_HELP = (
-    "GNU Backgammon Position ID (long nardy: optional :Fxy first-turn suffix) or an XGID=... "
-    "(backgammon, short nardy). Default: the starting position."
+    "GNU Backgammon Position ID (long nardy: optional :Fxy first-turn suffix), an XGID=... "
+    "(backgammon, short nardy), or @FILE (@- standard input): a file holding one of those or eXtreme "
+    "Gammon's text export of a backgammon position. Default: the starting position."
 )
 
 
@@ -70,17 +84,77 @@ def level_option(help: str, *, default: str, choices: Sequence[str] | None = Non
     return click.option("--level", "-l", default=default, show_default=True, type=kind, help=help)
 
 
-def read_position(position_id: str | None, rules: Rules) -> Position:
-    """The position a ``--position`` value names in ``rules``' game: an ``XGID=...``, a Position ID, or the
-    starting position when None.
+@dataclass(frozen=True)
+class PositionArg:
+    """What a ``--position`` value gave: the ``position``, the ``dice`` its XGID or XG text holds (None
+    when none), and ``xg``, the :class:`~nardy.records.xgtext.XGPosition` when it was XG's text export."""
+
+    position: Position
+    dice: tuple[int, int] | None = None
+    xg: XGPosition | None = None
+
+
+def _file_text(value: str) -> str:
+    """The text of ``@FILE`` (``@-``: standard input), at most :data:`~nardy.records.xgtext.MAX_TEXT`
+    characters read (a longer file is refused by the reader)."""
+    path = value[1:]
+    if not path:
+        raise click.BadParameter("@ names no file (use @FILE or @- for standard input)", param_hint="--position")
+    if path == "-":
+        return sys.stdin.read(MAX_TEXT + 1)
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            return f.read(MAX_TEXT + 1)
+    except OSError as e:
+        raise click.BadParameter(f"{path}: {e.strerror or e}", param_hint="--position") from None
+
+
+def read_position_arg(position_id: str | None, rules: Rules) -> PositionArg:
+    """A ``--position`` value in ``rules``' game (see the module docstring): a Position ID, an ``XGID=...``,
+    ``@FILE`` (a file with one of those, or XG's text export of a backgammon position), or the starting
+    position when None.
 
     Raises:
-        click.BadParameter: an empty value.
-        nardy.rules.errors.NardyError: a value that is not a position of the game (the ``nardy`` group
-            prints it and exits with status 2).
+        click.BadParameter: an empty value, a file that cannot be read.
+        nardy.rules.errors.NardyError: a value that is not a position of the game, XG text for another game
+            (the ``nardy`` group prints it and exits with status 2).
     """
     if position_id is not None and not position_id.strip():
         raise click.BadParameter("empty Position ID", param_hint="--position")
-    if position_id and position_id.strip().upper().startswith("XGID="):
-        return Position.from_xgid(position_id.strip(), rules)
-    return Position.from_id(position_id, rules) if position_id else Position.start(rules)
+    value = position_id.strip() if position_id else None
+    if value and value.startswith("@"):
+        text = _file_text(value)
+        words = text.split()
+        if len(words) == 1 and not words[0].upper().startswith("XGID="):
+            value = words[0]  # a Position ID alone in a file
+        elif len(words) == 1 and rules.name != "backgammon":
+            value = words[0]  # a short nardy XGID
+        else:
+            if rules.name != "backgammon":
+                raise RecordError(f"{value}: XG's text export is of a backgammon position, not {rules.name}")
+            xg = parse_xg_text(text)
+            return PositionArg(xg.position, xg.dice, xg)
+    if value and value.upper().startswith("XGID="):
+        value = "XGID=" + value[5:]
+        pos = Position.from_xgid(value, rules)
+        dice = parse_xgid(value).dice
+        xg = None
+        if rules.name == "backgammon":
+            try:
+                xg = parse_xg_text(value)  # its cube, score and match for --format xg
+            except RecordError:
+                xg = None  # a double waiting for an answer: the position alone
+        return PositionArg(pos, dice if dice != (0, 0) else None, xg)
+    return PositionArg(Position.from_id(value, rules) if value else Position.start(rules))
+
+
+def read_position(position_id: str | None, rules: Rules) -> Position:
+    """The position a ``--position`` value names in ``rules``' game (:func:`read_position_arg`'s
+    ``position``): an ``XGID=...``, a Position ID, ``@FILE``, or the starting position when None.
+
+    Raises:
+        click.BadParameter: an empty value, a file that cannot be read.
+        nardy.rules.errors.NardyError: a value that is not a position of the game (the ``nardy`` group
+            prints it and exits with status 2).
+    """
+    return read_position_arg(position_id, rules).position

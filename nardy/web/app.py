@@ -44,7 +44,20 @@ from .cluster import Cluster
 from .deps import ActionLane, GameId, GameLocks
 from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
-from .routers import auth, diagrams, dicetest, editor, fairplay, games, lobby, online, positions, review, seeding
+from .routers import (
+    auth,
+    diagrams,
+    dicetest,
+    editor,
+    fairplay,
+    games,
+    lobby,
+    online,
+    positionimport,
+    positions,
+    review,
+    seeding,
+)
 from .services import publishing
 from .services.live import ClockKeeper, Hub
 from .store.storage import Storage
@@ -142,12 +155,17 @@ def create_app(
         Guard,
         allowed_hosts=allowed_hosts,
         body_limit=BODY_LIMIT,
-        route_limits={"/api/mat": positions.MAT_LIMIT, "/api/analyse": review.ANALYSE_BODY_LIMIT},
+        route_limits={
+            "/api/mat": positions.MAT_LIMIT,
+            "/api/analyse": review.ANALYSE_BODY_LIMIT,
+            "/api/positions/import": positionimport.IMPORT_BODY_LIMIT,
+        },
     )
     install_error_handlers(app)
     app.include_router(page)
     app.mount("/static", StaticFiles(directory=str(_STATIC)), name="static")
     app.include_router(positions.router)
+    app.include_router(positionimport.router)
     app.include_router(games.router)
     app.include_router(online.router)
     app.include_router(seeding.router)
