@@ -9,6 +9,8 @@ rules library), and "Play against the computer" starts a saved game at that very
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from nardy.rules.ids import parse_xgid
@@ -19,6 +21,9 @@ from .helpers import serve_sqlite
 from .test_browser import pytestmark, shot  # noqa: F401
 
 browser = tb.browser
+
+#: eXtreme Gammon's text exports (tests/records/test_xgtext.py reads them too)
+SHARED_XG = Path(__file__).resolve().parents[1] / "data" / "xgtext"
 
 
 @pytest.fixture(scope="module")
@@ -155,3 +160,19 @@ def test_long_nardy_by_clicks_names_a_point_held_by_both_and_the_bar(server, pag
     page.select_option("#lang", "ru")
     page.wait_for_timeout(500)
     assert "бар" in page.inner_text("#ed-errors")
+
+
+def test_xg_text_pasted_is_set_up_with_its_roll_cube_and_score(server, page):
+    # eXtreme Gammon's text export (its XGID line left out: the diagram itself is read)
+    text = (SHARED_XG / "checker_match_en.txt").read_text(encoding="utf-8").split("\n", 2)[2]
+    page.goto(f"{server.url}/editor")
+    page.wait_for_function("window.editor && window.editor.last && window.editor.last.ok")
+    page.fill("#ed-paste", text)
+    before = page.evaluate("window.editor.checks")
+    page.click("#ed-load")
+    out = checked(page, before)
+    want = Position.from_xgid("XGID=-B-CBBB---a---A---ABcbbbd-:1:-1:1:21:3:6:0:7:10", "backgammon")
+    assert out["ok"] and out["position"] == want.id()
+    assert (out["dice"], out["cube"], out["owner"], out["score"], out["length"]) == ([2, 1], 2, "opponent", [3, 6], 7)
+    assert out["pips"] == [111, 52]  # as the export says
+    assert page.input_value("#ed-owner") == "black" and page.input_value("#ed-score-white") == "3"

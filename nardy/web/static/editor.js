@@ -387,14 +387,17 @@ async function playBot() {
   location.href = "/#/game/" + r.id;
 }
 
-// a pasted Position ID or XGID: read by the check, then shown on the board with its dice, cube and score
+// a pasted Position ID, XGID or XG's text export: read by POST /api/positions/import, its board by the
+// check, then shown on the board with its dice, cube and score
 async function load() {
   const text = $e("#ed-paste").value.trim();
   if (!text) return;
-  const game = $e("#ed-game").value;
-  let out;
+  let out, game;
   try {
-    out = await api("POST", "/api/positions/check", { game, position: text });
+    const imp = await api("POST", "/api/positions/import", { text, game: $e("#ed-game").value });
+    game = imp.game;
+    out = await api("POST", "/api/positions/check", { game, position: imp.position, dice: imp.dice,
+      cube: imp.cube, owner: imp.owner, score: imp.score || [0, 0], length: imp.length, crawford: imp.crawford });
   } catch (e) {
     showErrors([{ code: "", detail: String(e.message || e), params: {} }]);
     return;
@@ -447,7 +450,7 @@ async function initEditor() {
   $e("#ed-rollout").onclick = () => busy($e("#ed-rollout"), rollout);
   $e("#ed-play").onclick = () => busy($e("#ed-play"), playBot);
   $e("#ed-load").onclick = load;
-  $e("#ed-paste").addEventListener("keydown", (e) => { if (e.key === "Enter") load(); });
+  $e("#ed-paste").addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) load(); });
   const game = new URLSearchParams(location.search).get("game");
   startPosition(["backgammon", "short", "long"].includes(game) ? game : "backgammon");
   syncGame();
