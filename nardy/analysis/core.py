@@ -365,6 +365,8 @@ class Analyser:
                     beavers=g.cube.beavers,
                     cube_limit=g.cube.limit,
                     players=match.players,
+                    cube_value=ev.value,
+                    cube_owner=ev.owner,
                 )
                 cell[0] = ev.turn
                 continue

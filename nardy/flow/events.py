@@ -94,11 +94,21 @@ class Event:
 
 @dataclass(frozen=True)
 class SetupEvent(Event):
-    """A game set up at ``position`` for analysis (:meth:`Game.from_position`); ``turn`` is to roll."""
+    """A game set up at ``position`` (:meth:`Game.from_position`); ``turn`` is to roll; the cube at ``value``,
+    owned by ``owner`` (``None`` centred). The JSON form names ``value`` and ``owner`` only when the cube is
+    not centred at 1 (so a set-up saved before they existed reads the same)."""
 
     type: ClassVar[str] = "setup"
     position: str
     turn: int
+    value: int = 1
+    owner: int | None = None
+
+    def to_dict(self) -> dict:
+        d = {"type": self.type, "position": self.position, "turn": self.turn}
+        if self.value != 1 or self.owner is not None:
+            d.update(value=self.value, owner=self.owner)
+        return d
 
 
 @dataclass(frozen=True)

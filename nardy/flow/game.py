@@ -218,9 +218,9 @@ class Game(GamePersistence):
         as for :class:`Game`; the rules are the position's.
 
         ``cube_value`` and ``cube_owner`` set up the cube (a power of two within ``cube_limit``; ``None``
-        centred, or the player 0/1 who owns it); a cube other than centred at 1 needs the cube in use. Such
-        a game is for analysis in memory: :meth:`from_dict` checks the cube against the history, which
-        begins centred at 1, and refuses it.
+        centred, or the player 0/1 who owns it); a cube other than centred at 1 needs the cube in use (and
+        no Crawford game). The set-up event of the history records the cube, so such a game is saved and
+        read back like any other (:meth:`from_dict`).
 
         Raises:
             GameStateError: ``turn`` not 0/1, or the position is over.
@@ -234,16 +234,17 @@ class Game(GamePersistence):
         c = g._cube
         # the cube's constructor checks the value (a power of two within the limit) and the owner
         cube = Cube(enabled=c.enabled, value=cube_value, owner=cube_owner, limit=c.limit, beavers=c.beavers)
-        if not c.enabled and (cube.value != 1 or cube.owner is not None):
+        if (not c.enabled or g.crawford) and (cube.value != 1 or cube.owner is not None):
             raise InvalidOptionError(
                 f"cube value {cube_value!r} / owner {cube_owner!r}: the cube is not in use in this game"
+                + (" (nobody doubles in the Crawford game)" if c.enabled else "")
             )
         g._cube = cube
         g.position = position
         g.turn = turn
         g.starter = turn
         g.phase = Phase.ROLL
-        g.history.append(SetupEvent(position.id(), turn))
+        g.history.append(SetupEvent(position.id(), turn, cube.value, cube.owner))
         g._snapshot()
         return g
 

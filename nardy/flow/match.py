@@ -22,6 +22,7 @@ import logging
 
 from ..rules.dice import DiceSource, dice_from_dict
 from ..rules.errors import UNEXPECTED_LOAD_ERRORS, GameStateError, InvalidOptionError
+from ..rules.position import Position
 from ..rules.variants import Rules, get_rules
 from .game import Game
 from .saved import Checker, check_match_dict, trusted_match_dict
@@ -173,6 +174,44 @@ class Match:
 
         Raises GameStateError: the current game is not over, or the match is over.
         """
+        kwargs = self._next_game()
+        g = Game(self.rules, **kwargs)
+        self.games.append(g)
+        self._crawford_flags.append(kwargs["crawford"])
+        if start:
+            g.start()
+        return g
+
+    def new_game_from(
+        self, position, turn: int = 0, dice=None, *, cube_value: int = 1, cube_owner: int | None = None
+    ) -> Game:
+        """Begin the next game at a set-up ``position`` (from the view of ``turn``, who is to roll), with
+        the cube at ``cube_value`` owned by ``cube_owner`` (``None`` centred), and ``dice`` (the roll to play,
+        or ``None``: ``turn`` rolls). The game's history begins with its set-up (:meth:`Game.from_position`),
+        so it is saved and read back like any other; the match's score, Crawford flag and options apply.
+
+        Raises:
+            GameStateError: the current game is not over, the match is over, the position is over, or
+                ``turn`` is not 0/1.
+            InvalidOptionError: a cube that is not one (or set up in a game without the cube, or in the
+                Crawford game); InvalidDiceError: bad dice.
+        """
+        if position.game != self.rules.name:
+            raise InvalidOptionError(f"a {position.game} position for a {self.rules.name} match")
+        # the same board under the match's rules (its options)
+        position = Position.from_boards(position.mover, position.opponent, self.rules, first_turn=position.first_turn)
+        kwargs = self._next_game()
+        g = Game.from_position(position, turn, cube_value=cube_value, cube_owner=cube_owner, **kwargs)
+        if dice is not None:
+            g.roll(dice=dice, player=turn)
+        self.games.append(g)
+        self._crawford_flags.append(kwargs["crawford"])
+        return g
+
+    def _next_game(self) -> dict:
+        """The settings of the next game (:class:`Game`'s arguments but the rules), once it may begin.
+
+        Raises GameStateError: the current game is not over, or the match is over."""
         if self.games and not self.games[-1].is_over:
             raise GameStateError(f"game {len(self.games)} is still in progress")
         if self.is_over:
@@ -181,22 +220,15 @@ class Match:
                 if self.winner is not None
                 else "the match is over"
             )
-        crawford = self.is_crawford_game()
-        g = Game(
-            self.rules,
+        return dict(
             dice=self.dice_source,
             cube=self.cube,
-            crawford=crawford,
+            crawford=self.is_crawford_game(),
             jacoby=self.jacoby and self.is_money,
             beavers=self.beavers and self.is_money,
             cube_limit=self.cube_limit,
             players=self.players,
         )
-        self.games.append(g)
-        self._crawford_flags.append(crawford)
-        if start:
-            g.start()
-        return g
 
     # ----- IDs and persistence ------------------------------------------------------------------
     def match_state(self):

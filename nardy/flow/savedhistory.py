@@ -12,6 +12,7 @@ from ..rules.notation import format_steps
 from .savedstate import (
     _EVENT_KEYS,
     _EVENT_KEYSETS,
+    _EVENT_OPTIONAL,
     _MAX_ID,
     _STATE_KEYS,
     Checker,
@@ -91,7 +92,7 @@ class _Flow:
             for k in keys:
                 if k not in e:
                     c.fail_plain(f"history[{i}].{k}", f"missing (a {t!r} event has {', '.join(keys)})")
-            extra = set(e) - set(keys) - {"type"}
+            extra = set(e) - set(keys) - set(_EVENT_OPTIONAL.get(t, ())) - {"type"}
             if extra:
                 c.fail(f"history[{i}]", e, f"unexpected field(s) {', '.join(sorted(map(str, extra)))} in a {t!r} event")
         i, n = 0, len(history)
@@ -155,6 +156,18 @@ class _Flow:
     def _setup(self, h, i, e) -> int:
         self.c.str(e["position"], f"history[{i}].position", _MAX_ID)
         self.turn = self.starter = self.c.player(e["turn"], f"history[{i}].turn")
+        if "value" in e or "owner" in e:
+            if "value" not in e or "owner" not in e:
+                self.c.fail_plain(f"history[{i}]", "a set-up's cube has both value and owner, or neither")
+            v = self.c.pow2(e["value"], f"history[{i}].value")
+            if self.limit is not None and v > self.limit:
+                self.fail(i, "value", v, f"the cube limit is {self.limit}")
+            owner = e["owner"]
+            if owner is not None:
+                owner = self.c.player(owner, f"history[{i}].owner")
+            if (v != 1 or owner is not None) and (not self.enabled or self.crawford):
+                self.fail(i, "value", v, "the cube is not in use in this game (or it is a Crawford game)")
+            self.value, self.owner = v, owner
         self.phase = "roll"
         self.snapshot(1)
         self.positions.append((i, 0))

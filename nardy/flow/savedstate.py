@@ -59,6 +59,8 @@ _EVENT_KEYS = {
     "decline": ("player",),
 }
 _EVENT_KEYSETS = {t: frozenset(("type",) + keys) for t, keys in _EVENT_KEYS.items()}
+#: Fields an event may have besides those of :data:`_EVENT_KEYS` (a set-up's cube, when not centred at 1).
+_EVENT_OPTIONAL = {"setup": ("value", "owner")}
 _MAX_ID = 64  # a Position ID is 14 characters (long nardy: plus a 4-character suffix)
 
 

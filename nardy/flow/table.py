@@ -239,15 +239,21 @@ class Table:
             self.clock.switch(self.to_act, now)
 
     # ----- seats and games -----------------------------------------------------------------------
-    def start(self, now: float | None = None) -> None:
-        """Play the first game's opening (every seat must be taken). Raises GameStateError: an empty seat, or
-        the match has begun."""
+    def start(self, now: float | None = None, setup: dict | None = None) -> None:
+        """Play the first game's opening (every seat must be taken), or, with ``setup`` (the keyword
+        arguments of :meth:`~nardy.flow.match.Match.new_game_from`: ``position``, ``turn``, ``dice``,
+        ``cube_value``, ``cube_owner``), begin it at that set-up position instead.
+
+        Raises GameStateError: an empty seat, or the match has begun (and what ``new_game_from`` raises)."""
         now = time.time() if now is None else now
         if self.waiting:
             raise GameStateError("a seat is still empty", code="seat_empty")
         if self.match.games:
             raise GameStateError("the match has begun", code="match_started")
-        self.match.new_game(start=True)
+        if setup is not None:
+            self.match.new_game_from(**setup)
+        else:
+            self.match.new_game(start=True)
         self.note(now, "game", number=1)
         self._tick(now)
 

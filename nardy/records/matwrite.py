@@ -143,8 +143,18 @@ def write_mat(match, headers: dict | None = None) -> str:
     Args:
         match: a :class:`~nardy.flow.match.Match` or :class:`~nardy.flow.game.Game`.
         headers: extra ``; [Key "value"]`` headers.
+    Raises:
+        RecordError: ``setup_not_in_mat``: a game began at a set-up position (:meth:`Match.new_game_from`):
+            a .mat record has no way to say so, and its plays would be read from the starting position.
     """
     games, length, rules, players, jacoby, beavers, limit, crawford, cube = record_settings(match, "write_mat", True)
+    for i, g in enumerate(games):
+        if g.history and g.history[0].type == "setup":
+            raise RecordError(
+                f"game {i + 1} began at a set-up position ({g.history[0].position}): a .mat record cannot hold it",
+                game=i + 1,
+                code="setup_not_in_mat",
+            )
     h = {"Site": "nardy", "Player 1": players[0], "Player 2": players[1], "Variation": VARIATIONS[rules.name]}
     if length:
         h["Crawford"] = "On" if crawford else "Off"

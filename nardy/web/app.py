@@ -48,6 +48,7 @@ from .routers import (
     auth,
     diagrams,
     dicetest,
+    editor,
     fairplay,
     games,
     lobby,
@@ -177,6 +178,7 @@ def create_app(
     app.include_router(review.router)
     app.include_router(diagrams.router)
     app.include_router(rollouts.router)
+    app.include_router(editor.router)
     return app
 
 

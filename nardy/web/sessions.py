@@ -125,6 +125,7 @@ def new_session(
     clock=None,
     watchers: bool = False,
     own_seed: bool = False,
+    start: dict | None = None,
 ) -> HostedGame:
     """Start a match and play the opening (and the computer's first turn if it starts, unless ``run`` is
     False: then the caller calls :meth:`HostedGame.run_bots`, as a server does on its computer workers).
@@ -147,6 +148,10 @@ def new_session(
         clock: an online game's clock: a preset name or ``{"initial", "increment", "delay"}`` seconds
             (:func:`nardy.flow.clock.clock_spec`), or ``None``.
         watchers: an online game: others may watch it.
+        start: begin the match at a set-up position instead of the opening (against the computer or a second
+            person at this device): ``{"setup": new_game_from's arguments (position, turn, dice, cube_value,
+            cube_owner), "score": (player 0, player 1), "post_crawford": bool}``
+            (:meth:`nardy.flow.match.Match.new_game_from`; the web's ``POST /api/games`` with ``start``).
 
     ``opponent="online"`` makes a game for a person elsewhere: the owner sits at ``colour`` (a remote seat with
     their id), the other seat waits for whoever opens the invitation; the dice are provably fair (the server
@@ -158,6 +163,12 @@ def new_session(
     rules = get_rules(game, **(options or {}))
     if opponent not in ("bot", "human", "online"):
         raise InvalidOptionError(f"opponent {opponent!r}: expected bot, human or online")
+    if start is not None and opponent == "online":
+        raise InvalidOptionError(
+            "start: an online game begins with the opening (its dice are provably fair from the first roll); "
+            "a set-up position is played against the computer or at this device",
+            code="start_online",
+        )
     if level not in BOT_LEVELS:
         raise InvalidOptionError(f"level {level!r}: expected one of {', '.join(BOT_LEVELS)}")
     if colour not in ("white", "black", "random"):
@@ -196,6 +207,8 @@ def new_session(
         cube_limit=cube_limit,
         crawford=crawford,
         players=players,
+        start_score=start["score"] if start else (0, 0),
+        start_post_crawford=bool(start and start.get("post_crawford")),
     )
     settings: dict = {"viewer": me if opponent != "human" else 0, "opponent": opponent, "level": level, "owner": owner}
     if opponent == "online":
@@ -225,7 +238,7 @@ def new_session(
     )
     table = Table(match, seats, auto_roll=auto_roll, seed=seed, computer=bot_player)
     s = HostedGame(table, settings)
-    table.start()
+    table.start(setup=start["setup"] if start else None)
     if run:
         s.run_bots()
     return s

@@ -19,7 +19,7 @@ SAVED_V1 = Path(__file__).resolve().parents[1] / "data" / "saved_v1"
 
 #: One example of every event type, as a game writes it.
 EXAMPLES = {
-    "setup": {"position": "4HPwATDgc/ABMA", "turn": 1},
+    "setup": {"position": "4HPwATDgc/ABMA", "turn": 1, "value": 2, "owner": 0},
     "opening": {"starter": 0, "rolls": [[4, 4], [5, 2]], "dice": None},
     "roll": {"player": 1, "dice": [6, 6]},
     "pass": {"player": 0, "dice": [6, 6]},

@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.concurrency import run_in_threadpool
 
+from ...rules.errors import InvalidOptionError
 from .. import seeds
 from ..deps import (
     ComputeDep,
@@ -49,7 +50,7 @@ from ..view import SavedGameView
 from .auth import set_session_cookies, user_or_guest
 from .online import user_id
 
-__all__ = ["router", "NewGame", "Action"]
+__all__ = ["router", "NewGame", "StartAt", "Action"]
 
 router = APIRouter()
 
@@ -84,6 +85,24 @@ class ClockBody(BaseModel):
     initial: float = Field(..., ge=1, le=86400)
     increment: float = Field(0, ge=0, le=600)
     delay: float = Field(0, ge=0, le=600)
+
+
+class StartAt(BaseModel):
+    """A set-up position a game against the computer (or at this device) begins at instead of the opening
+    (the position editor's "play from here"): checked as ``POST /api/positions/check`` checks it."""
+
+    model_config = ConfigDict(extra="forbid")
+    position: str = Field(
+        ...,
+        max_length=80,
+        description="Position ID or XGID (its dice, cube and score unless given) of the side on roll",
+    )
+    turn: Literal["white", "black"] = Field("white", description="the side on roll (white: player 1, who starts)")
+    dice: list[int] | None = Field(None, min_length=2, max_length=2, description="the roll to play; none: to roll")
+    cube: int | None = Field(None, ge=1, le=2**20, description="cube value (default 1 or the XGID's)")
+    owner: Literal["centre", "mover", "opponent"] | None = Field(None, description="who owns the cube")
+    score: list[int] | None = Field(None, min_length=2, max_length=2, description="(side on roll, other side)")
+    crawford: bool | None = Field(None, description="this is the match's Crawford game")
 
 
 class NewGame(BaseModel):
@@ -141,6 +160,11 @@ class NewGame(BaseModel):
         "12 s delay; classic: 15 minutes, 15 s delay) or times in seconds",
     )
     watchers: bool = Field(False, description="online: others may watch the game")
+    start: StartAt | None = Field(
+        None,
+        description="begin at a set-up position instead of the opening (against the computer or a second "
+        "person here; refused for online games: 422 start_online)",
+    )
 
     @field_validator("players")
     @classmethod
@@ -149,6 +173,51 @@ class NewGame(BaseModel):
 
 
 # ----- helpers ------------------------------------------------------------------------------------------
+def _start_of(body: NewGame) -> dict:
+    """``new_session``'s ``start`` from the body's set-up (the sides turned from the mover's view to the
+    players': White is player 0).
+
+    Raises:
+        InvalidPositionError: the set-up is impossible (code of the first problem; ``params["problems"]``
+            all of them, as ``POST /api/positions/check`` names them);
+        InvalidOptionError / InvalidIdError: a malformed position, or a Crawford flag the score does not allow.
+    """
+    from ...rules.setup import setup_position
+    from .editor import CheckIn, read_setup
+
+    st = body.start
+    assert st is not None
+    s = read_setup(
+        CheckIn(
+            game=body.game,
+            position=st.position,
+            dice=st.dice,
+            cube=st.cube,
+            owner=st.owner,
+            score=st.score,
+            length=body.length,
+            crawford=st.crawford,
+        )
+    )
+    pos = setup_position(s)
+    turn = 0 if st.turn == "white" else 1
+    a, b = s.score
+    at_match_point = bool(body.length) and (body.length - 1) in (a, b)
+    if s.crawford and not body.crawford:
+        raise InvalidOptionError("start: a Crawford game in a match without the Crawford rule (crawford: false)")
+    return {
+        "setup": {
+            "position": pos,
+            "turn": turn,
+            "dice": s.dice,
+            "cube_value": s.cube,
+            "cube_owner": None if s.cube_owner is None else (turn if s.cube_owner == 0 else 1 - turn),
+        },
+        "score": (a, b) if turn == 0 else (b, a),
+        "post_crawford": at_match_point and not s.crawford,
+    }
+
+
 def _listing(saved: SavedGame) -> dict:
     return {
         "id": saved.id,
@@ -204,6 +273,16 @@ async def create_game(
         )
     me = 0 if body.colour != "black" else 1
     user, new_login = await user_or_guest(request, body.players[me] if body.players else guest_name(request))
+    if body.start is not None and body.opponent == "online":
+        return error_response(
+            422,
+            "start: an online game begins with the opening (its dice are provably fair from the first roll); "
+            "a set-up position is played against the computer or at this device",
+            "InvalidOptionError",
+            "start_online",
+            request=request,
+        )
+    start = await run_in_threadpool(_start_of, body) if body.start is not None else None
     if body.opponent == "online":
         refuse_early_seed(body.client_seed)
         clock = body.clock.model_dump() if isinstance(body.clock, ClockBody) else body.clock
@@ -245,6 +324,7 @@ async def create_game(
             cube_limit=body.cube_limit,
             run=False,
             owner=user.id,
+            start=start,
         )
 
     s = await lane(make)
