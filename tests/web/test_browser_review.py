@@ -286,3 +286,27 @@ def test_the_review_shows_the_cube_block_and_every_decision_per_game(page, serve
     page.select_option("#lang", "ru")
     page.wait_for_function("document.querySelector('#rv-proper').textContent.startsWith('Правильное решение')")
     assert "Удвоить, принять" in page.inner_text("#rv-proper")
+
+
+def test_the_review_words_a_resignation_and_its_answer_with_their_equities(page, server):
+    """Resignations are judged (docs/analysis.md): gnubg's roll-then-resign record reviewed; the resignation is
+    worded "Resign: single game" with its block of answers (best first), and the list words the acceptance."""
+    page.add_init_script(FAST)
+    home(page, server)
+    page.set_input_files(
+        "#analyse-upload",
+        str(shared_path("data", "real-mat", "gnubgparser-gnubg-made", "gnubg_roll_then_resign_1p.mat")),
+    )
+    page.wait_for_selector("#review:not([hidden])", timeout=90_000)
+    page.wait_for_function("nardyReview.data !== null && !nardyReview.busy")
+    ds = page.evaluate("nardyReview.data.decisions")
+    i = next(k for k, d in enumerate(ds) if d["kind"] == "resign" and d["action"] == "resign")
+    click_review(page, f"#rv-list li.rv-item[data-index='{i}']")
+    assert "Resign: single game" in page.inner_text("#rv-decision .rv-played")
+    rows = page.evaluate(
+        "[...document.querySelectorAll('#rv-resign tr')]"
+        ".map((r) => [r.dataset.action, r.querySelector('.rv-eq').textContent])"
+    )
+    cands = ds[i]["candidates"]
+    assert rows == [["play on", f"{cands['play on']:+.3f}"], ["resign", f"{cands['resign']:+.3f}"]]
+    assert "Accept" in page.inner_text(f"#rv-list li.rv-item[data-index='{i + 1}']")

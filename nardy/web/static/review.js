@@ -341,7 +341,8 @@ function drawDecision() {
     rEl("span", {}, p, text);
     return p;
   };
-  const actionText = (x) => (d.kind === "cube" ? t("rv_cube_" + x.replace(/[ /,]+/g, "_")) : (x || t("rv_no_play")));
+  const actionText = (x) => (d.kind === "cube" ? t("rv_cube_" + x.replace(/[ /,]+/g, "_"))
+    : d.kind === "resign" ? resignText(x) : (x || t("rv_no_play")));
   const played = line("rv_played", actionText(d.played), "rv-played");
   if (d.forced) rEl("span", { class: "rv-forced" }, played, " " + t("rv_forced"));
   line("rv_best", actionText(d.best), "rv-best");
@@ -386,7 +387,29 @@ function drawDecision() {
     b.onclick = () => { R.shown = R.shown === null ? "played" : null; drawReview(); };
   } else if (d.kind === "cube" && d.candidates) {
     drawCubeBlock(box, d);
+  } else if (d.kind === "resign" && d.candidates) {
+    drawResignBlock(box, d);
   }
+}
+
+// A resignation's words: "resign gammon" -> "Resign: gammon", "play on", "accept", "decline" (the analysis' terms).
+function resignText(x) {
+  if (x && x.startsWith("resign ")) return t("rv_resign_level", { level: t("res_" + x.slice(7)) });
+  return x ? t("rp_rs_" + x.replace(/ /g, "_")) : "";
+}
+
+// A resignation judged (docs/analysis.md): the equity of each answer (the decider's view), the best first.
+function drawResignBlock(box, d) {
+  const tbl = rEl("table", { id: "rv-resign", class: "rv-table" }, box);
+  const body = rEl("tbody", {}, tbl);
+  const rows = Object.entries(d.candidates).sort((a, b) => b[1] - a[1]);
+  rows.forEach(([k, v], i) => {
+    const tr = rEl("tr", { "data-action": k }, body);
+    rEl("td", {}, tr, `${i + 1}.`);
+    rEl("td", {}, tr, resignText(k));
+    rEl("td", { class: "rv-eq" }, tr, signed(v));
+    rEl("td", {}, tr, i ? signed(v - rows[0][1]) : "");
+  });
 }
 
 // The cube block, as GNU Backgammon's: the cubeless equity and probabilities, the cubeful equities of no
@@ -456,7 +479,8 @@ function drawDecisionList() {
     const ol = rEl("ol", { class: "rv-all" }, det);
     for (const [x, i] of mine) {
       const li = rEl("li", { class: "rv-item" + (i === R.index ? " rv-here" : ""), "data-index": String(i) }, ol);
-      const what = x.kind === "cube" ? t("rv_cube_" + x.played.replace(/[ /,]+/g, "_")) : (x.played || t("rv_no_play"));
+      const what = x.kind === "cube" ? t("rv_cube_" + x.played.replace(/[ /,]+/g, "_"))
+        : x.kind === "resign" ? resignText(x.played) : (x.played || t("rv_no_play"));
       const dice = x.dice ? `${x.dice[0]}${x.dice[1]}: ` : "";
       rEl("span", {}, li, `${x.number || x.move}. ${playerName(x.player)} ${dice}${what}`);
       markBadge(x.mark, li);
