@@ -24,13 +24,13 @@ from ..rules.ids import parse_xgid
 from ..rules.numbering import BLACK, NUMBERINGS, SCHEMES, WHITE
 from ..rules.position import check_dice
 from ..rules.variants import get_rules
-from .options import game_option, read_position
+from .options import game_option, read_position_arg
 
 __all__ = ["diagram"]
 
 
 @click.command("diagram")
-@click.argument("position")
+@click.argument("position")  # a Position ID, an XGID, or @FILE (XG text, an .xgp file)
 @game_option()
 @click.option("--dice", "-d", default=None, help="The roll to play, drawn on the board: 6-4, 64 or 6,4.")
 @click.option(
@@ -82,11 +82,19 @@ def diagram(
             f"--numbering {numbering} is not available for {rules.name}: expected one of "
             f"{', '.join(NUMBERINGS[rules.name])}"
         )
-    pos = read_position(position, rules)
+    arg = read_position_arg(position, rules)
+    pos = arg.position
     d = Diagram(pos, cube=default_cube(pos), numbering=numbering, side=BLACK if side == "black" else WHITE)
     text = position.strip()
     if text.upper().startswith("XGID="):
         d = replace(d, **xgid_fields(parse_xgid(text), pos))
+    elif arg.xg is not None:  # @FILE: XG's text export or an .xgp file: its roll, cube, score and names
+        xp = arg.xg
+        named = xp.names if xp.names != ("Player 1", "Player 2") else d.names
+        d = replace(d, dice=xp.dice, cube=xp.cube, cube_owner=xp.owner, score=xp.score, length=xp.length)
+        d = replace(d, crawford=xp.crawford, names=named)
+    elif arg.dice is not None:
+        d = replace(d, dice=arg.dice)
     changes: dict = {"title": title}
     if dice is not None:
         changes["dice"] = check_dice(dice)

@@ -8,7 +8,8 @@ short flag and the type are the same everywhere. :func:`read_position` turns a `
 :func:`read_position_arg` also keeps the dice and the XG text it came with.
 
 ``--position @FILE`` reads the position from a file (``@-``: standard input): a Position ID or XGID alone,
-or eXtreme Gammon's text export of a backgammon position (:mod:`nardy.records.xgtext`: a position copied
+eXtreme Gammon's binary position file (``.xgp``; an ``.xg`` file gives its last decision), or its text
+export of a backgammon position (:mod:`nardy.records.xgtext`: a position copied
 from XG or pasted from a forum post). Only a value starting with ``@`` is a file: a Position ID such as
 ``4HPwATDgc/ABMA`` could also be a relative path, so a bare path is never guessed.
 """
@@ -47,8 +48,8 @@ GAME_HELP = "backgammon, short (short nardy) or long (long nardy); aliases accep
 #: The help of ``--position`` where a command has no words of its own.
 POSITION_HELP = (
     "GNU Backgammon Position ID (long nardy: optional :Fxy first-turn suffix), an XGID=... "
-    "(backgammon, short nardy), or @FILE (@- standard input): a file holding one of those or eXtreme "
-    "Gammon's text export of a backgammon position. Default: the starting position."
+    "(backgammon, short nardy), or @FILE (@- standard input): a file holding one of those, eXtreme "
+    "Gammon's text export of a backgammon position, or its .xgp position file. Default: the starting position."
 )
 
 
@@ -109,6 +110,32 @@ def _file_text(value: str) -> str:
         raise click.BadParameter(f"{path}: {e.strerror or e}", param_hint="--position") from None
 
 
+def _xgp_file(path: str):
+    """The position of eXtreme Gammon's binary position file (``.xgp``, or an ``.xg`` file's last decision)
+    at ``path`` when the file is one (it starts with XG's magic), else None (a text file, standard input).
+
+    Raises:
+        nardy.rules.errors.RecordError: an XG file that cannot be read (:func:`nardy.records.xg.parse_xgp`).
+    """
+    from ..records.xg import parse_xgp
+    from ..records.xgfile import looks_like_xg
+
+    if not path or path == "-":
+        return None
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4)
+            if not looks_like_xg(head):
+                return None
+            return parse_xgp(head + f.read(XGP_LIMIT))
+    except OSError:
+        return None  # said by the text reader, with the path
+
+
+#: The most bytes of an ``.xgp``/``.xg`` file ``--position @FILE`` reads (the web's bound for ``.xg`` files).
+XGP_LIMIT = 2 * 1024 * 1024
+
+
 def read_position_arg(position_id: str | None, rules: Rules) -> PositionArg:
     """A ``--position`` value in ``rules``' game (see the module docstring): a Position ID, an ``XGID=...``,
     ``@FILE`` (a file with one of those, or XG's text export of a backgammon position), or the starting
@@ -123,6 +150,11 @@ def read_position_arg(position_id: str | None, rules: Rules) -> PositionArg:
         raise click.BadParameter("empty Position ID", param_hint="--position")
     value = position_id.strip() if position_id else None
     if value and value.startswith("@"):
+        xgp = _xgp_file(value[1:])
+        if xgp is not None:
+            if rules.name != "backgammon":
+                raise RecordError(f"{value}: an .xgp file is a backgammon position, not {rules.name}")
+            return PositionArg(xgp.position, xgp.dice, xgp)
         text = _file_text(value)
         words = text.split()
         if len(words) == 1 and not words[0].upper().startswith("XGID="):

@@ -36,6 +36,7 @@ from ..rules.errors import NardyError, RecordError
 from ..rules.position import Position
 from .matrecord import MAX_CUBE, MAX_GAMES, MAX_LENGTH, MAX_NAME, MAX_SCORE, MatAction, MatchRecord, MatGame
 from .xgfile import VARIATIONS, looks_like_xg, play_codes, read_records
+from .xgtext import XGPosition
 
 __all__ = ["XGMatchRecord", "XGPosition", "parse_xg", "parse_xgp", "looks_like_xg", "mover_board", "xg_play_text"]
 
@@ -57,27 +58,6 @@ class XGMatchRecord(MatchRecord):
 
     analysis: list = field(default_factory=list)
     final_score: tuple | None = None
-
-
-@dataclass
-class XGPosition:
-    """A position read from an ``.xgp`` file (or the last decision of an ``.xg`` one).
-
-    Attributes: ``position`` (:class:`~nardy.rules.position.Position`, the mover's view), ``dice`` (the roll
-    or ``None`` before it), ``cube`` (value), ``owner`` (``None`` centred, 0 the mover, 1 the opponent),
-    ``score`` (mover, opponent), ``length`` (0 money), ``crawford``, ``names`` (mover, opponent), ``xg``
-    (XG's analysis of the decision as in :attr:`XGMatchRecord.analysis`, or ``None``).
-    """
-
-    position: Position
-    dice: tuple | None
-    cube: int
-    owner: int | None
-    score: tuple
-    length: int
-    crawford: bool
-    names: tuple
-    xg: dict | None = None
 
 
 def xg_play_text(codes) -> str:
@@ -336,9 +316,9 @@ def parse_xgp(data) -> XGPosition:
         dice=dice,
         cube=value,
         owner=None if owner is None else (0 if owner == p else 1),
-        score=(s[p], s[1 - p]),
+        score=(s[p], s[1 - p]) if length else None,
         length=length,
-        crawford=bool(game.fields["crawford"]),
+        crawford=bool(game.fields["crawford"]) and bool(length),
         names=(names[p], names[1 - p]),
         xg=xg,
     )

@@ -259,6 +259,8 @@ class XGPosition:
         names: ``(side on roll, opponent)``; XG writes "Player 1" and "Player 2" when there are none.
         plays: a checker-play analysis, best first (empty when none).
         cube_analysis: a cube analysis (:class:`XGCube`) or None.
+        xg: XG's figures of the decision as an ``.xgp`` file (binary, :func:`nardy.records.xg.parse_xgp`) holds
+            them, in the form of :attr:`nardy.records.xg.XGMatchRecord.analysis`; None from a text export.
     Raises:
         RecordError: values the format cannot hold (not backgammon, a cube not a power of two, a score
             not below the length, Crawford in money play or at a score where it cannot be, names with
@@ -278,6 +280,7 @@ class XGPosition:
     names: tuple[str, str] = ("Player 1", "Player 2")
     plays: tuple[XGPlay, ...] = field(default_factory=tuple)
     cube_analysis: XGCube | None = None
+    xg: dict | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         own = "XG position"

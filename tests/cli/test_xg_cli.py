@@ -64,3 +64,23 @@ def test_analyse_finds_xg_files_in_a_folder(tmp_path):
     (tmp_path / "a.xg").write_bytes(CHARLOT.read_bytes())
     (tmp_path / "notes.txt.bak").write_text("x")
     assert [p.name for p in expand_paths([tmp_path])] == ["a.xg"]
+
+
+def test_an_xgp_position_file_is_read_by_position_at_file_with_its_dice_cube_and_score(tmp_path):
+    """`--position @FILE` and `nardy diagram @FILE` take XG's binary position file: charlot2's 64 of game 1
+    after charlot1 took the cube at 2 (record 40 of tests/data/xg/charlot.xg, as an .xgp)."""
+    from nardy.records.xgfile import RECORD_SIZE, read_archive
+    from tests.records.test_xg import pack
+
+    body = read_archive(CHARLOT.read_bytes())["temp.xg"]
+    xgp = tmp_path / "pos.xgp"
+    xgp.write_bytes(pack({"temp.xg": body[: 40 * RECORD_SIZE]}))
+    r = run("moves", "--position", f"@{xgp}")
+    assert r.exit_code == 0, r.output
+    assert "13/3" in r.output  # the roll 64 came from the file
+    svg = run("diagram", f"@{xgp}")
+    assert svg.exit_code == 0, svg.output
+    assert "charlot2" in svg.output and "charlot1" in svg.output
+    assert "match to 7" in svg.output
+    short = run("moves", "--game", "short", "--position", f"@{xgp}")
+    assert short.exit_code == 2 and "backgammon position" in short.output
