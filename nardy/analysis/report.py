@@ -61,6 +61,15 @@ def board_svg(
     return diagram_svg(d, theme, width=width)
 
 
+def _diagram_words(tr) -> tuple | None:
+    """The diagram's words in the report's language (``dg_*`` of the catalogue through ``tr``), or None (the
+    renderer's English) when ``tr`` has none."""
+    try:
+        return tuple(tr(k) for k in ("dg_pips", "dg_match_to", "dg_crawford"))
+    except KeyError:
+        return None
+
+
 def graph_svg(data: dict, width: int = 760, height: int = 220) -> str:
     """Player 0's equity (money: points, game after game) or match winning chance over the match, one
     point per turn, a dot at each marked decision (coloured by its mark)."""
@@ -160,7 +169,7 @@ def _game_name(tr, game: str) -> str:
     return tr("game_" + game)
 
 
-def _board(d: dict, data: dict, title: str, numbering: str, theme: str = "light") -> str:
+def _board(d: dict, data: dict, title: str, numbering: str, theme: str = "light", words=None) -> str:
     """The board of a decision through the one renderer (:func:`board_svg`, :mod:`nardy.rules.diagram`): the
     decider's view (a take: the doubler's, whose position it is), the players' names and colours (player 0
     White), the cube's value and owner (none drawn where the game has no cube or in the Crawford game),
@@ -190,6 +199,7 @@ def _board(d: dict, data: dict, title: str, numbering: str, theme: str = "light"
         crawford=crawford,
         side=mover,
         theme=theme,
+        **({"words": words} if words else {}),
     )
 
 
@@ -278,6 +288,7 @@ def html_report(
     by_game: dict[int, list] = {}
     for d in data["decisions"]:
         by_game.setdefault(d["game"], []).append(d)
+    words = _diagram_words(tr)
     for g in data.get("games", []):
         n = g["game"]
         ds = by_game.get(n, [])
@@ -294,7 +305,7 @@ def html_report(
                     tr,
                     e,
                     data,
-                    lambda d, t: _board(d, data, t, numbering, "print" if expanded else "light"),
+                    lambda d, t: _board(d, data, t, numbering, "print" if expanded else "light", words),
                     anchor=f"g{n}-m{num}",
                 )
             )

@@ -120,7 +120,8 @@ _REDOUBLE = {
 def gnubg_numbers(decisions: list) -> list[int]:
     """GNU Backgammon's move numbers (its HTML export's "Move number N") of decision dicts in order: per
     game from 1, one number per turn's roll and play (the "no double" before it shares the number of the
-    play that follows), one for a double and one for its answer."""
+    play that follows), one for a double and one for its answer; a resignation and its answer share the number of
+    the move before them (gnubg 1.07's export of gnubg-1002.mat, whose game 1 ends in one, numbers 1-55)."""
     out: list[int] = []
     game = None
     n = 0
@@ -128,6 +129,9 @@ def gnubg_numbers(decisions: list) -> list[int]:
     for d in decisions:
         if d["game"] != game:
             game, n, pending = d["game"], 0, False
+        if d["kind"] == "resign" and n:  # shown with the move it follows (gnubg numbers no resignation)
+            out.append(n)
+            continue
         if d["kind"] == "cube" and d["action"] == "double" and d["played"] == "no double":
             if not pending:
                 n += 1

@@ -65,9 +65,31 @@ __all__ = ["diagram"]
 @click.option("--crawford/--no-crawford", default=None, help="The Crawford game (shown with the score).")
 @click.option("--names", default=None, help="Names A,B, the mover's first (each at most 40 characters).")
 @click.option("--title", default="", help="A caption above the board.")
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "ru"]),
+    default=None,
+    help="Language of the words drawn (pips, match to, Crawford); default: Russian when the system locale is.",
+)
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), default=None, help="Write to FILE.")
 def diagram(
-    position, game, dice, numbering, side, fmt, theme, scale, cube, owner, score, length, crawford, names, title, output
+    position,
+    game,
+    dice,
+    numbering,
+    side,
+    fmt,
+    theme,
+    scale,
+    cube,
+    owner,
+    score,
+    length,
+    crawford,
+    names,
+    title,
+    lang,
+    output,
 ):
     """Draw POSITION (a Position ID, or an XGID for backgammon and short nardy) as an SVG or PNG diagram.
 
@@ -111,6 +133,10 @@ def diagram(
     if names is not None:
         changes["names"] = read_names(names)
     d = replace(d, **changes)
+    from ..texts.catalogue import diagram_words
+    from ..texts.i18n import detect_lang
+
+    d = replace(d, words=diagram_words(lang or detect_lang()))
     if fmt == "png":
         data = diagram_png(d, theme, scale)
         if output:

@@ -76,6 +76,12 @@ _TOP, _BOTTOM, _MID, _POINT_W, _POINT_H, _R = 35, 535, 285, 50, 205, 22
 _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 
+#: The words a diagram draws in English: ``(pips, match to, Crawford)`` (see :attr:`Diagram.words`).
+ENGLISH_WORDS = ("pips {n}", "match to {n}", "Crawford")
+#: The longest word (template) of :attr:`Diagram.words`.
+MAX_WORD = 40
+
+
 @dataclass(frozen=True)
 class Diagram:
     """What one board diagram shows (docs/records.md "Board diagrams").
@@ -94,6 +100,10 @@ class Diagram:
         crawford: this is the Crawford game (shown with the score).
         side: which side the mover is, 0 White or 1 Black (:data:`nardy.rules.numbering.WHITE`): only the
             fixed numberings (``absolute``, ``traditional``) label points by it.
+        words: the words drawn, ``(pips, match to, Crawford)``, the first two with ``{n}`` for the number
+            (English by default; a front end passes its language's, e.g.
+            :func:`nardy.texts.catalogue.diagram_words`: the rules library has no catalogue), each at most
+            :data:`MAX_WORD` characters.
     """
 
     position: Position
@@ -107,6 +117,7 @@ class Diagram:
     title: str = ""
     crawford: bool = False
     side: int = field(default=WHITE)
+    words: tuple[str, str, str] = ENGLISH_WORDS
 
 
 # ----- the inputs of the command and the web API, read once ----------------------------------------------------
@@ -350,6 +361,9 @@ def _check(d: Diagram, theme: str) -> None:
             raise InvalidOptionError(f"{what}: no control characters")
     if d.side not in (0, 1):
         raise InvalidOptionError(f"side {d.side!r}: expected 0 (White) or 1 (Black)")
+    w = d.words
+    if len(w) != 3 or any(not isinstance(x, str) or len(x) > MAX_WORD or not _printable(x) for x in w):
+        raise InvalidOptionError(f"words: expected three printable texts of at most {MAX_WORD} characters")
 
 
 def _printable(text: str) -> bool:
@@ -382,9 +396,9 @@ def _score_text(d: Diagram) -> str:
     if d.score is not None:
         parts.append(f"{d.score[0]}-{d.score[1]}")
     if d.length:
-        parts.append(f"match to {d.length}")
+        parts.append(d.words[1].replace("{n}", str(d.length)))
     if d.crawford:
-        parts.append("Crawford")
+        parts.append(d.words[2])
     return ", ".join(parts)
 
 
@@ -425,7 +439,17 @@ def primitives(d: Diagram, theme: str = "light") -> tuple[tuple[int, int], list]
         name = d.names[who]
         cls = "mover" if who == 0 else "opponent"
         out.append(Text(x + 24, base, name, 15, t["ink"], anchor="start", bold=True, cls="name " + cls))
-        out.append(Text(WIDTH - 24, base, f"pips {pips[who]}", 15, t["ink"], anchor="end", cls="pips " + cls))
+        out.append(
+            Text(
+                WIDTH - 24,
+                base,
+                d.words[0].replace("{n}", str(pips[who])),
+                15,
+                t["ink"],
+                anchor="end",
+                cls="pips " + cls,
+            )
+        )
     score = _score_text(d)
     if score:
         out.append(Text(WIDTH / 2, base_top, score, 15, t["ink"], cls="score"))

@@ -35,6 +35,7 @@ __all__ = [
     "format_message",
     "plural_category",
     "number_text",
+    "diagram_words",
     "page_catalogue",
     "page_texts",
     "placeholders",
@@ -237,6 +238,18 @@ def page_texts(lang: str):
         return text(section, key, lang, **params)
 
     return tr
+
+
+def diagram_words(lang: str) -> tuple[str, str, str]:
+    """The words a board diagram draws in ``lang`` (:attr:`nardy.rules.diagram.Diagram.words`): ``(pips,
+    match to, Crawford)``, the first two with ``{n}`` for the number (keys ``dg_*`` of ``[common]``).
+
+    Raises:
+        CatalogueError: an unknown language.
+    """
+    _check_lang(lang)
+    data = _load()["common"]
+    return tuple(data[k][lang] for k in ("dg_pips", "dg_match_to", "dg_crawford"))  # type: ignore[return-value]
 
 
 def page_catalogue() -> dict:

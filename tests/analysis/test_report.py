@@ -110,6 +110,8 @@ def test_every_decision_of_the_record_is_in_the_report_collapsible_per_game(data
         name = data["players"][d["player"]]["name"]
         if d["kind"] == "checker":
             assert (f"{name} moves {d['played']}" if d["played"] else f"{name} cannot move") in body
+        elif d["kind"] == "resign":  # shown with the move before it (gnubg numbers no resignation)
+            assert (f"{name} resigns: " if d["action"] == "resign" else f"{name} accepts the resignation") in body
         elif d["action"] == "double":
             assert f"{name} {'doubles' if d['played'] == 'double' else 'does not double'}" in body
         else:

@@ -288,3 +288,15 @@ def test_the_rules_library_imports_the_renderer_without_pillow():
     code = "import sys, nardy, nardy.rules.diagram; from nardy import Position; print('PIL' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_words_drawn_are_the_front_ends_language_and_refused_when_unprintable():
+    from nardy.texts.catalogue import diagram_words
+
+    d = Diagram(Position.start("backgammon"), score=(4, 6), length=7, crawford=True, words=diagram_words("ru"))
+    root = parse(diagram_svg(d))
+    assert texts(root, "score") == ["4-6, матч до 7, Кроуфорд"]
+    assert texts(root, "pips") == ["пипсы 167", "пипсы 167"]
+    assert texts(parse(diagram_svg(Diagram(Position.start("long")))), "pips") == ["pips 360", "pips 360"]
+    with pytest.raises(InvalidOptionError, match="words"):
+        diagram_svg(Diagram(Position.start("long"), words=("pips\x07{n}", "to {n}", "C")))

@@ -153,3 +153,13 @@ def test_bad_input_is_refused_with_422_and_a_code(client, path, params, code, wo
     assert body["code"] == code, body
     assert words in body["detail"]
     assert r.headers["content-type"].startswith("application/json")
+
+
+def test_lang_ru_draws_the_words_in_russian_and_is_cached_apart(client):
+    params = {"position": Position.start("backgammon").id(), "score": "1-2", "length": "5"}
+    en = client.get("/api/diagram.svg", params=params)
+    ru = client.get("/api/diagram.svg", params={**params, "lang": "ru"})
+    assert en.status_code == ru.status_code == 200
+    assert texts(en.text, "score") == ["1-2, match to 5"] and texts(ru.text, "score") == ["1-2, матч до 5"]
+    assert en.headers["etag"] != ru.headers["etag"]
+    assert client.get("/api/diagram.svg", params={**params, "lang": "de"}).status_code == 422

@@ -38,6 +38,7 @@ from ...rules.diagram import (
 )
 from ...rules.numbering import BLACK, WHITE
 from ...rules.position import check_dice
+from ...texts.catalogue import diagram_words
 from ..deps import GAME_QUERY, ComputeDep, Numbering
 from ..params import read_position
 
@@ -97,6 +98,7 @@ def _diagram(
     numbering: str,
     side: str,
     title: str,
+    lang: str = "en",
 ) -> Diagram:
     """The :class:`Diagram` a query asks for (the XGID's fields first, the query's over them).
 
@@ -123,6 +125,7 @@ def _diagram(
         changes["crawford"] = crawford
     if names is not None:
         changes["names"] = read_names(names)
+    changes["words"] = diagram_words(lang)
     return replace(d, **changes)
 
 
@@ -130,7 +133,7 @@ def _key(kind: str, d: Diagram, theme: str) -> tuple:
     return (
         (kind, theme, d.position.game, d.position.id(), d.position.first_turn)
         + tuple(getattr(d, f) for f in ("dice", "cube", "cube_owner", "score", "length", "names", "numbering", "title"))
-        + (d.crawford, d.side)
+        + (d.crawford, d.side, d.words)
     )
 
 
@@ -170,6 +173,7 @@ NUMBERING_QUERY = Query("own", description="point labels: own, or a numbering th
 SIDE_QUERY = Query("white", description="with absolute/traditional numbering: the side to move")
 THEME_QUERY = Query("light", description="light, print (black on white) or dark")
 TITLE_QUERY = Query("", max_length=MAX_TITLE, description="a caption above the board")
+LANG_QUERY = Query("en", description="language of the words drawn (pips, match to, Crawford): en or ru")
 
 
 @router.get(
@@ -194,9 +198,10 @@ async def diagram_svg_route(
     side: Literal["white", "black"] = SIDE_QUERY,
     theme: Theme = THEME_QUERY,
     title: str = TITLE_QUERY,
+    lang: Literal["en", "ru"] = LANG_QUERY,
 ):
     def run():
-        d = _diagram(game, position, dice, cube, owner, score, length, crawford, names, numbering, side, title)
+        d = _diagram(game, position, dice, cube, owner, score, length, crawford, names, numbering, side, title, lang)
         key = _key("svg", d, theme)
         hit = _cache.get(key)
         if hit is None:
@@ -232,9 +237,10 @@ async def diagram_png_route(
     side: Literal["white", "black"] = SIDE_QUERY,
     theme: Theme = THEME_QUERY,
     title: str = TITLE_QUERY,
+    lang: Literal["en", "ru"] = LANG_QUERY,
 ):
     d = await run_in_threadpool(
-        _diagram, game, position, dice, cube, owner, score, length, crawford, names, numbering, side, title
+        _diagram, game, position, dice, cube, owner, score, length, crawford, names, numbering, side, title, lang
     )
     key = _key("png", d, theme)
     hit = _cache.get(key)

@@ -295,6 +295,7 @@ async function check() {
     if (out.dice) q.set("dice", out.dice.join("-"));
     if (out.length) q.set("score", out.score.join("-"));
     if (out.crawford) q.set("crawford", "true");
+    if (LANG !== "en") q.set("lang", LANG);
     a.href = "/api/diagram.svg?" + q.toString();
     $e("#ed-diagram-img").src = a.href;
     a.hidden = false;

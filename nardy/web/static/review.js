@@ -288,6 +288,7 @@ function diagramLink(i) {
   q.set("side", seen === 0 ? "white" : "black");
   q.set("theme", "light");
   q.set("title", t("rv_image_caption", { game: d.game, move: d.move }).slice(0, 120));
+  if (LANG !== "en") q.set("lang", LANG);
   return `${location.origin}/api/diagram.svg?${q}`;
 }
 
