@@ -14,15 +14,12 @@ from ..rules.diagram import (
     default_cube,
     diagram_png,
     diagram_svg,
-    read_names,
-    read_owner,
-    read_score,
+    with_options,
     xgid_fields,
 )
 from ..rules.errors import InvalidOptionError
 from ..rules.ids import parse_xgid
 from ..rules.numbering import BLACK, NUMBERINGS, SCHEMES, WHITE
-from ..rules.position import check_dice
 from ..rules.variants import get_rules
 from .options import game_option, read_position_arg
 
@@ -117,22 +114,9 @@ def diagram(
         d = replace(d, crawford=xp.crawford, names=named)
     elif arg.dice is not None:
         d = replace(d, dice=arg.dice)
-    changes: dict = {"title": title}
-    if dice is not None:
-        changes["dice"] = check_dice(dice)
-    if cube is not None:
-        changes["cube"] = cube
-    if owner is not None:
-        changes["cube_owner"] = read_owner(owner)
-    if score is not None:
-        changes["score"] = read_score(score)
-    if length is not None:
-        changes["length"] = length
-    if crawford is not None:
-        changes["crawford"] = crawford
-    if names is not None:
-        changes["names"] = read_names(names)
-    d = replace(d, **changes)
+    d = with_options(
+        d, dice=dice, cube=cube, owner=owner, score=score, length=length, crawford=crawford, names=names, title=title
+    )
     from ..texts.catalogue import diagram_words
     from ..texts.i18n import detect_lang
 

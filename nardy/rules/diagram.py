@@ -27,7 +27,7 @@ filled areas, only the opponent's checkers filled) and ``dark``.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from xml.sax.saxutils import escape
 
 from .errors import InvalidOptionError
@@ -39,6 +39,7 @@ __all__ = [
     "diagram_svg",
     "diagram_png",
     "primitives",
+    "with_options",
     "THEMES",
     "OWNERS",
     "default_cube",
@@ -175,6 +176,45 @@ def read_names(text: str) -> tuple[str, str]:
         if not _printable(n):
             raise InvalidOptionError("names: no control characters")
     return names
+
+
+def with_options(
+    d: Diagram,
+    *,
+    dice: str | None = None,
+    cube: int | None = None,
+    owner: str | None = None,
+    score: str | None = None,
+    length: int | None = None,
+    crawford: bool | None = None,
+    names: str | None = None,
+    title: str | None = None,
+) -> Diagram:
+    """``d`` with the options a person wrote (``nardy diagram``'s options, the web API's query) over it; None
+    leaves a field as it is. ``dice`` ``6-4``/``64``, ``owner`` one of :data:`OWNERS`, ``score`` ``A-B`` (the
+    mover's first), ``names`` ``A,B``.
+
+    Raises:
+        InvalidOptionError: dice, owner, score or names not in those forms.
+    """
+    changes: dict = {}
+    if dice is not None:
+        changes["dice"] = check_dice(dice)
+    if cube is not None:
+        changes["cube"] = cube
+    if owner is not None:
+        changes["cube_owner"] = read_owner(owner)
+    if score is not None:
+        changes["score"] = read_score(score)
+    if length is not None:
+        changes["length"] = length
+    if crawford is not None:
+        changes["crawford"] = crawford
+    if names is not None:
+        changes["names"] = read_names(names)
+    if title is not None:
+        changes["title"] = title
+    return replace(d, **changes)
 
 
 def xgid_fields(state, position: Position) -> dict:

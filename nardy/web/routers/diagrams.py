@@ -17,9 +17,9 @@ import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
@@ -31,13 +31,10 @@ from ...rules.diagram import (
     default_cube,
     diagram_png,
     diagram_svg,
-    read_names,
-    read_owner,
-    read_score,
+    with_options,
     xgid_fields,
 )
 from ...rules.numbering import BLACK, WHITE
-from ...rules.position import check_dice
 from ...texts.catalogue import diagram_words
 from ..deps import GAME_QUERY, ComputeDep, Numbering
 from ..params import read_position
@@ -110,23 +107,10 @@ def _diagram(
     d = Diagram(pos, cube=default_cube(pos), numbering=numbering, side=BLACK if side == "black" else WHITE)
     if pin.xgid is not None:
         d = replace(d, **xgid_fields(pin.xgid, pos))
-    changes: dict = {"title": title}
-    if dice is not None:
-        changes["dice"] = check_dice(dice)
-    if cube is not None:
-        changes["cube"] = cube
-    if owner is not None:
-        changes["cube_owner"] = read_owner(owner)
-    if score is not None:
-        changes["score"] = read_score(score)
-    if length is not None:
-        changes["length"] = length
-    if crawford is not None:
-        changes["crawford"] = crawford
-    if names is not None:
-        changes["names"] = read_names(names)
-    changes["words"] = diagram_words(lang)
-    return replace(d, **changes)
+    d = with_options(
+        d, dice=dice, cube=cube, owner=owner, score=score, length=length, crawford=crawford, names=names, title=title
+    )
+    return replace(d, words=diagram_words(lang))
 
 
 def _key(kind: str, d: Diagram, theme: str) -> tuple:
@@ -176,15 +160,7 @@ TITLE_QUERY = Query("", max_length=MAX_TITLE, description="a caption above the b
 LANG_QUERY = Query("en", description="language of the words drawn (pips, match to, Crawford): en or ru")
 
 
-@router.get(
-    "/api/diagram.svg",
-    tags=["diagrams"],
-    summary="A board diagram as SVG (cube, score, pips, dice, names; light, print or dark)",
-    response_class=Response,
-    responses={200: {"content": {"image/svg+xml": {}}, "description": "the diagram, a standalone SVG document"}},
-)
-async def diagram_svg_route(
-    request: Request,
+def diagram_query(
     game: str = GAME_QUERY,
     position: str | None = POSITION_QUERY,
     dice: str | None = DICE_QUERY,
@@ -196,12 +172,30 @@ async def diagram_svg_route(
     names: str | None = NAMES_QUERY,
     numbering: Numbering = NUMBERING_QUERY,
     side: Literal["white", "black"] = SIDE_QUERY,
-    theme: Theme = THEME_QUERY,
     title: str = TITLE_QUERY,
     lang: Literal["en", "ru"] = LANG_QUERY,
-):
+) -> Diagram:
+    """The dependency both routes share: the :class:`Diagram` their query asks for (:func:`_diagram`), read in
+    a worker thread (FastAPI runs a plain function there).
+
+    Raises:
+        NardyError: a bad position, dice, owner, score or names, a numbering the game lacks (422).
+    """
+    return _diagram(game, position, dice, cube, owner, score, length, crawford, names, numbering, side, title, lang)
+
+
+DiagramQuery = Annotated[Diagram, Depends(diagram_query)]
+
+
+@router.get(
+    "/api/diagram.svg",
+    tags=["diagrams"],
+    summary="A board diagram as SVG (cube, score, pips, dice, names; light, print or dark)",
+    response_class=Response,
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "the diagram, a standalone SVG document"}},
+)
+async def diagram_svg_route(request: Request, d: DiagramQuery, theme: Theme = THEME_QUERY):
     def run():
-        d = _diagram(game, position, dice, cube, owner, score, length, crawford, names, numbering, side, title, lang)
         key = _key("svg", d, theme)
         hit = _cache.get(key)
         if hit is None:
@@ -221,27 +215,7 @@ async def diagram_svg_route(
     response_class=Response,
     responses={200: {"content": {"image/png": {}}, "description": "the diagram as PNG"}},
 )
-async def diagram_png_route(
-    request: Request,
-    compute: ComputeDep,
-    game: str = GAME_QUERY,
-    position: str | None = POSITION_QUERY,
-    dice: str | None = DICE_QUERY,
-    cube: int | None = CUBE_QUERY,
-    owner: Owner | None = OWNER_QUERY,
-    score: str | None = SCORE_QUERY,
-    length: int | None = LENGTH_QUERY,
-    crawford: bool | None = CRAWFORD_QUERY,
-    names: str | None = NAMES_QUERY,
-    numbering: Numbering = NUMBERING_QUERY,
-    side: Literal["white", "black"] = SIDE_QUERY,
-    theme: Theme = THEME_QUERY,
-    title: str = TITLE_QUERY,
-    lang: Literal["en", "ru"] = LANG_QUERY,
-):
-    d = await run_in_threadpool(
-        _diagram, game, position, dice, cube, owner, score, length, crawford, names, numbering, side, title, lang
-    )
+async def diagram_png_route(request: Request, compute: ComputeDep, d: DiagramQuery, theme: Theme = THEME_QUERY):
     key = _key("png", d, theme)
     hit = _cache.get(key)
     if hit is None:
