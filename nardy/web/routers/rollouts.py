@@ -32,12 +32,14 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from ...analysis.rollouts import RolloutError, rollout_analysis
 from ...rules.errors import NardyError
 from ..botwork import Busy
 from ..deps import ComputeDep, GameId, StorageDep, load_game
 from ..errors import Refused
+from ..services import analyses as stored
 from ..services.access import check_reader
 from .auth import current_user
 from .online import user_id
@@ -141,9 +143,11 @@ def _error(e: Exception) -> dict:
     return {"code": code, "detail": str(e) if isinstance(e, NardyError) else "the rollout could not be made"}
 
 
-async def _run(app, job: _Job, compute, signed_in: bool, analysis: dict, match, level: str) -> None:
-    """Wait for a turn in the analysis queue, then roll out on the computer's work within the budget."""
+async def _run(app, job: _Job, compute, signed_in: bool, analysis: dict, s, level: str, store) -> None:
+    """Wait for a turn in the analysis queue, then roll out on the computer's work within the budget; a complete
+    rollout is stored with the game as its analysis at ``level`` (:mod:`nardy.web.services.analyses`)."""
     queue = analysis_queue(app)
+    match = s.match
 
     def progress(done, total):
         job.done, job.total = done, total
@@ -186,6 +190,7 @@ async def _run(app, job: _Job, compute, signed_in: bool, analysis: dict, match, 
         out.pop("cached", None)
         out.pop("id", None)
         _cache_put(app, ("game", job.gid, job.revision, level), out)
+        await run_in_threadpool(stored.store_analysis, store, job.gid, job.revision, level, out, s)
 
 
 def _cache_put(app, key: tuple, value: dict) -> None:
@@ -222,7 +227,11 @@ async def post_rollout(
     uid, game, s = await _seated(request, store, gid)
     _check_analysable(s)
     revision = game.saved.revision
-    analysis = _cache(request).find_game(gid, revision)
+    cache = _cache(request)
+    found = await run_in_threadpool(
+        stored.read_analysis, store, gid, revision, None, lambda lv: cache.get(("game", gid, revision, lv))
+    )
+    analysis = None if found is None else found[0]
     if analysis is None:
         raise Refused(
             409, "analyse the game first: its rollouts start from the analysis", code="not_analysed", kind="Conflict"
@@ -261,7 +270,7 @@ async def post_rollout(
     signed_in = user is not None and not user.guest
     level = source.get("engine", {}).get("level", "")
     jobs.put(job)
-    task = job.task = asyncio.create_task(_run(request.app, job, compute, signed_in, source, s.match, level))
+    task = job.task = asyncio.create_task(_run(request.app, job, compute, signed_in, source, s, level, store))
     task.add_done_callback(lambda t: t.cancelled() or t.exception())  # a late refusal is the job's, not a log's
     # the queue admits or refuses at once: a refusal (429/503) is this request's answer
     for _ in range(3):
