@@ -318,7 +318,10 @@ class PlayerSummary:
 class MatchAnalysis:
     """The analysis of a match: ``players`` (two :class:`PlayerSummary`), ``decisions`` (every
     :class:`Decision` in order), ``games`` (per game: number, score before, result, the equity swing and
-    its explanation), and what made it (``engine``). :meth:`to_dict` is the JSON of ``nardy analyse``."""
+    its explanation), and what made it (``engine``); ``info``: the match information of the record's headers
+    (:func:`nardy.analysis.reportstats.match_info`: event, date, place, annotator, comments ...), ``options``:
+    the money session's ``jacoby`` and ``beavers``. :meth:`to_dict` is the JSON of ``nardy analyse`` (``info``
+    and ``options`` only where not empty)."""
 
     game: str
     length: int
@@ -328,6 +331,8 @@ class MatchAnalysis:
     engine: dict
     seconds: float = 0.0
     source: str = ""
+    info: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -349,6 +354,8 @@ class MatchAnalysis:
             "players": [p.to_dict() for p in self.players],
             "games": self.games,
             "decisions": _numbered([d.to_dict() for d in self.decisions]),
+            **({"info": dict(self.info)} if self.info else {}),
+            **({"options": dict(self.options)} if self.options else {}),
         }
 
 
