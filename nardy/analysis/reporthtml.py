@@ -486,7 +486,7 @@ def cube_block(tr, d: dict, data: dict) -> str:
         words = tr("rp_proper_" + code)
         pct = window_percent(code, eqs)
         if pct is not None:
-            words = tr("rp_proper_pct", action=words, pct=f"{100 * pct:.1f}%")
+            words += f" ({100 * pct:.1f}%)"  # gnubg's form, "No double, take (31.2%)", in either language
         out.append(f"<p class='proper' data-code='{_e(code)}'>{_e(tr('rp_proper'))}: <b>{_e(words)}</b></p>")
     err = d.get("equity_loss") or 0.0
     err_text = _signed(-err) if err > 1e-9 else tr("rp_no_error")
