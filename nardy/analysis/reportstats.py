@@ -4,7 +4,11 @@ decision dicts of an analysis (:meth:`nardy.analysis.results.MatchAnalysis.to_di
 
 Units as the analysis': errors and luck in normalised equity (EMG) and, in match play, match winning chance
 (MWC, a fraction); rates in millipoints (mp) per decision or per roll. The words of ratings are gnubg's:
-:func:`nardy.analysis.results.rating_of` for errors and :func:`luck_rating_of` for luck.
+:func:`nardy.analysis.results.rating_of` for errors and :func:`luck_rating_of` for luck. gnubg's further
+figures: the cube errors split below / above the cash, double and too-good points (:func:`cube_error_split`),
+the MWC per decision (``rate_mwc``), the Snowie error rate (the error over both players' moves), the FIBS
+ratings of match play (:func:`relative_fibs_rating`, :func:`absolute_fibs_rating`, with gnubg's formulas) and
+the record's match information (:func:`match_info`).
 """
 
 from __future__ import annotations

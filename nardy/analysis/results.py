@@ -93,7 +93,8 @@ def proper_cube_action(equities: dict, redouble: bool = False) -> str:
     then the doubler is *too good* when playing on beats the pass (``ND > DP``) and doubles otherwise;
     when the opponent should take, the doubler doubles when ``DT >= ND``, is too good when ``ND > DP`` and
     does not double otherwise. ``redouble``: the cube is already the doubler's (words with "redouble").
-    Beavers and dead cubes are not told apart (gnubg's "No double, beaver", "Never double")."""
+    Beavers and dead cubes are not told apart here: the report adds gnubg's "No double, beaver", "Double,
+    beaver" and "Never double, take (dead cube)" (:func:`nardy.analysis.reportcube.proper_code`)."""
     nd, dt, dp = equities["no double"], equities["double/take"], equities["double/pass"]
     if dt >= dp:
         code = "too_good_pass" if nd > dp else "double_pass"
