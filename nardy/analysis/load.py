@@ -44,10 +44,16 @@ def load_match(path):
             match = replay(record)
             # an .xg file's own analysis, kept for analyse_file to put beside nardy's
             match.xg_analysis = getattr(record, "analysis", None) or []
+            match.record_headers = dict(getattr(record, "headers", None) or {})
             return match
         if suffix == ".sgf":
             raise AnalysisError(f"{p}: SGF records are not supported by this version")
-        return replay(p)
+        from nardy.records.matparse import read_mat
+
+        record = read_mat(p)
+        match = replay(record)
+        match.record_headers = dict(record.headers)
+        return match
     try:
         d = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -86,11 +92,16 @@ def match_of_game(game):
 
 
 def analyse_file(path, level: str = DEFAULT_ANALYSIS_LEVEL, progress=None) -> MatchAnalysis:
-    """:func:`load_match` then :func:`~nardy.analysis.core.analyse_match` (``source`` = the file's name); an
+    """:func:`load_match` then :func:`~nardy.analysis.core.analyse_match` (``source`` = the file's name; ``info``:
+    the record's match information, ``options``: a money session's Jacoby and beavers); an
     ``.xg`` file's own analysis is put beside nardy's (:func:`~nardy.analysis.xgbeside.attach_xg`)."""
+    from .reportstats import match_info
     from .xgbeside import attach_xg
 
     m = load_match(path)
     result = analyse_match(m, level=level, progress=progress, source=Path(os.fspath(path)).name)
     attach_xg(result, getattr(m, "xg_analysis", None))
+    result.info = match_info(getattr(m, "record_headers", None) or {})
+    if not m.length:
+        result.options = {"jacoby": bool(getattr(m, "jacoby", False)), "beavers": bool(getattr(m, "beavers", False))}
     return result

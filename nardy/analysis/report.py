@@ -27,7 +27,7 @@ from ..rules.diagram import MAX_NAME, MAX_TITLE, Diagram, diagram_svg
 from ..rules.numbering import NUMBERINGS
 from ..rules.position import Position, check_dice
 from ..rules.variants import get_rules
-from .reporthtml import entries_of, entry_html, match_results, per_game_results, stats_table
+from .reporthtml import entries_of, entry_html, info_html, match_results, per_game_results, stats_table
 
 __all__ = ["html_report", "board_svg", "graph_svg"]
 
@@ -259,8 +259,16 @@ def html_report(
         f"<details class='method'><summary>{_e(tr('rp_method'))}</summary><p class='small'>"
         + "<br>".join(_e(eng.get(k, "")) for k in ("cube", "luck", "thresholds"))
         + "</p></details>",
+        info_html(tr, data),
         f"<h2>{_e(tr('rp_match_stats'))}</h2>",
-        stats_table(tr, data, data["decisions"], "summary", match_results(data) if not match_play else None),
+        stats_table(
+            tr,
+            data,
+            data["decisions"],
+            "summary",
+            match_results(data) if not match_play else None,
+            fibs_r=data["players"][0].get("luck_adjusted_result") if match_play else None,
+        ),
     ]
     if match_play:
         # the match's result (won 1 / lost 0) and its luck-adjusted form (may pass 100%)
@@ -295,7 +303,9 @@ def html_report(
         h.append(f"<details class='game' id='game-{n}'{' open' if expanded else ''}>")
         h.append(f"<summary>{_e(_game_head(tr, g, data, names))}</summary>")
         h.append(f"<h3>{_e(tr('rp_game_stats', n=n))}</h3>")
-        h.append(stats_table(tr, data, ds, f"stats-{n}", per_game_results(data, g)))
+        res = per_game_results(data, g)
+        fibs_r = 0.5 + res[0][1] if match_play and res[0] else None  # gnubg: 0.5 + the luck-adjusted game
+        h.append(stats_table(tr, data, ds, f"stats-{n}", res, fibs_r=fibs_r))
         entries = entries_of(ds)
         h.append(f"<h3>{_e(tr('rp_all', n=n, k=len(entries)))}</h3>")
         for e in entries:

@@ -10,7 +10,17 @@ import html
 
 from ..rules.position import Position
 from ..rules.variants import get_rules
-from .reportstats import game_results, player_stats
+from .reportcube import match_id_of, proper_code, window_percent
+from .reportstats import (
+    CUBE_ERROR_SPLIT,
+    absolute_fibs_rating,
+    fibs_rating_loss_checker,
+    fibs_rating_loss_cube,
+    game_results,
+    player_stats,
+    relative_fibs_rating,
+)
+from .results import proper_cube_action
 
 _MARKS = ("doubtful", "error", "blunder")
 
@@ -32,6 +42,12 @@ def _emg_mwc(emg, mwc) -> str:
     return _signed(emg) + (f" ({100 * mwc:+.3f}%)" if mwc is not None else "")
 
 
+def _rate(mp: float, mwc) -> str:
+    """``-26.2 (-0.892%)``: an error or luck rate in mEMG and, in match play, MWC per decision (gnubg's
+    "Error rate mEMG (MWC)")."""
+    return f"{mp:.1f}" + (f" ({100 * mwc:+.3f}%)" if mwc is not None else "")
+
+
 def _rating(tr, word: str, prefix: str = "rp_rating_") -> str:
     if not word:
         return "—"
@@ -42,10 +58,13 @@ def _rating(tr, word: str, prefix: str = "rp_rating_") -> str:
 
 
 # ----- statistics ---------------------------------------------------------------------------------------
-def stats_table(tr, data: dict, decisions: list, table_id: str, results=None) -> str:
+def stats_table(tr, data: dict, decisions: list, table_id: str, results=None, fibs_r=None) -> str:
     """gnubg's statistics table for ``decisions`` (a game's or the match's): checker play, luck, cube and
     overall rows, one column per player; ``results``: ``[(result, luck_adjusted) or None] * 2`` in
-    the match's units (points, or MWC shown as percentages)."""
+    the match's units (points, or MWC shown as percentages). In match play the overall rows end with
+    gnubg's FIBS rating figures: the luck-based rating difference from ``fibs_r`` (player 0's luck-adjusted
+    chance, :func:`~nardy.analysis.reportstats.relative_fibs_rating`; ``None``: "n/a"), the error-based
+    absolute rating and the rating lost by checker play and by cube errors."""
     names = [p["name"] for p in data["players"]]
     st = [player_stats(decisions, k) for k in (0, 1)]
     match_play = bool(data.get("length"))
@@ -63,36 +82,39 @@ def stats_table(tr, data: dict, decisions: list, table_id: str, results=None) ->
     for m in _MARKS:
         row(f"rp_st_marked_{m}", lambda s, m=m: str(s["checker"]["marks"][m]))
     row("rp_st_error_total", lambda s: _emg_mwc(-s["checker"]["error"], _neg(s["checker"]["error_mwc"])))
-    row("rp_st_error_rate", lambda s: f"{-s['checker']['rate']:.1f}")
+    row("rp_st_error_rate", lambda s: _rate(-s["checker"]["rate"], _neg(s["checker"]["rate_mwc"])))
     row("rp_st_checker_rating", lambda s: _rating(tr, s["checker"]["rating"]))
     head("rp_st_luck")
     for m in ("very lucky", "lucky", "unmarked", "unlucky", "very unlucky"):
         row("rp_st_rolls_" + m.replace(" ", "_"), lambda s, m=m: str(s["luck"]["marks"][m]))
     row("rp_st_luck_total", lambda s: _emg_mwc(s["luck"]["total"], s["luck"]["total_mwc"]))
-    row("rp_st_luck_rate", lambda s: f"{s['luck']['rate']:+.1f}")
+    row("rp_st_luck_rate", lambda s: _rate(s["luck"]["rate"], s["luck"]["rate_mwc"]))
     row("rp_st_luck_rating", lambda s: _rating(tr, s["luck"]["rating"], "rp_luckrating_"))
     head("rp_st_cube")
     row("rp_st_cube_total", lambda s: str(s["cube"]["total"]))
     row("rp_st_cube_close", lambda s: str(s["cube"]["close"]))
     for k in ("doubles", "takes", "passes"):
         row("rp_st_" + k, lambda s, k=k: str(s["cube"][k]))
-    for k in ("missed double", "wrong double", "wrong take", "wrong pass"):
+    for k in CUBE_ERROR_SPLIT:
         row(
             "rp_st_" + k.replace(" ", "_"),
-            lambda s, k=k: f"{s['cube']['errors'][k]} ({-s['cube']['error_by_kind'][k]:+.3f})",
+            lambda s, k=k: _split_cell(s["cube"], k),
         )
     row("rp_st_error_total", lambda s: _emg_mwc(-s["cube"]["error"], _neg(s["cube"]["error_mwc"])))
-    row("rp_st_error_rate", lambda s: f"{-s['cube']['rate']:.1f}")
+    row("rp_st_error_rate", lambda s: _rate(-s["cube"]["rate"], _neg(s["cube"]["rate_mwc"])))
     row("rp_st_cube_rating", lambda s: _rating(tr, s["cube"]["rating"]))
     head("rp_st_overall")
     row("rp_st_error_total", lambda s: _emg_mwc(-s["overall"]["error"], _neg(s["overall"]["error_mwc"])))
-    row("rp_st_error_rate", lambda s: f"{-s['overall']['rate']:.1f}")
+    row("rp_st_error_rate", lambda s: _rate(-s["overall"]["rate"], _neg(s["overall"]["rate_mwc"])))
+    row("rp_st_snowie", lambda s: f"{-s['overall']['snowie']:.1f}")
     row("rp_st_pr", lambda s: f"{s['overall']['pr']:.1f}")
     row("rp_st_rating", lambda s: _rating(tr, s["overall"]["rating"]))
     if results is not None:
         fmt = _pct_signed if match_play else (lambda v: f"{v:+.3f}")
         rows.append((tr("rp_st_result"), [fmt(r[0]) if r else "—" for r in results]))
         rows.append((tr("rp_st_luck_adjusted"), [fmt(r[1]) if r else "—" for r in results]))
+    if match_play:
+        rows.extend(_fibs_rows(tr, st, int(data["length"]), fibs_r))
     out = [f"<table class='stats' id='{_e(table_id)}'><tr><th class='l'></th>"]
     out += [f"<th>{_e(n)}</th>" for n in names]
     out.append("</tr>")
@@ -105,12 +127,73 @@ def stats_table(tr, data: dict, decisions: list, table_id: str, results=None) ->
     return "".join(out)
 
 
+def _split_cell(cube: dict, k: str) -> str:
+    """gnubg's cube error cell: ``0``, or the count and its total ``1 (-0.093 (-2.310%))``."""
+    n = cube["split"][k]
+    return f"{n} ({_emg_mwc(-cube['split_error'][k], _neg(cube['split_mwc'][k]))})" if n else "0"
+
+
+def _fibs_rows(tr, st: list, n: int, fibs_r) -> list:
+    """gnubg's FIBS rating rows of match play (formulas: :mod:`nardy.analysis.reportstats`); rates there are
+    per decision in EMG, ours in mEMG. "n/a" where gnubg prints it (no counted decision; ``r`` outside (0, 1))."""
+    na = tr("rp_na")
+    diff = relative_fibs_rating(fibs_r, n) if fibs_r is not None else None
+    out = [(tr("rp_st_fibs_luck_diff"), [na if diff is None else f"{diff:+.2f}", ""])]
+
+    def counted(s):
+        return s["checker"]["unforced"] + s["cube"]["close"]
+
+    out.append(
+        (
+            tr("rp_st_fibs_abs"),
+            [
+                f"{absolute_fibs_rating(s['checker']['rate'] / 1000, s['cube']['rate'] / 1000, n):.1f}"
+                if counted(s)
+                else na
+                for s in st
+            ],
+        )
+    )
+    out.append(
+        (
+            tr("rp_st_fibs_checker_loss"),
+            [
+                f"{fibs_rating_loss_checker(s['checker']['rate'] / 1000, n):.1f}" if s["checker"]["unforced"] else na
+                for s in st
+            ],
+        )
+    )
+    out.append(
+        (
+            tr("rp_st_fibs_cube_loss"),
+            [f"{fibs_rating_loss_cube(s['cube']['rate'] / 1000, n):.1f}" if s["cube"]["close"] else na for s in st],
+        )
+    )
+    return out
+
+
 def _neg(x):
     return None if x is None else -x
 
 
 def _pct_signed(x) -> str:
     return f"{100 * x:+.2f}%"
+
+
+_INFO_KEYS = ("players", "event", "round", "date", "place", "annotator", "transcriber", "comment")
+
+
+def info_html(tr, data: dict) -> str:
+    """The match information (``data["info"]``: :func:`~nardy.analysis.reportstats.match_info` of the
+    record's headers) as a small table, as gnubg's export heads its pages; ``""`` where the record has none."""
+    info = data.get("info") or {}
+    rows = [(tr("rp_info_" + k), info[k]) for k in _INFO_KEYS if info.get(k)]
+    if not rows:
+        return ""
+    out = [f"<table class='info' id='match-info'><tr><th class='l' colspan='2'>{_e(tr('rp_info'))}</th></tr>"]
+    out += [f"<tr><td class='l'>{_e(k)}</td><td class='l'>{_e(v)}</td></tr>" for k, v in rows]
+    out.append("</table>")
+    return "".join(out)
 
 
 def match_results(data: dict) -> list:
@@ -175,7 +258,13 @@ def entry_html(tr, entry: list[dict], data: dict, board, anchor: str) -> str:
         out.append(
             "<p class='small'>"
             + _e(tr("rp_pips", a=names[me], pa=pips[0], b=names[opp], pb=pips[1]))
-            + f"; {_e(tr('rp_position_id'))} <code>{_e(main['position'])}</code></p>"
+            + f"; {_e(tr('rp_position_id'))} <code>{_e(main['position'])}</code>"
+            + (
+                f" {_e(tr('rp_match_id'))} <code class='mid'>{_e(mid)}</code>"
+                if (mid := match_id_of(main, data))
+                else ""
+            )
+            + "</p>"
         )
     for d in entry:
         out.append(decision_html(tr, d, data))
@@ -392,7 +481,13 @@ def cube_block(tr, d: dict, data: dict) -> str:
     if ro:
         out.append(f"<p class='small rollout'>{_e(_rollout_words(tr, ro, ro.get('ci', 0.0)))}</p>")
     if ca.get("proper"):
-        out.append(f"<p class='proper'>{_e(tr('rp_proper'))}: <b>{_e(tr('rp_proper_' + ca['proper']))}</b></p>")
+        base = proper_cube_action(eqs, bool(ca.get("redouble"))) if ro else ca["proper"]  # rollout: its figures'
+        code = proper_code(d, data, eqs, base)
+        words = tr("rp_proper_" + code)
+        pct = window_percent(code, eqs)
+        if pct is not None:
+            words += f" ({100 * pct:.1f}%)"  # gnubg's form, "No double, take (31.2%)", in either language
+        out.append(f"<p class='proper' data-code='{_e(code)}'>{_e(tr('rp_proper'))}: <b>{_e(words)}</b></p>")
     err = d.get("equity_loss") or 0.0
     err_text = _signed(-err) if err > 1e-9 else tr("rp_no_error")
     if err > 1e-9 and d.get("mwc_loss") is not None:

@@ -4,7 +4,11 @@ decision dicts of an analysis (:meth:`nardy.analysis.results.MatchAnalysis.to_di
 
 Units as the analysis': errors and luck in normalised equity (EMG) and, in match play, match winning chance
 (MWC, a fraction); rates in millipoints (mp) per decision or per roll. The words of ratings are gnubg's:
-:func:`nardy.analysis.results.rating_of` for errors and :func:`luck_rating_of` for luck.
+:func:`nardy.analysis.results.rating_of` for errors and :func:`luck_rating_of` for luck. gnubg's further
+figures: the cube errors split below / above the cash, double and too-good points (:func:`cube_error_split`),
+the MWC per decision (``rate_mwc``), the Snowie error rate (the error over both players' moves), the FIBS
+ratings of match play (:func:`relative_fibs_rating`, :func:`absolute_fibs_rating`, with gnubg's formulas) and
+the record's match information (:func:`match_info`).
 """
 
 from __future__ import annotations
@@ -12,7 +16,35 @@ from __future__ import annotations
 from ..flow.met import get_met
 from .results import rating_of
 
-__all__ = ["LUCK_RATINGS", "luck_rating_of", "player_stats", "game_results"]
+__all__ = [
+    "LUCK_RATINGS",
+    "CUBE_ERROR_SPLIT",
+    "RATING_OFFSET",
+    "luck_rating_of",
+    "cube_error_split",
+    "relative_fibs_rating",
+    "fibs_rating_loss_checker",
+    "fibs_rating_loss_cube",
+    "absolute_fibs_rating",
+    "player_stats",
+    "game_results",
+    "match_info",
+    "INFO_HEADERS",
+]
+
+#: gnubg's split of the cube errors (its statistics' rows "Missed doubles below CP", "Missed doubles above
+#: CP", "Wrong doubles below DP", "Wrong doubles above TG", "Wrong takes", "Wrong passes"), in that order.
+CUBE_ERROR_SPLIT = (
+    "missed double below cp",
+    "missed double above cp",
+    "wrong double below dp",
+    "wrong double above tg",
+    "wrong take",
+    "wrong pass",
+)
+
+#: gnubg's rating offset R0 of the error-based absolute FIBS rating (gnubg's ``rRatingOffset``, 2050 by default).
+RATING_OFFSET = 2050.0
 
 #: gnubg's luck ratings by the luck rate (normalised luck per roll): above each bound, that word (gnubg's
 #: manual, "Luck ratings"), worst last; below -0.06 "Go to bed".
@@ -29,8 +61,65 @@ def luck_rating_of(rate: float) -> str:
     return "Go to bed"
 
 
+def cube_error_split(d: dict) -> str:
+    """Which of gnubg's cube error rows (:data:`CUBE_ERROR_SPLIT`) a cube decision dict ``d`` counts in, or
+    ``""`` for none. As gnubg's analysis (analysis.c ``updateStatcontext``) splits them, from the doubler's
+    cubeful equities ND / DT / DP (normalised: double/pass is +1): a missed double is *above the cash point*
+    when DT > DP (the opponent should have passed), else *below*; a wrong double is *above the too-good
+    point* when ND > DP (playing on beats the cash), else *below the double point*; wrong takes and passes
+    as they are."""
+    kind = d.get("error_kind") or ""
+    if kind in ("wrong take", "wrong pass"):
+        return kind
+    if kind not in ("missed double", "wrong double"):
+        return ""
+    eqs = (d.get("cube_analysis") or {}).get("equities") or d.get("candidates") or {}
+    if not isinstance(eqs, dict) or not all(k in eqs for k in ("no double", "double/take", "double/pass")):
+        return kind + (" below cp" if kind == "missed double" else " below dp")
+    if kind == "missed double":
+        return "missed double " + ("above cp" if eqs["double/take"] > eqs["double/pass"] else "below cp")
+    return "wrong double " + ("above tg" if eqs["no double"] > eqs["double/pass"] else "below dp")
+
+
+def relative_fibs_rating(r: float, n: int) -> float | None:
+    """gnubg's "Luck based FIBS rating diff." (analysis.c ``relativeFibsRating``): the FIBS rating difference
+    that makes ``r`` the chance of winning an ``n``-point match, ``-2000 / sqrt(n) * log10(1 / r - 1)``
+    (FIBS's formula: the favourite wins with ``1 / (1 + 10 ** (-D * sqrt(n) / 2000))``), at least -2100.
+    ``r`` is player 0's luck-adjusted result of the match (0.5 + actual result - own luck + the opponent's
+    luck, in MWC); ``None`` where ``r`` is not inside (0, 1) or ``n`` < 1 (gnubg prints "n/a")."""
+    if n < 1 or not 0.0 < r < 1.0:
+        return None
+    import math
+
+    return max(-2000.0 / math.sqrt(n) * math.log10(1.0 / r - 1.0), -2100.0)
+
+
+def fibs_rating_loss_checker(rate: float, n: int) -> float:
+    """gnubg's "Chequerplay errors rating loss" (analysis.c ``absoluteFibsRatingChequer``, after Kees van den
+    Doel's fit): ``a2(N) * EPM`` with ``a2(N) = 8798 + 25526 / N``, EPM the normalised error per unforced
+    move (EMG, not mEMG) and N the match length."""
+    return rate * (8798.0 + 25526.0 / n)
+
+
+def fibs_rating_loss_cube(rate: float, n: int) -> float:
+    """gnubg's "Cube errors rating loss" (analysis.c ``absoluteFibsRatingCube``): ``b(N) * EPC`` with
+    ``b(N) = 863 - 519 / N``, EPC the normalised error per close cube decision."""
+    return rate * (863.0 - 519.0 / n)
+
+
+def absolute_fibs_rating(checker_rate: float, cube_rate: float, n: int, offset: float = RATING_OFFSET) -> float:
+    """gnubg's "Error based abs. FIBS rating" (analysis.c ``absoluteFibsRating``; gnubg's manual, "FIBS
+    rating"): ``R0 - (a2(N) * EPM + b(N) * EPC)`` (:func:`fibs_rating_loss_checker`,
+    :func:`fibs_rating_loss_cube`), R0 = :data:`RATING_OFFSET`."""
+    return offset - (fibs_rating_loss_checker(checker_rate, n) + fibs_rating_loss_cube(cube_rate, n))
+
+
 def _ratio(total: float, n: int) -> float:
     return 1000.0 * total / n if n else 0.0
+
+
+def _rate_mwc(total: float | None, n: int) -> float | None:
+    return None if total is None else (total / n if n else 0.0)
 
 
 def player_stats(decisions: list, player: int) -> dict:
@@ -63,6 +152,7 @@ def player_stats(decisions: list, player: int) -> dict:
         "error": c_err,
         "error_mwc": mwc(unforced),
         "rate": _ratio(c_err, len(unforced)),
+        "rate_mwc": _rate_mwc(mwc(unforced), len(unforced)),
         "rating": rating_of(_ratio(c_err, len(unforced))) if unforced else "",
     }
     rolls = [d for d in chk if d.get("luck") is not None]
@@ -77,6 +167,7 @@ def player_stats(decisions: list, player: int) -> dict:
         "total": l_tot,
         "total_mwc": sum(d.get("luck_native") or 0.0 for d in rolls) if match else None,
         "rate": _ratio(l_tot, len(rolls)),
+        "rate_mwc": _rate_mwc(sum(d.get("luck_native") or 0.0 for d in rolls) if match else None, len(rolls)),
         "rating": luck_rating_of(l_tot / len(rolls)) if rolls else "",
     }
     kinds = ("missed double", "wrong double", "wrong take", "wrong pass")
@@ -88,18 +179,26 @@ def player_stats(decisions: list, player: int) -> dict:
         "takes": sum(1 for d in cube if d["action"] == "take" and d["played"] == "take"),
         "passes": sum(1 for d in cube if d["action"] == "take" and d["played"] == "pass"),
         "errors": {k: sum(1 for d in close if d.get("error_kind") == k) for k in kinds},
+        "split": {k: sum(1 for d in close if cube_error_split(d) == k) for k in CUBE_ERROR_SPLIT},
+        "split_error": {k: sum(d["equity_loss"] for d in close if cube_error_split(d) == k) for k in CUBE_ERROR_SPLIT},
+        "split_mwc": {k: mwc([d for d in close if cube_error_split(d) == k]) for k in CUBE_ERROR_SPLIT},
         "error_by_kind": {k: sum(d["equity_loss"] for d in close if d.get("error_kind") == k) for k in kinds},
         "error": u_err,
         "error_mwc": mwc(close),
         "rate": _ratio(u_err, len(close)),
+        "rate_mwc": _rate_mwc(mwc(close), len(close)),
         "rating": rating_of(_ratio(u_err, len(close))) if close else "",
     }
     n = len(unforced) + len(close)
     rate = _ratio(c_err + u_err, n)
+    o_mwc = (checker["error_mwc"] or 0.0) + (cub["error_mwc"] or 0.0) if match else None
+    every = sum(1 for d in decisions if d["kind"] == "checker")  # both players' moves, forced ones too
     overall = {
         "error": c_err + u_err,
-        "error_mwc": (checker["error_mwc"] or 0.0) + (cub["error_mwc"] or 0.0) if match else None,
+        "error_mwc": o_mwc,
         "rate": rate,
+        "rate_mwc": _rate_mwc(o_mwc, n),
+        "snowie": _ratio(c_err + u_err, every),
         "pr": rate / 2.0,
         "rating": rating_of(rate) if n else "",
     }
@@ -136,4 +235,51 @@ def game_results(data: dict, game: dict) -> list:
             after = met.mwc_after(max(me - a, 0), max(opp - b, 0), me, opp)
             r = after - before
         out.append((r, r - (luck[k] - luck[1 - k])))
+    return out
+
+
+#: The match information the report shows, as GNU Backgammon's "Match information" (its export's header:
+#: players, event, round, date, place, annotator, comments), each from the first ``.mat`` header present of
+#: its names (case, spaces, ``-`` and ``_`` ignored).
+INFO_HEADERS = (
+    ("players", ("Player 1", "Player 2")),
+    ("event", ("Event",)),
+    ("round", ("Round",)),
+    ("date", ("EventDate", "Date")),
+    ("time", ("EventTime", "Time")),
+    ("place", ("Site", "Place")),
+    ("annotator", ("Annotator",)),
+    ("transcriber", ("Transcriber",)),
+    ("comment", ("Comment", "Comments", "Kibitz")),
+)
+MAX_INFO = 500  # characters kept of one header's value
+
+
+def match_info(headers: dict) -> dict:
+    """The match information of a record's ``; [Key "value"]`` headers (:data:`INFO_HEADERS`): ``{"players":
+    "A - B", "event", "round", "date", "time", "place", "annotator", "transcriber", "comment"}``, only those
+    the record has, each without control characters and cut to :data:`MAX_INFO` characters. ``date`` and
+    ``time`` joined as "2024.08.10 03.00"."""
+
+    def norm(k: str) -> str:
+        return "".join(c for c in str(k).lower() if c not in " -_")
+
+    by = {norm(k): str(v) for k, v in (headers or {}).items()}
+
+    def clean(v: str) -> str:
+        return "".join(c for c in v if c.isprintable()).strip()[:MAX_INFO]
+
+    out: dict[str, str] = {}
+    for key, names in INFO_HEADERS:
+        if key == "players":
+            ps = [clean(by[norm(n)]) for n in names if by.get(norm(n))]
+            if len(ps) == 2:
+                out[key] = f"{ps[0]} - {ps[1]}"
+            continue
+        v = next((clean(by[norm(n)]) for n in names if by.get(norm(n)) and clean(by[norm(n)])), "")
+        if v:
+            out[key] = v
+    if "time" in out:
+        t = out.pop("time")
+        out["date"] = f"{out['date']} {t}" if "date" in out else t
     return out

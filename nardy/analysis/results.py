@@ -93,7 +93,8 @@ def proper_cube_action(equities: dict, redouble: bool = False) -> str:
     then the doubler is *too good* when playing on beats the pass (``ND > DP``) and doubles otherwise;
     when the opponent should take, the doubler doubles when ``DT >= ND``, is too good when ``ND > DP`` and
     does not double otherwise. ``redouble``: the cube is already the doubler's (words with "redouble").
-    Beavers and dead cubes are not told apart (gnubg's "No double, beaver", "Never double")."""
+    Beavers and dead cubes are not told apart here: the report adds gnubg's "No double, beaver", "Double,
+    beaver" and "Never double, take (dead cube)" (:func:`nardy.analysis.reportcube.proper_code`)."""
     nd, dt, dp = equities["no double"], equities["double/take"], equities["double/pass"]
     if dt >= dp:
         code = "too_good_pass" if nd > dp else "double_pass"
@@ -318,7 +319,10 @@ class PlayerSummary:
 class MatchAnalysis:
     """The analysis of a match: ``players`` (two :class:`PlayerSummary`), ``decisions`` (every
     :class:`Decision` in order), ``games`` (per game: number, score before, result, the equity swing and
-    its explanation), and what made it (``engine``). :meth:`to_dict` is the JSON of ``nardy analyse``."""
+    its explanation), and what made it (``engine``); ``info``: the match information of the record's headers
+    (:func:`nardy.analysis.reportstats.match_info`: event, date, place, annotator, comments ...), ``options``:
+    the money session's ``jacoby`` and ``beavers``. :meth:`to_dict` is the JSON of ``nardy analyse`` (``info``
+    and ``options`` only where not empty)."""
 
     game: str
     length: int
@@ -328,6 +332,8 @@ class MatchAnalysis:
     engine: dict
     seconds: float = 0.0
     source: str = ""
+    info: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -349,6 +355,8 @@ class MatchAnalysis:
             "players": [p.to_dict() for p in self.players],
             "games": self.games,
             "decisions": _numbered([d.to_dict() for d in self.decisions]),
+            **({"info": dict(self.info)} if self.info else {}),
+            **({"options": dict(self.options)} if self.options else {}),
         }
 
 

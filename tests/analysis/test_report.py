@@ -137,7 +137,9 @@ def test_the_cube_block_shows_the_analysis_equities_and_the_proper_action(data, 
             "no_redouble_take": "No redouble, take",
             "redouble_take": "Redouble, take",
         }
-        assert f"Proper cube action: <b>{words.get(ca['proper'], '?')}</b>" in body, ca["proper"]
+        # gnubg's words, with its window percentage after "No (re)double, take" (tests/analysis/test_report_gnubg.py)
+        proper = re.search(r"Proper cube action: <b>([^<(]*?)(?: \([\d.]+%\))?</b>", body)
+        assert proper and proper.group(1) == words.get(ca["proper"], "?"), ca["proper"]
         assert f"{ca['cubeless_equity']:+.3f}" in body and f"{ca['cubeless_money']:+.3f}" in body
         # gnubg's money cubeless equity from the cubeless probabilities (backgammon: single, gammon, backgammon)
         p = d["probabilities"]
