@@ -55,9 +55,9 @@ from typing import Any, cast
 import numpy as np
 
 from ..engine.evaluator import OUTPUT_NAMES, flip_probs, money_equity
+from ..flow.cubetheory import decide
 from ..rules.errors import NardyError
 from ..rules.position import Position
-from ..flow.cubetheory import decide
 from .core import _emg
 from .cubeful import _Ctx
 from .results import THRESHOLDS, mark_of, rating_of
@@ -213,8 +213,8 @@ def _cubeful_roll(unit: dict, board, first, cube: dict, sizes: list[int], stop) 
     ``cube``: ``{"turn", "value", "owner", "jacoby", "limit", "score", "length", "no_double_first"}``.
     Returns ``{"cubeful": True, "value" (mean, the side on roll's view, native units), "se", "mean" (cubeless
     outcome probabilities, the side on roll's view), "sizes", "doubles", "passes", "cut"}``."""
-    from ..flow.cubetheory import CubeState
     from ..flow.cuberollout import cubeful_rollout
+    from ..flow.cubetheory import CubeState
     from ..rules.variants import get_rules
 
     rules = get_rules(unit["game"])

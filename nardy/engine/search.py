@@ -260,7 +260,9 @@ class Searcher:
             while True:
                 out = np.empty((cap, 28), np.int8)
                 offs = np.empty(n + 1, np.int64)
-                tot = _core.batch_results(boards, D, self.hitting, self.strict, fm, self.head_mode, out, offs, self.dedupe)
+                tot = _core.batch_results(
+                    boards, D, self.hitting, self.strict, fm, self.head_mode, out, offs, self.dedupe
+                )
                 if tot >= 0:
                     break
                 cap *= 4

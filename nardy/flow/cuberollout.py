@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import _kernels as K
-from ..engine.evaluator import NeuralEvaluator, flip_probs
+from ..engine.evaluator import flip_probs
 from ..engine.search import ROLL_WEIGHTS, ROLLS21, Searcher, mirror_boards
 from ..rules.position import Position
 from .cubetheory import CubeState, cube_decision

@@ -11,8 +11,8 @@ from nardy.engine.evaluator import NeuralEvaluator, money_equity
 from nardy.engine.net import Net, shipped_path
 from nardy.engine.rollout import rollout
 from nardy.engine.search import Searcher
-from nardy.flow.cubetheory import CubeState, cube_decision
 from nardy.flow.cuberollout import cubeful_rollout, may_double
+from nardy.flow.cubetheory import CubeState, cube_decision
 from nardy.flow.met import get_met
 
 # backgammon, the side on roll far past its opponent's take point with many gammons (0-ply: 0.789 wins,
@@ -21,6 +21,7 @@ PASS_POSITION = "s9wGADLYtpEBYA"
 # a closed board against two checkers on the bar (0-ply 0.94 wins, 0.37 gammons): too good to double where
 # gammons count, double/pass under the Jacoby rule (a centred cube: gammons count only once it is turned)
 JACOBY_PASS = "u20DAGDbtjMAAA"
+
 
 @pytest.fixture(scope="module")
 def bg():
