@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine import _kernels as K
-from ..engine.evaluator import flip_probs
+from ..engine.evaluator import Probabilities, flip_probs
 from ..engine.search import ROLL_WEIGHTS, ROLLS21, Searcher, mirror_boards
 from ..rules.position import Position
 from .cubetheory import CubeState, cube_decision
@@ -112,7 +112,7 @@ class _Trials:
 
     def win_value(self, winner: int, points: float) -> float:
         """The root side's value of ``winner`` winning ``points`` (points times the cube)."""
-        if not self.length:
+        if not self.length or self.met is None:
             return points if winner == self.root else -points
         me = self.length - int(self.s.score[self.root])
         opp = self.length - int(self.s.score[1 - self.root])
@@ -141,7 +141,7 @@ class _Trials:
             score=self.s.score,
             length=self.length,
         )
-        p = np.asarray(probs, np.float64)
+        p = Probabilities(self.game, np.asarray(probs, np.float64))
         usable = self.s.enabled and not self.s.crawford  # a cube out of play is dead: efficiency 0
         return cube_decision(lambda _pos: p, st, scoring=self.values, efficiency=None if usable else 0.0)
 
@@ -216,7 +216,7 @@ def cubeful_rollout(
     tmp = np.zeros(k_out, np.float32)
     limit = truncate if truncate > 0 else MAX_PLIES
 
-    def own(i: int) -> int | None:
+    def own(i) -> int | None:
         return None if owner[i] < 0 else int(owner[i])
 
     def root_probs(p, side: int) -> np.ndarray:
