@@ -8,23 +8,25 @@ dict of :meth:`~nardy.analysis.results.MatchAnalysis.to_dict`, or the object) an
   (``which="all"``);
 * for a checker play rolls out the ``candidates`` best plays of the analysis plus the play made (the position
   after each play, the opponent on roll), for a cube decision the position before the roll (the doubler on
-  roll), each with :func:`nardy.engine.rollout.rollout_boards`: the net at 0-ply on both sides, the first roll
+  roll), the net at 0-ply on both sides, the first roll
   stratified over the 36 rolls (the first two with 1,296 trials), **variance reduction** (each roll's luck
   subtracted, as GNU Backgammon's rollouts), optional **truncation** after ``truncate`` plies, dice from a seed
   (the candidates of one decision share their dice: common random numbers, so their differences are less
   noisy than the figures themselves);
-* turns the rolled-out probabilities into the analysis' own units. The engine's rollout plays **cubeless**
-  (the net plays without a cube), so the cube's effect is added the way the analysis adds it to its n-ply
-  figures: the cubeful value is computed from the rolled-out probabilities at the decision's cube and score
-  (:class:`nardy.analysis.cubeful._Ctx`: Janowski's money formula or the match equity table through
-  :func:`nardy.flow.cubetheory.cube_decision`). ``cubeful`` says whether the cube was live (in use, not a
-  Crawford game, and either side may still double); never in long nardy, which has no cube. This is a
-  *cubeless rollout with a cubeful conversion*, not a cubeful rollout (where the players would double and
-  take during the trials);
-* gives each figure a 95% interval: the trials are run in ``B`` batches (2 to 8, 36 trials or more each, seeds
-  from the decision's seed); the cubeless equity's standard error comes from all trials, and is scaled to
-  the cubeful figure by the ratio of the two figures' spreads over the batches (1 where the cube is dead in
-  money play, where the two are the same figure);
+* where the cube is **live** (in use, not a Crawford game, either side may still double) plays the trials
+  with the cube in play (:func:`nardy.flow.cuberollout.cubeful_rollout`: 0-ply cube actions through
+  :func:`nardy.flow.cubetheory.cube_decision` at the score, a pass ending the trial, each game counted at the
+  cube's final value or from the match equity table, truncation at the cubeful 0-ply value, variance
+  reduction by each roll's cubeful luck); a checker play's position with the cube as it was (the opponent
+  on roll), a cube decision's twice ("no double": no double at the first turn; "double/take": the cube
+  doubled and owned by the taker; "double/pass" is exact). The figures are the trials' mean, normalised per
+  the decision's cube, with a 95% interval of 1.96 standard errors of the trials' results;
+* where the cube is **dead** (long nardy, no cube, a Crawford game) plays them cubeless with
+  :func:`nardy.engine.rollout.rollout_boards` and turns the rolled-out probabilities into the analysis'
+  units the way the analysis does at n-ply (:class:`nardy.analysis.cubeful._Ctx`); the interval: the
+  trials run in ``B`` batches (2 to 8, 36 trials or more each, seeds from the decision's seed), the
+  cubeless equity's standard error from all trials scaled to the cubeful figure by the ratio of the two
+  figures' spreads over the batches (1 in money play, where the two are the same figure);
 * writes ``"rollout"`` into each decision (``docs/analysis.md``; the contract of the report): for checker plays
   ``{"trials", "truncation", "cubeful", "level", "seed", "variance_reduction", "candidates": [{"play",
   "equity", "ci", "probs", ...}], "best", "equity_loss", "mark"}``, for cube decisions ``{..., "nd", "dt",
