@@ -1,7 +1,9 @@
 """Trials per second of ``nardy analyse --rollout`` (:func:`nardy.analysis.rollouts.rollout_analysis`): in this
 process (the kernel on all its threads), on local processes (one kernel thread each), and on Ray started on
 this machine, for the same decisions with the same dice, so the three give the same figures (checked) and
-only the speed differs.
+only the speed differs. First, in this process, the same positions rolled out cubeless (the compiled kernel,
+nobody doubles) and cubeful (the cube in play, :mod:`nardy.flow.cuberollout`), with and without variance
+reduction: what playing the cube costs.
 
 ``python bench/analysis_rollout.py [--trials 36] [--truncate 6] [--decisions 6] [--workers 2] [--no-ray] [FILE]``:
 the default record is the 3-point match ``gnubg-matches/gnubg-1002.mat`` (13 marked decisions at 0-ply). The
@@ -46,6 +48,7 @@ def main(argv=None) -> int:
         f"{args.candidates} candidates and the play made; load average {os.getloadavg()[0]:.1f} on "
         f"{os.cpu_count()} cores"
     )
+    cube_costs(data, match, only, args)
     ways = [("this process", dict(workers=1)), (f"{args.workers} processes", dict(workers=args.workers))]
     if not args.no_ray and importlib.util.find_spec("ray") is not None:
         ways.append((f"Ray, {args.workers} CPUs", dict(address="local", workers=args.workers)))
@@ -80,6 +83,30 @@ def main(argv=None) -> int:
             f"{start:.1f} s){same}; load {os.getloadavg()[0]:.1f}"
         )
     return 0
+
+
+def cube_costs(data, match, only, args) -> None:
+    """Trials/s of the decisions' positions rolled out cubeless and cubeful, in this process."""
+    from nardy.analysis.rollouts import _plan, _unit, roll_unit
+
+    plans = _plan(data, match, only, args.candidates)
+    for vr in (False, True):
+        settings = {"trials": args.trials, "truncate": args.truncate, "seed": 1, "variance_reduction": vr}
+        units = [_unit(p, match.rules.name, settings) for p in plans]
+        live = [u for u in units if any(c is not None for c in u["cubes"])]
+        for name, make in (
+            ("cubeless", lambda u: {**u, "cubes": [None] * len(u["boards"])}),
+            ("cubeful", lambda u: u),
+        ):
+            todo = [make(u) for u in live]
+            roll_unit({**todo[0], "trials": 2})  # load the net, compile the kernels
+            t = time.perf_counter()
+            positions = sum(len(roll_unit(u)["rolls"]) for u in todo)
+            took = time.perf_counter() - t
+            print(
+                f"  {name:<9} vr={'on ' if vr else 'off'} {positions * args.trials / took:8.1f} trials/s  "
+                f"({positions} positions with the cube live, {took:.1f} s; load {os.getloadavg()[0]:.1f})"
+            )
 
 
 if __name__ == "__main__":

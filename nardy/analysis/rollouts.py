@@ -8,23 +8,25 @@ dict of :meth:`~nardy.analysis.results.MatchAnalysis.to_dict`, or the object) an
   (``which="all"``);
 * for a checker play rolls out the ``candidates`` best plays of the analysis plus the play made (the position
   after each play, the opponent on roll), for a cube decision the position before the roll (the doubler on
-  roll), each with :func:`nardy.engine.rollout.rollout_boards`: the net at 0-ply on both sides, the first roll
+  roll), the net at 0-ply on both sides, the first roll
   stratified over the 36 rolls (the first two with 1,296 trials), **variance reduction** (each roll's luck
   subtracted, as GNU Backgammon's rollouts), optional **truncation** after ``truncate`` plies, dice from a seed
   (the candidates of one decision share their dice: common random numbers, so their differences are less
   noisy than the figures themselves);
-* turns the rolled-out probabilities into the analysis' own units. The engine's rollout plays **cubeless**
-  (the net plays without a cube), so the cube's effect is added the way the analysis adds it to its n-ply
-  figures: the cubeful value is computed from the rolled-out probabilities at the decision's cube and score
-  (:class:`nardy.analysis.cubeful._Ctx`: Janowski's money formula or the match equity table through
-  :func:`nardy.flow.cubetheory.cube_decision`). ``cubeful`` says whether the cube was live (in use, not a
-  Crawford game, and either side may still double); never in long nardy, which has no cube. This is a
-  *cubeless rollout with a cubeful conversion*, not a cubeful rollout (where the players would double and
-  take during the trials);
-* gives each figure a 95% interval: the trials are run in ``B`` batches (2 to 8, 36 trials or more each, seeds
-  from the decision's seed); the cubeless equity's standard error comes from all trials, and is scaled to
-  the cubeful figure by the ratio of the two figures' spreads over the batches (1 where the cube is dead in
-  money play, where the two are the same figure);
+* where the cube is **live** (in use, not a Crawford game, either side may still double) plays the trials
+  with the cube in play (:func:`nardy.flow.cuberollout.cubeful_rollout`: 0-ply cube actions through
+  :func:`nardy.flow.cubetheory.cube_decision` at the score, a pass ending the trial, each game counted at the
+  cube's final value or from the match equity table, truncation at the cubeful 0-ply value, variance
+  reduction by each roll's cubeful luck); a checker play's position with the cube as it was (the opponent
+  on roll), a cube decision's twice ("no double": no double at the first turn; "double/take": the cube
+  doubled and owned by the taker; "double/pass" is exact). The figures are the trials' mean, normalised per
+  the decision's cube, with a 95% interval of 1.96 standard errors of the trials' results;
+* where the cube is **dead** (long nardy, no cube, a Crawford game) plays them cubeless with
+  :func:`nardy.engine.rollout.rollout_boards` and turns the rolled-out probabilities into the analysis'
+  units the way the analysis does at n-ply (:class:`nardy.analysis.cubeful._Ctx`); the interval: the
+  trials run in ``B`` batches (2 to 8, 36 trials or more each, seeds from the decision's seed), the
+  cubeless equity's standard error from all trials scaled to the cubeful figure by the ratio of the two
+  figures' spreads over the batches (1 in money play, where the two are the same figure);
 * writes ``"rollout"`` into each decision (``docs/analysis.md``; the contract of the report): for checker plays
   ``{"trials", "truncation", "cubeful", "level", "seed", "variance_reduction", "candidates": [{"play",
   "equity", "ci", "probs", ...}], "best", "equity_loss", "mark"}``, for cube decisions ``{..., "nd", "dt",
@@ -55,6 +57,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..engine.evaluator import OUTPUT_NAMES, flip_probs, money_equity
+from ..flow.cubetheory import decide
 from ..rules.errors import NardyError
 from ..rules.position import Position
 from .core import _emg
@@ -82,6 +85,8 @@ MAX_TRIALS = 1_000_000
 MARKS = tuple(name for name, _ in THRESHOLDS)
 #: The largest number of batches a position's trials are cut into (for the cubeful interval).
 MAX_BATCHES = 8
+#: How the cube enters the rollouts (part of a checkpoint's key).
+CUBE_METHOD = "cubeful trials where the cube is live"
 #: The format name of a checkpoint file.
 CHECKPOINT_FORMAT = "nardy-rollout-checkpoint"
 _MAX_SEED = 2**63 - 1
@@ -157,7 +162,11 @@ def roll_unit(unit: dict, stop: Callable[[], bool] | None = None) -> dict:
     net = _net(unit["game"], unit.get("weights"))
     sizes = batch_sizes(int(unit["trials"]))
     rolls = []
-    for board, first in zip(unit["boards"], unit["firsts"]):
+    cubes = unit.get("cubes") or [None] * len(unit["boards"])
+    for board, first, cube in zip(unit["boards"], unit["firsts"], cubes):
+        if cube is not None:
+            rolls.append(_cubeful_roll(unit, board, first, cube, sizes, stop))
+            continue
         b = np.asarray(board, np.int8).reshape(1, 28)
         f = np.asarray(first, np.bool_).reshape(1, 2)
         means, ses, cut = [], [], 0
@@ -183,6 +192,75 @@ def roll_unit(unit: dict, stop: Callable[[], bool] | None = None) -> dict:
             }
         )
     return {"index": unit["index"], "rolls": rolls, "seconds": time.perf_counter() - t0}
+
+
+_SEARCHERS: dict = {}
+
+
+def _searcher(game: str, weights: str | None):
+    from ..engine.evaluator import NeuralEvaluator
+    from ..engine.search import Searcher
+    from ..rules.variants import get_rules
+
+    key = (game, weights)
+    if key not in _SEARCHERS:
+        _SEARCHERS[key] = Searcher(NeuralEvaluator(_net(game, weights)), get_rules(game))
+    return _SEARCHERS[key]
+
+
+def _cubeful_roll(unit: dict, board, first, cube: dict, sizes: list[int], stop) -> dict:
+    """One position rolled out with the cube in play (:func:`nardy.flow.cuberollout.cubeful_rollout`), in
+    ``sizes`` batches (seeds as the cubeless batches'; ``stop`` asked between them).
+
+    ``cube``: ``{"turn", "value", "owner", "jacoby", "limit", "score", "length", "no_double_first"}``.
+    Returns ``{"cubeful": True, "value" (mean, the side on roll's view, native units), "se", "mean" (cubeless
+    outcome probabilities, the side on roll's view), "sizes", "doubles", "passes", "cut"}``."""
+    from ..flow.cuberollout import cubeful_rollout
+    from ..flow.cubetheory import CubeState
+    from ..rules.variants import get_rules
+
+    rules = get_rules(unit["game"])
+    pos = Position(np.asarray(board, np.int8).tobytes(), rules, (bool(first[0]), bool(first[1])))
+    state = CubeState(
+        pos,
+        turn=int(cube["turn"]),
+        cube_value=int(cube["value"]),
+        cube_owner=None if cube["owner"] is None else int(cube["owner"]),
+        enabled=True,
+        jacoby=bool(cube["jacoby"]),
+        cube_limit=cube["limit"],
+        score=(int(cube["score"][0]), int(cube["score"][1])),
+        length=int(cube["length"]),
+    )
+    searcher = _searcher(unit["game"], unit.get("weights"))
+    values, probs, doubles, passes, cut = [], [], 0, 0, 0
+    for i, n in enumerate(sizes):
+        if stop is not None and stop():
+            raise _Stopped()
+        r = cubeful_rollout(
+            state,
+            searcher,
+            n,
+            _batch_seed(unit["seed"], i),
+            int(unit["truncate"]),
+            bool(unit["vr"]),
+            bool(cube.get("no_double_first")),
+        )
+        values.append(r.values)
+        probs.append(r.probs * n)
+        doubles, passes, cut = doubles + r.doubles, passes + r.passes, cut + r.cut_off
+    v = np.concatenate(values)
+    se = float(v.std(ddof=1) / math.sqrt(len(v))) if len(v) > 1 else 0.0
+    return {
+        "cubeful": True,
+        "value": float(v.mean()),
+        "se": se,
+        "mean": [float(x) for x in np.sum(probs, axis=0) / len(v)],
+        "sizes": sizes,
+        "doubles": doubles,
+        "passes": passes,
+        "cut": cut,
+    }
 
 
 def _init_worker():
@@ -296,13 +374,41 @@ def _decision_seed(seed: int, where: str) -> int:
     return (int(seed) * 1_000_003 + h) % _MAX_SEED
 
 
+def _cube_of(ctx: _Ctx, turn: int, value: int, owner, no_double_first: bool = False) -> dict:
+    return {
+        "turn": int(turn),
+        "value": int(value),
+        "owner": owner,
+        "jacoby": bool(ctx.jacoby),
+        "limit": ctx.limit,
+        "score": [int(ctx.score[0]), int(ctx.score[1])],
+        "length": int(ctx.length or 0),
+        "no_double_first": bool(no_double_first),
+    }
+
+
 def _unit(plan: dict, game: str, settings: dict) -> dict:
+    """The plain-data work of one decision: its positions, and for each the cube it is rolled out with
+    (``None``: cubeless, the cube dead). Where the cube is live a checker play's position is rolled out with
+    the cube as it was (the opponent on roll), a cube decision twice: "no double" (the doubler on roll, no
+    double at its first turn) and "double/take" (the cube doubled, the taker owning it)."""
+    ctx, player = plan["ctx"], plan["player"]
     rolls = [it["roll"] for it in plan["items"] if it["roll"] is not None]
+    cubes: list = [None] * len(rolls)
+    if plan["kind"] == "cube" and ctx.enabled and not ctx.crawford:
+        rolls = rolls * 2
+        cubes = [
+            _cube_of(ctx, player, ctx.cube_value, ctx.owner, no_double_first=True),
+            _cube_of(ctx, player, 2 * ctx.cube_value, 1 - player),
+        ]
+    elif plan["kind"] == "checker" and _cube_live(ctx, player):
+        cubes = [_cube_of(ctx, 1 - player, ctx.cube_value, ctx.owner) for _ in rolls]
     return {
         "index": plan["index"],
         "game": game,
         "boards": [[int(x) for x in p.array] for p in rolls],
         "firsts": [[bool(p.first_turn[0]), bool(p.first_turn[1])] for p in rolls],
+        "cubes": cubes,
         "trials": settings["trials"],
         "truncate": settings["truncate"],
         "seed": _decision_seed(settings["seed"], plan["where"]),
@@ -330,12 +436,26 @@ def _cube_live(ctx: _Ctx, player: int) -> bool:
     return bool(ctx.enabled and not ctx.crawford and (ctx.can_double(player) or ctx.can_double(1 - player)))
 
 
-def _level(settings: dict) -> str:
-    parts = ["rollout: the net at 0-ply on both sides, cubeless play"]
+def _level(settings: dict, cubeful: bool = False) -> str:
+    """How a figure was made (the ``level`` of the contract)."""
+    if cubeful:
+        parts = ["cubeful rollout: the net at 0-ply on both sides, the cube in play (0-ply cube decisions)"]
+    else:
+        parts = ["rollout: the net at 0-ply on both sides, cubeless play"]
     if settings["variance_reduction"]:
         parts.append("variance reduction")
-    parts.append(f"truncated at {settings['truncate']} plies" if settings["truncate"] else "played to the end")
+    if settings["truncate"]:
+        parts.append(f"truncated at {settings['truncate']} plies" + (" (cubeful 0-ply value)" if cubeful else ""))
+    else:
+        parts.append("played to the end")
+    if cubeful:
+        return ", ".join(parts)
     return ", ".join(parts) + "; cubeful figures from the rolled-out probabilities (Janowski / match equity table)"
+
+
+def _mover_native(v_root: float, ctx: _Ctx) -> float:
+    """The mover's native value from its opponent's (the side on roll after the play)."""
+    return 1.0 - v_root if ctx.length else -v_root
 
 
 def _checker_figures(plan: dict, raw: dict, game: str, settings: dict, d: dict) -> tuple[dict, float, float]:
@@ -353,6 +473,11 @@ def _checker_figures(plan: dict, raw: dict, game: str, settings: dict, d: dict) 
             continue
         r = next(rolls)
         probs = flip_probs(np.asarray(r["mean"], np.float64), game)
+        if r.get("cubeful"):  # rolled out with the cube in play: its mean is the figure itself
+            v = _mover_native(float(r["value"]), ctx)
+            ci = 1.96 * float(r["se"]) * abs(ctx.scale(player))
+            cands.append({"play": it["play"], "native": v, "equity": _norm(v, player, ctx), "ci": ci, "p": probs})
+            continue
         v = ctx.value_after_play(probs, res, player)
         fb, eb = [], []
         for m in r["batches"]:
@@ -378,11 +503,12 @@ def _checker_figures(plan: dict, raw: dict, game: str, settings: dict, d: dict) 
         if ctx.length:
             e["mwc"] = round(c["native"], 6)
         out_cands.append(e)
+    live = _cube_live(ctx, player)
     ro = {
         "trials": settings["trials"],
         "truncation": settings["truncate"],
-        "cubeful": _cube_live(ctx, player),
-        "level": _level(settings),
+        "cubeful": live,
+        "level": _level(settings, live and any(r.get("cubeful") for r in raw["rolls"])),
         "seed": settings["seed"],
         "variance_reduction": settings["variance_reduction"],
         "candidates": out_cands,
@@ -397,27 +523,39 @@ def _cube_figures(plan: dict, raw: dict, game: str, settings: dict) -> tuple[dic
     pos = plan["items"][0]["roll"]
     r = raw["rolls"][0]
     probs = np.asarray(r["mean"], np.float64)
-    eqs, dec = ctx.decision(probs, pos, player)
-    spreads: dict[str, list[float]] = {k: [] for k in eqs}
-    eb = []
-    for m in r["batches"]:
-        pm = np.asarray(m, np.float64)
-        be, _ = ctx.decision(pm, pos, player)
-        for k in eqs:
-            spreads[k].append(_norm(be[k], player, ctx))
-        eb.append(float(money_equity(pm, game, ctx.values)))
-    ratio = max(_ratio(spreads[k], eb) for k in eqs)
+    cubeful = bool(r.get("cubeful"))
+    if cubeful:  # "no double" and "double/take" rolled out with the cube in play; "double/pass" is exact
+        nd, dt = raw["rolls"][0], raw["rolls"][1]
+        eqs = {
+            "no double": float(nd["value"]),
+            "double/take": float(dt["value"]),
+            "double/pass": float(ctx.cube_value) if not ctx.length else ctx.win_lose(player)[0],
+        }
+        double, take = decide(eqs)
+        dec = SimpleNamespace(double=double, take=take)
+        ci = 1.96 * max(float(nd["se"]), float(dt["se"])) * abs(ctx.scale(player))
+    else:
+        eqs, dec = ctx.decision(probs, pos, player)
+        spreads: dict[str, list[float]] = {k: [] for k in eqs}
+        eb = []
+        for m in r["batches"]:
+            pm = np.asarray(m, np.float64)
+            be, _ = ctx.decision(pm, pos, player)
+            for k in eqs:
+                spreads[k].append(_norm(be[k], player, ctx))
+            eb.append(float(money_equity(pm, game, ctx.values)))
+        ci = 1.96 * r["se"] * max(_ratio(spreads[k], eb) for k in eqs)
     ro = {
         "trials": settings["trials"],
         "truncation": settings["truncate"],
         "cubeful": bool(ctx.enabled and not ctx.crawford),
-        "level": _level(settings),
+        "level": _level(settings, cubeful),
         "seed": settings["seed"],
         "variance_reduction": settings["variance_reduction"],
         "nd": round(_norm(eqs["no double"], player, ctx), 6),
         "dt": round(_norm(eqs["double/take"], player, ctx), 6),
         "dp": round(_norm(eqs["double/pass"], player, ctx), 6),
-        "ci": round(1.96 * r["se"] * ratio, 6),
+        "ci": round(ci, 6),
         "double": bool(dec.double),
         "take": bool(dec.take),
         "probs": [round(float(x), 6) for x in probs],
@@ -657,6 +795,7 @@ def rollout_analysis(
     }
     key = {k: v for k, v in settings.items() if k != "weights"}
     key["net"] = os.path.basename(weights) if weights else "shipped"
+    key["cube"] = CUBE_METHOD  # checkpoints of the cubeless-with-conversion rollouts are of another run
     key["fingerprint"] = _fingerprint(data, plans)
     memory = checkpoint if isinstance(checkpoint, dict) else None
     path = Path(checkpoint) if checkpoint is not None and memory is None else None
@@ -701,9 +840,10 @@ def rollout_analysis(
     done_now = sum(len(u["boards"]) for u in todo if u["index"] in results)
     data.setdefault("engine", {})["rollout"] = {
         **{k: v for k, v in key.items() if k != "fingerprint"},
-        "method": _level(settings),
-        "interval": "95%: 1.96 x the standard error of the cubeless equity over all trials, scaled by the "
-        "cubeful figure's spread over the trials' batches",
+        "method": _level(settings, True) + " where the cube is live; " + _level(settings) + " where it is dead",
+        "interval": "95%: 1.96 x the standard error over the trials; where the cube is live, of the trials' "
+        "cubeful results (normalised); where it is dead, of the cubeless equity scaled by the cubeful figure's "
+        "spread over the trials' batches",
     }
     data["rollout_status"] = {
         "done": len(results),

@@ -235,6 +235,43 @@ class Searcher:
         fo = np.repeat(np.repeat(first[:, 1], 21), np.diff(offs))
         return out[:tot], offs, fo
 
+    def best_plays(self, boards: np.ndarray, first: np.ndarray | None = None, dice: np.ndarray | None = None):
+        """The 0-ply player's play (best cubeless money equity of the result) for many positions at once.
+
+        Args:
+            boards: int8[n, 28], side on roll's view; first: bool[n, 2] first-turn flags (or ``None``);
+            dice: int64[n, 2] one roll per position, or ``None`` for every one of the 21 rolls of each
+                position (in :data:`ROLLS21` order).
+        Returns:
+            ``(results int8[m, 28], outputs float32[m, K], first_opp bool[m])``, ``m = n`` (dice given) or
+            ``21 n``: the chosen result board (the mover's view, sides not swapped), its 0-ply outputs from
+            the mover's view (exact where the mover has borne off its last checker) and the other side's
+            first-turn flag. A roll with no legal play has the unchanged board as its one result.
+        """
+        boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
+        n = boards.shape[0]
+        first = np.zeros((n, 2), np.bool_) if first is None else np.asarray(first, np.bool_).reshape(n, 2)
+        if dice is None:
+            res, offs, fo = self._expand(boards, first)
+        else:
+            D = np.ascontiguousarray(dice, np.int64).reshape(n, 2)
+            fm = np.ascontiguousarray(first[:, 0])
+            cap = max(4096, n * 40)
+            while True:
+                out = np.empty((cap, 28), np.int8)
+                offs = np.empty(n + 1, np.int64)
+                tot = _core.batch_results(
+                    boards, D, self.hitting, self.strict, fm, self.head_mode, out, offs, self.dedupe
+                )
+                if tot >= 0:
+                    break
+                cap *= 4
+            res = out[:tot]
+            fo = np.repeat(first[:, 1], np.diff(offs))
+        v0 = self.result_values(res, fo)
+        best = _segment_argmax(self.equity(v0), offs)
+        return res[best], v0[best], fo[best]
+
     # ----- n-ply --------------------------------------------------------------------------------
     def evaluate_positions(self, boards: np.ndarray, first: np.ndarray | None = None, ply: int = 0) -> np.ndarray:
         """Outputs (float32[n, K], on-roll side's view) of positions at ``ply`` (0, 1, 2, ...).

@@ -64,12 +64,12 @@ def test_a_marked_decision_rolled_out_with_a_fixed_seed_gives_fixed_figures(open
     ro = d["rollout"]
     assert (ro["trials"], ro["truncation"], ro["cubeful"], ro["seed"]) == (36, 4, True, 1)
     assert [c["play"] for c in ro["candidates"]] == ["24/13", "8/3 8/2"]
-    assert [c["equity"] for c in ro["candidates"]] == pytest.approx([0.085735, -0.414346], abs=2e-6)
-    assert [c["ci"] for c in ro["candidates"]] == pytest.approx([0.011044, 0.035404], abs=2e-6)
-    assert ro["candidates"][0]["probs"] == pytest.approx([0.531233, 0.119124, 0.005014, 0.124381, 0.003873], abs=2e-6)
+    assert [c["equity"] for c in ro["candidates"]] == pytest.approx([0.087121, -0.442886], abs=2e-6)
+    assert [c["ci"] for c in ro["candidates"]] == pytest.approx([0.012497, 0.01434], abs=2e-6)
+    assert ro["candidates"][0]["probs"] == pytest.approx([0.531056, 0.119982, 0.004915, 0.124242, 0.003832], abs=2e-6)
     assert len(ro["candidates"][1]["probs"]) == 5
     # the decision is judged by the rollout now, the n-ply figures kept beside
-    assert d["equity_loss"] == pytest.approx(0.50008, abs=2e-6) and d["mark"] == "blunder" and d["best"] == "24/13"
+    assert d["equity_loss"] == pytest.approx(0.530008, abs=2e-6) and d["mark"] == "blunder" and d["best"] == "24/13"
     assert d["nply"]["equity_loss"] == _checker(data)["equity_loss"] and d["nply"]["mark"] == "blunder"
     assert out["rollout_status"]["complete"] and out["engine"]["rollout"]["trials"] == 36
     # the same seed, the same figures; another seed, others
@@ -106,11 +106,52 @@ def test_a_rollout_of_a_short_race_finds_the_exact_figures_and_no_cube_in_long_n
 def test_the_cube_is_live_only_where_it_is_in_use(opening):
     data, m = _one_play("backgammon", Position.start("backgammon"), (6, 5), "8/3 8/2", cube=False)
     ro = _checker(rollout_analysis(data, m, trials=12, truncate=2, candidates=1))["rollout"]
-    assert ro["cubeful"] is False
+    assert ro["cubeful"] is False and ro["level"].startswith("rollout: ") and "cubeless play" in ro["level"]
     # with a dead cube in money play the cubeful figure is the cubeless equity itself, interval included
     c = ro["candidates"][0]
     w, wg, wb, lg, lb = c["probs"]
     assert c["equity"] == pytest.approx(2 * w - 1 + wg - lg + wb - lb, abs=1e-5)
+
+
+def test_a_dead_cube_is_rolled_out_cubeless_and_a_live_one_with_the_cube_in_play(opening):
+    from nardy.analysis.rollouts import _plan, _unit
+
+    data, m = opening
+    live = _unit(
+        _plan(data, m, [1], 1)[0], "backgammon", {"trials": 4, "truncate": 1, "seed": 1, "variance_reduction": False}
+    )
+    assert [c["turn"] for c in live["cubes"]] == [1, 1] and all(c["value"] == 1 for c in live["cubes"])
+    ro = _checker(rollout_analysis(data, m, trials=12, truncate=2, candidates=1))["rollout"]
+    assert ro["cubeful"] is True and ro["level"].startswith("cubeful rollout: ")
+    dead_data, dead_m = _one_play("backgammon", Position.start("backgammon"), (6, 5), "8/3 8/2", cube=False)
+    dead = _unit(
+        _plan(dead_data, dead_m, [0], 1)[0],
+        "backgammon",
+        {"trials": 4, "truncate": 1, "seed": 1, "variance_reduction": False},
+    )
+    assert dead["cubes"] == [None, None]
+
+
+def test_a_match_decision_at_two_away_two_away_is_rolled_out_with_the_cube_in_play():
+    from nardy.flow.match import Match
+    from nardy.flow.met import get_met
+
+    m = Match("backgammon", 3, dice=FixedDice(), start_score=(1, 1))
+    g = m.new_game_from(Position.start("backgammon"), 0, dice=(6, 5))
+    g.play("8/3 8/2")
+    data = analyse_match(m, level="advanced").to_dict()
+    d = _checker(data)
+    out = rollout_analysis(data, m, trials=36, truncate=6, candidates=1, which="all", only=[data["decisions"].index(d)])
+    ro = _checker(out)["rollout"]
+    assert ro["cubeful"] is True and ro["level"].startswith("cubeful rollout: ")
+    lead = get_met("backgammon").mwc_after(1, 2, 2, 2)  # a single game won at cube 1: 1-away against 2-away
+    for c in ro["candidates"]:
+        assert 0.0 < c["mwc"] < 1.0
+        # normalised equity at the decision's cube: 2 (mwc - MWC(lose 1)) / (MWC(win 1) - MWC(lose 1)) - 1
+        assert c["equity"] == pytest.approx(2 * (c["mwc"] - (1 - lead)) / (2 * lead - 1) - 1, abs=1e-5)
+        assert c["ci"] > 0
+    assert [c["play"] for c in ro["candidates"]] == ["24/13", "8/3 8/2"]
+    assert ro["candidates"][0]["mwc"] > ro["candidates"][1]["mwc"]
 
 
 def test_a_cube_decision_rolled_out_gives_no_double_double_take_double_pass():
