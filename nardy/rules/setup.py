@@ -5,7 +5,7 @@ anywhere; :func:`setup_problems` names each thing that no game played by the rul
 code and an English detail, so that every front end shows the same verdict. :func:`setup_position` turns a
 set-up with no problem into a :class:`~nardy.rules.position.Position`.
 
-The rules checked, with the section of RULES.md each comes from:
+The rules checked, each with the section of the rules it comes from in parentheses:
 
 * ``checker_count`` (Board, points, views): each side has 15 checkers, counting its bar and borne-off ones;
   ``negative_count``: a count below zero.
