@@ -38,6 +38,8 @@ REQUESTS = {
     ("get", "/api/games/{gid}/analysis"): {},
     ("post", "/api/games/{gid}/analysis"): {"params": {"level": "advanced"}},
     ("get", "/api/games/{gid}/tutor"): {"params": {"level": "advanced"}},
+    ("post", "/api/games/{gid}/analysis/rollout"): {"params": {"trials": 6, "truncate": 2}},
+    ("get", "/api/games/{gid}/analysis/rollout"): {},
 }
 
 
