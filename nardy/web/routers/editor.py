@@ -38,8 +38,8 @@ router = APIRouter()
 
 #: The most trials of one rollout without variance reduction (a few seconds of one worker, bench figure in
 #: docs/online.md "Position editor"), and with it (about 21 times the time per trial).
-MAX_TRIALS = 648
-MAX_TRIALS_VR = 36
+MAX_TRIALS = 324
+MAX_TRIALS_VR = 18
 #: Seconds a rollout job may take on the computer's workers before its answer is given up (the job itself
 #: is bounded by the trial caps above).
 ROLLOUT_BUDGET = 20.0
