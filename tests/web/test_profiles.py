@@ -7,14 +7,23 @@ from __future__ import annotations
 
 import pytest
 
+from nardy.web.app import create_app
 from nardy.web.ratings import START, match_update
+from nardy.web.store.storage import Storage
 
 from .rated_play import play_turns
-from .test_lobby import BLITZ, account, app, client, finish_by_resignation, guest, refused  # noqa: F401 (fixture app)
+from .test_lobby import BLITZ, account, client, finish_by_resignation, guest, refused
 
 
 @pytest.fixture
-def people(app):  # noqa: F811
+def app(empty_db):
+    """The server on SQLite and on PostgreSQL (the winner is read from the stored summary's JSON by each's own
+    functions)."""
+    return create_app(storage=Storage(empty_db))
+
+
+@pytest.fixture
+def people(app):
     made = {n: account(app, n) for n in ("Ann", "Bob", "Dan")}
     made["cat"] = guest(app, "Cat")
     yield made
