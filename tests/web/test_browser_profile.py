@@ -111,7 +111,9 @@ def test_a_players_page_graph_filters_head_to_head_and_russian(server, people, s
     assert page.inner_text("#pf-name") == bob.me["name"] and rows(page) == [g2, g1]
     assert page.eval_on_selector_all("#pf-graph circle.pf-point", "(cs) => cs.map((c) => c.dataset.gameId)") == [g1, g2]
 
-    # a name in the games table opens that player's page
+    # a name in the games table opens that player's page (with "Challenge" where the page offers challenges)
+    assert page.locator("#pf-challenge").count() == 0  # not on one's own page; nor without nardyChallenge
+    page.evaluate("() => { window.nardyChallenge = (name) => { window.challenged = name; }; }")
     n = updates(page)
     page.click(f"#pf-games tr[data-game='{g2}'] a.profile-link")
     page.wait_for_function(
@@ -120,6 +122,8 @@ def test_a_players_page_graph_filters_head_to_head_and_russian(server, people, s
     drawn(page, n)
     assert page.evaluate("location.hash") == "#/player/" + ann.me["name"]
     assert rows(page) == [g3, g2, g1]
+    page.click("#pf-challenge")
+    assert page.evaluate("window.challenged") == ann.me["name"]
     # the graph: a point per rated match, one line per game and clock class, dates on the x axis
     points = page.eval_on_selector_all("#pf-graph circle.pf-point", "(cs) => cs.map((c) => c.dataset.gameId)")
     assert sorted(points) == sorted([g1, g2, g3])
