@@ -55,6 +55,7 @@ from .routers import (
     online,
     positionimport,
     positions,
+    profiles,
     review,
     rollouts,
     seeding,
@@ -173,6 +174,7 @@ def create_app(
     app.include_router(seeding.router)
     app.include_router(auth.router)
     app.include_router(dicetest.router)
+    app.include_router(profiles.router)  # before lobby's /api/players/{uid}
     app.include_router(lobby.router)
     app.include_router(fairplay.router)
     app.include_router(review.router)

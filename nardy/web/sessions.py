@@ -714,6 +714,7 @@ class HostedGame(HostedSeats):
             invite=self.settings.get("invite") if owner and self.table.waiting else None,
             rated=self.rated,
             rating_class=self.settings.get("rating_class") if self.rated else None,
+            ratings=self.settings.get("ratings"),
         )
 
     def view(self, viewer: int | None = None, numbering: str = "own", sides=None, now: float | None = None) -> dict:

@@ -231,6 +231,9 @@ class OnlineView(BaseModel):
     )
     rated: bool = Field(False, description="a rated match (from the lobby): its result changes the players' ratings")
     rating_class: str | None = Field(None, description="the rated match's clock class: blitz, rapid or classic")
+    ratings: list[int | None] | None = Field(
+        None, description="[White, Black]: the players' ratings in this game and clock class as the match began"
+    )
 
 
 class GameView(BaseModel):

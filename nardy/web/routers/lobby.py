@@ -14,8 +14,8 @@ Routes (docs/online.md, "Lobby", "Ratings", "Fair play"):
   A player plays one game from the lobby at a time: asked again while its game is unfinished, the answer is
   that game (``paired``); taking a challenge meanwhile is refused (409 ``already_playing``).
 * ``GET /api/ratings`` (the leaderboard), ``GET /api/players/{id}`` (ratings, fair play),
-  ``/api/players/{id}/history`` (rated matches), ``/api/players/{id}/games`` (finished games with their
-  records' links).
+  ``/api/players/{id}/history`` (rated matches); a player's games, rating graph and head-to-head:
+  :mod:`nardy.web.routers.profiles`.
 * ``GET/POST /api/blocks``, ``DELETE /api/blocks/{id}``.
 * ``POST /api/games/{id}/claim`` (:mod:`nardy.web.routers.fairplay`): the opponent left a rated match past its grace
   period while it was theirs to act: they lose it.
@@ -66,6 +66,7 @@ from ..store.community import (
     community,
 )
 from ..store.db import users
+from ..store.profiles import start_ratings
 from ..store.storage import User
 from ..view import SavedGameView
 from .auth import current_user, require_user
@@ -238,6 +239,8 @@ def _builder(store, taker: User, own_seed: bool):
         )
         s.settings.update(rated=ch.rated, rating_class=ch.clock_class, challenge=ch.id)
         s.join(taker.id, taker.name, None, time.time(), own_seed=own_seed)
+        seats = [x.player for x in s.table.seats]  # the ratings as the match begins, shown beside the names
+        s.settings["ratings"] = start_ratings(conn, seats, ch.game, ch.clock_class, ch.rated)
         s.run_bots()
         saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s), conn=conn)
         return saved.id
@@ -832,24 +835,6 @@ async def player_history(
 ):
     await _player(request, uid)
     return {"history": await run_in_threadpool(community(request.app).history, uid, limit, offset)}
-
-
-@router.get(
-    "/api/players/{uid}/games",
-    tags=["ratings"],
-    summary="A player's finished online games with their records (others see the games open to watchers)",
-)
-async def player_games(
-    request: Request, uid: UserId, limit: int = Query(50, ge=1, le=200), offset: int = Query(0, ge=0, le=100_000)
-):
-    await _player(request, uid)
-    me = await current_user(request)
-    rows = await run_in_threadpool(
-        community(request.app).finished_games, uid, me is None or me.id != uid, limit, offset
-    )
-    for r in rows:
-        r.update(record=f"/api/games/{r['id']}/record", mat=f"/api/games/{r['id']}/mat")
-    return {"games": rows}
 
 
 # ----- routes: blocks --------------------------------------------------------------------------------------

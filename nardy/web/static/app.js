@@ -84,6 +84,7 @@ function gameQuery() {
 // ----- routing ------------------------------------------------------------------------------------------
 function route() {
   hideLobby();   // lobby.js
+  if (profileRoute()) return;   // profile.js: #/player/{name}
   if (location.hash.startsWith("#/lobby")) return showLobby();
   // an invitation link: /join/{id}#{token} (the token stays in the fragment, never sent to a server)
   const j = location.pathname.match(/^\/join\/([0-9a-zA-Z]+)\/?$/);
@@ -590,6 +591,12 @@ function renderSide() {
     pip.className = "ppips";
     const pipCount = p === v.viewer ? v.pips[0] : v.pips[1];
     pip.textContent = t("pips", { n: pipCount });
+    if (v.online && typeof nardyNameLink === "function" && v.seats[p] && v.seats[p].taken) {
+      nm.textContent = nm.textContent.slice(name(v, p).length);   // the name links to the player's page (profile.js)
+      nm.prepend(nardyNameLink(name(v, p)));
+    }
+    const rt = v.online && v.online.ratings ? v.online.ratings[p] : null;
+    if (rt != null) nm.append(" ", Object.assign(document.createElement("span"), { className: "prating", textContent: `(${rt})` }));
     row.append(sw, nm, s, pip);
     if (v.clock) {
       const ck = document.createElement("span");

@@ -39,6 +39,11 @@ function lel(tag, attrs, ...kids) {
 
 function lobbyOption(value, label) { return lel("option", { value, text: label }); }
 
+// A player's name: a link to their page (profile.js) for an account, the name alone for a guest.
+function lobbyName(name, isGuest) {
+  return !isGuest && typeof nardyNameLink === "function" ? nardyNameLink(name) : document.createTextNode(name);
+}
+
 // ----- the part of the page ----------------------------------------------------------------------------
 function buildLobby() {
   const nav = document.querySelector("header nav");
@@ -247,7 +252,8 @@ function renderLobby(lobby) {
   if (!lobby.challenges.length) list.appendChild(lel("li", { class: "empty", text: t("lobby_no_challenges") }));
   for (const c of lobby.challenges) {
     const who = c.owner.name + (c.owner_rating ? ` (${c.owner_rating})` : "");
-    const li = lel("li", { "data-challenge": c.id }, lel("span", { text: `${who}: ${termsText(c)} ` }));
+    const li = lel("li", { "data-challenge": c.id }, lel("span", {}, lobbyName(c.owner.name, c.owner.guest),
+      document.createTextNode(`${who.slice(c.owner.name.length)}: ${termsText(c)} `)));
     const out = outOfRange(c);
     if (c.owner.id === me) {
       li.appendChild(lel("button", { type: "button", class: "secondary withdraw", text: t("lobby_withdraw"),
@@ -263,7 +269,7 @@ function renderLobby(lobby) {
   const online = $("#lobby-online");
   online.textContent = "";
   for (const u of lobby.online) {
-    const li = lel("li", { "data-user": u.id }, lel("span", { text: u.name + " " }));
+    const li = lel("li", { "data-user": u.id }, lel("span", {}, lobbyName(u.name, u.guest), document.createTextNode(" ")));
     if (me && u.id !== me) {
       li.appendChild(lel("button", { type: "button", class: "secondary block", text: t("lobby_block"),
         on: { click: () => blockPlayer(u.id) } }));
@@ -310,7 +316,7 @@ async function loadBoard() {
     table.appendChild(head);
     if (!r.players.length) table.appendChild(lel("tr", {}, lel("td", { colspan: "5", class: "empty", text: t("lobby_no_ratings") })));
     for (const p of r.players) {
-      const name = lel("a", { href: "#/lobby", text: p.name, on: { click: (e) => { e.preventDefault(); showPlayer(p.id); } } });
+      const name = lel("a", { href: typeof nardyProfileLink === "function" ? nardyProfileLink(p.name) : "#/lobby", text: p.name });
       const row = lel("tr", { "data-player": p.id },
         lel("td", { text: String(p.rank) }), lel("td", {}, name),
         lel("td", { class: "rating", text: (Math.round(p.rating) + (p.provisional ? "?" : "")) }),

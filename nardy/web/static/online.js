@@ -66,6 +66,7 @@ function renderMe() {
   const u = S.me;
   $("#me-name").textContent = !u ? t("sign_in") : (u.guest ? t("me_guest", { name: u.name }) : u.name);
   document.body.classList.toggle("anon", !u);
+  if (typeof profileMe === "function") profileMe();   // profile.js: the header's link to one's own page
 }
 
 function renderAccount() {

@@ -499,7 +499,10 @@ function drawSummary() {
   const tbl = rEl("table", { class: "rv-table rv-players" }, box);
   const hr = rEl("tr", {}, rEl("thead", {}, tbl));
   rEl("th", {}, hr, "");
-  for (const p of d.players) rEl("th", {}, hr, p.name);
+  for (const p of d.players) {   // a stored game's players link to their pages (profile.js)
+    const th = rEl("th", {}, hr, R.id && typeof nardyNameLink === "function" ? "" : p.name);
+    if (R.id && typeof nardyNameLink === "function") th.appendChild(nardyNameLink(p.name));
+  }
   const body = rEl("tbody", {}, tbl);
   const row = (key, f) => {
     const tr = rEl("tr", {}, body);

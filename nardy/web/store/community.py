@@ -700,27 +700,6 @@ class Community(RatingBook):
             rows = c.execute(q).all()
         return [{**_game_row(r), "started": _utc(r.created)} for r in rows]
 
-    @_guarded
-    def finished_games(self, user_id: str, public_only: bool, limit: int = 50, offset: int = 0) -> list[dict]:
-        """Finished online games ``user_id`` sat at, most recent first (``public_only``: those open to
-        watchers, what others may see)."""
-        q = (
-            select(games.c.id, games.c.game, games.c.title, games.c.summary, games.c.updated)
-            .where(
-                games.c.status == "over",
-                or_(games.c.seat0 == user_id, games.c.seat1 == user_id),
-                games.c.visibility == "public"
-                if public_only
-                else or_(games.c.visibility == "public", games.c.seat0 != games.c.seat1),
-            )
-            .order_by(games.c.updated.desc())
-            .limit(limit)
-            .offset(offset)
-        )
-        with self.engine.connect() as c:
-            rows = c.execute(q).all()
-        return [{**_game_row(r), "ended": _aware(r.updated).isoformat()} for r in rows]
-
 
 def _utc(t: _dt.datetime) -> str:
     """ISO 8601 in UTC (``+00:00``): strings of one form, so the page may order by them as text."""
