@@ -58,6 +58,7 @@ from .routers import (
     review,
     rollouts,
     seeding,
+    social,
 )
 from .services import publishing
 from .services.live import ClockKeeper, Hub
@@ -174,6 +175,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(dicetest.router)
     app.include_router(lobby.router)
+    app.include_router(social.router)  # issue 43: follows, settings, declining a named challenge
     app.include_router(fairplay.router)
     app.include_router(review.router)
     app.include_router(diagrams.router)
