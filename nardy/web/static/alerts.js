@@ -177,6 +177,8 @@ function alertsStart() {
     if (!document.body.dataset.ready) return;
     clearInterval(wait);
     buildAlertBoxes();
+    const lang = document.getElementById("lang");  // app.js words the page first (its onchange), then this
+    if (lang) lang.addEventListener("change", wordAlerts);
     loadAlertSettings();
     setInterval(loadAlertSettings, 2000);   // signed in or out meanwhile: that player's settings
   }, 200);

@@ -310,6 +310,8 @@ function socialStart() {
   const wait = setInterval(() => {
     if (!document.body.dataset.ready) return;
     clearInterval(wait);
+    const lang = document.getElementById("lang");  // app.js words the page first (its onchange), then this
+    if (lang) lang.addEventListener("change", () => { wordSocial(); loadFollows(); });
     socialSync();
     let seenLobby = -1;
     setInterval(() => {
