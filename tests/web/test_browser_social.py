@@ -43,10 +43,10 @@ def server(tmp_path_factory):
 def people(browser, server):
     made = []
 
-    def make(n: int):
+    def make(n: int, locale: str = "en-GB"):
         out = []
         for _ in range(n):
-            ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-GB")
+            ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale=locale)
             ctx.grant_permissions(["notifications"], origin=server.url)
             ctx.add_init_script(NOTE_SPY)
             pg = ctx.new_page()
@@ -146,3 +146,28 @@ def test_a_named_challenge_reaches_its_player_elsewhere_and_turns_alert_the_tab(
     act_once(seats)
     settle(ann, view(bob)["seq"])
     assert len(alert_state(bob)["notes"]) == notes_before + 1
+
+
+def test_a_player_reading_russian_declines_a_challenge_and_its_owner_is_told(server, people):
+    """The toast in Russian; Decline closes it (and its alert), and the challenger's page says so."""
+    stamp = int(time.time() * 1000) % 100000
+    ann_name, ivan_name = f"Ann{stamp}", f"Ivan{stamp}"
+    [ann] = people(1)
+    [ivan] = people(1, locale="ru-RU")
+    register(ann, server, ann_name)
+    register(ivan, server, ivan_name)
+    ann.evaluate("(n) => nardyChallenge(n)", ivan_name)
+    ann.wait_for_selector("#challenge-dialog[open]")
+    ann.set_checked("#ch-rated", False)
+    ann.click("#ch-send")
+    toast = "#toasts .toast[data-challenge]"
+    ivan.wait_for_selector(toast, timeout=PUSH_WAIT * 1000)
+    text = ivan.inner_text(toast)
+    assert f"{ann_name} вызывает вас" in text and "Отклонить" in text and "Принять" in text, text
+    assert ivan.evaluate("document.title").startswith("(1) ")
+    ivan.click(f"{toast} button.toast-decline")
+    ivan.wait_for_function("!document.querySelector('#toasts .toast[data-challenge]')")
+    assert ivan.evaluate("document.title") == "nardy"
+    ann.wait_for_selector(
+        f'#toasts .toast.note:has-text("{ivan_name} declined your challenge")', timeout=PUSH_WAIT * 1000
+    )
