@@ -157,10 +157,11 @@ def test_every_text_of_the_html_goes_through_the_catalogue(html):
     assert not p.loose, f"{html}: texts that bypass the catalogue: {p.loose}"
 
 
+SCRIPTS = ("app.js", "online.js", "dice.js", "board.js", "lobby.js", "alerts.js", "social.js")
+
+
 def test_every_key_the_scripts_ask_for_is_in_the_catalogue():
-    js = "\n".join(
-        (STATIC / f).read_text(encoding="utf-8") for f in ("app.js", "online.js", "dice.js", "board.js", "lobby.js", "alerts.js", "social.js")
-    )
+    js = "\n".join((STATIC / f).read_text(encoding="utf-8") for f in SCRIPTS)
     # a key ending in "_" starts a family of keys (the next test)
     keys = {k for k in re.findall(r"""\bt\(\s*["']([^"']+)["']""", js) if not k.endswith("_")}
     keys |= set(re.findall(r"""["']data-lobby["']:\s*["']([^"']+)["']""", js))  # lobby.js fills these through t()
