@@ -59,6 +59,7 @@ from .routers import (
     review,
     rollouts,
     seeding,
+    social,
 )
 from .services import publishing
 from .services.live import ClockKeeper, Hub
@@ -176,6 +177,7 @@ def create_app(
     app.include_router(dicetest.router)
     app.include_router(profiles.router)  # before lobby's /api/players/{uid}
     app.include_router(lobby.router)
+    app.include_router(social.router)  # issue 43: follows, settings, declining a named challenge
     app.include_router(fairplay.router)
     app.include_router(review.router)
     app.include_router(diagrams.router)

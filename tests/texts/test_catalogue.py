@@ -157,13 +157,15 @@ def test_every_text_of_the_html_goes_through_the_catalogue(html):
     assert not p.loose, f"{html}: texts that bypass the catalogue: {p.loose}"
 
 
+SCRIPTS = ("app.js", "online.js", "dice.js", "board.js", "lobby.js", "alerts.js", "social.js")
+
+
 def test_every_key_the_scripts_ask_for_is_in_the_catalogue():
-    js = "\n".join(
-        (STATIC / f).read_text(encoding="utf-8") for f in ("app.js", "online.js", "dice.js", "board.js", "lobby.js")
-    )
+    js = "\n".join((STATIC / f).read_text(encoding="utf-8") for f in SCRIPTS)
     # a key ending in "_" starts a family of keys (the next test)
     keys = {k for k in re.findall(r"""\bt\(\s*["']([^"']+)["']""", js) if not k.endswith("_")}
     keys |= set(re.findall(r"""["']data-lobby["']:\s*["']([^"']+)["']""", js))  # lobby.js fills these through t()
+    keys |= set(re.findall(r"""["']data-soc["']:\s*["']([^"']+)["']""", js))  # social.js fills these through t()
     codes = set(re.findall(r"""\bmsg\(\s*["']([^"']+)["']""", js))
     assert len(keys) > 70
     assert not sorted(keys - PAGE_KEYS), sorted(keys - PAGE_KEYS)
@@ -189,6 +191,7 @@ def test_the_keys_the_scripts_build_are_in_the_catalogue():
         "colour_": ("0", "1"),
         "clock_": ("none", "blitz", "rapid", "classic", "custom"),
         "lobby_clock_": ("untimed", "blitz", "rapid", "classic"),
+        "alerts_": ("title", "notifications", "sound"),
     }
     missing = [p + v for p, vals in families.items() for v in vals if p + v not in PAGE_KEYS]
     assert not missing, missing

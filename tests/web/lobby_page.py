@@ -48,7 +48,7 @@ class Page:
             else:
                 rows = sorted(by_id.values(), key=self.ORDER[key])
             self.lobby[key] = rows
-        for key in ("seek", "taken"):
+        for key in ("seek", "taken", "named"):
             if key in msg:
                 self.lobby[key] = msg[key]
 

@@ -56,6 +56,7 @@ from ..presence import wall_clock
 from ..seeds import refuse_early_seed
 from ..services.live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
 from ..services.publishing import publish, shown
+from ..services.social import addressee
 from ..sessions import new_session
 from ..store.community import (
     LOBBY,
@@ -166,6 +167,7 @@ class ChallengeBody(Terms):
         le=4000,
         description="instead of rating_min/rating_max: only players rated within this many points of you may accept",
     )
+    to: str | None = Field(None, min_length=1, max_length=40, description="a player's name: only they may accept")
 
     @model_validator(mode="after")
     def _range(self):
@@ -289,6 +291,7 @@ def _personal(snap: dict, uid: str | None, avoid: set[str], mine: dict) -> dict:
         "live": snap["live"],
         "seek": seek.public() if seek else None,
         "taken": taken.public() if taken else None,
+        "named": mine.get("named", []),
         "me": uid,
     }
 
@@ -343,6 +346,7 @@ class _Viewer:
     avoid: frozenset = frozenset()
     seek: str = "null"
     taken: str = "null"
+    named: str = "[]"
     snapshot_at: float = -1e9
 
 
@@ -405,8 +409,8 @@ async def publish_lobby(app) -> None:
         state.lobby_sending = False
 
 
-def _tail(seek: str, taken: str) -> str:
-    return f'"seek":{seek},"taken":{taken}'
+def _tail(seek: str, taken: str, named: str = "[]") -> str:
+    return f'"seek":{seek},"taken":{taken},"named":{named}'
 
 
 async def _publish_lobby_once(app) -> None:
@@ -442,6 +446,7 @@ async def _publish_lobby_once(app) -> None:
             seek, taken = theirs.get("seek"), theirs.get("taken")
             seek_t = encode(seek.public()) if seek else "null"
             taken_t = encode(taken.public()) if taken else "null"
+            named_t = encode(theirs.get("named", []))
             fresh = viewer.v is None or diff is None or own != viewer.avoid
             if fresh:
                 if own:
@@ -449,7 +454,7 @@ async def _publish_lobby_once(app) -> None:
                 else:
                     if common_snap is None:
                         common_snap = encode({k: snap[k] for k in LISTS})[1:-1]
-                    body = common_snap + "," + _tail(seek_t, taken_t) + ',"me":' + encode(c.user)
+                    body = common_snap + "," + _tail(seek_t, taken_t, named_t) + ',"me":' + encode(c.user)
                 text = f'{{"type":"lobby","v":{version},"lobby":{{{body}}}}}'
             else:
                 assert diff is not None and old is not None
@@ -465,10 +470,12 @@ async def _publish_lobby_once(app) -> None:
                     bits.append('"seek":' + seek_t)
                 if taken_t != viewer.taken:
                     bits.append('"taken":' + taken_t)
+                if named_t != viewer.named:
+                    bits.append('"named":' + named_t)
                 text = ""
                 if bits:
                     text = f'{{"type":"lobby-delta","from":{viewer.v},"v":{version},' + ",".join(bits) + "}"
-            viewer.avoid, viewer.seek, viewer.taken = own, seek_t, taken_t
+            viewer.avoid, viewer.seek, viewer.taken, viewer.named = own, seek_t, taken_t, named_t
             if text:
                 viewer.v = version
                 if fresh:
@@ -536,7 +543,12 @@ async def _publish_full_once(app) -> None:
                 out.append((c, json.dumps({"type": "lobby", "lobby": _personal(snap, c.user, own, theirs)})))
                 continue
             seek, taken = theirs.get("seek"), theirs.get("taken")
-            tail = {"seek": seek.public() if seek else None, "taken": taken.public() if taken else None, "me": c.user}
+            tail = {
+                "seek": seek.public() if seek else None,
+                "taken": taken.public() if taken else None,
+                "named": theirs.get("named", []),
+                "me": c.user,
+            }
             out.append((c, '{"type": "lobby", "lobby": ' + common + ", " + json.dumps(tail)[1:] + "}"))
         return out
 
@@ -619,6 +631,8 @@ async def make_challenge(request: Request, body: ChallengeBody):
     terms = _terms(body, user)
     terms.update(colour=body.colour, rating_min=body.rating_min, rating_max=body.rating_max)
     com = community(request.app)
+    if body.to is not None:  # a named challenge: only that player sees and may accept it
+        terms["to"] = await addressee(request.app, user, body.to)
     await run_in_threadpool(com.touch, [(user.id, LOBBY)])
     if body.rating_range is not None:  # around the owner's rating for the challenge's game and clock class
         mine = (await run_in_threadpool(com.rating, user.id, terms["game"], terms["clock_class"])).rating
@@ -673,7 +687,7 @@ async def accept_challenge(request: Request, body: AcceptBody, cid: GameId):
     user = await _signed_in(request)
     com = community(request.app)
     ch = await run_in_threadpool(com.challenge, cid)
-    if ch is None:
+    if ch is None or (ch.to is not None and user.id not in (ch.to, ch.owner)):  # another's: as if not there
         raise _refused(404, "no_challenge", "no such open challenge", "NotFound")
     refuse_early_seed(body.client_seed)
     if ch.status == "open" and ch.owner != user.id:

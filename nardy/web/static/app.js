@@ -194,6 +194,7 @@ function setView(v, opts) {
   render();
   onlineView(prev, v, plan);
   renderClocks();
+  if (window.nardyAlerts) window.nardyAlerts.view(prev, v);  // alerts.js: the turn's title, icon, sound
 }
 
 // A game at this device: the step just taken (step: [from, to]) or the computer's play that followed, slid

@@ -97,7 +97,10 @@ challenges = Table(
     Column("taken_by", String(32), nullable=True),
     # the owner gives their own dice seed after the game's commitment (migration 0007; NULL: no, the server's)
     Column("own_seed", Boolean, nullable=True),
+    # the one player it is made to (migration 0010; NULL: an open challenge anyone may accept)
+    Column("to_user", String(32), nullable=True),
 )
+Index("ix_nardy_challenges_to_user", challenges.c.to_user)
 Index("ix_nardy_challenges_owner", challenges.c.owner, challenges.c.created)
 Index("ix_nardy_challenges_open", challenges.c.status, challenges.c.kind, challenges.c.game)
 
@@ -166,6 +169,7 @@ class Challenge:
     game_id: str | None = None
     taken_by: str | None = None
     own_seed: bool = False
+    to: str | None = None
 
     @classmethod
     def of(cls, row) -> Challenge:
@@ -188,6 +192,7 @@ class Challenge:
             row.game_id,
             row.taken_by,
             bool(row.own_seed),
+            row.to_user,
         )
 
     def public(self) -> dict:
@@ -207,6 +212,7 @@ class Challenge:
             "status": self.status,
             "created": _utc(self.created),
             "game_id": self.game_id,
+            "to": self.to,
         }
 
     def same_terms(self, other: dict) -> bool:
@@ -376,6 +382,7 @@ class Community(RatingBook):
             "colour": terms.get("colour", "random"),
             "client_seed": None,  # kept for old rows: a seed is given to the game, after its commitment
             "own_seed": bool(terms.get("own_seed")),
+            "to_user": terms.get("to"),
             "status": "open",
             "created": now,
         }
@@ -411,6 +418,7 @@ class Community(RatingBook):
             .where(
                 challenges.c.status == "open",
                 challenges.c.kind == "open",
+                challenges.c.to_user.is_(None),  # a named challenge: only its two players see it (:meth:`mine`)
                 challenges.c.created > now - CHALLENGE_TTL,
                 fresh,
             )
@@ -456,6 +464,8 @@ class Community(RatingBook):
                 raise ChallengeRefused("no_challenge")
             if ch.owner == taker:
                 raise ChallengeRefused("own_challenge")
+            if ch.to is not None and ch.to != taker:  # made to another player: as if it were not there
+                raise ChallengeRefused("no_challenge")
             if self._avoid(c, ch.owner, taker):
                 raise ChallengeRefused("blocked")
             playing = self._playing(c, taker)
@@ -561,9 +571,11 @@ class Community(RatingBook):
         """For many players at once (the lobby's connections): ``{id: {"seek": Challenge | None, "taken":
         Challenge | None}}``, as :meth:`seek` and :meth:`taken` give them, in one query."""
         now = now or _now()
-        out: dict[str, dict] = {u: {"seek": None, "taken": None} for u in user_ids}
+        out: dict[str, dict] = {u: {"seek": None, "taken": None, "named": []} for u in user_ids}
         if not user_ids:
             return out
+        for uid, entries in self.named(user_ids, now).items():
+            out[uid]["named"] = entries
         q = (
             select(challenges)
             .where(
@@ -581,6 +593,57 @@ class Community(RatingBook):
                 key = "seek" if ch.kind == "quick" else "taken"
                 out[ch.owner][key] = ch  # the newest wins (ordered by creation)
         return out
+
+    @_guarded
+    def named(self, user_ids: list[str], now: _dt.datetime | None = None) -> dict[str, list[dict]]:
+        """The named challenges each of ``user_ids`` made or was made (``"to"``), open and not lapsed, or
+        declined within :data:`PAIRED_SHOWN` (its owner is told), between players neither of whom blocks the
+        other, oldest first: ``{id: [challenge's public dict with "owner" and "to" as {"id", "name",
+        "guest"}]}``. Nobody else ever sees them (the lobby's shared lists leave them out)."""
+        now = now or _now()
+        out: dict[str, list[dict]] = {u: [] for u in user_ids}
+        if not user_ids:
+            return out
+        q = (
+            select(challenges)
+            .where(
+                challenges.c.to_user.is_not(None),
+                or_(challenges.c.owner.in_(user_ids), challenges.c.to_user.in_(user_ids)),
+                challenges.c.created > now - CHALLENGE_TTL,
+                or_(
+                    challenges.c.status == "open",
+                    and_(challenges.c.status == "declined", challenges.c.closed > now - PAIRED_SHOWN),
+                ),
+            )
+            .order_by(challenges.c.created, challenges.c.id)
+            .limit(50 * len(user_ids))
+        )
+        with self.engine.connect() as c:
+            chs = [Challenge.of(r) for r in c.execute(q).all()]
+        people = sorted({p for ch in chs for p in (ch.owner, ch.to or "")} - {""})
+        names = self.names(people)
+        avoid = self.avoided(people)
+        for ch in chs:
+            if ch.to in avoid.get(ch.owner, ()):
+                continue
+            entry = {**ch.public(), "owner": names.get(ch.owner), "to": names.get(ch.to or "")}
+            for uid in (ch.owner, ch.to):
+                if uid in out and (ch.status == "open" or uid == ch.owner):
+                    out[uid].append(entry)
+        return out
+
+    @_guarded
+    def decline(self, cid: str, user_id: str, now: _dt.datetime | None = None) -> Challenge | None:
+        """``user_id`` declines the open challenge ``cid`` made to them (again: nothing changes); ``None`` when
+        no challenge ``cid`` was made to them (whoever else asks is told nothing about it)."""
+        with self.engine.begin() as c:
+            c.execute(
+                update(challenges)
+                .where(challenges.c.id == cid, challenges.c.to_user == user_id, challenges.c.status == "open")
+                .values(status="declined", closed=now or _now())
+            )
+            row = c.execute(select(challenges).where(challenges.c.id == cid, challenges.c.to_user == user_id)).first()
+        return None if row is None else Challenge.of(row)
 
     @_guarded
     def taken(self, user_id: str, now: _dt.datetime | None = None) -> Challenge | None:
