@@ -78,10 +78,15 @@ class ClockSpec:
 
     def __post_init__(self):
         if self.days:
-            if isinstance(self.days, bool) or self.days not in DAYS or (self.initial, self.increment, self.delay) != (
-                self.days * DAY,
-                0.0,
-                0.0,
+            if (
+                isinstance(self.days, bool)
+                or self.days not in DAYS
+                or (self.initial, self.increment, self.delay)
+                != (
+                    self.days * DAY,
+                    0.0,
+                    0.0,
+                )
             ):
                 raise InvalidOptionError(
                     f"clock days {self.days!r:.20}: expected one of {', '.join(map(str, DAYS))}, no other times",
@@ -252,11 +257,18 @@ class Clock:
         if not isinstance(d, dict) or set(d) != {"spec", "remaining", "running", "since"}:
             raise bad("clock", d)
         spec = clock_spec(d["spec"])
+        if spec is None:
+            raise bad("spec", d["spec"])
         rem = d["remaining"]
         if (
             not isinstance(rem, list)
             or len(rem) != 2
-            or any(isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= max(2 * MAX_INITIAL, spec.initial) for x in rem)
+            or any(
+                isinstance(x, bool)
+                or not isinstance(x, (int, float))
+                or not 0 <= x <= max(2 * MAX_INITIAL, spec.initial)
+                for x in rem
+            )
         ):
             raise bad("remaining", rem)
         running, since = d["running"], d["since"]
@@ -267,7 +279,6 @@ class Clock:
             and (isinstance(since, bool) or not isinstance(since, (int, float)) or not math.isfinite(since))
         ):
             raise bad("since", since)
-        assert spec is not None
         return cls(spec, rem, running, since)
 
     def __repr__(self):
