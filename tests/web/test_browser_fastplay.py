@@ -81,3 +81,20 @@ def test_a_typed_play_in_board_numbers_with_dashes_is_played(server, page):
     page.fill("#fast-typed", str(play).replace("/", "-"))
     click_and_wait(page, "#fast-go")
     assert str(play) in json.dumps(stored(page, gid))
+
+
+def test_with_auto_roll_on_the_page_rolls_for_the_player_even_where_a_double_is_possible(server, page):
+    # backgammon to 3: from the player's second turn on they could double, so the server does not roll for them
+    new_game(page, server, "backgammon", "beginner", seed=5, length=3)
+    to_move(page)
+    page.check("#fast-auto-roll")  # kept in this browser
+    assert page.evaluate("localStorage.getItem('nardy.fast.roll')") == "on"
+    tb.play_turn(page)
+    # the computer plays, then the page rolls for the person by itself (no click), though they could double
+    page.wait_for_function(
+        "() => window.nardy.view.phase === 'move' && window.nardy.view.human_to_act && !window.nardy.busy",
+        timeout=30_000,
+    )
+    page.reload()
+    page.wait_for_selector("#fast-auto-roll")
+    assert page.is_checked("#fast-auto-roll")

@@ -64,14 +64,15 @@ function fastBox() {
   return box;
 }
 
-// An automatic action when the options ask for one: a roll when rolling is the only thing to do, a step when
-// only one step can be taken, the confirmation when the play so made is complete and nothing else may move.
+// An automatic action when the options ask for one: the roll, even where the player could double (the server
+// rolls by itself only where no double is possible), a step when only one step can be taken, the confirmation
+// when the play so made is complete and nothing else may move.
 function fastAuto() {
   clearTimeout(FAST.timer);
   const v = S.view;
   if (!v || S.busy || !v.you || !v.you.includes(v.to_act)) return;
   let next = null;
-  if (fastPref("roll") && v.phase === "roll" && v.actions.includes("roll") && !v.actions.includes("double")) {
+  if (fastPref("roll") && v.phase === "roll" && v.actions.includes("roll")) {
     next = () => act("roll");
   } else if (fastPref("forced") && v.phase === "move") {
     const froms = Object.keys(v.moves || {});
