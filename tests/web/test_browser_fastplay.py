@@ -98,3 +98,23 @@ def test_with_auto_roll_on_the_page_rolls_for_the_player_even_where_a_double_is_
     page.reload()
     page.wait_for_selector("#fast-auto-roll")
     assert page.is_checked("#fast-auto-roll")
+
+
+def test_with_forced_plays_on_the_page_plays_a_forced_step_and_confirms_it(server, page):
+    # White's last checker on their 1 point with 6-5: the one legal play is 1/off, taken and confirmed alone
+    mover, other = [0] * 26, [0] * 26
+    mover[1], other[6] = 1, 15
+    pid = Position.from_boards(mover, other, "backgammon").id()
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready] #home:not([hidden])")
+    page.evaluate("localStorage.setItem('nardy.fast.forced', 'on')")
+    body = {"game": "backgammon", "opponent": "bot", "level": "beginner", "start": {"position": pid, "dice": [6, 5]}}
+    gid = page.evaluate(
+        """async (b) => (await (await fetch('/api/games', {method: 'POST', headers: {'Content-Type':
+        'application/json'}, body: JSON.stringify(b)})).json()).id""",
+        body,
+    )
+    page.evaluate("(id) => { location.hash = '#/game/' + id; }", gid)
+    # no click: the step and its confirmation are the page's own; the game is won
+    page.wait_for_function("() => window.nardy.view && window.nardy.view.result && !window.nardy.busy", timeout=30_000)
+    assert "1/off" in json.dumps(stored(page, gid))
