@@ -8,6 +8,10 @@ ends the side gets ``increment`` seconds added (Fischer's increment, as the nard
 10 seconds a move"). A side whose reserve reaches zero while it is to act has *flagged*: it loses (see
 :mod:`nardy.flow.table`).
 
+A *correspondence* clock (``ClockSpec.correspondence(days)``, set as ``{"days": N}``, N in :data:`DAYS`) has no
+reserve: each spell has ``N`` days (``initial`` = N * 86400 s), and a side that acts in time starts its next
+spell with the whole ``N`` days again; one that lets a spell run out has flagged, as with any clock.
+
 Times are wall-clock seconds (``time.time()``), always passed in as ``now`` (injected: tests and replays
 pass their own), so a saved clock means the same after a restart; :meth:`Clock.shift` moves a running
 spell's start forward by the time the server was down, so nobody pays for it.
@@ -26,27 +30,70 @@ from dataclasses import dataclass
 
 from ..rules.errors import InvalidOptionError
 
-__all__ = ["ClockSpec", "Clock", "CLOCK_PRESETS", "clock_spec"]
+__all__ = ["ClockSpec", "Clock", "CLOCK_PRESETS", "clock_spec", "DAYS", "DAY"]
 
 #: Longest reserve a clock may have (24 hours) and longest delay/increment (10 minutes), in seconds.
 MAX_INITIAL = 24 * 3600.0
 MAX_EXTRA = 600.0
+#: The days per move a correspondence clock may have, and a day in seconds.
+DAYS = (1, 2, 3, 7)
+DAY = 86400.0
 
 
 @dataclass(frozen=True)
 class ClockSpec:
     """How a clock is set: ``initial`` seconds of reserve per player, ``increment`` seconds added when a
-    spell ends, ``delay`` free seconds at the start of each spell.
+    spell ends, ``delay`` free seconds at the start of each spell; ``days`` (one of :data:`DAYS`, else 0): a
+    correspondence clock, ``days`` days a move and no reserve (``initial`` is then ``days * DAY``, no
+    increment nor delay: make it with :meth:`correspondence`).
 
     Raises:
-        InvalidOptionError: a negative, infinite or too large time, or a reserve under one second.
+        InvalidOptionError: a negative, infinite or too large time, or a reserve under one second; days not
+            one of :data:`DAYS`, or with other times.
     """
 
     initial: float
     increment: float = 0.0
     delay: float = 0.0
+    days: int = 0
+
+    @classmethod
+    def correspondence(cls, days) -> ClockSpec:
+        """``days`` days per move (one of :data:`DAYS`), no reserve.
+
+        Raises:
+            InvalidOptionError: other days."""
+        if isinstance(days, bool) or days not in DAYS:
+            raise InvalidOptionError(
+                f"clock days {days!r:.20}: expected one of {', '.join(map(str, DAYS))}",
+                code="bad_clock",
+                params={"field": "days", "value": str(days)[:20]},
+            )
+        return cls(days * DAY, days=int(days))
+
+    @property
+    def per_move(self) -> bool:
+        """A correspondence clock: each spell starts with the whole ``initial`` (no reserve is kept)."""
+        return self.days != 0
 
     def __post_init__(self):
+        if self.days:
+            if (
+                isinstance(self.days, bool)
+                or self.days not in DAYS
+                or (self.initial, self.increment, self.delay)
+                != (
+                    self.days * DAY,
+                    0.0,
+                    0.0,
+                )
+            ):
+                raise InvalidOptionError(
+                    f"clock days {self.days!r:.20}: expected one of {', '.join(map(str, DAYS))}, no other times",
+                    code="bad_clock",
+                    params={"field": "days", "value": str(self.days)[:20]},
+                )
+            return
         for name, v, hi in (
             ("initial", self.initial, MAX_INITIAL),
             ("increment", self.increment, MAX_EXTRA),
@@ -66,6 +113,9 @@ class ClockSpec:
             )
 
     def to_dict(self) -> dict:
+        """``{"days": N}`` for a correspondence clock, else ``{"initial", "increment", "delay"}`` (seconds)."""
+        if self.days:
+            return {"days": self.days}
         return {"initial": self.initial, "increment": self.increment, "delay": self.delay}
 
 
@@ -79,8 +129,8 @@ CLOCK_PRESETS: dict[str, ClockSpec] = {
 
 
 def clock_spec(value) -> ClockSpec | None:
-    """A :class:`ClockSpec` from a preset name, a dict ``{"initial", "increment", "delay"}`` (seconds) or
-    ``None``/``"none"`` (no clock).
+    """A :class:`ClockSpec` from a preset name, a dict ``{"initial", "increment", "delay"}`` (seconds),
+    ``{"days": N}`` (correspondence: N of :data:`DAYS` days a move) or ``None``/``"none"`` (no clock).
 
     Raises:
         InvalidOptionError: an unknown preset or bad times (quoting the input).
@@ -97,6 +147,14 @@ def clock_spec(value) -> ClockSpec | None:
                 params={"field": "preset", "value": value[:40]},
             )
         return CLOCK_PRESETS[value]
+    if isinstance(value, dict) and "days" in value:
+        if set(value) != {"days"}:
+            raise InvalidOptionError(
+                f"clock {value!r:.80}: days go alone",
+                code="bad_clock",
+                params={"field": "clock", "value": repr(value)[:40]},
+            )
+        return ClockSpec.correspondence(value["days"])
     if isinstance(value, dict):
         extra = set(value) - {"initial", "increment", "delay"}
         if extra or "initial" not in value:
@@ -161,7 +219,10 @@ class Clock:
         if self.running is not None:
             r = self.running
             left = self.remaining[r] - self._used(now)
-            self.remaining[r] = max(0.0, left) + (self.spec.increment if left > 0 else 0.0)
+            if self.spec.per_move:  # correspondence: a move in time earns the whole days again
+                self.remaining[r] = self.spec.initial if left > 0 else 0.0
+            else:
+                self.remaining[r] = max(0.0, left) + (self.spec.increment if left > 0 else 0.0)
         self.running = side
         self.since = now if side is not None else None
 
@@ -196,11 +257,18 @@ class Clock:
         if not isinstance(d, dict) or set(d) != {"spec", "remaining", "running", "since"}:
             raise bad("clock", d)
         spec = clock_spec(d["spec"])
+        if spec is None:
+            raise bad("spec", d["spec"])
         rem = d["remaining"]
         if (
             not isinstance(rem, list)
             or len(rem) != 2
-            or any(isinstance(x, bool) or not isinstance(x, (int, float)) or not 0 <= x <= 2 * MAX_INITIAL for x in rem)
+            or any(
+                isinstance(x, bool)
+                or not isinstance(x, (int, float))
+                or not 0 <= x <= max(2 * MAX_INITIAL, spec.initial)
+                for x in rem
+            )
         ):
             raise bad("remaining", rem)
         running, since = d["running"], d["since"]
@@ -211,7 +279,6 @@ class Clock:
             and (isinstance(since, bool) or not isinstance(since, (int, float)) or not math.isfinite(since))
         ):
             raise bad("since", since)
-        assert spec is not None
         return cls(spec, rem, running, since)
 
     def __repr__(self):

@@ -197,12 +197,15 @@ def match_update(
 
 #: Clock classes of the ratings, by a player's estimated time for a match (initial + 40 x (increment +
 #: delay), in seconds, as lichess estimates a game): at most 10 minutes blitz, 20 rapid, more classic.
-CLOCK_CLASSES = ("blitz", "rapid", "classic")
+CLOCK_CLASSES = ("blitz", "rapid", "classic", "correspondence")
 
 
-def clock_class(initial: float, increment: float = 0.0, delay: float = 0.0) -> str:
-    """The clock class of a clock (seconds): blitz (estimate up to 600 s), rapid (up to 1200 s), else
-    classic. The presets: blitz 60+10 (460 s), rapid 300 d12 (780 s), classic 900 d15 (1500 s)."""
+def clock_class(initial: float, increment: float = 0.0, delay: float = 0.0, days: int = 0) -> str:
+    """The clock class of a clock (seconds): correspondence (``days`` a move: a class of its own), blitz
+    (estimate up to 600 s), rapid (up to 1200 s), else classic. The presets: blitz 60+10 (460 s), rapid 300
+    d12 (780 s), classic 900 d15 (1500 s)."""
+    if days:
+        return "correspondence"
     estimate = initial + 40.0 * (increment + delay)
     if estimate <= 600:
         return "blitz"

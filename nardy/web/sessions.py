@@ -694,6 +694,7 @@ class HostedGame(HostedSeats):
             delay=c.spec.delay,
             server_time=now,
             delay_left=delay_left,
+            days=c.spec.days,
         )
 
     def _online_view(self, mine: list[int]) -> OnlineView | None:

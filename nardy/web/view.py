@@ -203,6 +203,7 @@ class ClockView(BaseModel):
     delay: float = Field(description="free seconds at the start of each spell to act")
     server_time: float = Field(description="the server's wall clock (Unix seconds) when this view was made")
     delay_left: float = Field(description="free seconds the running side still has in this spell")
+    days: int = Field(0, description="a correspondence clock: days per move (no reserve kept); 0 otherwise")
 
 
 class OnlineView(BaseModel):

@@ -190,8 +190,9 @@ def test_the_keys_the_scripts_build_are_in_the_catalogue():
         "p_": ("win", "lose"),
         "colour_": ("0", "1"),
         "clock_": ("none", "blitz", "rapid", "classic", "custom"),
-        "lobby_clock_": ("untimed", "blitz", "rapid", "classic"),
+        "lobby_clock_": ("untimed", "blitz", "rapid", "classic", "correspondence"),
         "alerts_": ("title", "notifications", "sound"),
+        "corr_days": ("1", "2", "3", "7"),
     }
     missing = [p + v for p, vals in families.items() for v in vals if p + v not in PAGE_KEYS]
     assert not missing, missing

@@ -44,6 +44,7 @@ from ..services.access import check_owner, check_reader
 from ..services.actions import Action, ActionRefused, StaleAction, perform
 from ..services.hosting import create_online, own_numbering
 from ..services.publishing import shown
+from ..services.turns import my_turn_listing
 from ..sessions import new_session
 from ..store.storage import SavedGame
 from ..view import SavedGameView
@@ -85,6 +86,13 @@ class ClockBody(BaseModel):
     initial: float = Field(..., ge=1, le=86400)
     increment: float = Field(0, ge=0, le=600)
     delay: float = Field(0, ge=0, le=600)
+
+
+class DaysBody(BaseModel):
+    """A correspondence clock: ``days`` days per move, no reserve (docs/online.md, "Correspondence")."""
+
+    model_config = ConfigDict(extra="forbid")
+    days: Literal[1, 2, 3, 7]
 
 
 class StartAt(BaseModel):
@@ -154,10 +162,10 @@ class NewGame(BaseModel):
         description="online: you give your own seed for the provably fair dice after seeing the commitment "
         "(POST /api/games/{id}/seed); false: the server makes it (you then trust it for the dice)",
     )
-    clock: Literal["none", "blitz", "rapid", "classic"] | ClockBody | None = Field(
+    clock: Literal["none", "blitz", "rapid", "classic"] | ClockBody | DaysBody | None = Field(
         None,
         description="online: the players' clocks: a preset (blitz: 1 minute + 10 s a move; rapid: 5 minutes, "
-        "12 s delay; classic: 15 minutes, 15 s delay) or times in seconds",
+        "12 s delay; classic: 15 minutes, 15 s delay), times in seconds, or {days: 1|2|3|7} a move",
     )
     watchers: bool = Field(False, description="online: others may watch the game")
     start: StartAt | None = Field(
@@ -238,10 +246,15 @@ async def list_games(
     limit: int = Query(50, ge=1, le=500),
     offset: int = Query(0, ge=0, le=10**9),
     status: Literal["waiting", "playing", "game-over", "over", "cancelled", "declined", "aborted"] | None = Query(None),
+    turn: Literal["mine"] | None = Query(
+        None, description="mine: only the online games where it is your turn, soonest clock first"
+    ),
 ):
     uid = await user_id(request)
     if uid is None:
         return {"games": []}
+    if turn == "mine":
+        return {"games": await run_in_threadpool(my_turn_listing, store, uid, limit)}
     rows = await run_in_threadpool(store.list, limit, offset, status, uid)
     return {"games": [_listing(r) for r in rows]}
 
@@ -285,7 +298,7 @@ async def create_game(
     start = await run_in_threadpool(_start_of, body) if body.start is not None else None
     if body.opponent == "online":
         refuse_early_seed(body.client_seed)
-        clock = body.clock.model_dump() if isinstance(body.clock, ClockBody) else body.clock
+        clock = body.clock.model_dump() if isinstance(body.clock, (ClockBody, DaysBody)) else body.clock
         names = list(body.players) if body.players else None
         out = await create_online(
             request,

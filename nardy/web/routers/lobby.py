@@ -71,7 +71,7 @@ from ..store.profiles import start_ratings
 from ..store.storage import User
 from ..view import SavedGameView
 from .auth import current_user, require_user
-from .games import ClockBody
+from .games import ClockBody, DaysBody
 
 __all__ = [
     "router",
@@ -149,8 +149,8 @@ class Terms(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field("backgammon", max_length=40, description="backgammon, short or long (aliases accepted)")
     length: int = Field(1, ge=1, le=25, description="match length in points")
-    clock: Literal["none", "blitz", "rapid", "classic"] | ClockBody | None = Field(
-        "blitz", description="a preset or times in seconds; a rated match has a clock"
+    clock: Literal["none", "blitz", "rapid", "classic"] | ClockBody | DaysBody | None = Field(
+        "blitz", description="a preset, times in seconds, or {days: 1|2|3|7} a move; a rated match has a clock"
     )
     rated: bool = Field(True, description="the result changes both players' ratings (accounts only)")
     client_seed: str | None = Field(None, max_length=64, description="refused (seed_before_commitment): see own_seed")
@@ -199,7 +199,7 @@ def _terms(body: Terms, user: User) -> dict:
     """The stored terms of ``body`` (the game's own name, the clock and its class); 403 ``guest_unrated``, 422
     ``rated_needs_clock`` for a rated match without one."""
     game = get_rules(body.game).name
-    clock = body.clock.model_dump() if isinstance(body.clock, ClockBody) else body.clock
+    clock = body.clock.model_dump() if isinstance(body.clock, (ClockBody, DaysBody)) else body.clock
     if clock == "none":
         clock = None
     spec = clock_spec(clock)
@@ -207,7 +207,7 @@ def _terms(body: Terms, user: User) -> dict:
         raise _refused(403, "guest_unrated", "guests play unrated games; register to play rated ones", "Forbidden")
     if body.rated and spec is None:
         raise _refused(422, "rated_needs_clock", "a rated match has a clock", "InvalidOptionError")
-    klass = _r.clock_class(spec.initial, spec.increment, spec.delay) if spec is not None else "untimed"
+    klass = _r.clock_class(spec.initial, spec.increment, spec.delay, spec.days) if spec is not None else "untimed"
     refuse_early_seed(body.client_seed)
     return {
         "game": game,
@@ -810,7 +810,7 @@ async def lobby_live(ws: WebSocket):
 
 # ----- routes: ratings and players -------------------------------------------------------------------------
 _GAMES = Literal["backgammon", "short", "long"]
-_CLASSES = Literal["blitz", "rapid", "classic"]
+_CLASSES = Literal["blitz", "rapid", "classic", "correspondence"]
 
 
 @router.get("/api/ratings", tags=["ratings"], summary="The leaderboard of a game at a clock class")

@@ -26,6 +26,7 @@ from .access import acting_side, check_turn, viewer_for
 from .loading import missing, read_locked
 from .publishing import conn_view, publish, shown, shown_json
 from .saving import store_session
+from .typed import typed_play
 
 __all__ = ["Action", "ActionResult", "ActionRefused", "StaleAction", "perform"]
 
@@ -46,6 +47,9 @@ class Action(BaseModel):
     to: int | None = Field(None, ge=0, le=25, description="step: to point in the viewer's numbering (0 = off)")
     die: int | None = Field(None, ge=1, le=6, description="step: the die to use when a bear-off could use either")
     play: str | None = Field(None, max_length=200, description="play: notation in the mover's own numbering")
+    typed: bool = Field(
+        False, description="play: the text is as typed in the page, in the view's numbering, dashes allowed"
+    )
     level: int | str | None = Field(None, description="resign: level index or name (single, gammon, oyun, mars...)")
     player: int | None = Field(None, ge=0, le=1, description="who acts (default: the person who must act)")
     seq: int = Field(
@@ -182,7 +186,7 @@ async def _perform(app, gid, uid, body, state, kept, numbering, viewer, compute,
             frm=body.from_,
             to=body.to,
             die=body.die,
-            play=body.play,
+            play=typed_play(s, body.play, numbering, side) if body.typed else body.play,
             level=body.level,
             player=side,
             viewer=v,

@@ -62,7 +62,7 @@ function buildLobby() {
       lel("label", {}, lel("span", { "data-lobby": "lobby_length" }),
         lel("input", { id: "lq-length", type: "number", min: "1", max: "25", value: "1" })),
       lel("label", {}, lel("span", { "data-lobby": "lobby_clock" }),
-        sel("lq-clock", ["blitz", "rapid", "classic", "none"], (c) => t(c === "none" ? "lobby_clock_untimed" : "lobby_clock_" + c))),
+        sel("lq-clock", ["blitz", "rapid", "classic", "days1", "days2", "days3", "days7", "none"], (c) => t(c === "none" ? "lobby_clock_untimed" : c.startsWith("days") ? "corr_" + c : "lobby_clock_" + c))),
       lel("label", {}, lel("input", { id: "lq-rated", type: "checkbox", checked: "" }), lel("span", { "data-lobby": "lobby_rated" })),
       lel("label", {}, lel("span", { "data-lobby": "lobby_range" }),
         lel("input", { id: "lq-range", type: "number", min: "0", max: "4000", step: "50", "data-lobby-placeholder": "lobby_range_any" })),
@@ -81,7 +81,7 @@ function buildLobby() {
     lel("h2", { "data-lobby": "lobby_board" }),
     lel("div", { class: "lobby-form" },
       sel("lb-game", ["backgammon", "short", "long"], (g) => t("game_" + g)),
-      sel("lb-clock", ["blitz", "rapid", "classic"], (c) => t("lobby_clock_" + c))),
+      sel("lb-clock", ["blitz", "rapid", "classic", "correspondence"], (c) => t("lobby_clock_" + c))),
     lel("table", { id: "leaderboard" }),
     lel("div", { id: "lobby-player", hidden: "" }));
   document.querySelector("main").appendChild(sec);
@@ -96,7 +96,7 @@ function wordLobby() {
   document.querySelectorAll("[data-lobby-placeholder]").forEach((e) => { e.placeholder = t(e.dataset.lobbyPlaceholder); });
   for (const id of ["#lq-game", "#lb-game"]) for (const o of $(id).options) o.textContent = t("game_" + o.value);
   for (const id of ["#lq-clock", "#lb-clock"]) {
-    for (const o of $(id).options) o.textContent = t(o.value === "none" ? "lobby_clock_untimed" : "lobby_clock_" + o.value);
+    for (const o of $(id).options) o.textContent = t(o.value === "none" ? "lobby_clock_untimed" : o.value.startsWith("days") ? "corr_" + o.value : "lobby_clock_" + o.value);
   }
 }
 
@@ -406,7 +406,7 @@ function lobbyTerms() {
   return {
     game: $("#lq-game").value,
     length: Number($("#lq-length").value || 1),
-    clock: clock === "none" ? null : clock,
+    clock: clock === "none" ? null : clock.startsWith("days") ? { days: Number(clock.slice(4)) } : clock,
     rated: $("#lq-rated").checked,
     // points either side of one's own rating that an opponent may have (empty: anyone)
     rating_range: $("#lq-range").value === "" ? null : Number($("#lq-range").value),

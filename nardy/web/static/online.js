@@ -212,6 +212,7 @@ async function declineGame() {
 function clockChoice() {
   const c = $("#ng-clock").value;
   if (c === "none") return null;
+  if (c.startsWith("days")) return { days: Number(c.slice(4)) };   // correspondence: days a move
   if (c !== "custom") return c;
   return {
     initial: Number($("#ng-clock-initial").value || 0),
