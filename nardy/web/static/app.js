@@ -84,6 +84,7 @@ function gameQuery() {
 // ----- routing ------------------------------------------------------------------------------------------
 function route() {
   hideLobby();   // lobby.js
+  $("#refused").hidden = true;
   if (location.hash.startsWith("#/lobby")) return showLobby();
   // an invitation link: /join/{id}#{token} (the token stays in the fragment, never sent to a server)
   const j = location.pathname.match(/^\/join\/([0-9a-zA-Z]+)\/?$/);
@@ -144,7 +145,7 @@ function gameCard(g) {
   del.className = "secondary";
   del.onclick = async () => {
     if (!confirm(t("delete_confirm"))) return;
-    try { await api("DELETE", "/api/games/" + g.id); showHome(); } catch (e) { showError(e); }
+    try { await api("DELETE", "/api/games/" + g.id); showHome(); } catch (e) { deleteRefused(li, g, e); }
   };
   const btns = document.createElement("div");
   btns.className = "card-buttons";
@@ -153,6 +154,27 @@ function gameCard(g) {
   if (rv) btns.append(rv);
   li.append(title, meta, btns);
   return li;
+}
+
+// A refused delete is shown on the card itself (not on the hidden game screen), with what can be done instead:
+// a game against another person under way is ended by resigning on its own page.
+function deleteRefused(li, g, e) {
+  let box = li.querySelector(".card-refusal");
+  if (!box) { box = document.createElement("div"); box.className = "card-refusal"; li.appendChild(box); }
+  box.textContent = "";
+  const msg = document.createElement("span");
+  msg.className = "error-text";
+  msg.textContent = e.code === "game_in_progress" ? t("b43_delete_in_progress") : String(e.message || e);
+  box.appendChild(msg);
+  if (e.code === "game_in_progress") {
+    const go = document.createElement("button");
+    go.type = "button";
+    go.className = "open-to-end";
+    go.textContent = t("b43_open_to_end");
+    go.onclick = () => { location.hash = "#/game/" + g.id; };
+    box.append(" ", go);
+  }
+  S.updates++;
 }
 
 async function openGame(id) {
@@ -173,7 +195,20 @@ async function openGame(id) {
     }
     if (S.id !== id) return;   // another game was opened meanwhile
     setView(v);
-  } catch (e) { showError(e); }
+  } catch (e) {
+    if (S.id === id && !S.view && e.status >= 400 && e.status < 500) showRefused(e); else showError(e);
+  }
+}
+
+// A game the person may not see (private, or none): only the refusal and the way back, no board or buttons.
+function showRefused(e) {
+  leaveGame();
+  S.id = null;
+  $("#play").hidden = true;
+  $("#refused").hidden = false;
+  document.body.dataset.screen = "refused";
+  $("#refused-text").textContent = String(e.message || e);
+  S.updates++;
 }
 
 // Show v (a view of the game S.id); an answer older than the state shown is dropped (the live channel may
@@ -603,7 +638,8 @@ function renderSide() {
   meta.className = "match-meta";
   const parts = [t("game_" + v.game), v.length ? t("match_to", { n: v.length }) : t("money")];
   if (v.cube.enabled && !v.crawford) parts.push(`${t("cube")} ${v.cube.value}`);
-  if (v.crawford) parts.push(t("crawford"));
+  // the Crawford rule exists only with a cube, and only in a match longer than 1 point (docs/online.md)
+  if (v.crawford && v.cube.enabled && v.length > 1) parts.push(t("crawford"));
   meta.textContent = parts.join(" · ");
   sc.appendChild(meta);
 

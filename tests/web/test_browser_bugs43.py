@@ -1,0 +1,69 @@
+"""Issue 43's bugs of online play, each seen in a real browser (Playwright, Debian's chromium) against
+``nardy serve``: a stranger at a private game's address, deleting an online game under way from the saved
+games, the Crawford label (docs/online.md). Skipped like tests/web/test_browser_online.py."""
+
+from __future__ import annotations
+
+from . import test_browser_online as tbo
+
+#: test_browser_online's skips, its fixtures (by name: chromium, the server, the people) and its page helpers.
+pytestmark = tbo.pytestmark
+browser = tbo.browser
+server = tbo.server
+people = tbo.people
+join_by_link = tbo.join_by_link
+new_online_game = tbo.new_online_game
+settle = tbo.settle
+sign_in_as_guest = tbo.sign_in_as_guest
+view = tbo.view
+
+
+def seated_pair(people, server, game: str = "long", length: int = 1):
+    """Ann (a guest) invites, Bob (a guest) joins a private online match; returns (ann, bob, game id)."""
+    ann, bob = people(2)
+    sign_in_as_guest(ann, server, "Ann")
+    link = new_online_game(ann, game, length)
+    join_by_link(bob, link, "Bob")
+    settle(ann)
+    gid = view(ann)["id"]
+    return ann, bob, gid
+
+
+def test_a_stranger_at_a_private_games_address_sees_only_the_refusal_and_a_way_back(server, people):
+    _, _, gid = seated_pair(people, server)
+    (carol,) = people(1)
+    sign_in_as_guest(carol, server, "Carol")
+    carol.goto(f"{server.url}/#/game/{gid}")
+    carol.wait_for_selector("#refused:not([hidden])")
+    assert carol.inner_text("#refused-text").strip()  # the server's refusal, worded for the page
+    for hidden in ("#play", "#board", "#btn-resign", "#download", "#home"):
+        assert carol.is_hidden(hidden), hidden
+    carol.click("#refused-back")
+    carol.wait_for_selector("#home:not([hidden])")
+    assert carol.is_hidden("#refused")
+
+
+def test_deleting_an_online_game_under_way_is_refused_on_the_card_with_a_way_to_resign(server, people):
+    ann, _, gid = seated_pair(people, server)
+    ann.goto(server.url + "/")
+    card = f'#games .game-card[data-id="{gid}"]'
+    ann.wait_for_selector(card)
+    ann.once("dialog", lambda d: d.accept())
+    ann.click(f"{card} button.secondary")
+    ann.wait_for_selector(f"{card} .card-refusal")
+    text = ann.inner_text(f"{card} .card-refusal")
+    assert "cannot be deleted while it is played" in text and "resign" in text
+    assert ann.is_visible("#home") and ann.is_visible(card)  # still there, nothing deleted
+    ann.click(f"{card} .card-refusal button.open-to-end")
+    ann.wait_for_selector("#play:not([hidden])")
+    ann.wait_for_function("(g) => window.nardy.view && window.nardy.view.id === g", arg=gid)
+    assert ann.is_visible("#btn-resign")
+
+
+def test_a_one_point_match_is_never_labelled_the_crawford_game(server, people):
+    for game in ("long", "backgammon"):
+        ann, bob, _ = seated_pair(people, server, game, 1)
+        for p in (ann, bob):
+            meta = p.inner_text("#scoreboard .match-meta")
+            assert "match to 1" in meta and view(p)["crawford"], meta  # the server marks it; the page does not
+            assert "Crawford" not in meta, (game, meta)
