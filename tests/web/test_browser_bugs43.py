@@ -4,7 +4,14 @@ games, the Crawford label (docs/online.md). Skipped like tests/web/test_browser_
 
 from __future__ import annotations
 
+import re
+import time
+
+import pytest
+
+from . import test_browser_lobby as tbl
 from . import test_browser_online as tbo
+from .helpers import Server
 
 #: test_browser_online's skips, its fixtures (by name: chromium, the server, the people) and its page helpers.
 pytestmark = tbo.pytestmark
@@ -67,3 +74,57 @@ def test_a_one_point_match_is_never_labelled_the_crawford_game(server, people):
             meta = p.inner_text("#scoreboard .match-meta")
             assert "match to 1" in meta and view(p)["crawford"], meta  # the server marks it; the page does not
             assert "Crawford" not in meta, (game, meta)
+
+
+#: The claims' grace period of the claim test's server (seconds; 120 in play).
+CLAIM_GRACE = 40.0
+
+
+@pytest.fixture(scope="module")
+def claim_server(tmp_path_factory):
+    """A server whose claims' grace period is :data:`CLAIM_GRACE` seconds."""
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp('claim-web') / 'claim.db'}")
+    s.setup = f"import nardy.web.presence as m; m.ABANDON_GRACE = {CLAIM_GRACE}"
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def test_the_claim_shows_only_once_possible_after_the_time_left_while_the_opponent_is_away(claim_server, people):
+    stamp = int(time.time() * 1000) % 100000
+    ann, bob = people(2)
+    for page, name in ((ann, f"Ann{stamp}"), (bob, f"Bob{stamp}")):
+        tbl.register(page, claim_server, name)
+        tbl.open_lobby(page)
+        tbl.quick_terms(page)
+        page.select_option("#lq-clock", "rapid")  # 300 s: no loss on time while the opponent is away
+    ann.click("#btn-quick")
+    ann.wait_for_selector("#lq-status:not([hidden])")
+    bob.click("#btn-quick")
+    for p in (ann, bob):
+        p.wait_for_function("window.nardy.view && window.nardy.view.status === 'playing'", timeout=20_000)
+        settle(p)
+    v = view(ann)
+    assert v["online"]["rated"]
+    claimer, leaver = (bob, ann) if v["to_act"] in v["you"] else (ann, bob)
+    claimer.wait_for_selector("#rated-box:not([hidden])")
+    # the opponent is there: the page has asked the server (it answers the whole grace period left) and
+    # offers no claim and no count
+    claimer.wait_for_function("document.querySelector('#claim-wait') !== null")
+    time.sleep(6)
+    assert claimer.is_hidden("#btn-claim") and claimer.is_hidden("#claim-wait")
+    # the opponent leaves: first the time left is shown, then the claim, which ends the match
+    leaver.goto("about:blank")
+    claimer.wait_for_selector("#claim-wait:not([hidden])", timeout=CLAIM_GRACE * 1000)
+    text = claimer.inner_text("#claim-wait")
+    left = int(re.search(r"claim the match in (\d+) s", text).group(1))
+    assert 0 < left <= CLAIM_GRACE - 25, text
+    assert claimer.is_hidden("#btn-claim")
+    claimer.wait_for_selector("#btn-claim:not([hidden])", timeout=(left + 15) * 1000)
+    assert claimer.is_hidden("#claim-wait")
+    claimer.click("#btn-claim")
+    claimer.wait_for_function("window.nardy.view.match_over", timeout=20_000)
+    assert view(claimer)["online"]["ended"]["reason"] == "abandoned"
+    assert claimer.inner_text("#claim-msg") == ""

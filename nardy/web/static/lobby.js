@@ -476,8 +476,34 @@ function syncRated() {
   if (!want) return;
   $("#rated-label").textContent = t("lobby_rated_game", { clock: t("lobby_clock_" + v.online.rating_class) });
   $("#btn-claim").textContent = t("lobby_claim");
-  // a claim is only possible while the opponent is to act
-  $("#btn-claim").hidden = v.match_over || v.you.length !== 1 || (v.to_act != null && v.you.includes(v.to_act));
+  syncClaim(v);
+}
+
+// The claim shows only once the server says it is possible (GET /api/games/{id}/claim: claim_in seconds, null
+// when not possible); while the opponent has been away longer than a present player's page stays silent, the
+// time left is shown. Asked again when the view changes and every CLAIM_ASK_MS while the opponent is to act.
+const CLAIM = { key: null, asked: 0, at: null, grace: 0, busy: false };
+const CLAIM_ASK_MS = 5000;
+function syncClaim(v) {
+  const possible = !v.match_over && v.you.length === 1 && v.to_act != null && !v.you.includes(v.to_act);
+  const key = `${v.id}:${v.seq}`;
+  if (!possible) { CLAIM.key = key; CLAIM.at = null; }
+  else if (!CLAIM.busy && (CLAIM.key !== key || Date.now() - CLAIM.asked > CLAIM_ASK_MS)) {
+    CLAIM.busy = true; CLAIM.asked = Date.now();
+    api("GET", `/api/games/${v.id}/claim`).then((c) => {
+      if (!S.view || `${S.view.id}:${S.view.seq}` !== key) return;
+      CLAIM.key = key; CLAIM.grace = c.grace;
+      CLAIM.at = c.claim_in == null ? null : Date.now() + c.claim_in * 1000;
+    }).catch(() => { CLAIM.at = null; }).finally(() => { CLAIM.busy = false; });
+  }
+  const left = CLAIM.key === key && CLAIM.at != null ? Math.max(0, Math.ceil((CLAIM.at - Date.now()) / 1000)) : null;
+  $("#btn-claim").hidden = left !== 0;
+  let note = $("#claim-wait");
+  if (!note) { note = lel("span", { id: "claim-wait" }); $("#rated-box").insertBefore(note, $("#claim-msg")); }
+  // away longer than a present page stays silent (its presence is written every 15 s): say when a claim opens
+  const away = left !== null && left > 0 && CLAIM.grace - left >= 25;
+  note.hidden = !away;
+  note.textContent = away ? t("b43_claim_in", { s: left }) : "";
 }
 
 async function claimMatch() {
