@@ -508,7 +508,11 @@ function statusText(v) {
     if (v.status === "aborted") return t("st_aborted");
     if (v.status === "waiting") return t(v.online.waiting ? "st_waiting" : "st_seeding");
     const end = v.online.ended;
-    if (end && end.reason === "time") return t("st_time", { loser: name(v, end.loser), winner: name(v, end.winner) });
+    if (end && end.reason === "time") {
+      // the loser is told so ("You lost on time"), with the score the match ended at
+      const args = { loser: name(v, end.loser), winner: name(v, end.winner), s0: fmt(v.score[0]), s1: fmt(v.score[1]) };
+      return t(you(end.loser) ? "b43_st_time_you" : "b43_st_time", args);
+    }
   }
   if (v.match_over) {
     return t(you(v.match_winner) ? "st_match_you" : "st_match", { name: name(v, v.match_winner), s0: fmt(v.score[0]), s1: fmt(v.score[1]) });
