@@ -128,3 +128,19 @@ def test_the_claim_shows_only_once_possible_after_the_time_left_while_the_oppone
     claimer.wait_for_function("window.nardy.view.match_over", timeout=20_000)
     assert view(claimer)["online"]["ended"]["reason"] == "abandoned"
     assert claimer.inner_text("#claim-msg") == ""
+
+
+def test_nardys_own_words_and_the_ratings_letters_are_explained_on_the_page(server, people):
+    ann, bob, _ = seated_pair(people, server, "long", 1)
+    # the levels a long nardy player may resign at: oyn is explained
+    page = next(p for p in (ann, bob) if "resign" in view(p)["actions"])
+    options = page.eval_on_selector_all("#resign-level option", "os => os.map((o) => o.textContent)")
+    assert any(o.lower().startswith("oyn (single win)") for o in options), options
+    # the leaderboard's columns: the rating deviation is named and both it and the provisional "?" explained
+    tbl.open_lobby(ann)
+    ann.wait_for_selector("#leaderboard th")
+    heads = ann.eval_on_selector_all("#leaderboard th", "hs => hs.map((h) => [h.textContent, h.title])")
+    by_text = dict(heads)
+    assert "Uncertainty (RD)" in by_text and "Rating deviation" in by_text["Uncertainty (RD)"], heads
+    assert '"?" is provisional' in by_text["Rating"], heads
+    assert "RD" not in by_text

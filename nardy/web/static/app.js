@@ -456,7 +456,8 @@ function fmt(x) { return Number.isInteger(x) ? String(x) : String(x).replace(".5
 
 function diceText(d) { return d ? `${d[0]}-${d[1]}` : ""; }
 
-function resultName(name) { return t("res_" + name); }
+// nardy's own words explained on the page ("oyn (single win)"): a b43_res_ key, else the common name.
+function resultName(name) { const k = "b43_res_" + name, s = t(k); return s === k ? t("res_" + name) : s; }
 
 // A player's name as the page shows it: the server's default names in the page's language ("Player" ->
 // "Игрок", "White" -> "Белые", the computer "nardy-expert" -> "nardy").

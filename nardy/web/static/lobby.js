@@ -306,15 +306,18 @@ async function loadBoard() {
     LOBBY.board = r;
     table.textContent = "";
     const head = lel("tr", {});
-    for (const k of ["lobby_rank", "lobby_player", "lobby_rating", "lobby_rd", "lobby_matches"]) head.appendChild(lel("th", { text: t(k) }));
+    // the rating's deviation and a provisional rating's "?" are named and explained (their title)
+    const heads = { lobby_rank: null, lobby_player: null, lobby_rating: "b43_provisional_help", b43_rd: "b43_rd_help", lobby_matches: null };
+    for (const [k, help] of Object.entries(heads)) head.appendChild(lel("th", help ? { text: t(k), title: t(help) } : { text: t(k) }));
     table.appendChild(head);
     if (!r.players.length) table.appendChild(lel("tr", {}, lel("td", { colspan: "5", class: "empty", text: t("lobby_no_ratings") })));
     for (const p of r.players) {
       const name = lel("a", { href: "#/lobby", text: p.name, on: { click: (e) => { e.preventDefault(); showPlayer(p.id); } } });
       const row = lel("tr", { "data-player": p.id },
         lel("td", { text: String(p.rank) }), lel("td", {}, name),
-        lel("td", { class: "rating", text: (Math.round(p.rating) + (p.provisional ? "?" : "")) }),
-        lel("td", { text: String(Math.round(p.rd)) }), lel("td", { text: String(p.matches) }));
+        lel("td", p.provisional ? { class: "rating", text: Math.round(p.rating) + "?", title: t("b43_provisional_help") }
+          : { class: "rating", text: String(Math.round(p.rating)) }),
+        lel("td", { class: "rd", text: "±" + Math.round(p.rd), title: t("b43_rd_help") }), lel("td", { text: String(p.matches) }));
       table.appendChild(row);
     }
   } catch (e) { $("#lobby-error").textContent = e.message; }
