@@ -144,3 +144,27 @@ def test_nardys_own_words_and_the_ratings_letters_are_explained_on_the_page(serv
     assert "Uncertainty (RD)" in by_text and "Rating deviation" in by_text["Uncertainty (RD)"], heads
     assert '"?" is provisional' in by_text["Rating"], heads
     assert "RD" not in by_text
+
+
+def test_people_not_signed_in_pair_quickly_as_guests_unrated_and_never_see_rated_ticked(server, people):
+    gus, gil = people(2)
+    for page, name in ((gus, "Gus"), (gil, "Gil")):
+        page.goto(server.url + "/")
+        page.wait_for_selector("body[data-ready] #home:not([hidden])")
+        assert page.evaluate("window.nardy.me") is None
+        tbl.open_lobby(page)
+        assert not page.is_checked("#lq-rated") and page.is_disabled("#lq-rated")
+        assert "register" in page.get_attribute("label:has(#lq-rated)", "title")
+        page.select_option("#lq-game", "short")
+        page.fill("#lq-length", "1")
+        page.select_option("#lq-clock", "none")
+        page.fill("#lq-name", name)
+    gus.click("#btn-quick")
+    gus.wait_for_selector("#lq-status:not([hidden])")
+    assert gus.evaluate("window.nardy.me.guest") and gus.evaluate("window.nardy.me.name") == "Gus"
+    assert gus.inner_text("#lobby-error") == ""
+    gil.click("#btn-quick")
+    for p in (gus, gil):
+        p.wait_for_function("window.nardy.view && window.nardy.view.status === 'playing'", timeout=20_000)
+    v = view(gus)
+    assert v["online"]["rated"] is False and sorted(v["players"]) == ["Gil", "Gus"]

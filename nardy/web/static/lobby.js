@@ -58,6 +58,8 @@ function buildLobby() {
         lel("input", { id: "lq-length", type: "number", min: "1", max: "25", value: "1" })),
       lel("label", {}, lel("span", { "data-lobby": "lobby_clock" }),
         sel("lq-clock", ["blitz", "rapid", "classic", "none"], (c) => t(c === "none" ? "lobby_clock_untimed" : "lobby_clock_" + c))),
+      lel("label", { class: "only-anon" }, lel("span", { "data-lobby": "your_name" }),
+        lel("input", { id: "lq-name", type: "text", maxlength: "40", autocomplete: "nickname" })),
       lel("label", {}, lel("input", { id: "lq-rated", type: "checkbox", checked: "" }), lel("span", { "data-lobby": "lobby_rated" })),
       lel("label", {}, lel("span", { "data-lobby": "lobby_range" }),
         lel("input", { id: "lq-range", type: "number", min: "0", max: "4000", step: "50", "data-lobby-placeholder": "lobby_range_any" })),
@@ -158,6 +160,7 @@ function showLobby() {
   $("#lobby").hidden = false;
   document.body.dataset.screen = "lobby";
   wordLobby();
+  syncRatedChoice();
   $("#lobby-error").textContent = "";
   LOBBY.wanted = true;
   openLobbyLive();
@@ -410,10 +413,27 @@ function lobbyTerms() {
   };
 }
 
-function readyToPlay(terms) {
+// Guests play unrated only (the server refuses them rated games): their "Rated" is unticked and cannot be
+// ticked; a registered player's is ticked again.
+function syncRatedChoice() {
+  const box = $("#lq-rated");
+  const guest = !S.me || S.me.guest;
+  if (!guest && box.disabled) box.checked = true;
+  box.disabled = guest;
+  if (guest) box.checked = false;
+  box.parentElement.title = guest ? t("b43_guest_unrated") : "";
+}
+
+// Someone not signed in plays as a guest under the name given in the lobby (as a new online game does).
+async function readyToPlay(terms) {
   const err = $("#lobby-error");
   err.textContent = "";
-  if (!S.me) { err.textContent = t("lobby_sign_in"); return false; }
+  if (!S.me) {
+    try { await ensurePlayer($("#lq-name")); } catch (e) { err.textContent = e.message; return false; }   // online.js
+    syncRatedChoice();
+    terms.rated = false;
+    closeLobbyLive(); openLobbyLive();   // the lobby's channel again, now as this guest (pairings reach them)
+  }
   if (terms.rated && S.me.guest) { err.textContent = t("lobby_guest_rated"); return false; }
   return true;
 }
@@ -429,7 +449,7 @@ async function lobbyCall(method, path, body) {
 
 async function quickPair() {
   const terms = lobbyTerms();
-  if (!readyToPlay(terms)) return;
+  if (!(await readyToPlay(terms))) return;
   // the dice seed is given on the game's page, after it has shown its commitment (online.js, sendSeed)
   const r = await lobbyCall("POST", "/api/lobby/quick", { ...terms, own_seed: true });
   if (!r) return;
@@ -447,7 +467,7 @@ async function stopQuick() {
 
 async function postChallenge() {
   const terms = lobbyTerms();
-  if (!readyToPlay(terms)) return;
+  if (!(await readyToPlay(terms))) return;
   await lobbyCall("POST", "/api/lobby/challenges", { ...terms, own_seed: true });
 }
 
