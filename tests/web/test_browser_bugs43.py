@@ -168,3 +168,37 @@ def test_people_not_signed_in_pair_quickly_as_guests_unrated_and_never_see_rated
         p.wait_for_function("window.nardy.view && window.nardy.view.status === 'playing'", timeout=20_000)
     v = view(gus)
     assert v["online"]["rated"] is False and sorted(v["players"]) == ["Gil", "Gus"]
+
+
+def test_a_delay_clock_shows_its_delay_counting_down_while_the_main_time_stands_still(server, people):
+    ann, bob = people(2)
+    sign_in_as_guest(ann, server, "Ann")
+    link = new_online_game(ann, "short", 1, clock="custom", custom={"initial": 60, "increment": 0, "delay": 6})
+    join_by_link(bob, link, "Bob")
+    settle(ann)
+    v = view(ann)
+    assert v["clock"]["delay"] == 6 and v["clock"]["running"] == v["to_act"]
+    row = f'#scoreboard .player-row[data-player="{v["to_act"]}"] .pclock'
+    ann.wait_for_selector(f"{row}.in-delay .pdelay")
+    text = ann.inner_text(row)
+    assert re.fullmatch(r"1:00\s*delay [1-6]", text), text
+    # once the delay is spent the main time runs
+    ann.wait_for_function(f"!document.querySelector('{row}').classList.contains('in-delay')", timeout=15_000)
+    ann.wait_for_function(f"document.querySelector('{row}').textContent.startsWith('0:5')", timeout=5_000)
+    assert ann.query_selector(f"{row} .pdelay") is None
+
+
+def test_a_used_invitation_opened_by_a_third_person_offers_to_watch_not_to_join(server, people):
+    ann, bob, carol = people(3)
+    sign_in_as_guest(ann, server, "Ann")
+    link = new_online_game(ann, "long", 1, watchers=True)
+    join_by_link(bob, link, "Bob")
+    carol.goto(link)
+    carol.wait_for_selector("#join-watch:not([hidden])")
+    assert carol.is_hidden("#btn-join") and carol.is_hidden("#btn-join-decline")
+    assert "invitation has been used" in carol.inner_text("#join-desc")
+    carol.click("#join-watch")
+    carol.wait_for_selector("#play:not([hidden])")
+    carol.wait_for_function("window.nardy.view && window.nardy.view.status === 'playing'")
+    w = view(carol)
+    assert w["you"] == [] and sorted(w["players"]) == ["Ann", "Bob"]
