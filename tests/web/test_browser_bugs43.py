@@ -74,6 +74,7 @@ def test_a_one_point_match_is_never_labelled_the_crawford_game(server, people):
             meta = p.inner_text("#scoreboard .match-meta")
             assert "match to 1" in meta and view(p)["crawford"], meta  # the server marks it; the page does not
             assert "Crawford" not in meta, (game, meta)
+            assert p.query_selector("#board .crawford-label") is None, game  # nor on the board's tray
 
 
 #: The claims' grace period of the claim test's server (seconds; 120 in play).
