@@ -407,7 +407,9 @@ def test_a_blitz_clock_runs_out_and_both_pages_show_the_loss_on_time(server, peo
         w = view(p)
         assert w["online"]["ended"] == {"reason": "time", "winner": 1 - loser, "loser": loser}
         text = p.inner_text("#status-main")
-        assert f"{w['players'][loser]} lost on time" in text and w["players"][1 - loser] in text
+        # the loser's page says "You"; both show the score the match ended at
+        who = "You" if loser in w["you"] else w["players"][loser]
+        assert f"{who} lost on time at 0–0" in text and w["players"][1 - loser] in text, text
         assert p.inner_text(row) == "0.0" and w["actions"] == []
     shot(bob, shots, "10-lost-on-time")
 

@@ -10,9 +10,11 @@ action by anyone in it for that long (:func:`~nardy.web.presence.absent_since`).
 
 from __future__ import annotations
 
+import math
 import time
 
 from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from ..deps import GameId, GameLock, LaneDep, StorageDep, missing, read_locked
@@ -26,6 +28,41 @@ from .lobby import _refused, _signed_in
 __all__ = ["router", "ABANDON_GRACE"]
 
 router = APIRouter()
+
+
+class ClaimState(BaseModel):
+    """When the asker may claim the match (``GET /api/games/{id}/claim``): the page shows the claim only then."""
+
+    claim_in: float | None = Field(
+        description="seconds until this player may claim the match (0: now); null when no claim is possible "
+        "(not rated, over, not seated alone, the asker's own turn)"
+    )
+    grace: float = Field(description="seconds the opponent must be away (the claims' grace period)")
+
+
+@router.get(
+    "/api/games/{gid}/claim",
+    tags=["lobby"],
+    response_model=ClaimState,
+    summary="When you may claim a rated match your opponent left (seconds left; null when no claim is possible)",
+)
+async def claim_state(request: Request, store: StorageDep, lane: LaneDep, gid: GameId):
+    user = await _signed_in(request)
+    app = request.app
+    period = grace(app)
+    game = await lane(read_locked, store, gid)
+    s = game.session
+    if not s.may_watch(user.id):
+        raise missing(gid)  # a private game: as if there were none
+    sides = s.sides_of(user.id)
+    if not s.online or not sides:
+        raise _refused(403, "not_seated", "you do not sit at this game", "Forbidden")
+    await seat_seen(app, s, user.id, gid)  # the asker is there
+    if not s.rated or s.table.is_over or s.table.waiting or len(sides) != 1 or s.table.to_act != 1 - sides[0]:
+        return ClaimState(claim_in=None, grace=period)
+    since = await run_in_threadpool(absent_since, community(app), s, 1 - sides[0], gid)
+    left = max(0.0, period - (wall_clock(app) - since))
+    return ClaimState(claim_in=math.ceil(left * 10) / 10, grace=period)  # 0 only once a claim is taken
 
 
 @router.post(

@@ -84,6 +84,7 @@ function gameQuery() {
 // ----- routing ------------------------------------------------------------------------------------------
 function route() {
   hideLobby();   // lobby.js
+  $("#refused").hidden = true;
   if (profileRoute()) return;   // profile.js: #/player/{name}
   if (location.hash.startsWith("#/lobby")) return showLobby();
   // an invitation link: /join/{id}#{token} (the token stays in the fragment, never sent to a server)
@@ -145,7 +146,7 @@ function gameCard(g) {
   del.className = "secondary";
   del.onclick = async () => {
     if (!confirm(t("delete_confirm"))) return;
-    try { await api("DELETE", "/api/games/" + g.id); showHome(); } catch (e) { showError(e); }
+    try { await api("DELETE", "/api/games/" + g.id); showHome(); } catch (e) { deleteRefused(li, g, e); }
   };
   const btns = document.createElement("div");
   btns.className = "card-buttons";
@@ -154,6 +155,27 @@ function gameCard(g) {
   if (rv) btns.append(rv);
   li.append(title, meta, btns);
   return li;
+}
+
+// A refused delete is shown on the card itself (not on the hidden game screen), with what can be done instead:
+// a game against another person under way is ended by resigning on its own page.
+function deleteRefused(li, g, e) {
+  let box = li.querySelector(".card-refusal");
+  if (!box) { box = document.createElement("div"); box.className = "card-refusal"; li.appendChild(box); }
+  box.textContent = "";
+  const msg = document.createElement("span");
+  msg.className = "error-text";
+  msg.textContent = e.code === "game_in_progress" ? t("b43_delete_in_progress") : String(e.message || e);
+  box.appendChild(msg);
+  if (e.code === "game_in_progress") {
+    const go = document.createElement("button");
+    go.type = "button";
+    go.className = "open-to-end";
+    go.textContent = t("b43_open_to_end");
+    go.onclick = () => { location.hash = "#/game/" + g.id; };
+    box.append(" ", go);
+  }
+  S.updates++;
 }
 
 async function openGame(id) {
@@ -174,7 +196,20 @@ async function openGame(id) {
     }
     if (S.id !== id) return;   // another game was opened meanwhile
     setView(v);
-  } catch (e) { showError(e); }
+  } catch (e) {
+    if (S.id === id && !S.view && e.status >= 400 && e.status < 500) showRefused(e); else showError(e);
+  }
+}
+
+// A game the person may not see (private, or none): only the refusal and the way back, no board or buttons.
+function showRefused(e) {
+  leaveGame();
+  S.id = null;
+  $("#play").hidden = true;
+  $("#refused").hidden = false;
+  document.body.dataset.screen = "refused";
+  $("#refused-text").textContent = String(e.message || e);
+  S.updates++;
 }
 
 // Show v (a view of the game S.id); an answer older than the state shown is dropped (the live channel may
@@ -423,7 +458,8 @@ function fmt(x) { return Number.isInteger(x) ? String(x) : String(x).replace(".5
 
 function diceText(d) { return d ? `${d[0]}-${d[1]}` : ""; }
 
-function resultName(name) { return t("res_" + name); }
+// nardy's own words explained on the page ("oyn (single win)"): a b43_res_ key, else the common name.
+function resultName(name) { const k = "b43_res_" + name, s = t(k); return s === k ? t("res_" + name) : s; }
 
 // A player's name as the page shows it: the server's default names in the page's language ("Player" ->
 // "Игрок", "White" -> "Белые", the computer "nardy-expert" -> "nardy").
@@ -475,7 +511,11 @@ function statusText(v) {
     if (v.status === "aborted") return t("st_aborted");
     if (v.status === "waiting") return t(v.online.waiting ? "st_waiting" : "st_seeding");
     const end = v.online.ended;
-    if (end && end.reason === "time") return t("st_time", { loser: name(v, end.loser), winner: name(v, end.winner) });
+    if (end && end.reason === "time") {
+      // the loser is told so ("You lost on time"), with the score the match ended at
+      const args = { loser: name(v, end.loser), winner: name(v, end.winner), s0: fmt(v.score[0]), s1: fmt(v.score[1]) };
+      return t(you(end.loser) ? "b43_st_time_you" : "b43_st_time", args);
+    }
   }
   if (v.match_over) {
     return t(you(v.match_winner) ? "st_match_you" : "st_match", { name: name(v, v.match_winner), s0: fmt(v.score[0]), s1: fmt(v.score[1]) });
@@ -611,7 +651,8 @@ function renderSide() {
   meta.className = "match-meta";
   const parts = [t("game_" + v.game), v.length ? t("match_to", { n: v.length }) : t("money")];
   if (v.cube.enabled && !v.crawford) parts.push(`${t("cube")} ${v.cube.value}`);
-  if (v.crawford) parts.push(t("crawford"));
+  // the Crawford rule exists only with a cube, and only in a match longer than 1 point (docs/online.md)
+  if (v.crawford && v.cube.enabled && v.length > 1) parts.push(t("crawford"));
   meta.textContent = parts.join(" · ");
   sc.appendChild(meta);
 

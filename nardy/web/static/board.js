@@ -163,7 +163,7 @@ function renderBoard(svg, view, ui) {
   }
 
   // cube: centred in the left tray, or at the owner's side; an offered double in the middle
-  if (view.cube.enabled && view.crawford) {
+  if (view.cube.enabled && view.crawford && view.length > 1) {   // no Crawford game in a 1-point match
     // the Crawford game: nobody may double, so no cube; the tray says why
     const txt = el("text", { x: G.trayL + G.trayW / 2, y: G.mid, class: "crawford-label",
       transform: `rotate(-90 ${G.trayL + G.trayW / 2} ${G.mid})` }, svg);

@@ -63,6 +63,8 @@ function buildLobby() {
         lel("input", { id: "lq-length", type: "number", min: "1", max: "25", value: "1" })),
       lel("label", {}, lel("span", { "data-lobby": "lobby_clock" }),
         sel("lq-clock", ["blitz", "rapid", "classic", "days1", "days2", "days3", "days7", "none"], (c) => t(c === "none" ? "lobby_clock_untimed" : c.startsWith("days") ? "corr_" + c : "lobby_clock_" + c))),
+      lel("label", { class: "only-anon" }, lel("span", { "data-lobby": "your_name" }),
+        lel("input", { id: "lq-name", type: "text", maxlength: "40", autocomplete: "nickname" })),
       lel("label", {}, lel("input", { id: "lq-rated", type: "checkbox", checked: "" }), lel("span", { "data-lobby": "lobby_rated" })),
       lel("label", {}, lel("span", { "data-lobby": "lobby_range" }),
         lel("input", { id: "lq-range", type: "number", min: "0", max: "4000", step: "50", "data-lobby-placeholder": "lobby_range_any" })),
@@ -163,6 +165,7 @@ function showLobby() {
   $("#lobby").hidden = false;
   document.body.dataset.screen = "lobby";
   wordLobby();
+  syncRatedChoice();
   $("#lobby-error").textContent = "";
   LOBBY.wanted = true;
   openLobbyLive();
@@ -312,15 +315,18 @@ async function loadBoard() {
     LOBBY.board = r;
     table.textContent = "";
     const head = lel("tr", {});
-    for (const k of ["lobby_rank", "lobby_player", "lobby_rating", "lobby_rd", "lobby_matches"]) head.appendChild(lel("th", { text: t(k) }));
+    // the rating's deviation and a provisional rating's "?" are named and explained (their title)
+    const heads = { lobby_rank: null, lobby_player: null, lobby_rating: "b43_provisional_help", b43_rd: "b43_rd_help", lobby_matches: null };
+    for (const [k, help] of Object.entries(heads)) head.appendChild(lel("th", help ? { text: t(k), title: t(help) } : { text: t(k) }));
     table.appendChild(head);
     if (!r.players.length) table.appendChild(lel("tr", {}, lel("td", { colspan: "5", class: "empty", text: t("lobby_no_ratings") })));
     for (const p of r.players) {
       const name = lel("a", { href: typeof nardyProfileLink === "function" ? nardyProfileLink(p.name) : "#/lobby", text: p.name });
       const row = lel("tr", { "data-player": p.id },
         lel("td", { text: String(p.rank) }), lel("td", {}, name),
-        lel("td", { class: "rating", text: (Math.round(p.rating) + (p.provisional ? "?" : "")) }),
-        lel("td", { text: String(Math.round(p.rd)) }), lel("td", { text: String(p.matches) }));
+        lel("td", p.provisional ? { class: "rating", text: Math.round(p.rating) + "?", title: t("b43_provisional_help") }
+          : { class: "rating", text: String(Math.round(p.rating)) }),
+        lel("td", { class: "rd", text: "±" + Math.round(p.rd), title: t("b43_rd_help") }), lel("td", { text: String(p.matches) }));
       table.appendChild(row);
     }
   } catch (e) { $("#lobby-error").textContent = e.message; }
@@ -413,10 +419,27 @@ function lobbyTerms() {
   };
 }
 
-function readyToPlay(terms) {
+// Guests play unrated only (the server refuses them rated games): their "Rated" is unticked and cannot be
+// ticked; a registered player's is ticked again.
+function syncRatedChoice() {
+  const box = $("#lq-rated");
+  const guest = !S.me || S.me.guest;
+  if (!guest && box.disabled) box.checked = true;
+  box.disabled = guest;
+  if (guest) box.checked = false;
+  box.parentElement.title = guest ? t("b43_guest_unrated") : "";
+}
+
+// Someone not signed in plays as a guest under the name given in the lobby (as a new online game does).
+async function readyToPlay(terms) {
   const err = $("#lobby-error");
   err.textContent = "";
-  if (!S.me) { err.textContent = t("lobby_sign_in"); return false; }
+  if (!S.me) {
+    try { await ensurePlayer($("#lq-name")); } catch (e) { err.textContent = e.message; return false; }   // online.js
+    syncRatedChoice();
+    terms.rated = false;
+    closeLobbyLive(); openLobbyLive();   // the lobby's channel again, now as this guest (pairings reach them)
+  }
   if (terms.rated && S.me.guest) { err.textContent = t("lobby_guest_rated"); return false; }
   return true;
 }
@@ -432,7 +455,7 @@ async function lobbyCall(method, path, body) {
 
 async function quickPair() {
   const terms = lobbyTerms();
-  if (!readyToPlay(terms)) return;
+  if (!(await readyToPlay(terms))) return;
   // the dice seed is given on the game's page, after it has shown its commitment (online.js, sendSeed)
   const r = await lobbyCall("POST", "/api/lobby/quick", { ...terms, own_seed: true });
   if (!r) return;
@@ -450,7 +473,7 @@ async function stopQuick() {
 
 async function postChallenge() {
   const terms = lobbyTerms();
-  if (!readyToPlay(terms)) return;
+  if (!(await readyToPlay(terms))) return;
   await lobbyCall("POST", "/api/lobby/challenges", { ...terms, own_seed: true });
 }
 
@@ -482,8 +505,34 @@ function syncRated() {
   if (!want) return;
   $("#rated-label").textContent = t("lobby_rated_game", { clock: t("lobby_clock_" + v.online.rating_class) });
   $("#btn-claim").textContent = t("lobby_claim");
-  // a claim is only possible while the opponent is to act
-  $("#btn-claim").hidden = v.match_over || v.you.length !== 1 || (v.to_act != null && v.you.includes(v.to_act));
+  syncClaim(v);
+}
+
+// The claim shows only once the server says it is possible (GET /api/games/{id}/claim: claim_in seconds, null
+// when not possible); while the opponent has been away longer than a present player's page stays silent, the
+// time left is shown. Asked again when the view changes and every CLAIM_ASK_MS while the opponent is to act.
+const CLAIM = { key: null, asked: 0, at: null, grace: 0, busy: false };
+const CLAIM_ASK_MS = 5000;
+function syncClaim(v) {
+  const possible = !v.match_over && v.you.length === 1 && v.to_act != null && !v.you.includes(v.to_act);
+  const key = `${v.id}:${v.seq}`;
+  if (!possible) { CLAIM.key = key; CLAIM.at = null; }
+  else if (!CLAIM.busy && (CLAIM.key !== key || Date.now() - CLAIM.asked > CLAIM_ASK_MS)) {
+    CLAIM.busy = true; CLAIM.asked = Date.now();
+    api("GET", `/api/games/${v.id}/claim`).then((c) => {
+      if (!S.view || `${S.view.id}:${S.view.seq}` !== key) return;
+      CLAIM.key = key; CLAIM.grace = c.grace;
+      CLAIM.at = c.claim_in == null ? null : Date.now() + c.claim_in * 1000;
+    }).catch(() => { CLAIM.at = null; }).finally(() => { CLAIM.busy = false; });
+  }
+  const left = CLAIM.key === key && CLAIM.at != null ? Math.max(0, Math.ceil((CLAIM.at - Date.now()) / 1000)) : null;
+  $("#btn-claim").hidden = left !== 0;
+  let note = $("#claim-wait");
+  if (!note) { note = lel("span", { id: "claim-wait" }); $("#rated-box").insertBefore(note, $("#claim-msg")); }
+  // away longer than a present page stays silent (its presence is written every 15 s): say when a claim opens
+  const away = left !== null && left > 0 && CLAIM.grace - left >= 25;
+  note.hidden = !away;
+  note.textContent = away ? t("b43_claim_in", { s: left }) : "";
 }
 
 async function claimMatch() {

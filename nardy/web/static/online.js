@@ -147,12 +147,21 @@ async function showJoin(gid, token) {
   if (S.me && !$("#join-name").value) $("#join-name").value = S.me.name;
   const desc = $("#join-desc");
   desc.textContent = token ? t("join_desc_private") : t("join_no_token");
-  if (!S.me) return;
-  // a player who already sits at the game (or may watch it) sees it at once
+  const watch = $("#join-watch");
+  watch.hidden = true;
+  $("#btn-join").hidden = false; $("#btn-join-decline").hidden = false;
+  // a player who already sits at the game sees it at once; a used invitation of a game open to watchers
+  // offers to watch it (its seat is taken: there is nothing to join)
   try {
     const v = await api("GET", `/api/games/${gid}`);
+    if (!S.join || S.join.gid !== gid) return;   // left meanwhile
     if (v.you && v.you.length) { openJoined(gid); return; }
-    if (token) desc.textContent = joinDescription(v);
+    if (v.online && !v.online.waiting && v.status !== "waiting") {
+      desc.textContent = t("b43_invite_used_watch");
+      $("#btn-join").hidden = true; $("#btn-join-decline").hidden = true;
+      watch.href = "/#/game/" + gid;
+      watch.hidden = false;
+    } else if (token) desc.textContent = joinDescription(v);
   } catch (e) { /* private: joining shows it */ }
   S.updates++;
 }
@@ -495,8 +504,10 @@ function renderClocks() {
     e.textContent = fmtClock(left);
     e.classList.toggle("running", !!c && c.running === p);
     e.classList.toggle("low", left !== null && left < 10);
+    // while the delay runs the main time stands still: the clock says so and counts the delay down
     const d = c && c.running === p ? delayLeft() : 0;
-    e.dataset.delay = d > 0 ? `+${Math.ceil(d)}` : "";
+    e.classList.toggle("in-delay", d > 0);
+    if (d > 0) e.appendChild(Object.assign(document.createElement("span"), { className: "pdelay", textContent: t("b43_delay", { s: Math.ceil(d) }) }));
   });
 }
 
