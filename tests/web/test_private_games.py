@@ -38,6 +38,8 @@ REQUESTS = {
     ("get", "/api/games/{gid}/analysis"): {},
     ("post", "/api/games/{gid}/analysis"): {"params": {"level": "advanced"}},
     ("get", "/api/games/{gid}/tutor"): {"params": {"level": "advanced"}},
+    ("get", "/api/games/{gid}/chat"): {},
+    ("post", "/api/games/{gid}/chat"): {"json": {"text": "hello"}},
 }
 
 
