@@ -1,0 +1,77 @@
+"""Chat in real browsers (issue 43): two players of an online game chat live (one sends a preset phrase with a
+button, the other types), each sees the other's message pushed without reloading, and a folded panel shows the
+unread mark. Skipped when chromium or the playwright package is missing, like tests/web/test_browser.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from . import test_browser as tb
+from .helpers import serve_sqlite
+from .test_browser_online import PUSH_WAIT, join_by_link, new_online_game, settle, sign_in_as_guest
+
+pytestmark = tb.pytestmark
+browser = tb.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from serve_sqlite(tmp_path_factory, "chat-web", "chat.db")
+
+
+@pytest.fixture
+def pair(browser):
+    made = []
+    for _ in range(2):
+        ctx = browser.new_context(viewport={"width": 1100, "height": 820}, locale="en-GB")
+        pg = ctx.new_page()
+        pg.errors = []
+        pg.on("pageerror", lambda e, pg=pg: pg.errors.append(str(e)))
+        made.append((ctx, pg))
+    yield [pg for _, pg in made]
+    errors = [e for _, pg in made for e in pg.errors]
+    for ctx, _ in made:
+        ctx.close()
+    assert not errors, f"JavaScript errors on the pages: {errors}"
+
+
+def messages(page) -> list[str]:
+    return page.eval_on_selector_all(".chat-panel .chat-message .chat-text", "els => els.map(e => e.textContent)")
+
+
+def test_two_players_chat_live_with_a_preset_and_typed_text(server, pair):
+    ann, bob = pair
+    sign_in_as_guest(ann, server, "Ann")
+    link = new_online_game(ann, "long", 1)
+    join_by_link(bob, link, "Bob")
+    settle(ann)
+    for p in (ann, bob):
+        p.wait_for_selector(".chat-panel .chat-preset")
+    # Ann taps the preset "Good luck"; Bob's page shows it live
+    ann.click(".chat-panel .chat-preset >> text=Good luck")
+    bob.wait_for_function(
+        "() => [...document.querySelectorAll('.chat-panel .chat-text')].some(e => e.textContent === 'Good luck')",
+        timeout=PUSH_WAIT * 1000,
+    )
+    # Bob folds his panel, Ann types: Bob's fold shows one unread message, then the text when unfolded
+    bob.click(".chat-panel .chat-toggle")
+    ann.fill(".chat-panel .chat-input", "Удачи тебе")
+    ann.press(".chat-panel .chat-input", "Enter")
+    bob.wait_for_selector(".chat-panel .chat-unread:not([hidden])", timeout=PUSH_WAIT * 1000)
+    assert bob.inner_text(".chat-panel .chat-unread") == "1 new"
+    bob.click(".chat-panel .chat-toggle")
+    assert bob.is_hidden(".chat-panel .chat-unread")
+    assert messages(bob) == ["Good luck", "Удачи тебе"]
+    # Bob answers; Ann's page shows it live, after her own two
+    bob.fill(".chat-panel .chat-input", "Well played")
+    bob.click(".chat-panel .chat-send")
+    ann.wait_for_function(
+        "() => document.querySelectorAll('.chat-panel .chat-message').length === 3", timeout=PUSH_WAIT * 1000
+    )
+    assert messages(ann) == ["Good luck", "Удачи тебе", "Well played"]
+    # the messages are stored: a reload reads them back
+    bob.reload()
+    bob.wait_for_function(
+        "() => document.querySelectorAll('.chat-panel .chat-message').length === 3", timeout=PUSH_WAIT * 1000
+    )
+    assert messages(bob) == ["Good luck", "Удачи тебе", "Well played"]
