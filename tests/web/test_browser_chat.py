@@ -75,3 +75,19 @@ def test_two_players_chat_live_with_a_preset_and_typed_text(server, pair):
         "() => document.querySelectorAll('.chat-panel .chat-message').length === 3", timeout=PUSH_WAIT * 1000
     )
     assert messages(bob) == ["Good luck", "Удачи тебе", "Well played"]
+    # the match ends (Ann resigns, Bob accepts); the record's review shows the game's chat
+    gid = ann.evaluate("window.nardy.id")
+    ann.evaluate(
+        """async (gid) => { const v = await api("GET", `/api/games/${gid}`);
+        await api("POST", `/api/games/${gid}/actions`, {action: "resign", level: 0, seq: v.seq}); }""",
+        gid,
+    )
+    bob.evaluate(
+        """async (gid) => { const v = await api("GET", `/api/games/${gid}`);
+        await api("POST", `/api/games/${gid}/actions`, {action: "accept", seq: v.seq}); }""",
+        gid,
+    )
+    ann.goto(server.url + f"/#/review/{gid}")
+    ann.wait_for_selector("#rv-chat:not([hidden]) .chat-message", timeout=PUSH_WAIT * 1000)
+    texts = ann.eval_on_selector_all("#rv-chat .chat-text", "els => els.map(e => e.textContent)")
+    assert texts == ["Good luck", "Удачи тебе", "Well played"]

@@ -180,3 +180,26 @@ function chatSync() {
 
 document.addEventListener("DOMContentLoaded", () => { setInterval(chatSync, 400); });
 document.addEventListener("visibilitychange", () => { if (!document.hidden && !CHAT.folded) { CHAT.unread = 0; chatMark(); } });
+
+// The record's review (review.js) shows the game's chat, read only: both channels once the game is over (the
+// server gives each asker the channels they may read; a game without chat, or a record not stored here: nothing).
+window.nardyChatReview = async (gid, host) => {
+  if (!host) return;
+  let box = host.querySelector("#rv-chat");
+  if (box) box.remove();
+  box = chatEl("div", { id: "rv-chat", class: "chat-review", hidden: "" });
+  host.append(box);
+  let out;
+  try { out = await api("GET", `/api/games/${encodeURIComponent(gid)}/chat`); } catch (e) { return; }
+  if (!out.messages.length) return;
+  box.append(chatEl("h3", { text: t("chat_title") }));
+  const list = chatEl("ol", { class: "chat-list" });
+  for (const m of out.messages) {
+    list.append(chatEl("li", { class: "chat-message" + (m.channel === "watchers" ? " watchers" : "") },
+      chatEl("span", { class: "chat-from", text: m.from.name }),
+      m.channel === "watchers" ? chatEl("span", { class: "chat-channel", text: t("chat_watchers") }) : null,
+      chatEl("span", { class: "chat-text", text: m.text })));
+  }
+  box.append(list);
+  box.hidden = false;
+};
