@@ -100,7 +100,9 @@ async def post_game_chat(request: Request, body: ChatBody, gid: GameId, response
     if writes is None:
         raise forbidden("chat_not_allowed", "you may not write in this game's chat")
     try:
-        message, new = await run_in_threadpool(chat_book(request.app).post, gid, writes, user.id, text, body.key)
+        message, new = await run_in_threadpool(
+            chat_book(request.app).post, gid, writes, user.id, text, body.key, None, user.name
+        )
     except ChatLimit as e:
         raise _limit_refused(e) from None
     if new:
@@ -126,7 +128,9 @@ async def post_lobby_chat(request: Request, body: ChatBody, response: Response):
     if user.kind == "guest":
         raise forbidden("chat_account_needed", "guests chat in the games they sit at; register to chat in the lobby")
     try:
-        message, new = await run_in_threadpool(chat_book(request.app).post, LOBBY, "lobby", user.id, text, body.key)
+        message, new = await run_in_threadpool(
+            chat_book(request.app).post, LOBBY, "lobby", user.id, text, body.key, None, user.name
+        )
     except ChatLimit as e:
         raise _limit_refused(e) from None
     if new:

@@ -107,6 +107,13 @@ def _utc(t: _dt.datetime) -> str:
     return _aware(t).astimezone(_dt.UTC).isoformat().replace("+00:00", "Z")
 
 
+class _Row:
+    """A row just inserted, read as a result row is (attributes)."""
+
+    def __init__(self, values: dict):
+        self.__dict__.update(values)
+
+
 def _message(r, name: str | None) -> dict:
     return {
         "id": r.id,
@@ -130,13 +137,20 @@ class ChatBook:
 
     @_guarded
     def post(
-        self, room: str, channel: str, sender: str, text: str, key: str | None = None, now: _dt.datetime | None = None
+        self,
+        room: str,
+        channel: str,
+        sender: str,
+        text: str,
+        key: str | None = None,
+        now: _dt.datetime | None = None,
+        name: str | None = None,
     ) -> tuple[dict, bool]:
         """Store ``sender``'s message ``text`` (checked already) in ``room``'s ``channel``; returns ``(message,
         new)``: a message with the same ``key`` from the same sender in the room is returned as stored
         (``new`` False). Raises :class:`ChatLimit` (``rate``: :data:`RATE_COUNT` in :data:`RATE_WINDOW` already;
-        ``full``: a game's :data:`MAX_PER_GAME`). Two processes numbering at once: the loser of the unique
-        ``(room, seq)`` tries again."""
+        ``full``: a game's :data:`MAX_PER_GAME`). ``name``: the sender's name (else read). Two processes numbering at
+        once: the loser of the unique ``(room, seq)`` tries again."""
         for _ in range(8):
             now_t = now or _now()
             try:
@@ -192,8 +206,7 @@ class ChatBook:
                                 chat_messages.c.room == LOBBY, chat_messages.c.seq <= seq - MAX_LOBBY_KEPT
                             )
                         )
-                    r = c.execute(select(chat_messages).where(chat_messages.c.id == row["id"])).one()
-                    return _message(r, self._name(c, sender)), True
+                    return _message(_Row(row), name or self._name(c, sender)), True
             except IntegrityError:
                 continue  # another writer took this seq (or this key) meanwhile: read again
         raise ChatLimit("rate", 1)
