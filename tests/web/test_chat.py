@@ -214,3 +214,21 @@ def test_a_message_is_pushed_live_to_players_but_not_to_watchers_nor_muters(app,
         ann.post(f"/api/games/{gid}/chat", json={"text": "heard"})
         got = bws.receive_json()
         assert got["message"]["text"] == "heard"
+
+
+def test_a_lobby_message_is_pushed_on_the_lobby_channel_except_to_a_blocker(cast):
+    ann, bob, wes = cast
+    assert wes.post("/api/blocks", json={"user": ann.me["id"]}).status_code == 200
+    try:
+        with bob.websocket_connect("/api/lobby/live") as bws, wes.websocket_connect("/api/lobby/live") as wws:
+            ann.post("/api/lobby/chat", json={"text": "who plays?"})
+            bob.post("/api/lobby/chat", json={"text": "me"})
+            for ws, want in ((bws, ["who plays?", "me"]), (wws, ["me"])):
+                got = []
+                while len(got) < len(want):
+                    m = ws.receive_json()
+                    if m["type"] == "chat":
+                        got.append(m["message"]["text"])
+                assert got == want
+    finally:
+        wes.delete(f"/api/blocks/{ann.me['id']}")
