@@ -4,6 +4,8 @@ unread mark. Skipped when chromium or the playwright package is missing, like te
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from . import test_browser as tb
@@ -91,3 +93,29 @@ def test_two_players_chat_live_with_a_preset_and_typed_text(server, pair):
     ann.wait_for_selector("#rv-chat:not([hidden]) .chat-message", timeout=PUSH_WAIT * 1000)
     texts = ann.eval_on_selector_all("#rv-chat .chat-text", "els => els.map(e => e.textContent)")
     assert texts == ["Good luck", "Удачи тебе", "Well played"]
+
+
+#: The lobby's chat panel shows a message of this text.
+SHOWS = "(x) => [...document.querySelectorAll('#lobby .chat-panel .chat-text')].some(e => e.textContent === x)"
+
+
+def test_the_lobby_chat_is_live_and_a_muted_players_messages_go(server, pair):
+    from .test_browser_lobby import open_lobby, register
+
+    ann, bob = pair
+    stamp = str(int(time.time() * 1000) % 100000)
+    register(ann, server, f"Ann{stamp}")
+    register(bob, server, f"Bob{stamp}")
+    for p in (ann, bob):
+        open_lobby(p)
+        p.wait_for_selector("#lobby .chat-panel .chat-preset")
+    ann.click("#lobby .chat-panel .chat-preset >> text=Well played")
+    bob.wait_for_function(SHOWS, arg="Well played", timeout=PUSH_WAIT * 1000)
+    # Bob mutes Ann from her message: it goes from his panel, and her next one never comes
+    bob.click("#lobby .chat-panel .chat-message .chat-mute")
+    bob.wait_for_function("() => !document.querySelector('#lobby .chat-panel .chat-message')")
+    ann.fill("#lobby .chat-panel .chat-input", "still here")
+    ann.press("#lobby .chat-panel .chat-input", "Enter")
+    ann.wait_for_function(SHOWS, arg="still here")
+    bob.wait_for_timeout(1500)
+    assert bob.query_selector("#lobby .chat-panel .chat-message") is None
