@@ -79,6 +79,7 @@ from urllib.parse import quote, urlsplit
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import chat_load  # noqa: E402  (chat under load: bench/chat_load.py)
 from server_load import cpu_seconds, pct, rss_mb, source_address  # noqa: E402  (the same measures)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -480,7 +481,9 @@ class Player:
                 async for msg in self.ws:
                     if isinstance(msg, str) and msg.startswith("{"):
                         m = json.loads(msg)
-                        if m.get("type") == "answer":
+                        if m.get("type") == "chat":
+                            chat_load.got(self, m.get("message"), time.monotonic())
+                        elif m.get("type") == "answer":
                             fut = self.answers.get(m.get("id"))
                             if fut is not None and not fut.done():
                                 fut.set_result(m)
@@ -758,6 +761,7 @@ async def drive(args, server: ServerProc) -> dict:
     run.fig.reset()
     run.started = time.monotonic()
     run.deadline = run.started + args.seconds
+    tasks += chat_load.start(run, players, args)
     pids = server.pids()
     cpu0 = {p: cpu_seconds([p]) for p in pids}
     me0 = resource.getrusage(resource.RUSAGE_SELF)
@@ -842,6 +846,7 @@ async def drive(args, server: ServerProc) -> dict:
         ),
         "loadgen_loop_lag_max_ms": round(1000 * lag_max, 1),
         "loadavg": open("/proc/loadavg").read().split()[:3],
+        "chat": chat_load.figures(run),
     }
 
 
@@ -909,6 +914,7 @@ def show(r: dict) -> None:
         f"load generator x{r['loadgen_cpu_share']} of a core, "
         f"loop lag max {r['loadgen_loop_lag_max_ms']} ms; load average {' '.join(r['loadavg'])}"
     )
+    chat_load.show(r)
 
 
 def main(argv=None) -> int:
@@ -950,6 +956,7 @@ def main(argv=None) -> int:
         "short: the repeats of requests the server did already, a quick pairing among them)",
     )
     ap.add_argument("--seed", type=int, default=1)
+    chat_load.add_options(ap)
     ap.add_argument("--json", default=None, help="write the figures here")
     ap.add_argument("--log-dir", default=None, help="keep the servers' logs here (default: a temporary folder)")
     args = ap.parse_args(argv)

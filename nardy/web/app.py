@@ -46,6 +46,7 @@ from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
 from .routers import (
     auth,
+    chat,
     diagrams,
     dicetest,
     editor,
@@ -61,6 +62,7 @@ from .routers import (
     seeding,
     social,
 )
+from .services import chat as chat_live
 from .services import publishing
 from .services.live import ClockKeeper, Hub
 from .store.storage import Storage
@@ -145,6 +147,7 @@ def create_app(
     app.state.cluster.on("game", lambda key: publishing.follow(app, key))  # key: the id, and the change
     app.state.cluster.on_resync(lambda: publishing.publish_all(app))
     app.state.cluster.on("lobby", lambda key: lobby.publish_lobby(app))  # the lobby changed through another process
+    app.state.cluster.on("chat", lambda key: chat_live.follow(app, key))  # a chat message stored by another process
     app.state.cluster.on_resync(lambda: lobby.publish_lobby(app))
     app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds
@@ -183,6 +186,7 @@ def create_app(
     app.include_router(diagrams.router)
     app.include_router(rollouts.router)
     app.include_router(editor.router)
+    app.include_router(chat.router)
     return app
 
 

@@ -41,6 +41,9 @@ NEW_TABLES = {"nardy_users", "nardy_auth_sessions", "nardy_server"} | {
     "nardy_analyses",
     "nardy_follows",
     "nardy_user_settings",
+    "nardy_chat_messages",
+    "nardy_chat_mutes",
+    "nardy_chat_reports",
 }
 NEW_GAME_COLUMNS = {"owner", "seat0", "seat1", "visibility", "invite_hash", "clock_due", "base_revision"}
 
@@ -313,3 +316,35 @@ def test_0008_adds_the_stored_analyses_and_a_downgrade_drops_them_keeping_the_ga
     with st.engine.connect() as c:
         assert compare_metadata(MigrationContext.configure(c), metadata) == []
     st.close()
+
+
+def test_0009_adds_the_chat_tables_and_a_downgrade_drops_them_keeping_the_games(empty_db):
+    """0009 makes the chat's tables (:mod:`nardy.web.store.chat`): a message stored at the head is read back;
+    downgraded to 0008 they are gone (0010 with them) and the games kept; upgraded again they are back, empty."""
+    url = empty_db
+    from alembic import command
+
+    from nardy.web.store.chat import ChatBook
+    from nardy.web.store.db import _alembic_config
+
+    st = Storage(url)
+    g = st.create({"v": 9}, "backgammon", "over", "V")
+    book = ChatBook(st)
+    message, new = book.post(g.id, "players", "u1", "gl")
+    assert new and [m["text"] for m in book.messages(g.id, ["players"], None)] == ["gl"]
+    eng = engine_for(url)
+    with eng.begin() as c:
+        cfg = _alembic_config()
+        cfg.attributes["connection"] = c
+        command.downgrade(cfg, "0008")
+    tables, _, rev = schema_of(url)
+    assert rev == "0008" and "nardy_chat_messages" not in tables and "nardy_games" in tables
+    eng.dispose()
+    st.close()
+    st = Storage(url)
+    tables, _, rev = schema_of(url)
+    assert rev == SCHEMA_HEAD and {"nardy_chat_messages", "nardy_chat_mutes", "nardy_chat_reports"} <= tables
+    assert st.get(g.id).data == {"v": 9}
+    assert ChatBook(st).messages(g.id, ["players"], None) == []
+    with st.engine.connect() as c:
+        assert compare_metadata(MigrationContext.configure(c), metadata) == []

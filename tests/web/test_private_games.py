@@ -35,11 +35,14 @@ REQUESTS = {
     ("post", "/api/games/{gid}/rematch"): {"json": {}},
     ("get", "/api/games/{gid}/fairness"): {},
     ("post", "/api/games/{gid}/claim"): {},
+    ("get", "/api/games/{gid}/claim"): {},
     ("get", "/api/games/{gid}/analysis"): {},
     ("post", "/api/games/{gid}/analysis"): {"params": {"level": "advanced"}},
     ("get", "/api/games/{gid}/tutor"): {"params": {"level": "advanced"}},
     ("post", "/api/games/{gid}/analysis/rollout"): {"params": {"trials": 6, "truncate": 2}},
     ("get", "/api/games/{gid}/analysis/rollout"): {},
+    ("get", "/api/games/{gid}/chat"): {},
+    ("post", "/api/games/{gid}/chat"): {"json": {"text": "hello"}},
 }
 
 

@@ -220,6 +220,7 @@ function openLobbyLive() {
     if (ev.data === "pong") return;
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg && msg.type === "chat") { if (window.nardyChat) window.nardyChat.receive(":lobby", msg.message); return; }  // chat.js
     if (LOBBY.ws === ws) lobbyMessage(ws, msg);
   };
   ws.onclose = () => {

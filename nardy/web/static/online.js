@@ -286,6 +286,7 @@ function connect() {
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     if (m && m.type === "view" && m.view && m.view.id === S.id) receiveView(m.view);
     else if (m && m.type === "answer") receiveAnswer(m);
+    else if (m && m.type === "chat" && window.nardyChat) window.nardyChat.receive(S.id, m.message);  // chat.js
   };
   ws.onclose = (ev) => {
     postPending(ws);

@@ -140,6 +140,7 @@ function setStatus(text, kind) {
 async function openReview(id) {
   R.id = id; R.data = null; R.index = 0; R.shown = null;
   drawReview();
+  if (window.nardyChatReview) window.nardyChatReview(id, rq("#rv-side"));  // the game's chat (chat.js)
   // the analysis stored at this level is instant; else the server analyses the game now (and stores it)
   try {
     let d = null;
