@@ -49,6 +49,7 @@ from .routers import (
     diagrams,
     dicetest,
     editor,
+    ending,
     fairplay,
     games,
     lobby,
@@ -175,6 +176,7 @@ def create_app(
     app.include_router(dicetest.router)
     app.include_router(lobby.router)
     app.include_router(fairplay.router)
+    app.include_router(ending.router)
     app.include_router(review.router)
     app.include_router(diagrams.router)
     app.include_router(rollouts.router)

@@ -1,11 +1,11 @@
-"""Claiming a rated match the opponent left (``POST /api/games/{id}/claim``; docs/online.md, "Fair play").
+"""Claiming a match the opponent left (``POST /api/games/{id}/claim``; docs/online.md, "Fair play").
 
-A seated player may claim a rated match against the opponent only while the opponent is to act (never on
+A seated player may claim a match, rated or casual, against the opponent only while the opponent is to act (never on
 their own turn) and the opponent has been absent for the grace period (:data:`ABANDON_GRACE`): nothing of
 theirs seen at the game (:mod:`nardy.web.presence`: any request for it, a live connection, an action) and no
 action by anyone in it for that long (:func:`~nardy.web.presence.absent_since`). The match then ends
-``abandoned``, lost by the absent player; it is rated only when it was a real game
-(:func:`nardy.web.ratings.too_short`).
+``abandoned``, lost by the absent player (a casual match too: it is won by the claimer, unrated, so no
+game hangs forever); a rated one is rated only when it was a real game (:func:`nardy.web.ratings.too_short`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ router = APIRouter()
     "/api/games/{gid}/claim",
     tags=["lobby"],
     response_model=SavedGameView,
-    summary="Claim a rated match your opponent left: they are to act and have been away past the grace period",
+    summary="Claim a match (rated or casual) your opponent left: they are to act and have been away past the grace period",
 )
 async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
 
@@ -48,8 +48,6 @@ async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneD
         if not s.online or not sides:
             raise _refused(403, "not_seated", "you do not sit at this game", "Forbidden")
         await seat_seen(app, s, user.id, gid)  # the claimer is there
-        if not s.rated:
-            raise _refused(409, "not_rated", "only a rated match can be claimed", "Conflict")
         if s.table.is_over:
             raise _refused(409, "match_over", "the match is over", "Conflict")
         if s.table.waiting or len(sides) != 1:
