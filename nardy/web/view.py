@@ -223,7 +223,9 @@ class OnlineView(BaseModel):
     )
     rematch: str | None = Field(None, description="the id of the rematch offered after this match, if any")
     ended: dict | None = Field(
-        None, description='the match ended other than by points: {"reason": "time", "abandoned" or "aborted" (no result: winner and loser null), "winner", "loser"}'
+        None,
+        description='the match ended other than by points: {"reason": "time", "abandoned" or "aborted" (no result: '
+        'winner and loser null), "winner", "loser"}',
     )
     owner: bool = Field(description="the viewer made this game (may cancel the invitation)")
     invite: str | None = Field(

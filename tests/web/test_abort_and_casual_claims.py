@@ -14,7 +14,7 @@ from .test_lobby import BLITZ, account, app, refused  # noqa: F401  (fixtures)
 CASUAL = {**BLITZ, "rated": False}
 
 
-def _pair(app, settings):
+def _pair(app, settings):  # noqa: F811
     ann, bob = account(app, "Ann"), account(app, "Bob")
     ann.post("/api/lobby/quick", json=settings)
     gid = bob.post("/api/lobby/quick", json=settings).json()["game"]

@@ -32,7 +32,7 @@ router = APIRouter()
     "/api/games/{gid}/claim",
     tags=["lobby"],
     response_model=SavedGameView,
-    summary="Claim a match (rated or casual) your opponent left: they are to act and have been away past the grace period",
+    summary="Claim a match (rated or casual) your opponent left: they are to act and away past the grace period",
 )
 async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
 
