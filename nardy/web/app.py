@@ -60,7 +60,7 @@ from .routers import (
     rollouts,
     seeding,
 )
-from .services import publishing
+from .services import publishing, seats
 from .services.live import ClockKeeper, Hub
 from .store.storage import Storage
 
@@ -144,6 +144,8 @@ def create_app(
     app.state.cluster.on("game", lambda key: publishing.follow(app, key))  # key: the id, and the change
     app.state.cluster.on_resync(lambda: publishing.publish_all(app))
     app.state.cluster.on("lobby", lambda key: lobby.publish_lobby(app))  # the lobby changed through another process
+    app.state.cluster.on("seats", lambda key: seats.heard(app, key))  # a seat's connections elsewhere (presence)
+    app.state.cluster.on_resync(lambda: seats.resend(app))
     app.state.cluster.on_resync(lambda: lobby.publish_lobby(app))
     app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds

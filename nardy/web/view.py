@@ -292,6 +292,12 @@ class GameView(BaseModel):
         "(a single game under Jacoby's rule with the cube not turned)",
     )
     settings: MatchSettings | None = Field(None, description="the match's settings (to start another like it)")
+    presence: list[bool] | None = Field(
+        None, description="an online game: [White, Black] connected now (a live connection open, on any process)"
+    )
+    away_since: list[str | None] | None = Field(
+        None, description="an online game: since when each absent seat is away (ISO 8601; null: connected or unknown)"
+    )
     #: ``history`` as JSON text, when the session keeps it (:func:`view_json` writes it instead of the models)
     _history_json: str | None = PrivateAttr(None)
 
