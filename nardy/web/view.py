@@ -295,6 +295,9 @@ class GameView(BaseModel):
     presence: list[bool] | None = Field(
         None, description="an online game: [White, Black] connected now (a live connection open, on any process)"
     )
+    abortable: bool | None = Field(
+        None, description="an online match: it may still be aborted (each side has taken fewer than 2 turns)"
+    )
     away_since: list[str | None] | None = Field(
         None, description="an online game: since when each absent seat is away (ISO 8601; null: connected or unknown)"
     )

@@ -14,26 +14,17 @@ import time
 
 from fastapi import APIRouter, Request
 
-from .. import ratings as _r
 from ..deps import GameId, GameLock, LaneDep, StorageDep, missing, read_locked
 from ..presence import seat_seen
 from ..services.publishing import publish, shown
 from ..services.saving import store_session
+from ..services.seats import ABORT_TURNS, may_abort
 from ..view import SavedGameView
 from .lobby import _refused, _signed_in
 
 __all__ = ["router", "ABORT_TURNS", "may_abort"]
 
-#: A match may be aborted until each side has taken this many turns.
-ABORT_TURNS = 2
-
 router = APIRouter()
-
-
-def may_abort(s) -> bool:
-    """Whether the online match of session ``s`` may still be aborted: under way (both seats taken, not over)
-    and some side has taken fewer than :data:`ABORT_TURNS` turns."""
-    return bool(s.online and not s.table.is_over and not s.table.waiting and min(_r.turns_taken(s.match)) < ABORT_TURNS)
 
 
 @router.post(

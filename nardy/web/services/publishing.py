@@ -22,7 +22,7 @@ def shown(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> 
     numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
     v, sides = viewer_for(s, uid, viewer)
     view = s.game_view(v, numbering, sides)
-    stamp(game.id, view)
+    stamp(game.id, view, s)
     return SavedGameView.of(game.id, game.saved.revision, view)
 
 
@@ -33,7 +33,7 @@ def shown_json(game: Loaded, uid: str | None, viewer: int | None, numbering: str
     numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
     v, sides = viewer_for(s, uid, viewer)
     view = s.game_view(v, numbering, sides, for_json=True)
-    stamp(game.id, view)
+    stamp(game.id, view, s)
     return view_json(game.id, game.saved.revision, view)
 
 

@@ -27,11 +27,23 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
+from .. import ratings as _r
 from .live import announce, encode
 
 log = logging.getLogger("nardy.web")
 
-__all__ = ["SeatBook", "book", "joined", "left", "heard", "stamp", "presence_message", "ORIGIN"]
+__all__ = [
+    "ABORT_TURNS",
+    "may_abort",
+    "SeatBook",
+    "book",
+    "joined",
+    "left",
+    "heard",
+    "stamp",
+    "presence_message",
+    "ORIGIN",
+]
 
 #: Games a book keeps (beyond, those nobody is connected to are forgotten).
 _MAX_GAMES = 100_000
@@ -112,14 +124,26 @@ def book(app=None) -> SeatBook:
     return b if b is not None else BOOK
 
 
-def stamp(gid: str, view) -> None:
-    """Set ``view``'s ``presence`` and ``away_since`` (a :class:`~nardy.web.view.GameView` of the online game
-    ``gid``; others are left without)."""
+#: A match may be aborted until each side has taken this many turns (docs/online.md "Fair play").
+ABORT_TURNS = 2
+
+
+def may_abort(s) -> bool:
+    """Whether the online match of session ``s`` may still be aborted: under way (both seats taken, not over)
+    and some side has taken fewer than :data:`ABORT_TURNS` turns (:func:`nardy.web.ratings.turns_taken`)."""
+    return bool(s.online and not s.table.is_over and not s.table.waiting and min(_r.turns_taken(s.match)) < ABORT_TURNS)
+
+
+def stamp(gid: str, view, s=None) -> None:
+    """Set ``view``'s ``presence``, ``away_since`` and (given its session ``s``) ``abortable`` (a
+    :class:`~nardy.web.view.GameView` of the online game ``gid``; others are left without)."""
     if getattr(view, "online", None) is None:
         return
     on, away = BOOK.state(gid)
     view.presence = on
     view.away_since = away
+    if s is not None:
+        view.abortable = may_abort(s)
 
 
 def presence_message(app, gid: str) -> str:

@@ -275,6 +275,7 @@ function connect() {
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     if (m && m.type === "view" && m.view && m.view.id === S.id) receiveView(m.view);
     else if (m && m.type === "answer") receiveAnswer(m);
+    else if (m && m.type === "presence" && window.nardySeats) window.nardySeats.receive(m);  // seats.js
   };
   ws.onclose = (ev) => {
     postPending(ws);
@@ -536,6 +537,7 @@ function renderOnline() {
   ls.textContent = parts.join(" · ");
   ls.classList.toggle("off", ONLINE.live === false);
   renderFair();
+  if (window.nardySeats) window.nardySeats.render();  // each seat's connection, the abort button (seats.js)
   if (o.seed_wanted) sendSeed(v);
 }
 
