@@ -298,6 +298,11 @@ class GameView(BaseModel):
     abortable: bool | None = Field(
         None, description="an online match: it may still be aborted (each side has taken fewer than 2 turns)"
     )
+    last_game: dict | None = Field(
+        None,
+        description='an online match: its last finished game {"number", "winner", "level_name", "points", "cube", '
+        '"reason"} (the pause between games, the summary after the match)',
+    )
     away_since: list[str | None] | None = Field(
         None, description="an online game: since when each absent seat is away (ISO 8601; null: connected or unknown)"
     )

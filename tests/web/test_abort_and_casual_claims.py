@@ -63,3 +63,27 @@ def test_a_casual_match_is_claimed_after_the_grace_period_and_won_unrated(app): 
     assert v["online"]["ended"]["reason"] == "abandoned" and not v["online"]["rated"]
     assert v["match_winner"] == claimer.get(f"/api/games/{gid}").json()["you"][0]
     assert claimer.get(f"/api/players/{claimer.me['id']}/history").json()["history"] == []  # unrated
+
+
+def test_the_view_tells_who_won_the_last_game_and_how_after_the_next_one_began(app):  # noqa: F811
+    ann, bob, gid = _pair(app, {**CASUAL, "length": 3})
+    v = ann.get(f"/api/games/{gid}").json()
+    assert v["last_game"] is None and v["game_number"] == 1
+    mover, other = (ann, bob) if v["to_act"] in v["you"] else (bob, ann)
+    r = mover.post(f"/api/games/{gid}/actions", json={"action": "resign", "level": 0, "seq": v["seq"]})
+    assert r.status_code == 200, r.text
+    v = other.get(f"/api/games/{gid}").json()
+    r = other.post(f"/api/games/{gid}/actions", json={"action": "accept", "seq": v["seq"]})
+    assert r.status_code == 200, r.text
+    v = r.json()
+    assert v["game_number"] == 2 and not v["match_over"]  # the next game began at once
+    won = other.get(f"/api/games/{gid}").json()["you"][0]
+    assert v["last_game"] == {
+        "number": 1,
+        "winner": won,
+        "level_name": v["result_names"][0],
+        "points": 1,
+        "cube": 1,
+        "reason": "resign",
+    }
+    assert v["score"][won] == 1

@@ -144,6 +144,21 @@ def stamp(gid: str, view, s=None) -> None:
     view.away_since = away
     if s is not None:
         view.abortable = may_abort(s)
+        view.last_game = last_game(s)
+
+
+def last_game(s) -> dict | None:
+    """The last finished game of session ``s``'s match, for the page's pause between games and the match's
+    summary: ``{"number", "winner", "level_name", "points", "cube", "reason"}`` (``reason``: ``bear-off``,
+    ``drop``, ``resign`` or ``draw``; a match ended on time, abandoned or aborted says so in ``online.ended``);
+    ``None`` before any game ended."""
+    games = s.match.games
+    for i in range(len(games) - 1, max(-1, len(games) - 3), -1):
+        res = games[i].result
+        if res is not None:
+            d = res.to_dict()
+            return {"number": i + 1, **{k: d[k] for k in ("winner", "level_name", "points", "cube", "reason")}}
+    return None
 
 
 def presence_message(app, gid: str) -> str:

@@ -538,6 +538,7 @@ function renderOnline() {
   ls.classList.toggle("off", ONLINE.live === false);
   renderFair();
   if (window.nardySeats) window.nardySeats.render();  // each seat's connection, the abort button (seats.js)
+  if (window.nardyMatchEnd) window.nardyMatchEnd.render();  // between games, after the match (matchend.js)
   if (o.seed_wanted) sendSeed(v);
 }
 
