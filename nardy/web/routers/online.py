@@ -356,7 +356,9 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
     conn = Conn(ws, uid, sides, v, numbering, language(ws))
     await ws.accept()
     hub.add(gid, conn)
-    await seats.joined(app, gid, sides)  # the seat's presence, pushed to the game's connections (services/seats.py)
+    await seats.joined(
+        app, gid, sides, conn
+    )  # the seat's presence, pushed to the game's connections (services/seats.py)
     try:
         await seat_seen(app, kept, uid, gid)  # a seated player is there from now (then every presence round)
         # read again once in the hub (a change stored before would be missed): the stored revision's view

@@ -167,9 +167,11 @@ def presence_message(app, gid: str) -> str:
     return encode({"type": "presence", "id": gid, "presence": on, "away_since": away})
 
 
-async def _push(app, gid: str) -> None:
+async def _push(app, gid: str, skip=None) -> None:
     text = presence_message(app, gid)
     for conn in app.state.hub.connections(gid):
+        if conn is skip:
+            continue
         async with conn.lock:  # beside the views, never holding one back (no seq of its own)
             with contextlib.suppress(Exception):
                 await conn.ws.send_text(text)
@@ -184,10 +186,11 @@ async def _tell(app, gid: str) -> None:
         log.info("presence: the other processes could not be told of game %s", gid)
 
 
-async def joined(app, gid: str, sides: list[int]) -> None:
-    """A live connection of ``gid`` opened for ``sides`` (its user's seats; none: a watcher)."""
+async def joined(app, gid: str, sides: list[int], conn=None) -> None:
+    """A live connection of ``gid`` opened for ``sides`` (its user's seats; none: a watcher); ``conn``, that
+    connection, is not pushed the change (its first view, sent next, carries it)."""
     if sides and book(app).change(gid, sides, +1):
-        await _push(app, gid)
+        await _push(app, gid, conn)
         await _tell(app, gid)
 
 
