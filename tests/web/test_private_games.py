@@ -35,6 +35,7 @@ REQUESTS = {
     ("post", "/api/games/{gid}/rematch"): {"json": {}},
     ("get", "/api/games/{gid}/fairness"): {},
     ("post", "/api/games/{gid}/claim"): {},
+    ("post", "/api/games/{gid}/abort"): {},
     ("get", "/api/games/{gid}/analysis"): {},
     ("post", "/api/games/{gid}/analysis"): {"params": {"level": "advanced"}},
     ("get", "/api/games/{gid}/tutor"): {"params": {"level": "advanced"}},
