@@ -33,6 +33,9 @@ Measured, from the load generator's side:
   several processes most moves cross from one process to the other through PostgreSQL NOTIFY;
 * **lost actions**: acknowledged (200) actions whose state never reached the opponent within
   ``LOST_AFTER`` seconds (the run's last few seconds are left out: still under way);
+* **presence** (issue 43; always on: every game connection's player is a seat whose coming and going the
+  server pushes to the game's channels): the presence messages received, and the time from a player closing
+  its game channel to the opponent being told (p50/p99);
 * **reconnects** (a live connection that closed by itself and was made again), errors by status;
 * the **pairing audit**, from the server's database at the end: players seated at two or more unfinished games
   at once (paired twice: the other game's actions are lost to a player who is elsewhere; 0 is the target),
