@@ -33,6 +33,9 @@ Measured, from the load generator's side:
   several processes most moves cross from one process to the other through PostgreSQL NOTIFY;
 * **lost actions**: acknowledged (200) actions whose state never reached the opponent within
   ``LOST_AFTER`` seconds (the run's last few seconds are left out: still under way);
+* **presence** (issue 43; always on: every game connection's player is a seat whose coming and going the
+  server pushes to the game's channels): the presence messages received, and the time from a player closing
+  its game channel to the opponent being told (p50/p99);
 * **reconnects** (a live connection that closed by itself and was made again), errors by status;
 * the **pairing audit**, from the server's database at the end: players seated at two or more unfinished games
   at once (paired twice: the other game's actions are lost to a player who is elsewhere; 0 is the target),
@@ -249,6 +252,8 @@ class Figures:
     pair_polls: int = 0
     on_connect: int = 0  # actions whose state the opponent got on opening the game's channel (not timed)
     left_unfinished: int = 0  # games a player left on an error, unfinished (it seeks, and goes back to them)
+    presence_messages: int = 0  # seats' comings and goings pushed on the games' channels (issue 43)
+    presence_lat: list[float] = field(default_factory=list)  # a channel closed -> the opponent told so
 
     def reset(self) -> None:
         """Start the measured window: the counts of what was done before it are dropped (not the gauges)."""
@@ -257,6 +262,8 @@ class Figures:
         self.before_window = 0
         self.actions = self.games_finished = self.games_started = self.reconnects = 0
         self.lobby_messages = self.pair_polls = self.on_connect = self.left_unfinished = 0
+        self.presence_messages = 0
+        self.presence_lat.clear()
         self.errors.clear()
         self.connected_peak, self.in_progress_peak = self.connected, self.in_progress
         self.lobby_connected_peak = self.lobby_connected
@@ -461,8 +468,20 @@ class Player:
         self.run.fig.connected_peak = max(self.run.fig.connected_peak, self.run.fig.connected)
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
+    def heard_presence(self, m: dict, t: float) -> None:
+        """A seat came or went (the server's push, issue 43): the time from the opponent's channel closing."""
+        self.run.fig.presence_messages += 1
+        if self.side is not None and not m["presence"][1 - self.side]:
+            closed = self.run.closed_at.pop((m.get("id"), 1 - self.side), None)
+            if closed is not None:
+                self.run.fig.presence_lat.append(t - closed)
+
     async def close_live(self) -> None:
         self.closing = True
+        if self.gid is not None and self.side is not None and self.ws is not None:
+            self.run.closed_at[(self.gid, self.side)] = time.monotonic()
+            if len(self.run.closed_at) > 100_000:
+                self.run.closed_at.clear()
         if self.ws is not None:
             with contextlib.suppress(Exception):
                 await self.ws.close()
@@ -487,6 +506,8 @@ class Player:
                             fut = self.answers.get(m.get("id"))
                             if fut is not None and not fut.done():
                                 fut.set_result(m)
+                        elif m.get("type") == "presence":
+                            self.heard_presence(m, time.monotonic())
                         else:
                             self.got(m["view"], time.monotonic())
             except asyncio.CancelledError:
@@ -604,6 +625,7 @@ class Run:
         self.live: dict[str, int] = {}
         self.finished: set[str] = set()
         self.retried: dict[str, int] = {}  # requests sent again, the whole run (not reset with the window)
+        self.closed_at: dict[tuple[str, int], float] = {}  # a seat's game channel closed by its player, when
 
     def sent_again(self, method: str, path: str, why: str) -> None:
         """A request sent again (after ``why``: a transport error or timeout, 429, 503), counted over the whole
@@ -820,6 +842,12 @@ async def drive(args, server: ServerProc) -> dict:
             )
         },
         "latency_samples": len(lat),
+        "presence_messages": f.presence_messages,
+        "presence_ms": {
+            k: (round(1000 * v, 1) if v is not None else None)
+            for k, v in (("p50", pct(f.presence_lat, 50)), ("p99", pct(f.presence_lat, 99)))
+        },
+        "presence_samples": len(f.presence_lat),
         "latency_p99_ms_by_window_tenth": windows(lat, f.sent_at, elapsed),
         "sent_before_window": f.before_window,
         "connected_peak": f.connected_peak,
@@ -887,6 +915,11 @@ def show(r: dict) -> None:
         f"(target < {1000 * TARGET_P99:.0f}: {'met' if ok else 'NOT met'}), max {lat['max']} ms, "
         f"{r['latency_samples']} samples (actions sent in the window; {r['sent_before_window']} sent before it "
         f"not timed); p99 by tenth of the window: {r['latency_p99_ms_by_window_tenth']} ms"
+    )
+    print(
+        f"  presence (each seat's live connection pushed to the game's channels): {r['presence_messages']} "
+        f"messages; a channel closed -> the opponent told: p50 {r['presence_ms']['p50']} ms, p99 "
+        f"{r['presence_ms']['p99']} ms ({r['presence_samples']} samples; target < 2000)"
     )
     print(
         f"  connected peak {r['connected_peak']} (target {TARGET_PLAYERS}), games in progress peak "

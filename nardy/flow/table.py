@@ -40,7 +40,7 @@ __all__ = ["Table", "Seat", "SeatKind", "ACTIONS", "BOT_MOVE_BUDGET", "ENDED_REA
 
 #: How a match may end other than by points: on time (:meth:`Table.check_time`) or abandoned
 #: (:meth:`Table.forfeit`).
-ENDED_REASONS = ("time", "abandoned")
+ENDED_REASONS = ("time", "abandoned", "aborted")
 
 #: Actions a person may take at the table.
 ACTIONS = (
@@ -141,7 +141,7 @@ class Table:
             person sends ``next``.
         seed: seed of the computer's choices (reproducible play); ``None``: fresh randomness.
         log: the saved event log (a list of dicts), when resuming.
-        ended: how the match ended other than by points (``{"reason": "time"|"abandoned", "winner", "loser",
+        ended: how the match ended other than by points (``{"reason": "time"|"abandoned"|"aborted", "winner", "loser",
             "t"}``).
         computer: the :data:`~nardy.flow.players.ComputerPlayers` factory of the computer's players (e.g.
             :func:`nardy.flow.bot.bot_player`); the table makes none itself. Without one, a computer seat cannot
@@ -306,6 +306,21 @@ class Table:
             self.clock.switch(None, now)
         self.ended = {"reason": reason, "winner": 1 - side, "loser": side, "t": round(now, 3)}
         self.note(now, reason, side=side)
+
+    def abort(self, side: int, now: float | None = None) -> None:
+        """End the match now with no result, at ``side``'s request (an online match aborted in its first plays,
+        docs/online.md "Fair play"): ``ended`` is ``{"reason": "aborted", "winner": None, "loser": None, "by":
+        side, "t"}``; the game in progress scores nothing. Whether it may still be aborted is the caller's rule.
+        Raises GameStateError ``match_over``: the match is decided already; InvalidOptionError: a bad side."""
+        now = time.time() if now is None else now
+        if side not in (0, 1) or isinstance(side, bool):
+            raise InvalidOptionError(f"abort by {side!r:.10}: expected side 0 or 1")
+        if self.is_over:
+            raise GameStateError("the match is over", code="match_over", params={"action": "abort"})
+        if self.clock is not None:
+            self.clock.switch(None, now)
+        self.ended = {"reason": "aborted", "winner": None, "loser": None, "by": side, "t": round(now, 3)}
+        self.note(now, "aborted", side=side)
 
     # ----- the computer -------------------------------------------------------------------------
     def bot(self, side: int, level: str | None = None) -> Player:
@@ -556,8 +571,11 @@ class Table:
             if ended is not None and (
                 not isinstance(ended, dict)
                 or ended.get("reason") not in ENDED_REASONS
-                or ended.get("loser") not in (0, 1)
-                or ended.get("winner") != 1 - ended["loser"]
+                or (
+                    ended.get("loser") not in (0, 1) or ended.get("winner") != 1 - ended["loser"]
+                    if ended.get("reason") != "aborted"
+                    else ended.get("winner") is not None or ended.get("loser") is not None
+                )
             ):
                 raise InvalidOptionError(f"saved table ended {ended!r:.60}: malformed")
             log = d["log"]

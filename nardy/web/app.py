@@ -50,6 +50,7 @@ from .routers import (
     diagrams,
     dicetest,
     editor,
+    ending,
     fairplay,
     games,
     lobby,
@@ -63,7 +64,7 @@ from .routers import (
     social,
 )
 from .services import chat as chat_live
-from .services import publishing
+from .services import publishing, seats
 from .services.live import ClockKeeper, Hub
 from .store.storage import Storage
 
@@ -148,6 +149,8 @@ def create_app(
     app.state.cluster.on_resync(lambda: publishing.publish_all(app))
     app.state.cluster.on("lobby", lambda key: lobby.publish_lobby(app))  # the lobby changed through another process
     app.state.cluster.on("chat", lambda key: chat_live.follow(app, key))  # a chat message stored by another process
+    app.state.cluster.on("seats", lambda key: seats.heard(app, key))  # a seat's connections elsewhere (presence)
+    app.state.cluster.on_resync(lambda: seats.resend(app))
     app.state.cluster.on_resync(lambda: lobby.publish_lobby(app))
     app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds
@@ -182,6 +185,7 @@ def create_app(
     app.include_router(lobby.router)
     app.include_router(social.router)  # issue 43: follows, settings, declining a named challenge
     app.include_router(fairplay.router)
+    app.include_router(ending.router)
     app.include_router(review.router)
     app.include_router(diagrams.router)
     app.include_router(rollouts.router)

@@ -224,7 +224,9 @@ class OnlineView(BaseModel):
     )
     rematch: str | None = Field(None, description="the id of the rematch offered after this match, if any")
     ended: dict | None = Field(
-        None, description='the match ended other than by points: {"reason": "time" or "abandoned", "winner", "loser"}'
+        None,
+        description='the match ended other than by points: {"reason": "time", "abandoned" or "aborted" (no result: '
+        'winner and loser null), "winner", "loser"}',
     )
     owner: bool = Field(description="the viewer made this game (may cancel the invitation)")
     invite: str | None = Field(
@@ -294,6 +296,20 @@ class GameView(BaseModel):
         "(a single game under Jacoby's rule with the cube not turned)",
     )
     settings: MatchSettings | None = Field(None, description="the match's settings (to start another like it)")
+    presence: list[bool] | None = Field(
+        None, description="an online game: [White, Black] connected now (a live connection open, on any process)"
+    )
+    abortable: bool | None = Field(
+        None, description="an online match: it may still be aborted (each side has taken fewer than 2 turns)"
+    )
+    last_game: dict | None = Field(
+        None,
+        description='an online match: its last finished game {"number", "winner", "level_name", "points", "cube", '
+        '"reason"} (the pause between games, the summary after the match)',
+    )
+    away_since: list[str | None] | None = Field(
+        None, description="an online game: since when each absent seat is away (ISO 8601; null: connected or unknown)"
+    )
     #: ``history`` as JSON text, when the session keeps it (:func:`view_json` writes it instead of the models)
     _history_json: str | None = PrivateAttr(None)
 

@@ -65,6 +65,7 @@ class Live:
         url = server_url.replace("http://", "ws://") + f"/api/games/{gid}/live"
         self.ws = connect(url, additional_headers={"Cookie": cookies}, open_timeout=30)
         self.views: queue.Queue = queue.Queue()
+        self.presence: list[list[bool]] = []
         self.closed = threading.Event()
         self.latest: tuple[float, dict] | None = None
         self.thread = threading.Thread(target=self._read, daemon=True)
@@ -74,7 +75,11 @@ class Live:
         try:
             for msg in self.ws:
                 if isinstance(msg, str) and msg.startswith("{"):
-                    self.views.put((time.monotonic(), json.loads(msg)["view"]))
+                    m = json.loads(msg)
+                    if m.get("type") == "presence":  # the seats' comings and goings (services/seats.py)
+                        self.presence.append(m["presence"])
+                    elif "view" in m:
+                        self.views.put((time.monotonic(), m["view"]))
         except Exception:
             pass
         finally:
@@ -132,6 +137,11 @@ def test_players_on_two_processes_play_a_whole_game_each_seeing_the_others_moves
     # Ann learns on process 1 that Bob joined on process 2
     _, seen = live[0].wait_for(v["seq"])
     assert seen["status"] == "playing" and seen["seats"][1]["taken"]
+    # Bob's connection to process 2 reaches Ann on process 1 as presence (NOTIFY kind "seats", issue 43)
+    until = time.monotonic() + PROMPT
+    while [True, True] not in live[0].presence and time.monotonic() < until:
+        time.sleep(0.05)
+    assert [True, True] in live[0].presence, live[0].presence
     players = {0: a, 1: b}
     latencies = []
     for _ in range(600):

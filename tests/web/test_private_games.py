@@ -36,6 +36,7 @@ REQUESTS = {
     ("get", "/api/games/{gid}/fairness"): {},
     ("post", "/api/games/{gid}/claim"): {},
     ("get", "/api/games/{gid}/claim"): {},
+    ("post", "/api/games/{gid}/abort"): {},
     ("get", "/api/games/{gid}/analysis"): {},
     ("post", "/api/games/{gid}/analysis"): {"params": {"level": "advanced"}},
     ("get", "/api/games/{gid}/tutor"): {"params": {"level": "advanced"}},

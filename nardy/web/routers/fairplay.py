@@ -1,11 +1,11 @@
-"""Claiming a rated match the opponent left (``POST /api/games/{id}/claim``; docs/online.md, "Fair play").
+"""Claiming a match the opponent left (``POST /api/games/{id}/claim``; docs/online.md, "Fair play").
 
-A seated player may claim a rated match against the opponent only while the opponent is to act (never on
+A seated player may claim a match, rated or casual, against the opponent only while the opponent is to act (never on
 their own turn) and the opponent has been absent for the grace period (:data:`ABANDON_GRACE`): nothing of
 theirs seen at the game (:mod:`nardy.web.presence`: any request for it, a live connection, an action) and no
 action by anyone in it for that long (:func:`~nardy.web.presence.absent_since`). The match then ends
-``abandoned``, lost by the absent player; it is rated only when it was a real game
-(:func:`nardy.web.ratings.too_short`).
+``abandoned``, lost by the absent player (a casual match too: it is won by the claimer, unrated, so no
+game hangs forever); a rated one is rated only when it was a real game (:func:`nardy.web.ratings.too_short`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class ClaimState(BaseModel):
 
     claim_in: float | None = Field(
         description="seconds until this player may claim the match (0: now); null when no claim is possible "
-        "(not rated, over, not seated alone, the asker's own turn)"
+        "(over, not seated alone, the asker's own turn)"
     )
     grace: float = Field(description="seconds the opponent must be away (the claims' grace period)")
 
@@ -44,7 +44,7 @@ class ClaimState(BaseModel):
     "/api/games/{gid}/claim",
     tags=["lobby"],
     response_model=ClaimState,
-    summary="When you may claim a rated match your opponent left (seconds left; null when no claim is possible)",
+    summary="When you may claim a match your opponent left (seconds left; null when no claim is possible)",
 )
 async def claim_state(request: Request, store: StorageDep, lane: LaneDep, gid: GameId):
     user = await _signed_in(request)
@@ -58,7 +58,7 @@ async def claim_state(request: Request, store: StorageDep, lane: LaneDep, gid: G
     if not s.online or not sides:
         raise _refused(403, "not_seated", "you do not sit at this game", "Forbidden")
     await seat_seen(app, s, user.id, gid)  # the asker is there
-    if not s.rated or s.table.is_over or s.table.waiting or len(sides) != 1 or s.table.to_act != 1 - sides[0]:
+    if s.table.is_over or s.table.waiting or len(sides) != 1 or s.table.to_act != 1 - sides[0]:
         return ClaimState(claim_in=None, grace=period)
     since = await run_in_threadpool(absent_since, community(app), s, 1 - sides[0], gid)
     left = max(0.0, period - (wall_clock(app) - since))
@@ -69,7 +69,7 @@ async def claim_state(request: Request, store: StorageDep, lane: LaneDep, gid: G
     "/api/games/{gid}/claim",
     tags=["lobby"],
     response_model=SavedGameView,
-    summary="Claim a rated match your opponent left: they are to act and have been away past the grace period",
+    summary="Claim a match (rated or casual) your opponent left: they are to act and away past the grace period",
 )
 async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneDep, gid: GameId):
 
@@ -85,8 +85,6 @@ async def claim(request: Request, store: StorageDep, lock: GameLock, lane: LaneD
         if not s.online or not sides:
             raise _refused(403, "not_seated", "you do not sit at this game", "Forbidden")
         await seat_seen(app, s, user.id, gid)  # the claimer is there
-        if not s.rated:
-            raise _refused(409, "not_rated", "only a rated match can be claimed", "Conflict")
         if s.table.is_over:
             raise _refused(409, "match_over", "the match is over", "Conflict")
         if s.table.waiting or len(sides) != 1:

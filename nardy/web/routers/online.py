@@ -31,6 +31,7 @@ from ..errors import answer_of, clean_message, error_body
 from ..gamecache import columns
 from ..presence import seat_seen
 from ..seeds import refuse_early_seed
+from ..services import seats
 from ..services.access import (
     check_owner,
     check_reader,
@@ -355,6 +356,9 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
     conn = Conn(ws, uid, sides, v, numbering, language(ws))
     await ws.accept()
     hub.add(gid, conn)
+    await seats.joined(
+        app, gid, sides, conn
+    )  # the seat's presence, pushed to the game's connections (services/seats.py)
     try:
         await seat_seen(app, kept, uid, gid)  # a seated player is there from now (then every presence round)
         # read again once in the hub (a change stored before would be missed): the stored revision's view
@@ -379,6 +383,7 @@ async def live(ws: WebSocket, gid: GameId, numbering: Numbering = Query("own"), 
             await ws.close(code=1011)
     finally:
         hub.remove(gid, conn)
+        await seats.left(app, gid, sides)
 
 
 #: Bytes an action message on a game's live channel may have (an action's body is a few hundred).

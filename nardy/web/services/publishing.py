@@ -11,6 +11,7 @@ from ..gamecache import Loaded
 from ..view import SavedGameView, view_json
 from .access import viewer_for
 from .live import Conn
+from .seats import stamp
 
 __all__ = ["shown", "shown_json", "conn_view", "publish", "follow", "publish_all"]
 
@@ -20,7 +21,9 @@ def shown(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> 
     s = game.session
     numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
     v, sides = viewer_for(s, uid, viewer)
-    return SavedGameView.of(game.id, game.saved.revision, s.game_view(v, numbering, sides))
+    view = s.game_view(v, numbering, sides)
+    stamp(game.id, view, s)
+    return SavedGameView.of(game.id, game.saved.revision, view)
 
 
 def shown_json(game: Loaded, uid: str | None, viewer: int | None, numbering: str) -> str:
@@ -29,7 +32,9 @@ def shown_json(game: Loaded, uid: str | None, viewer: int | None, numbering: str
     s = game.session
     numbering = numbering if numbering in NUMBERINGS[s.match.rules.name] else "own"
     v, sides = viewer_for(s, uid, viewer)
-    return view_json(game.id, game.saved.revision, s.game_view(v, numbering, sides, for_json=True))
+    view = s.game_view(v, numbering, sides, for_json=True)
+    stamp(game.id, view, s)
+    return view_json(game.id, game.saved.revision, view)
 
 
 async def publish(app, gid: str, game: Loaded | None = None) -> None:

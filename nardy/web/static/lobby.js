@@ -490,10 +490,10 @@ async function blockPlayer(uid) {
   loadBlocks();
 }
 
-// ----- a rated game's page: its label, and the claim when the opponent has left -------------------------
+// ----- an online game's page: a rated game's label, and the claim when the opponent has left (any game) -------------------------
 function syncRated() {
   const v = S.view;
-  const want = !!(v && v.online && v.online.rated && !$("#play").hidden && v.id === S.id);
+  const want = !!(v && v.online && !$("#play").hidden && v.id === S.id);  // casual games may be claimed too
   let box = $("#rated-box");
   if (!box) {
     if (!want) return;
@@ -504,7 +504,8 @@ function syncRated() {
   }
   box.hidden = !want;
   if (!want) return;
-  $("#rated-label").textContent = t("lobby_rated_game", { clock: t("lobby_clock_" + v.online.rating_class) });
+  $("#rated-label").textContent = v.online.rated
+    ? t("lobby_rated_game", { clock: t("lobby_clock_" + v.online.rating_class) }) : "";
   $("#btn-claim").textContent = t("lobby_claim");
   syncClaim(v);
 }

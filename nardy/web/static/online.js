@@ -287,6 +287,7 @@ function connect() {
     if (m && m.type === "view" && m.view && m.view.id === S.id) receiveView(m.view);
     else if (m && m.type === "answer") receiveAnswer(m);
     else if (m && m.type === "chat" && window.nardyChat) window.nardyChat.receive(S.id, m.message);  // chat.js
+    else if (m && m.type === "presence" && window.nardySeats) window.nardySeats.receive(m);  // seats.js
   };
   ws.onclose = (ev) => {
     postPending(ws);
@@ -550,6 +551,8 @@ function renderOnline() {
   ls.textContent = parts.join(" · ");
   ls.classList.toggle("off", ONLINE.live === false);
   renderFair();
+  if (window.nardySeats) window.nardySeats.render();  // each seat's connection, the abort button (seats.js)
+  if (window.nardyMatchEnd) window.nardyMatchEnd.render();  // between games, after the match (matchend.js)
   if (o.seed_wanted) sendSeed(v);
 }
 
