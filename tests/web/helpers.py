@@ -66,6 +66,18 @@ def serve_sqlite(tmp_path_factory, folder: str, name: str = "games.db"):
         s.stop()
 
 
+def serve_with_grace(tmp_path_factory, folder: str, grace: float):
+    """As :func:`serve_sqlite`, a server whose claims' grace period (:data:`nardy.web.presence.ABANDON_GRACE`,
+    120 s in play) is ``grace`` seconds."""
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp(folder) / 'games.db'}")
+    s.setup = f"import nardy.web.presence as m; m.ABANDON_GRACE = {grace}"
+    s.start()
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
 class Server:
     """``nardy serve`` in a subprocess; :meth:`restart` keeps the port and the database. :meth:`get` and
     :meth:`post` behave like the page of one player: they keep the server's cookies and send the CSRF token."""

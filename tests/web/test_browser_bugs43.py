@@ -11,7 +11,7 @@ import pytest
 
 from . import test_browser_lobby as tbl
 from . import test_browser_online as tbo
-from .helpers import Server
+from .helpers import serve_with_grace
 
 #: test_browser_online's skips, its fixtures (by name: chromium, the server, the people) and its page helpers.
 pytestmark = tbo.pytestmark
@@ -84,13 +84,7 @@ CLAIM_GRACE = 40.0
 @pytest.fixture(scope="module")
 def claim_server(tmp_path_factory):
     """A server whose claims' grace period is :data:`CLAIM_GRACE` seconds."""
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('claim-web') / 'claim.db'}")
-    s.setup = f"import nardy.web.presence as m; m.ABANDON_GRACE = {CLAIM_GRACE}"
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
+    yield from serve_with_grace(tmp_path_factory, "claim-web", CLAIM_GRACE)
 
 
 def test_the_claim_shows_only_once_possible_after_the_time_left_while_the_opponent_is_away(claim_server, people):

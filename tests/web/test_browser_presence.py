@@ -23,6 +23,16 @@ from .test_browser_online import (  # noqa: F401  (fixtures)
 AWAY_WITHIN = 2.0
 
 
+def wait_seat(page, side: int, state: str) -> None:
+    """Wait (20 s at most) until ``page`` shows seat ``side``'s connection as ``state`` (``on``, ``away``)."""
+    page.wait_for_function(
+        "([s, st]) => { const li = document.querySelector(`#seat-presence li[data-side='${s}']`);"
+        " return li && li.dataset.state === st; }",
+        arg=[side, state],
+        timeout=20_000,
+    )
+
+
 def _seat_state(page, side: int) -> str | None:
     return page.evaluate(
         "(s) => { const li = document.querySelector(`#seat-presence li[data-side='${s}']`);"
@@ -39,12 +49,7 @@ def test_a_player_sees_within_two_seconds_that_the_opponent_closed_the_tab_then_
     settle(ann)
     a = view(ann)["you"][0]
     b = 1 - a
-    ann.wait_for_function(
-        "(s) => { const li = document.querySelector(`#seat-presence li[data-side='${s}']`);"
-        " return li && li.dataset.state === 'on'; }",
-        arg=b,
-        timeout=20_000,
-    )
+    wait_seat(ann, b, "on")
     assert _seat_state(ann, a) == "on"
     assert "Bob: connected" in ann.inner_text("#seat-presence")
     assert view(ann)["presence"] == [True, True]
@@ -52,12 +57,7 @@ def test_a_player_sees_within_two_seconds_that_the_opponent_closed_the_tab_then_
 
     t0 = time.monotonic()
     bob.close()  # Bob's tab closes: its live connection with it
-    ann.wait_for_function(
-        "(s) => { const li = document.querySelector(`#seat-presence li[data-side='${s}']`);"
-        " return li && li.dataset.state === 'away'; }",
-        arg=b,
-        timeout=20_000,
-    )
+    wait_seat(ann, b, "away")
     took = time.monotonic() - t0
     print(f"\nthe opponent's closed tab shown as away after {took * 1000:.0f} ms")
     assert took < AWAY_WITHIN, took

@@ -12,9 +12,11 @@ import time
 import pytest
 
 from . import test_browser as tb
-from .helpers import Server
+from .helpers import serve_with_grace
+from .test_browser_chat import pair  # noqa: F401  (a fixture)
 from .test_browser_lobby import open_lobby, register
 from .test_browser_online import PUSH_WAIT, act_once, settle, view
+from .test_browser_presence import wait_seat
 
 pytestmark = tb.pytestmark
 browser = tb.browser
@@ -27,29 +29,7 @@ AWAY_WITHIN = 2.0
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = Server(f"sqlite:///{tmp_path_factory.mktemp('loop-web') / 'loop.db'}")
-    s.setup = f"import nardy.web.presence as m; m.ABANDON_GRACE = {GRACE}"
-    s.start()
-    try:
-        yield s
-    finally:
-        s.stop()
-
-
-@pytest.fixture
-def pages(browser):
-    made = []
-    for _ in range(2):
-        ctx = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-GB")
-        pg = ctx.new_page()
-        pg.errors = []
-        pg.on("pageerror", lambda e, pg=pg: pg.errors.append(str(e)))
-        made.append((ctx, pg))
-    yield [pg for _, pg in made]
-    errors = [e for _, pg in made for e in pg.errors]
-    for ctx, _ in made:
-        ctx.close()
-    assert not errors, f"JavaScript errors on the pages: {errors}"
+    yield from serve_with_grace(tmp_path_factory, "loop-web", GRACE)
 
 
 def _shows(page, text: str) -> None:
@@ -60,8 +40,8 @@ def _shows(page, text: str) -> None:
     )
 
 
-def test_two_players_find_each_other_by_name_chat_and_one_claims_when_the_other_leaves(server, pages):
-    ann, bob = pages
+def test_two_players_find_each_other_by_name_chat_and_one_claims_when_the_other_leaves(server, pair):  # noqa: F811
+    ann, bob = pair
     stamp = int(time.time() * 1000) % 100000
     ann_name, bob_name = f"Ann{stamp}", f"Bob{stamp}"
     register(ann, server, ann_name)
@@ -102,26 +82,17 @@ def test_two_players_find_each_other_by_name_chat_and_one_claims_when_the_other_
     b = 1 - a
     seats = {a: ann, b: bob}
     for _ in range(8):
-        if view(ann)["to_act"] == b and "roll" in view(bob)["actions"]:
+        settle(ann)
+        if view(ann)["to_act"] == b:
             break
         act_once(seats)
     assert view(ann)["to_act"] == b, view(ann)
 
     # Bob leaves: Ann's page shows him away within 2 s
-    ann.wait_for_function(
-        "(s) => { const li = document.querySelector(`#seat-presence li[data-side='${s}']`);"
-        " return li && li.dataset.state === 'on'; }",
-        arg=b,
-        timeout=20_000,
-    )
+    wait_seat(ann, b, "on")
     t0 = time.monotonic()
     bob.close()
-    ann.wait_for_function(
-        "(s) => { const li = document.querySelector(`#seat-presence li[data-side='${s}']`);"
-        " return li && li.dataset.state === 'away'; }",
-        arg=b,
-        timeout=20_000,
-    )
+    wait_seat(ann, b, "away")
     took = time.monotonic() - t0
     print(f"\nthe opponent's leaving shown after {took * 1000:.0f} ms")
     assert took < AWAY_WITHIN, took
