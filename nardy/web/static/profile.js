@@ -219,7 +219,7 @@ function drawProfile() {
   }
   if (!p) { PROFILE.updates++; return; }
   drawRatings();
-  drawGraph();
+  drawRatingGraph();
   drawVersus();
   drawGames();
   const st = $("#pf-stats");
@@ -253,7 +253,7 @@ function pfNiceStep(span, n) {
 }
 
 // The rating graph: x the time of each rated match, y the rating after it; one line per game and clock class.
-function drawGraph() {
+function drawRatingGraph() {
   const box = $("#pf-graph-box");
   box.textContent = "";
   const points = (PROFILE.ratings && PROFILE.ratings.points) || [];
