@@ -313,9 +313,9 @@ def test_moves_and_dice_are_animated_and_can_be_turned_off(open_page, server, si
     frm, to = pick_step(v["moves"])
     page.click(f'#board [data-loc="{frm}"]')
     page.click(f'#board [data-loc="{to}"]')
-    page.wait_for_selector("#board .checker.moving")  # the checker slides
-    page.wait_for_function("(n) => window.nardy.animated > n && !window.nardy.animating", arg=shown)
-    # the rest of the play; the computer's play slides too, and the next dice tumble in
+    # one's own step is drawn at once (issue 43: no round trip, no slide); the server's answer then agrees
+    page.wait_for_function("!window.nardy.busy && !window.nardy.animating")
+    # the rest of the play; the computer's play slides, and the next dice tumble in
     rolls = page.evaluate("window.nardy.rolls")
     shown = page.evaluate("window.nardy.animated")
     play_turn(page)
@@ -358,8 +358,8 @@ def test_preferences_are_remembered_between_visits(open_page, size, lang):
 def test_server_refusals_come_in_the_page_language(open_page, size, lang):
     page = open_page(size, lang)
     page.evaluate("location.hash = '#/game/nosuchgame'")
-    page.wait_for_selector("#message.error")
-    assert page.inner_text("#message") == T("not_found", lang, "messages")
+    page.wait_for_selector("#refused:not([hidden])")  # issue 43: only the refusal and a way back
+    assert page.inner_text("#refused-text") == T("not_found", lang, "messages")
     err = page.evaluate(
         "async () => { try { await api('POST', '/api/games', {game: 'chess'}); } catch (e) { return e.message; } }"
     )
