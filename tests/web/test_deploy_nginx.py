@@ -143,8 +143,8 @@ class SecureLive:
             except TimeoutError:
                 break
             if msg.startswith("{"):
-                v = json.loads(msg)["view"]
-                if v["seq"] >= seq:
+                v = json.loads(msg).get("view")  # presence and chat messages carry none (issue 43)
+                if v is not None and v["seq"] >= seq:
                     return v
         raise AssertionError(f"no view at seq {seq} within {timeout} s")
 
