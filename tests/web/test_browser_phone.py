@@ -149,3 +149,15 @@ def test_the_desktop_keeps_its_landscape_board(open_page):
     p1 = rects(page, '#board [data-loc="1"]')[0]
     scale = board["width"] / 790
     assert p1["w"] == pytest.approx(50 * scale, abs=0.5) and p1["h"] == pytest.approx(250 * scale, abs=0.5)
+
+
+def test_the_board_is_drawn_again_when_the_phone_turns_to_landscape(open_page):
+    page = open_page(phone=True)
+    start(page, seed=4)
+    assert page.query_selector("#board g.turned") is not None
+    page.set_viewport_size({"width": 844, "height": 390})
+    page.wait_for_function("document.querySelector('#board').getAttribute('viewBox') === '0 0 790 570'")
+    assert page.query_selector("#board g.turned") is None
+    page.set_viewport_size(PHONE)
+    page.wait_for_function("document.querySelector('#board g.turned') !== null")
+    assert min(min(t["w"], t["h"]) for t in rects(page, "#board [data-loc]")) >= MIN_TAP
