@@ -893,6 +893,13 @@ async function init() {
   window.addEventListener("pointermove", boardPointerMove);
   window.addEventListener("pointerup", boardPointerUp);
   window.addEventListener("hashchange", route);
+  // a phone turned (or a window resized): the board drawn again for the new width (board.js's geometry)
+  let resizing = false;
+  window.addEventListener("resize", () => {
+    if (resizing) return;
+    resizing = true;
+    requestAnimationFrame(() => { resizing = false; renderBoardOnly(); });
+  });
   await loadMe();   // who plays here, before the first screen (the invitation page asks a newcomer's name)
   route();
   document.body.dataset.ready = "yes";   // the buttons answer from now on (tests wait for it)

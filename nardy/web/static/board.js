@@ -9,11 +9,45 @@
 "use strict";
 
 const SVGNS = "http://www.w3.org/2000/svg";
-const G = {
-  W: 790, H: 570,
+// The desktop geometry (viewBox 790 x 570, the board in landscape).
+const G_WIDE = {
+  W: 790, H: 570, phone: false,
   trayL: 10, fieldL: 70, bar: 370, fieldR: 420, trayR: 730, trayW: 50,
-  top: 35, bottom: 535, mid: 285, pointW: 50, pointH: 205, r: 22,
+  top: 35, bottom: 535, mid: 285, pointW: 50, pointH: 205, r: 22, labelUp: 10, labelDown: 22,
 };
+// A narrow screen (a phone held upright, max-width 600px): the same board turned a quarter clockwise (the
+// viewer's points 1-12 on the left, the home 1-6 at the bottom left, the off tray at the bottom), 15
+// columns of 42 units (two trays, the bar, twelve points) along its length. Its width in units (H) follows
+// the screen (phoneGeometry): 42 units come to at least 40.25 CSS pixels down to a 345 px wide board, so
+// that each point, the bar and the off tray take taps over 40 x 40 px or more, and the checkers are
+// about twice as large as on the landscape board shrunk to a phone's width.
+const G_PHONE = {
+  W: 636, phone: true,
+  trayL: 2, fieldL: 45, bar: 297, fieldR: 339, trayR: 592, trayW: 42,
+  pointW: 42, r: 20, labelUp: 16, labelDown: 16,
+};
+
+// The phone's geometry for a board px CSS pixels wide: H units across (360..440), the points' lengths.
+function phoneGeometry(px) {
+  const H = Math.max(360, Math.min(440, Math.floor(((px || 382) * G_PHONE.pointW) / 40.25)));
+  const top = 32, bottom = H - 32, mid = H / 2;
+  return Object.assign({}, G_PHONE, { H, top, bottom, mid, pointH: mid - top - 4 });
+}
+const G = Object.assign({}, G_WIDE);
+const PHONE_QUERY = "(max-width: 600px)";
+
+// Take the geometry for this screen and the board's svg (the phone's on a narrow one); true on a phone.
+function useGeometry(svg) {
+  const phone = typeof window !== "undefined" && !!window.matchMedia && window.matchMedia(PHONE_QUERY).matches;
+  Object.assign(G, phone ? phoneGeometry(svg.getBoundingClientRect().width) : G_WIDE);
+  return phone;
+}
+
+// Upright text on the turned (phone) board: the text turned back about its anchor, centred on it.
+function upright(e, x, y) {
+  if (G.phone) { e.setAttribute("transform", `rotate(-90 ${x} ${y})`); e.setAttribute("dominant-baseline", "central"); }
+  return e;
+}
 
 function el(tag, attrs, parent) {
   const e = document.createElementNS(SVGNS, tag);
@@ -35,7 +69,7 @@ function isTop(p) { return p >= 13; }
 // where checker k (0 = at the base) of a stack of n on point p sits
 function stackPos(p, k, n) {
   const room = G.pointH - 2 * G.r - 4;
-  const step = n <= 5 ? 2 * G.r : Math.min(2 * G.r, room / (n - 1));
+  const step = n <= (G.phone ? 1 : 5) ? 2 * G.r : Math.min(2 * G.r, room / (n - 1));
   const cx = pointX(p) + G.pointW / 2;
   const off = G.r + 2 + k * step;
   return [cx, isTop(p) ? G.top + off : G.bottom - off];
@@ -49,9 +83,13 @@ function offTray(view, side) {
   return { x: G.trayR, y0: G.top, dir: 1 };
 }
 
-function renderBoard(svg, view, ui) {
-  while (svg.firstChild) svg.removeChild(svg.firstChild);
-  svg.setAttribute("viewBox", `0 0 ${G.W} ${G.H}`);
+function renderBoard(root, view, ui) {
+  while (root.firstChild) root.removeChild(root.firstChild);
+  const phone = useGeometry(root);
+  root.setAttribute("viewBox", phone ? `0 0 ${G.H} ${G.W}` : `0 0 ${G.W} ${G.H}`);
+  root.classList.toggle("upright", phone);
+  // everything is drawn in the landscape geometry; on a phone inside a group turned a quarter clockwise
+  const svg = phone ? el("g", { transform: `translate(${G.H} 0) rotate(90)`, class: "turned" }, root) : root;
   const viewer = view.viewer;
   const colourOf = (side) => ((side === 0 ? viewer : 1 - viewer) === 0 ? "white" : "black");
   const moverSide = view.turn === null ? 0 : (view.turn === viewer ? 0 : 1);
@@ -86,7 +124,8 @@ function renderBoard(svg, view, ui) {
       }, svg);
     }
     if (lastFrom.has(p)) el("circle", { cx: x + G.pointW / 2, cy: top ? G.top + 8 : G.bottom - 8, r: 5, class: "last-from" }, svg);
-    const label = el("text", { x: x + G.pointW / 2, y: top ? G.top - 10 : G.bottom + 22, class: "label" }, svg);
+    const ly = top ? G.top - G.labelUp : G.bottom + G.labelDown;
+    const label = upright(el("text", { x: x + G.pointW / 2, y: ly, class: "label" }, svg), x + G.pointW / 2, ly);
     label.textContent = view.labels[p - 1];
   }
 
@@ -107,7 +146,8 @@ function renderBoard(svg, view, ui) {
     }
     if (n > 5) {
       const [cx, cy] = stackPos(p, n - 1, n);
-      const txt = el("text", { x: cx, y: cy + 5, class: "count " + colourOf(side) }, svg);
+      const txt = G.phone ? upright(el("text", { x: cx, y: cy, class: "count " + colourOf(side) }, svg), cx, cy)
+        : el("text", { x: cx, y: cy + 5, class: "count " + colourOf(side) }, svg);
       txt.textContent = n;
     }
   }
@@ -124,7 +164,8 @@ function renderBoard(svg, view, ui) {
       el("circle", { cx: barX, cy, r: G.r, class: cls.join(" ") }, svg);
     }
     if (n > 1) {
-      const t = el("text", { x: barX, y: (side === 0 ? G.mid - 45 : G.mid + 45) + 5, class: "count " + colourOf(side) }, svg);
+      const by = side === 0 ? G.mid - 45 : G.mid + 45;
+      const t = upright(el("text", { x: barX, y: by + (G.phone ? 0 : 5), class: "count " + colourOf(side) }, svg), barX, by);
       t.textContent = n;
     }
   }
@@ -138,7 +179,8 @@ function renderBoard(svg, view, ui) {
       el("rect", { x: tr.x + 5, y, width: G.trayW - 10, height: 10, rx: 3, class: "off " + colourOf(side) }, svg);
     }
     if (n) {
-      const t = el("text", { x: tr.x + G.trayW / 2, y: tr.dir < 0 ? tr.y0 - 6 - n * 11 - 8 : tr.y0 + 6 + n * 11 + 16, class: "label" }, svg);
+      const ox = tr.x + G.trayW / 2, oy = tr.dir < 0 ? tr.y0 - 6 - n * 11 - (G.phone ? 20 : 8) : tr.y0 + 6 + n * 11 + (G.phone ? 20 : 16);
+      const t = upright(el("text", { x: ox, y: oy, class: "label" }, svg), ox, oy);
       t.textContent = n;
     }
   }
@@ -154,9 +196,9 @@ function renderBoard(svg, view, ui) {
     const all = d1 === d2 ? [d1, d1, d1, d1] : [d1, d2];
     const left = [...view.dice_left];
     const used = all.map((d) => { const i = left.indexOf(d); if (i >= 0) { left.splice(i, 1); return false; } return true; });
-    // a narrow screen (a phone) gets dice about twice as large on the board
-    const big = typeof window !== "undefined" && window.matchMedia && window.matchMedia("(max-width: 600px)").matches;
-    const size = all.length === 4 ? (big ? 56 : 34) : (big ? 74 : 42), gap = big ? 8 : 10;
+    // a narrow screen (a phone) gets its turned board, where the dice are about twice as large as before
+    const big = G.phone;
+    const size = all.length === 4 ? (big ? 36 : 34) : (big ? 46 : 42), gap = big ? 8 : 10;
     const total = all.length * size + (all.length - 1) * gap;
     const cx0 = (moverSide === 0 ? G.fieldR + 3 * G.pointW : G.fieldL + 3 * G.pointW) - total / 2;
     all.forEach((d, i) => drawDie(svg, cx0 + i * (size + gap), G.mid - size / 2, size, d, colourOf(moverSide), used[i], i));
@@ -213,7 +255,7 @@ function drawDie(svg, x, y, s, d, colour, used, i) {
 function drawCube(svg, x, y, v, offered) {
   const g = el("g", { class: "cube" + (offered ? " offered" : ""), "data-cube": v }, svg);
   el("rect", { x, y, width: 40, height: 40, rx: 6 }, g);
-  const t = el("text", { x: x + 20, y: y + 27 }, g);
+  const t = G.phone ? upright(el("text", { x: x + 20, y: y + 20 }, g), x + 20, y + 20) : el("text", { x: x + 20, y: y + 27 }, g);
   t.textContent = v;
 }
 
@@ -298,7 +340,7 @@ function animatePlay(svg, view, steps, side, hitting, ms, done) {
     if (a === 25) lifted.bar[sd]--; else lifted.points[a] -= sd === 0 ? 1 : -1;
     cur.board = lifted;
     renderBoard(svg, cur, { selected: null });
-    const c = el("circle", { cx: p0[0], cy: p0[1], r: G.r, class: "checker moving " + colour }, svg);
+    const c = el("circle", { cx: p0[0], cy: p0[1], r: G.r, class: "checker moving " + colour }, svg.querySelector(":scope > g.turned") || svg);
     const t0 = performance.now();
     const frame = (now) => {
       if (cancelled) return;
