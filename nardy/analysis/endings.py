@@ -190,67 +190,56 @@ def resign_decisions(analyser, game, ctx, resigner: int, level: int, level_name:
     rv = resign_value(game, ctx, resigner, level)
     gno, move_r, move_a = where
     pid = game.position.id()
-    out = []
-    scale = ctx.scale(resigner)
-    nl = max(0.0, v - rv)
-    loss = nl * scale
-    out.append(
-        Decision(
+    dice = tuple(game.dice) if game.dice else None
+
+    def decision(move, player, action, played, best, nl, before, after, candidates, error_kind):
+        # ``nl``: the loss in native units (points or MWC); ``before``/``after``: values of ``player``
+        loss = nl * ctx.scale(player)
+        return Decision(
             game=gno,
-            move=move_r,
-            player=resigner,
+            move=move,
+            player=player,
             kind="resign",
-            action="resign",
+            action=action,
             position=pid,
             match_id="",
-            dice=tuple(game.dice) if game.dice else None,
-            played=f"resign {level_name}",
-            best="resign" if rv >= v - 1e-9 else "play on",
+            dice=dice,
+            played=played,
+            best=best,
             equity_loss=loss,
             mwc_loss=nl if ctx.length else None,
             mark=mark_of(loss),
             forced=False,
             counted=False,
-            equity_before=_norm(v, resigner, ctx),
-            value_before=_p0(v, resigner, ctx),
-            equity_after=_norm(rv, resigner, ctx),
-            value_after=_p0(rv, resigner, ctx),
-            candidates={"resign": round(_norm(rv, resigner, ctx), 6), "play on": round(_norm(v, resigner, ctx), 6)},
+            equity_before=_norm(before, player, ctx),
+            value_before=_p0(before, player, ctx),
+            equity_after=_norm(after, player, ctx),
+            value_after=_p0(after, player, ctx),
+            candidates={k: round(_norm(x, player, ctx), 6) for k, x in candidates.items()},
             cube={"value": ctx.cube_value, "owner": ctx.owner},
-            error_kind="resigned too early" if loss > 1e-9 else "",
+            error_kind=error_kind if loss > 1e-9 else "",
         )
-    )
+
+    out = [
+        decision(
+            move_r,
+            resigner,
+            "resign",
+            f"resign {level_name}",
+            "resign" if rv >= v - 1e-9 else "play on",
+            max(0.0, v - rv),
+            v,
+            rv,
+            {"resign": rv, "play on": v},
+            "resigned too early",
+        )
+    ]
     if answer in ("accept", "decline"):
         q = 1 - resigner
         vq, rq = _other(v, ctx), _other(rv, ctx)
-        accept_right = rq >= vq - 1e-9
         nl = max(0.0, vq - rq) if answer == "accept" else max(0.0, rq - vq)
-        loss = nl * ctx.scale(q)
         after = rq if answer == "accept" else vq
-        out.append(
-            Decision(
-                game=gno,
-                move=move_a,
-                player=q,
-                kind="resign",
-                action="accept",
-                position=pid,
-                match_id="",
-                dice=tuple(game.dice) if game.dice else None,
-                played=answer,
-                best="accept" if accept_right else "decline",
-                equity_loss=loss,
-                mwc_loss=nl if ctx.length else None,
-                mark=mark_of(loss),
-                forced=False,
-                counted=False,
-                equity_before=_norm(vq, q, ctx),
-                value_before=_p0(vq, q, ctx),
-                equity_after=_norm(after, q, ctx),
-                value_after=_p0(after, q, ctx),
-                candidates={"accept": round(_norm(rq, q, ctx), 6), "decline": round(_norm(vq, q, ctx), 6)},
-                cube={"value": ctx.cube_value, "owner": ctx.owner},
-                error_kind=("wrong accept" if answer == "accept" else "wrong decline") if loss > 1e-9 else "",
-            )
-        )
+        best = "accept" if rq >= vq - 1e-9 else "decline"
+        kind = "wrong accept" if answer == "accept" else "wrong decline"
+        out.append(decision(move_a, q, "accept", answer, best, nl, vq, after, {"accept": rq, "decline": vq}, kind))
     return out
