@@ -131,3 +131,29 @@ def test_messages_posted_at_once_on_two_processes_are_numbered_without_gaps_or_r
     listed = a.get(f"/api/games/{gid}/chat")["messages"]
     assert [x["seq"] for x in listed] == list(range(1, 11))
     assert sorted(x["text"] for x in listed) == sorted([f"a{i}" for i in range(5)] + [f"b{i}" for i in range(5)])
+
+
+def test_a_mute_made_on_one_process_hides_the_next_messages_pushed_by_the_other(two_servers):
+    s1, s2 = two_servers
+    a, b = HttpPlayer(s2.url), HttpPlayer(s2.url)
+    a.post("/api/auth/guest", {"name": "Ann"})
+    b.post("/api/auth/guest", {"name": "Bob"})
+    g = a.post("/api/games", {"game": "long", "opponent": "online", "length": 1}, status=201)
+    gid = g["id"]
+    b.post(f"/api/games/{gid}/join", {"invite": g["invite"]})
+    bob_live = Socket(s2.url, b, gid)  # Bob's socket and Ann's messages on process 2
+    assert bob_live.views.wait(PROMPT)
+    try:
+        a.post(f"/api/games/{gid}/chat", {"text": "heard 1"}, status=201)
+        assert bob_live.next_chat()["text"] == "heard 1"  # process 2 now knows Bob does not hide Ann
+        b.url = s1.url  # Bob mutes Ann through process 1: process 2 is told ("hides")
+        ann = a.get("/api/me")["user"]["id"]
+        b.post("/api/mutes", {"uid": ann})
+        time.sleep(0.5)  # the notification's way to process 2
+        a.post(f"/api/games/{gid}/chat", {"text": "muted"}, status=201)
+        assert b.request("DELETE", f"/api/mutes/{ann}")[0] == 204
+        time.sleep(0.5)
+        a.post(f"/api/games/{gid}/chat", {"text": "heard 2"}, status=201)
+        assert bob_live.next_chat()["text"] == "heard 2"
+    finally:
+        bob_live.close()

@@ -21,7 +21,16 @@ from starlette.concurrency import run_in_threadpool
 from ..deps import GameId, read_locked
 from ..errors import Refused
 from ..services.access import check_reader, forbidden
-from ..services.chat import ENDED, LOBBY, MAX_TEXT, clean_text, game_channels, publish_message
+from ..services.chat import (
+    ENDED,
+    LOBBY,
+    MAX_TEXT,
+    clean_text,
+    game_channels,
+    hides_changed,
+    notice,
+    publish_message,
+)
 from ..store.chat import ChatLimit, chat_book
 from ..store.storage import User
 from .auth import current_user, require_user
@@ -101,7 +110,7 @@ async def post_game_chat(request: Request, body: ChatBody, gid: GameId, response
         raise forbidden("chat_not_allowed", "you may not write in this game's chat")
     try:
         message, new = await run_in_threadpool(
-            chat_book(request.app).post, gid, writes, user.id, text, body.key, None, user.name
+            chat_book(request.app).post, gid, writes, user.id, text, body.key, None, user.name, notice(ended)
         )
     except ChatLimit as e:
         raise _limit_refused(e) from None
@@ -129,7 +138,7 @@ async def post_lobby_chat(request: Request, body: ChatBody, response: Response):
         raise forbidden("chat_account_needed", "guests chat in the games they sit at; register to chat in the lobby")
     try:
         message, new = await run_in_threadpool(
-            chat_book(request.app).post, LOBBY, "lobby", user.id, text, body.key, None, user.name
+            chat_book(request.app).post, LOBBY, "lobby", user.id, text, body.key, None, user.name, notice(False)
         )
     except ChatLimit as e:
         raise _limit_refused(e) from None
@@ -155,6 +164,7 @@ async def mute(request: Request, body: MuteBody):
     if other is None:
         raise Refused(404, "no such player", code="no_player", kind="NotFound")
     new = await run_in_threadpool(chat_book(request.app).mute, user.id, other.id)
+    await hides_changed(request.app)
     return {"muted": {"id": other.id, "name": other.name}, "new": new}
 
 
@@ -162,6 +172,7 @@ async def mute(request: Request, body: MuteBody):
 async def unmute(request: Request, uid: MessageId):
     user = await require_user(await current_user(request))
     await run_in_threadpool(chat_book(request.app).unmute, user.id, uid)
+    await hides_changed(request.app)
     return Response(status_code=204)
 
 

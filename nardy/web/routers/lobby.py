@@ -54,6 +54,7 @@ from ..errors import Refused
 from ..gamecache import columns
 from ..presence import wall_clock
 from ..seeds import refuse_early_seed
+from ..services.chat import hides_changed
 from ..services.live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
 from ..services.publishing import publish, shown
 from ..services.social import addressee
@@ -865,6 +866,7 @@ async def block(request: Request, body: BlockBody):
         raise _refused(422, "self_block", "you cannot block yourself", "InvalidOptionError")
     other = await _player(request, body.user)
     new = await run_in_threadpool(community(request.app).block, user.id, other.id)
+    await hides_changed(request.app)  # chat: their messages are hidden both ways at once
     await lobby_changed(request.app)
     return {"blocked": other.public(), "new": new}
 
@@ -873,5 +875,6 @@ async def block(request: Request, body: BlockBody):
 async def unblock(request: Request, uid: UserId):
     user = await _signed_in(request)
     await run_in_threadpool(community(request.app).unblock, user.id, uid)
+    await hides_changed(request.app)
     await lobby_changed(request.app)
     return Response(status_code=204)
