@@ -204,7 +204,9 @@ def pair_in_order(
 
 
 def _ordered(u: str, rest: Sequence[str], candidates: Callable[[str, Sequence[str]], Iterable[str]]) -> list[str]:
-    """u's candidates in preference order, then the rest of ``rest`` in rank order."""
-    pref = [c for c in candidates(u, rest) if c != u]
+    """u's candidates in preference order (those not in ``rest`` dropped), then the rest of ``rest`` in rank
+    order."""
+    inside = set(rest)
+    pref = list(dict.fromkeys(c for c in candidates(u, rest) if c in inside))
     seen = set(pref)
     return pref + [c for c in rest if c not in seen]
