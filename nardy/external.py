@@ -36,180 +36,16 @@ from __future__ import annotations
 import socket
 import socketserver
 import threading
-from dataclasses import dataclass
 
 import click
 
-from .rules.errors import GameStateError, InvalidDiceError, InvalidPositionError, NardyError, NotationError
+from .records.fibsboard import FIELDS, FibsBoard, parse_board, play_text
+from .rules.errors import GameStateError, NardyError
 
-__all__ = ["MAX_LINE", "FibsBoard", "parse_board", "Decider", "answer", "serve"]
+__all__ = ["MAX_LINE", "FIELDS", "FibsBoard", "parse_board", "Decider", "answer", "serve"]
 
 #: Bytes of one request line read at most (a FIBS board line is about 150).
 MAX_LINE = 1024
-#: Fields of a board line after ``board:``.
-FIELDS = 52
-_QUOTE = 40
-
-
-def _q(text) -> str:
-    text = str(text)
-    return repr(text if len(text) <= _QUOTE else text[:_QUOTE] + "...")
-
-
-@dataclass(frozen=True)
-class FibsBoard:
-    """A parsed FIBS board state line (field names as the FIBS client protocol calls them).
-
-    Attributes:
-        player, opponent: the names; length: match length (0 = unlimited/money); score: (player, opponent).
-        board: the 26 board fields (positive O's checkers, negative X's; 0 and 25 the bars).
-        turn: 1 (O on turn), -1 (X), 0 (the game is over).
-        dice, opponent_dice: the player's and the opponent's dice ((0, 0): not rolled).
-        cube: the cube value; may_double: (player, opponent); doubled: the was-doubled field.
-        colour: the player's colour (1 O, -1 X); direction: the player's direction (-1: 24 to 1).
-        non_crawford, post_crawford: the last two fields (GNU Backgammon's meaning).
-    """
-
-    player: str
-    opponent: str
-    length: int
-    score: tuple
-    board: tuple
-    turn: int
-    dice: tuple
-    opponent_dice: tuple
-    cube: int
-    may_double: tuple
-    doubled: int
-    colour: int
-    direction: int
-    non_crawford: int
-    post_crawford: int
-
-    # ----- the sides, by the sign of their checkers (1 O, -1 X) -----------------------------------
-    def _direction_of(self, sign: int) -> int:
-        return self.direction if sign == self.colour else -self.direction
-
-    def checkers(self, sign: int) -> list:
-        """The side's checkers in its own numbering: 26 counts, ``[0]`` off, ``[1..24]`` points, ``[25]`` bar."""
-        d = self._direction_of(sign)
-        out = [0] * 26
-        for k in range(1, 25):
-            v = self.board[k if d < 0 else 25 - k]
-            if v * sign > 0:
-                out[k] = abs(v)
-        out[25] = abs(self.board[25 if d < 0 else 0])
-        out[0] = 15 - sum(out[1:])
-        return out
-
-    def score_of(self, sign: int) -> int:
-        return self.score[0] if sign == self.colour else self.score[1]
-
-    def may_double_of(self, sign: int) -> bool:
-        return self.may_double[0] if sign == self.colour else self.may_double[1]
-
-    def dice_of(self, sign: int) -> tuple:
-        d = self.dice if sign == self.colour else self.opponent_dice
-        return d if d[0] else (self.opponent_dice if sign == self.colour else self.dice)
-
-    @property
-    def crawford(self) -> bool:
-        """This is a match's Crawford game (as GNU Backgammon reads the board: a side 1-away, no flag set)."""
-        if not self.length:
-            return False
-        one_away = self.length - self.score[0] == 1 or self.length - self.score[1] == 1
-        return one_away and not (self.non_crawford or self.post_crawford)
-
-    @property
-    def request(self) -> str:
-        """What the board asks of the side to act: ``"take"`` (a double waits), ``"double"`` (no dice: roll
-        or double), ``"move"``."""
-        if self.doubled:
-            return "take"
-        return "move" if self.dice_of(self.turn)[0] else "double"
-
-    @property
-    def actor(self) -> int:
-        """The sign of the side that must answer: the side on turn, or its opponent when a double waits."""
-        return -self.turn if self.doubled else self.turn
-
-
-def _int_field(parts, i: int, what: str, lo: int, hi: int) -> int:
-    s = parts[i].strip()
-    if not (s.lstrip("-").isdigit() and len(s) <= 6) or not lo <= int(s) <= hi:
-        raise NotationError(f"board field {i} ({what}) {_q(s)}: expected a whole number {lo}..{hi}", text=s[:_QUOTE])
-    return int(s)
-
-
-def parse_board(line: str, dialect: str = "fibs") -> FibsBoard:
-    """Parse a FIBS board state line (``board:...``, 52 fields; see the module's description).
-
-    ``dialect`` ``"gnubg"`` reads GNU Backgammon's external-player lines: on its move and roll requests
-    (no double waiting) the names and scores are those of its player 0 and player 1 while the board is
-    from its player 1's side, so they are swapped to the board's (GNU Backgammon 1.07, the same code in
-    1.08: ``ap[fTurn ^ fMove]`` in ``play.c``); ``"fibs"`` reads them as the FIBS protocol defines them.
-
-    Raises:
-        NotationError: not a board line, a field missing or out of range.
-        InvalidPositionError: more than 15 checkers of a side, checkers of both sides on a point, or the
-            direction/home/bar fields disagree.
-        InvalidDiceError: a die out of 1..6 (or one die of two).
-    """
-    if not isinstance(line, str):
-        raise NotationError("a board line must be text")
-    s = line.strip().strip("\0").strip()
-    if not s.startswith("board:"):
-        raise NotationError(f"expected a FIBS board line 'board:...', got {_q(s)}", text=s[:_QUOTE])
-    parts = s[6:].split(":")
-    if len(parts) < FIELDS:
-        raise NotationError(f"a board line has {FIELDS} fields after 'board:', this one {len(parts)}")
-    if len(parts) > FIELDS + 8:
-        raise NotationError(f"a board line has {FIELDS} fields after 'board:', this one {len(parts)}")
-    names = [p.strip()[:64] for p in parts[:2]]
-    length = _int_field(parts, 2, "match length", 0, 9999)
-    length = 0 if length == 9999 else length
-    hi = 9999 if not length else length - 1
-    score = (_int_field(parts, 3, "player's score", 0, hi), _int_field(parts, 4, "opponent's score", 0, hi))
-    board = tuple(_int_field(parts, 5 + i, f"board position {i}", -15, 15) for i in range(26))
-    turn = _int_field(parts, 31, "turn", -1, 1)
-    dice = (_int_field(parts, 32, "die", 0, 6), _int_field(parts, 33, "die", 0, 6))
-    odice = (_int_field(parts, 34, "opponent's die", 0, 6), _int_field(parts, 35, "opponent's die", 0, 6))
-    for d in (dice, odice):
-        if (d[0] == 0) != (d[1] == 0):
-            raise InvalidDiceError(f"dice {d[0]}-{d[1]}: both dice or neither")
-    cube = _int_field(parts, 36, "cube", 1, 1 << 15)
-    if cube & (cube - 1):
-        raise NotationError(f"board field 36 (cube) {cube}: expected a power of two", text=str(cube))
-    may = (bool(_int_field(parts, 37, "may double", 0, 1)), bool(_int_field(parts, 38, "may double", 0, 1)))
-    doubled = _int_field(parts, 39, "was doubled", -1, 1)
-    colour = _int_field(parts, 40, "colour", -1, 1)
-    direction = _int_field(parts, 41, "direction", -1, 1)
-    home = _int_field(parts, 42, "home", 0, 25)
-    bar = _int_field(parts, 43, "bar", 0, 25)
-    if colour == 0 or direction == 0:
-        raise NotationError("board fields 40-41 (colour, direction): expected 1 or -1")
-    if (home, bar) != ((0, 25) if direction < 0 else (25, 0)):
-        raise InvalidPositionError(f"home {home} and bar {bar} do not fit direction {direction}")
-    non_crawford = _int_field(parts, 50, "non-Crawford", 0, 9)
-    post_crawford = _int_field(parts, 51, "post-Crawford", 0, 9)
-    if dialect not in ("fibs", "gnubg"):
-        raise NotationError(f"unknown board dialect {dialect!r}: expected fibs or gnubg")
-    if dialect == "gnubg" and not doubled:
-        names, score = names[::-1], score[::-1]
-    fb = FibsBoard(
-        names[0], names[1], length, score, board, turn, dice, odice, cube, may, doubled, colour, direction,
-        non_crawford, post_crawford,
-    )  # fmt: skip
-    for sign in (1, -1):
-        c = fb.checkers(sign)
-        if c[0] < 0:
-            raise InvalidPositionError(f"more than 15 checkers of {'O' if sign > 0 else 'X'} on the board")
-    return fb
-
-
-def _move_text(play) -> str:
-    """A play in GNU Backgammon's move notation, from the mover's view (``bar/22 13/8 6/off``)."""
-    return " ".join(f"{'bar' if a == 25 else a}/{'off' if b == 0 else b}" for a, b, _d, _h in play.steps)
 
 
 class Decider:
@@ -252,7 +88,7 @@ class Decider:
         if request == "move":
             deadline = Deadline(self.think) if self.think else None
             play = self.bot.choose_play(pos, fb.dice_of(actor), deadline=deadline)
-            return _move_text(play)
+            return play_text(play)
         mine, theirs = fb.may_double_of(on_turn), fb.may_double_of(-on_turn)
         owner = None if mine == theirs else (0 if mine else 1)
         state = CubeState(

@@ -21,6 +21,7 @@ __all__ = ["COMMANDS", "CommandLoadError", "load_command"]
 COMMANDS: dict[str, tuple[str, str]] = {
     "analyse": ("nardy.cli.analyse", "analyse_command"),
     "bearoff": ("nardy.cli.bearoff", "bearoff"),
+    "bot-client": ("nardy.cli.botclient", "bot_client"),
     "convert": ("nardy.cli.replay", "convert"),
     "diagram": ("nardy.cli.diagram", "diagram"),
     "external": ("nardy.cli.external", "external"),

@@ -92,7 +92,7 @@ def test_the_shared_options_have_the_same_names_in_every_command():
     assert set(seen["game"]) >= {"moves", "play", "rollout", "train", "teach label"}
     assert set(seen["position_id"]) == {"moves", "rollout"}
     assert set(seen["seed"]) >= {"play", "rollout", "train", "external", "teach label", "teach fit"}
-    assert set(seen["level"]) == {"analyse", "external", "moves"}
+    assert set(seen["level"]) == {"analyse", "bot-client", "external", "moves"}
 
 
 def test_the_shared_options_keep_each_commands_default():
