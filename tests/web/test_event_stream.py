@@ -5,12 +5,14 @@ streams need a log-in with the scope ``read`` and are bounded per account."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from nardy.web.app import create_app
 from nardy.web.services import events
 from nardy.web.store.storage import Storage
 
+from .helpers import Server, pg_schema
 from .streaming import Lines, Player, Served, SocketLines
 
 UNRATED = {"game": "long", "length": 1, "clock": "blitz", "rated": False}
@@ -139,3 +141,58 @@ def test_a_game_stream_of_a_game_one_may_not_see_is_missing(served, pair):
     assert r.status_code in (200, 201), r.text
     missing = Lines(served.url, f"/api/stream/game/{r.json()['id']}", robo.headers)
     assert missing.status == 404
+
+
+@pytest.fixture
+def two_processes():
+    """Two ``nardy serve`` processes on one PostgreSQL schema (skipped without ``NARDY_TEST_POSTGRES_URL``)."""
+    url, drop = pg_schema("nardy_stream")
+    servers = [Server(url, extra=("--no-warm-up",)) for _ in range(2)]
+    try:
+        for s in servers:
+            s.start()
+        yield servers
+    finally:
+        for s in servers:
+            s.stop()
+        drop()
+
+
+@pytest.mark.slow
+def test_the_event_stream_hears_changes_made_through_another_process(two_processes):
+    a, b = two_processes
+    robo = Player(a.url, "Robo", bot=True)
+    ann = Player(b.url, "Ann")
+    stream = Lines(a.url, "/api/stream/events", robo.headers)
+    try:
+        ch = named(ann, robo)  # made through process b, streamed by process a
+        ev = stream.next()
+        assert ev["type"] == "challenge" and ev["challenge"]["id"] == ch["id"]
+        r = Player.__new__(Player)  # the bot accepts through process b
+        r.client = httpx.Client(base_url=b.url, headers=robo.headers, timeout=30)
+        gid = r.post(f"/api/lobby/challenges/{ch['id']}/accept", json={}).json()["id"]
+        ev = stream.next()
+        assert ev["type"] == "gameStart" and ev["game"]["id"] == gid
+        game = Lines(a.url, f"/api/stream/game/{gid}", robo.headers)
+        assert game.next()["id"] == gid
+        resign_and_accept(ann, r, gid)  # the match ends through process b
+        assert stream.next()["type"] == "gameFinish"
+        assert game.until(lambda v: v["match_over"])["match_over"] is True
+        assert game.next() is None  # the game's stream ended with the match
+        r.client.close()
+    finally:
+        stream.close()
+
+
+@pytest.mark.slow
+def test_a_token_revoked_through_one_process_is_refused_by_the_other_at_once(two_processes):
+    a, b = two_processes
+    robo = Player(a.url, "Robo", bot=True)
+    assert robo.get("/api/me").status_code == 200  # read, and kept by process a (its session cache)
+    other = httpx.Client(base_url=b.url, headers=robo.headers, timeout=30)
+    tid = other.get("/api/auth/tokens").json()["tokens"][0]["id"]
+    assert other.delete(f"/api/auth/tokens/{tid}").status_code == 204
+    r = robo.get("/api/me")
+    assert r.status_code == 401 and r.json()["code"] == "token_invalid"
+    other.close()
+    robo.close()
