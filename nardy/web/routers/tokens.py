@@ -13,6 +13,8 @@ a token with both scopes (403 ``token_scope``).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Literal
 
 from fastapi import APIRouter, Path, Request
@@ -23,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from ..errors import Refused
 from ..store.tokens import MAX_TOKENS, SCOPES, TokenLimit, TokenLogin, tokens_of
 from ..store.users import User
-from .auth import check_name, current_user, require_user, session_cache, session_of
+from .auth import LOGOUT_ECHO, check_name, current_user, require_user, session_cache, session_of
 
 __all__ = ["router"]
 
@@ -95,8 +97,17 @@ async def revoke_token(
 ) -> Response:
     """Revoke one of your tokens: refused from now on by every server process. 404 ``no_token``."""
     user = await _owner(request)
-    th = await run_in_threadpool(tokens_of(request.app.state.storage).revoke, user.id, tid)
-    if th is None:
+    rows = tokens_of(request.app.state.storage)
+    th = await run_in_threadpool(rows.hash_of, user.id, tid)
+    cache = session_cache(request.app)
+    # answered once every process has heard of it (the revocation's notification came back), as a logout is
+    echo = request.app.state.cluster.expect("auth", "t:" + th) if th and cache.enabled else None
+    if th is None or await run_in_threadpool(rows.revoke, user.id, tid) is None:
+        if echo is not None:
+            echo.cancel()
         raise Refused(404, "you have no such API token", code="no_token", kind="NotFound")
-    session_cache(request.app).drop(th)  # the other processes drop it as they hear the notification
+    cache.drop(th)
+    if echo is not None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(echo, LOGOUT_ECHO)
     return Response(status_code=204)

@@ -167,6 +167,16 @@ class ApiTokens:
         return th
 
     @_guarded
+    def hash_of(self, user_id: str, token_id: str) -> str | None:
+        """The hash of ``user_id``'s token ``token_id`` not revoked (``None``: no such token)."""
+        with self.engine.connect() as c:
+            return c.execute(
+                select(api_tokens.c.hash).where(
+                    api_tokens.c.id == token_id, api_tokens.c.user_id == user_id, api_tokens.c.revoked.is_(None)
+                )
+            ).scalar()
+
+    @_guarded
     def login(self, token: str, now: _dt.datetime | None = None) -> TokenLogin | None:
         """The request's login of bearer token ``token``: its user, id and scopes; ``None`` for an unknown or
         revoked token (or one of no user). ``last_used`` is brought up to ``now`` when a minute old or more."""
