@@ -13,6 +13,9 @@ takes it) or the computer at a level (``computer``). It is the one place that ru
 * the clock (:class:`~nardy.flow.clock.Clock`, optional) runs for the side to act; :meth:`Table.check_time` ends
   the match when that side's time has run out (docs/online.md: running out of time loses the match; in a
   money session, the session ends, lost by the side out of time);
+* between the games of a clocked match that starts its next game by itself (``auto_next``, online play), the table
+  holds a pause of :data:`BETWEEN_GAMES` seconds (:attr:`Table.pause_until`) in which no clock runs: a ``next``
+  action ends it, or :meth:`Table.wake` once its time is past (a server's clock keeper calls it);
 * :attr:`Table.log` records what happened at the table (seats taken, games started, every action with its
   side and time, a time out) beside the games' own histories.
 
@@ -36,7 +39,11 @@ from .clock import Clock
 from .match import Match
 from .players import ComputerPlayers, Player
 
-__all__ = ["Table", "Seat", "SeatKind", "ACTIONS", "BOT_MOVE_BUDGET", "ENDED_REASONS"]
+__all__ = ["Table", "Seat", "SeatKind", "ACTIONS", "BOT_MOVE_BUDGET", "ENDED_REASONS", "BETWEEN_GAMES"]
+
+#: Seconds of the pause between two games of a clocked match with ``auto_next`` (the players read the result;
+#: no clock runs): then the next game starts by itself (:meth:`Table.wake`), or sooner on a ``next``.
+BETWEEN_GAMES = 6.0
 
 #: How a match may end other than by points: on time (:meth:`Table.check_time`) or abandoned
 #: (:meth:`Table.forfeit`).
@@ -143,6 +150,7 @@ class Table:
         log: the saved event log (a list of dicts), when resuming.
         ended: how the match ended other than by points (``{"reason": "time"|"abandoned"|"aborted", "winner", "loser",
             "t"}``).
+        pause_until: when resuming: the end of the pause between games under way (wall-clock seconds), if any.
         computer: the :data:`~nardy.flow.players.ComputerPlayers` factory of the computer's players (e.g.
             :func:`nardy.flow.bot.bot_player`); the table makes none itself. Without one, a computer seat cannot
             act (:meth:`bot` raises InvalidOptionError).
@@ -160,6 +168,7 @@ class Table:
         log: list | None = None,
         ended: dict | None = None,
         computer: ComputerPlayers | None = None,
+        pause_until: float | None = None,
     ):
         seats = tuple(seats)
         if len(seats) != 2 or not all(isinstance(s, Seat) for s in seats):
@@ -173,6 +182,9 @@ class Table:
         self.log: list[dict] = list(log or [])
         self.ended = ended
         self.computer = computer
+        #: the end of the pause between games under way (wall-clock seconds; ``None``: none): see the module
+        #: docstring. Held only by a clocked table with ``auto_next``; no clock runs in it.
+        self.pause_until = pause_until
 
     # ----- state --------------------------------------------------------------------------------
     @property
@@ -229,14 +241,42 @@ class Table:
         self.log.append({"n": len(self.log), "t": round(now, 3), "type": kind, **data})
 
     def _tick(self, now: float) -> None:
-        """After any change: the clock runs for the side to act now; the next game starts if it should."""
-        if self.auto_next and not self.is_over and not self.waiting:
+        """After any change: the clock runs for the side to act now; the next game starts if it should (at once
+        without a clock; a clocked table first holds the pause between games, :data:`BETWEEN_GAMES` s)."""
+        if self.is_over:
+            self.pause_until = None
+        elif self.auto_next and not self.waiting:
             g = self.game
             if g is not None and g.is_over:
-                self.match.new_game(start=True)
-                self.note(now, "game", number=len(self.match.games))
+                if self.clock is None:
+                    self._next_game(now)
+                elif self.pause_until is None:
+                    self.pause_until = round(now + BETWEEN_GAMES, 3)
+                elif now >= self.pause_until:
+                    self._next_game(now)
         if self.clock is not None:
             self.clock.switch(self.to_act, now)
+
+    def _next_game(self, now: float) -> None:
+        self.pause_until = None
+        self.match.new_game(start=True)
+        self.note(now, "game", number=len(self.match.games))
+
+    @property
+    def paused(self) -> bool:
+        """The pause between games is under way (:attr:`pause_until`): nobody is to act and no clock runs."""
+        return self.pause_until is not None and not self.is_over
+
+    def wake(self, now: float | None = None) -> bool:
+        """Start the next game when the pause between games is over at ``now``; True when it started (a server's
+        clock keeper calls this at :attr:`pause_until`)."""
+        now = time.time() if now is None else now
+        if not self.paused or self.pause_until is None or now < self.pause_until:
+            return False
+        self._next_game(now)
+        if self.clock is not None:
+            self.clock.switch(self.to_act, now)
+        return True
 
     # ----- seats and games -----------------------------------------------------------------------
     def start(self, now: float | None = None, setup: dict | None = None) -> None:
@@ -469,8 +509,7 @@ class Table:
         if action == "next":
             if g is not None and not g.is_over:
                 raise GameStateError("cannot start the next game: this game is not over", code="game_not_over")
-            self.match.new_game(start=True)
-            self.note(now, "game", number=len(self.match.games))
+            self._next_game(now)  # (the pause between games, if one is held, ends here)
             self._tick(now)
             return {"action": action, "side": side}
         if g is None:
@@ -541,7 +580,8 @@ class Table:
 
     # ----- persistence --------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """JSON-able state (version 1): seats, settings, clock, log, how it ended, and the match."""
+        """JSON-able state (version 1): seats, settings, clock, log, how it ended, the match, and the pause between
+        games under way (``pause_until``, only while one is)."""
         return {
             "version": 1,
             "seats": [s.to_dict() for s in self.seats],
@@ -552,6 +592,7 @@ class Table:
             "log": list(self.log),
             "ended": self.ended,
             "match": self.match.to_dict(),
+            **({"pause_until": self.pause_until} if self.paused else {}),
         }
 
     @classmethod
@@ -584,6 +625,9 @@ class Table:
             seed = d["seed"]
             if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
                 raise InvalidOptionError(f"saved table seed {seed!r:.20}: expected an integer or null")
+            pause = d.get("pause_until")
+            if pause is not None and (isinstance(pause, bool) or not isinstance(pause, (int, float))):
+                raise InvalidOptionError(f"saved table pause_until {pause!r:.20}: expected seconds or null")
             match = Match.from_dict(d["match"], dice=dice, check=check)
             return cls(
                 match,
@@ -595,6 +639,7 @@ class Table:
                 log=log,
                 ended=ended,
                 computer=computer,
+                pause_until=float(pause) if pause is not None else None,
             )
         except (KeyError, TypeError) as e:
             raise GameStateError(f"not a saved table: {e!r:.80}") from None

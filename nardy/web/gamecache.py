@@ -56,10 +56,12 @@ class Loaded:
 
 def columns(s: HostedGame) -> dict:
     """The columns a saved game is found by (:meth:`SavedGame.columns`): its owner and seated players, who may
-    watch, when its clock runs out."""
+    watch, when its clock runs out (or its pause between games ends)."""
     seats = [x.player for x in s.table.seats] if s.online else [s.owner, s.owner]
     c = s.table.clock
     due = c.due() if (c is not None and not s.table.is_over) else None
+    if s.table.paused:
+        due = s.table.pause_until  # the pause between games: the keeper starts the next game then (Table.wake)
     if s.online and due is None:
         due = seeds.due(s)  # the seeds awaited: the keeper aborts the game at that time
     return {

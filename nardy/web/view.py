@@ -310,6 +310,11 @@ class GameView(BaseModel):
         description='an online match: its last finished game {"number", "winner", "level_name", "points", "cube", '
         '"reason"} (the pause between games, the summary after the match)',
     )
+    pause: dict | None = Field(
+        None,
+        description='a clocked online match between two games: {"until": ISO 8601, "seconds"} (no clock runs; '
+        'a seated player\'s "next" action, or the server at "until", starts the next game)',
+    )
     away_since: list[str | None] | None = Field(
         None, description="an online game: since when each absent seat is away (ISO 8601; null: connected or unknown)"
     )

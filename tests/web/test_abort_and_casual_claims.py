@@ -65,7 +65,7 @@ def test_a_casual_match_is_claimed_after_the_grace_period_and_won_unrated(app): 
     assert claimer.get(f"/api/players/{claimer.me['id']}/history").json()["history"] == []  # unrated
 
 
-def test_the_view_tells_who_won_the_last_game_and_how_after_the_next_one_began(app):  # noqa: F811
+def test_the_view_tells_who_won_the_last_game_and_how_in_the_pause_and_after_the_next_one_began(app):  # noqa: F811
     ann, bob, gid = _pair(app, {**CASUAL, "length": 3})
     v = ann.get(f"/api/games/{gid}").json()
     assert v["last_game"] is None and v["game_number"] == 1
@@ -76,9 +76,10 @@ def test_the_view_tells_who_won_the_last_game_and_how_after_the_next_one_began(a
     r = other.post(f"/api/games/{gid}/actions", json={"action": "accept", "seq": v["seq"]})
     assert r.status_code == 200, r.text
     v = r.json()
-    assert v["game_number"] == 2 and not v["match_over"]  # the next game began at once
+    # a clocked match: the server holds the pause between games (tests/web/test_between_games.py)
+    assert v["game_number"] == 1 and v["pause"] is not None and not v["match_over"]
     won = other.get(f"/api/games/{gid}").json()["you"][0]
-    assert v["last_game"] == {
+    last = {
         "number": 1,
         "winner": won,
         "level_name": v["result_names"][0],
@@ -86,4 +87,9 @@ def test_the_view_tells_who_won_the_last_game_and_how_after_the_next_one_began(a
         "cube": 1,
         "reason": "resign",
     }
-    assert v["score"][won] == 1
+    assert v["last_game"] == last and v["score"][won] == 1
+    r = mover.post(f"/api/games/{gid}/actions", json={"action": "next", "seq": v["seq"]})
+    assert r.status_code == 200, r.text
+    v = r.json()
+    assert v["game_number"] == 2 and v["pause"] is None  # the next game began
+    assert v["last_game"] == last and v["score"][won] == 1

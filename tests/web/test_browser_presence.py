@@ -115,3 +115,41 @@ def test_between_games_the_result_and_score_pause_then_the_match_summary(server,
         assert "wins the match" in text and "wins game 2" in text, text
         assert p.get_attribute("#summary-analysis", "href") == "#/review/" + view(p)["id"]
         assert p.is_visible("#btn-rematch")
+
+
+def test_a_clocked_match_holds_the_pause_on_the_server_continue_starts_the_next_game_else_it_starts_itself(
+    server,  # noqa: F811
+    people,  # noqa: F811
+):
+    ann, bob = people(2)
+    sign_in_as_guest(ann, server, "Ann")
+    link = new_online_game(ann, "long", 3, clock="blitz")
+    join_by_link(bob, link, "Bob")
+    pages = [ann, bob]
+    for game in (1, 2):
+        for p in pages:
+            settle(p)
+        v = view(ann)
+        _act(ann, {"action": "resign", "level": 0})  # Ann resigns the game; Bob accepts
+        settle(bob, v["seq"] + 1)
+        _act(bob, {"action": "accept"})
+        for p in pages:
+            p.wait_for_selector("#between-box:not([hidden])", timeout=20_000)
+            assert "Continue (" in p.inner_text("#between-box")
+            pv = view(p)
+            assert pv["pause"] is not None and pv["game_number"] == game, pv.get("pause")
+            assert pv["clock"]["running"] is None and pv["to_act"] is None  # no clock runs in the pause
+        t0 = time.monotonic()
+        if game == 1:
+            ann.click("#btn-continue")  # the next game starts now, for both
+        for p in pages:
+            p.wait_for_function(f"window.nardy.view && window.nardy.view.game_number === {game + 1}", timeout=20_000)
+            p.wait_for_selector("#between-box", state="hidden", timeout=5_000)
+        took = time.monotonic() - t0
+        nv = view(bob)
+        assert nv["pause"] is None and nv["clock"]["running"] == nv["to_act"]
+        if game == 1:
+            assert took < 3.0, took  # by the button, not by the time
+        else:
+            print(f"\nthe next game started by itself {took:.1f} s after the pause showed")
+            assert took < 6 + 1 + 4, took  # by the server at its end (the keeper's round: 1 s)

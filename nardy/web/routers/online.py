@@ -97,13 +97,27 @@ async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
     return changed
 
 
+def _wake(s: HostedGame, now: float) -> bool:
+    """Start the next game of ``s`` when its pause between games is over (:meth:`nardy.flow.table.Table.wake`), with
+    its automatic opening rolls; True when it started."""
+    if not s.table.wake(now):
+        return False
+    if s.bots_to_act():
+        s.run_bots(now=now)
+    return True
+
+
 async def expire(app, gid: str, now: float) -> bool:
     """End ``gid``'s match if its clock has run out at ``now`` (or abort it if its dice seeds are not in by
-    their time, :func:`nardy.web.seeds.check_due`); store and publish. True when it ended (when not
+    their time, :func:`nardy.web.seeds.check_due`), or start its next game when the pause between games is over
+    (:func:`_wake`); store and publish. True when it ended (when not
     due after all, a stale column, the true due time is stored). With several server processes each one's
     keeper may come to the game; the one that takes its lock acts, the others pass (exactly one ends it)."""
     ended = await _on_clock(
-        app, gid, lambda s: seeds.check_due(s, now) or s.table.check_time(now) is not None, wait=False
+        app,
+        gid,
+        lambda s: seeds.check_due(s, now) or s.table.check_time(now) is not None or _wake(s, now),
+        wait=False,
     )
     if ended:
         await publish(app, gid)

@@ -27,6 +27,7 @@ import secrets
 import time
 from dataclasses import dataclass, field
 
+from ...flow.table import BETWEEN_GAMES
 from .. import ratings as _r
 from .live import announce, encode
 
@@ -41,6 +42,7 @@ __all__ = [
     "left",
     "heard",
     "stamp",
+    "pause_of",
     "presence_message",
     "ORIGIN",
 ]
@@ -145,6 +147,16 @@ def stamp(gid: str, view, s=None) -> None:
     if s is not None:
         view.abortable = may_abort(s)
         view.last_game = last_game(s)
+        view.pause = pause_of(s)
+
+
+def pause_of(s) -> dict | None:
+    """The pause between games session ``s``'s table holds (:attr:`nardy.flow.table.Table.pause_until`):
+    ``{"until": ISO 8601, "seconds": its length}``, or ``None``."""
+    if not s.table.paused:
+        return None
+    until = _dt.datetime.fromtimestamp(s.table.pause_until, _dt.UTC).isoformat().replace("+00:00", "Z")
+    return {"until": until, "seconds": BETWEEN_GAMES}
 
 
 def last_game(s) -> dict | None:

@@ -1,7 +1,10 @@
 "use strict";
 // Between the games of an online match and after it (issue 43; docs/online.md "Presence"): who won the last
 // game and how (single, gammon/mars, koks..., resignation), the score, and a pause with a "Continue" button
-// that goes by itself after PAUSE seconds; after the match a summary: the result (or how it ended otherwise:
+// that goes by itself after PAUSE seconds (a clocked match's pause is held by the server: the view's "pause"
+// {"until", "seconds"}, no clock runs; Continue sends the "next" action, else the server starts the next game at
+// "until"; without a clock the next game has begun already and the pause is only the page's); after the match a
+// summary: the result (or how it ended otherwise:
 // time, the opponent gone, aborted), the rating change of a rated match, a link to its analysis (review.js's
 // #/review/{id}), beside the rematch buttons. The view's last_game and online.ended say it (services/seats.py).
 
@@ -10,6 +13,7 @@ window.nardyMatchEnd = (() => {
   const shown = new Set();    // "id:number" of the games whose pause was shown already
   let timer = null;
   let ratedFor = null;        // the game whose rating change was asked for
+  let held = null;            // "id:number" of the game whose server-held pause is shown
 
   function el(id, tag, after) {
     let e = document.getElementById(id);
@@ -44,14 +48,26 @@ window.nardyMatchEnd = (() => {
   function hidePause() {
     clearInterval(timer);
     timer = null;
+    held = null;
     const box = document.getElementById("between-box");
     if (box) box.hidden = true;
+  }
+
+  // the seconds left of the server's pause, by the server's own time of the view (the clock's server_time: the
+  // page's clock may be off), at most its length
+  function heldLeft(v) {
+    const p = v.pause;
+    const now = v.clock && v.clock.server_time ? v.clock.server_time * 1000 : Date.now();
+    const ms = Date.parse(p.until) - now;
+    const most = Math.ceil(p.seconds || PAUSE);
+    return Number.isFinite(ms) ? Math.max(1, Math.min(most, Math.ceil(ms / 1000))) : most;
   }
 
   function showPause(v) {
     const box = el("between-box", "div", "live-state");
     if (!box) return;
-    let left = PAUSE;
+    const server = !!v.pause;
+    let left = server ? heldLeft(v) : PAUSE;
     box.textContent = "";
     const p = document.createElement("p");
     p.textContent = `${gameText(v, v.last_game)}. ${scoreText(v)}`;
@@ -61,9 +77,14 @@ window.nardyMatchEnd = (() => {
     b.className = "primary";
     const tick = () => { b.textContent = t("me_continue", { n: left }); };
     tick();
-    b.addEventListener("click", hidePause);
+    b.addEventListener("click", () => {
+      hidePause();
+      // the server's pause: the next game starts now for both (unless it has started already)
+      if (server && S.view && S.view.id === v.id && S.view.pause) act("next");
+    });
     box.append(p, b);
     box.hidden = false;
+    if (server) held = `${v.id}:${v.last_game.number}`;
     clearInterval(timer);
     timer = setInterval(() => { left -= 1; if (left <= 0) hidePause(); else tick(); }, 1000);
   }
@@ -134,6 +155,15 @@ window.nardyMatchEnd = (() => {
     }
     if (summary) summary.hidden = true;
     const g = v.last_game;
+    if (v.pause && g) {
+      // held by the server until the next game starts (by Continue, or by itself at v.pause.until)
+      if (!shown.has(`${v.id}:${g.number}`)) {
+        shown.add(`${v.id}:${g.number}`);
+        showPause(v);
+      }
+      return;
+    }
+    if (held) hidePause();  // the next game has started: its view has no pause
     if (g && g.number === v.game_number - 1 && !shown.has(`${v.id}:${g.number}`)) {
       shown.add(`${v.id}:${g.number}`);
       showPause(v);
