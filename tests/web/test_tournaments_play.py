@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from nardy import Position
 
+from nardy import Position
 from nardy.web.app import create_app
 from nardy.web.services.tournaments import board_result
 from nardy.web.store.storage import Storage
