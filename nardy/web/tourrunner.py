@@ -148,12 +148,12 @@ class TourRunner(PeriodicTask):
             if side is not None:
                 await publish_game(app, gid)
             b.extra["checked"] = True
-            await run_in_threadpool(self._mark, tid, b.round, b.board, b.extra)
+            await run_in_threadpool(self._mark, tid, b.seq, b.extra)
 
-    def _mark(self, tid: str, round_no: int, board: int, extra: dict) -> None:
+    def _mark(self, tid: str, seq: int, extra: dict) -> None:
         with tournament_book(self.app).engine.begin() as c:
             c.execute(
                 update(pairings)
-                .where(pairings.c.tournament_id == tid, pairings.c.round == round_no, pairings.c.board == board)
+                .where(pairings.c.tournament_id == tid, pairings.c.seq == seq)
                 .values(extra=json.dumps(extra))
             )

@@ -234,7 +234,7 @@ def _save_extra(app, tid: str, board) -> None:
     with tournament_book(app).engine.begin() as c:
         c.execute(
             update(pairings)
-            .where(pairings.c.tournament_id == tid, pairings.c.round == board.round, pairings.c.board == board.board)
+            .where(pairings.c.tournament_id == tid, pairings.c.seq == board.seq)
             .values(extra=json.dumps(board.extra))
         )
 
@@ -280,7 +280,7 @@ async def records_zip(request: Request, tid: TourId):
                     text = write_mat(game.session.match)
                 except Exception:  # a game that cannot be written (deleted): left out
                     continue
-                z.writestr(f"round{b.round:02d}-board{b.board + 1:03d}-{b.game}.mat", text)
+                z.writestr(f"round{b.round:02d}-board{b.board:03d}-{b.game}.mat", text)
         return buf.getvalue()
 
     data = await run_in_threadpool(build)

@@ -87,7 +87,7 @@ def rounds_of(t: Tournament) -> int | None:
 
 def current_standings(t: Tournament) -> list[dict[str, Any]]:
     """The standings now (the stored ones once finished), each with the entrant's ``name``."""
-    rows = t.standings if t.standings is not None else tourplan.standings(t.format, t.entrants, t.boards)
+    rows = t.standings if t.standings is not None else tourplan.standings(t.format, t.entrants, t.boards, t.settings)
     names = {e.id: e.name for e in t.entrants}
     return [{**r, "name": names.get(r["id"], "?")} for r in rows]
 
@@ -220,26 +220,30 @@ def _coloured(t: Tournament, pair: tuple[str, str]) -> tuple[str, str]:
     return (b, a) if white.get(a, 0) > white.get(b, 0) else (a, b)
 
 
-def _add_boards(c, store: Storage, t: Tournament, round_no: int, pairs, now: _dt.datetime) -> list[Board]:
+def _add_boards(c, store: Storage, t: Tournament, made, now: _dt.datetime) -> list[Board]:
+    """Store the library's pairings ``made`` as boards of ``t``, each with its game made and begun (a bye or a
+    walkover, whose result is set already, has none)."""
     names = {e.id: e.name for e in t.entrants}
-    lengths = t.settings.get("lengths") or []
-    length = int(lengths[round_no - 1]) if t.format == "knockout" and len(lengths) >= round_no else t.settings["length"]
-    start = 1 + max((b.board for b in t.boards if b.round == round_no), default=-1)
-    made = []
-    for i, (a, b) in enumerate(pairs):
-        board = Board(round=round_no, board=start + i, players=(a, b), created=now)
-        if b is None:
-            board.result = (tourplan.BYE_POINTS, 0.0)
+    seq = max((b.seq for b in t.boards), default=0)
+    out = []
+    for p in made:
+        seq += 1
+        a, o = p.players
+        board = Board(round=p.round, board=p.board, players=(a, o), created=now, seq=seq)
+        if p.result is not None:
+            board.result = (float(p.result[0]), float(p.result[1]))
             board.finished = now
-        else:
+        elif o is not None:
             if t.format != "knockout":
-                a, b = _coloured(t, (a, b))
-                board.players = (a, b)
-            board.game = _make_game(c, store, t, (a, b), length, names)
+                board.players = _coloured(t, (a, o))
+            a2, o2 = board.players
+            assert o2 is not None
+            board.game = _make_game(c, store, t, (a2, o2), int(p.length or t.settings["length"]), names)
         c.execute(
             pairings.insert().values(
                 tournament_id=t.id,
-                round=round_no,
+                seq=seq,
+                round=board.round,
                 board=board.board,
                 player0=board.players[0],
                 player1=board.players[1],
@@ -251,8 +255,8 @@ def _add_boards(c, store: Storage, t: Tournament, round_no: int, pairs, now: _dt
             )
         )
         t.boards.append(board)
-        made.append(board)
-    return made
+        out.append(board)
+    return out
 
 
 def _read_results(c, t: Tournament, now: _dt.datetime) -> bool:
@@ -269,7 +273,7 @@ def _read_results(c, t: Tournament, now: _dt.datetime) -> bool:
         b.result, b.finished = res, now
         c.execute(
             update(pairings)
-            .where(pairings.c.tournament_id == t.id, pairings.c.round == b.round, pairings.c.board == b.board)
+            .where(pairings.c.tournament_id == t.id, pairings.c.seq == b.seq)
             .values(result=json.dumps(list(res)), finished=now)
         )
         changed = True
@@ -278,27 +282,31 @@ def _read_results(c, t: Tournament, now: _dt.datetime) -> bool:
 
 def _finish(c, t: Tournament, now: _dt.datetime) -> None:
     t.status, t.finished = "finished", now
-    t.standings = tourplan.standings(t.format, t.entrants, t.boards)
+    t.standings = tourplan.standings(t.format, t.entrants, t.boards, t.settings)
     TournamentBook.bump(c, t.id, status="finished", finished=now, standings=json.dumps(t.standings))
 
 
 def _next_round(c, store: Storage, t: Tournament, now: _dt.datetime) -> None:
-    """Pair round ``t.round + 1`` and make its games, or finish when there is none."""
-    n = t.round + 1
+    """Swiss and knockout: pair what is to be played now (the next round, a knockout's replays) and make its
+    games, or finish when there is nothing left."""
     if t.format == "swiss":
+        n = t.round + 1
         if n > (t.settings.get("rounds") or 1) or sum(not e.withdrawn for e in t.entrants) < 2:
             _finish(c, t, now)
             return
-        pairs = tourplan.swiss_round(t.entrants, t.boards, n)
+        made = tourplan.swiss_round(t.entrants, t.boards, n, t.settings)
     else:
-        ratings = {e.id: e.rating for e in t.entrants}
-        pairs = tourplan.knockout_round(t.entrants, t.boards, n, ratings)
-        if n > 1 and len(pairs) <= 1 and (not pairs or pairs[0][1] is None):
+        made = tourplan.knockout_round(t.entrants, t.boards, t.settings)
+        if not made:
             _finish(c, t, now)
             return
-    _add_boards(c, store, t, n, pairs, now)
-    t.round = n
-    TournamentBook.bump(c, t.id, round=n, round_started=now, status="playing")
+    _add_boards(c, store, t, made, now)
+    n = max(p.round for p in made)
+    if n != t.round:
+        t.round = n
+        TournamentBook.bump(c, t.id, round=n, round_started=now)
+    if all(b.result is not None for b in t.boards):  # only byes and walkovers: on at once
+        _next_round(c, store, t, now)
 
 
 def _arena(c, store: Storage, t: Tournament, now: _dt.datetime) -> bool:
@@ -313,12 +321,11 @@ def _arena(c, store: Storage, t: Tournament, now: _dt.datetime) -> bool:
     free = [e for e in t.entrants if not e.withdrawn and e.id not in busy]
     if len(free) < 2:
         return False
-    scores = {s["id"]: s["points"] for s in tourplan.standings("arena", t.entrants, t.boards)}
-    pairs = tourplan.arena_round(free, t.boards, scores, now.timestamp())
-    if not pairs:
+    made = tourplan.arena_round(t.entrants, free, t.boards, now.timestamp(), t.round + 1, end.timestamp(), t.settings)
+    if not made:
         return False
     t.round += 1
-    _add_boards(c, store, t, t.round, pairs, now)
+    _add_boards(c, store, t, made, now)
     TournamentBook.bump(c, t.id, round=t.round, round_started=now)
     return True
 

@@ -97,8 +97,9 @@ pairings = Table(
     "nardy_tournament_pairings",
     metadata,
     Column("tournament_id", String(32), primary_key=True),
-    Column("round", Integer, primary_key=True),
-    Column("board", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("round", Integer, nullable=False),
+    Column("board", Integer, nullable=False),
     Column("player0", String(32), nullable=False),
     Column("player1", String(32), nullable=True),
     Column("game_id", String(32), nullable=True),
@@ -133,8 +134,9 @@ class Entrant:
 
 @dataclass
 class Board:
-    """One pairing: ``round`` (1-based), ``board`` (0-based), ``players`` (``(p0, None)``: a bye), the game made
-    for it, the ``result`` in points (``(p0, p1)``) once decided, ``extra`` (berserk, absence checked)."""
+    """One pairing: ``round`` and ``board`` (1-based; a knockout's board is its place in the bracket), ``players``
+    (``(p0, None)``: a bye), the game made for it, the ``result`` in points (``(p0, p1)``) once decided, ``extra``
+    (berserk, absence checked), ``seq``: the order it was made in (its key)."""
 
     round: int
     board: int
@@ -144,6 +146,7 @@ class Board:
     extra: dict = field(default_factory=dict)
     created: _dt.datetime | None = None
     finished: _dt.datetime | None = None
+    seq: int = 0
 
 
 @dataclass
@@ -240,7 +243,7 @@ class TournamentBook:
             )
             for r in rows
         ]
-        q2 = select(pairings).where(pairings.c.tournament_id == tid).order_by(pairings.c.round, pairings.c.board)
+        q2 = select(pairings).where(pairings.c.tournament_id == tid).order_by(pairings.c.seq)
         t.boards = [
             Board(
                 round=r.round,
@@ -251,6 +254,7 @@ class TournamentBook:
                 extra=json.loads(r.extra or "{}"),
                 created=_opt(r.created),
                 finished=_opt(r.finished),
+                seq=r.seq,
             )
             for r in c.execute(q2).all()
         ]

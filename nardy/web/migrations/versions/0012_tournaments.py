@@ -8,8 +8,9 @@ Revises: 0010 (the lead points it at 0011 when the bot API's revision is merged)
   version), the final ``standings`` (JSON) once finished, and ``lease_owner``/``lease_until``: the server process
   that steps it (:mod:`nardy.web.tourrunner`; PostgreSQL also holds an advisory lock while stepping).
 * ``nardy_tournament_entrants``: who joined, in order (``seq``), their rating when they joined, ``withdrawn``.
-* ``nardy_tournament_pairings``: one row per board of a round: the players (``player1`` NULL: a bye), the game
-  made for it, the result (JSON ``[p0, p1]``) once the game is over.
+* ``nardy_tournament_pairings``: one row per board of a round, numbered in the order made (``seq``; a knockout's
+  replay of a drawn match is a row of its own on the same round and board): the players (``player1`` NULL: a
+  bye), the game made for it, the result (JSON ``[p0, p1]``) once the game is over.
 """
 
 from __future__ import annotations
@@ -58,8 +59,9 @@ def upgrade() -> None:
     op.create_table(
         "nardy_tournament_pairings",
         sa.Column("tournament_id", sa.String(32), primary_key=True),
-        sa.Column("round", sa.Integer, primary_key=True),
-        sa.Column("board", sa.Integer, primary_key=True),
+        sa.Column("seq", sa.Integer, primary_key=True),
+        sa.Column("round", sa.Integer, nullable=False),
+        sa.Column("board", sa.Integer, nullable=False),
         sa.Column("player0", sa.String(32), nullable=False),
         sa.Column("player1", sa.String(32), nullable=True),
         sa.Column("game_id", sa.String(32), nullable=True),
