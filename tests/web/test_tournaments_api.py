@@ -63,7 +63,7 @@ def test_a_tournament_is_made_listed_and_shown_with_its_terms(people):
     )
     assert row["created_by"]["id"] == ann.me["id"]
     body = ann.get(f"/api/tournaments/{tid}").json()
-    assert body["settings"]["clock_class"] == "blitz" and body["settings"]["draw_points"] == "half"
+    assert body["settings"]["clock_class"] == "blitz" and body["settings"]["draw_points"] is None
     assert body["settings"]["length"] == 1 and body["status"] == "waiting" and body["round"] == 0
     assert body["you"] == {"joined": False, "next_game": None, "starts_in": None}
     assert ann.get("/api/tournaments", params={"status": "finished"}).json()["tournaments"] == []

@@ -91,7 +91,9 @@ class CreateBody(BaseModel):
     players: int = Field(..., ge=2, le=MAX_ENTRANTS, description="it starts when this many have joined")
     starts_at: _dt.datetime | None = Field(None, description="ISO time: it starts then with two or more joined")
     berserk: bool = Field(False, description="arena: players may berserk (half their clock, +1 a win)")
-    draw_points: Literal["half", "one"] = Field("half", description="long nardy's last-roll draw: ½-½ or 1-1")
+    draw_points: Literal["half", "one"] | None = Field(
+        None, description="long nardy: play the last roll, a draw scoring ½-½ or 1-1 (default: no last roll)"
+    )
     crawford: bool = Field(True, description="the Crawford rule in matches")
     cube: bool | None = Field(None, description="the doubling cube (default: the game's own)")
     grace_s: int = Field(120, ge=5, le=7 * 86400, description="seconds a player may be absent at a board's start")

@@ -64,7 +64,7 @@ def settings_of(body: dict, game: str) -> dict:
         "rated": bool(body.get("rated", False)),
         "players": int(body["players"]),
         "berserk": bool(body.get("berserk", False)) if fmt == "arena" else False,
-        "draw_points": body.get("draw_points") or "half",
+        "draw_points": body.get("draw_points"),  # None: no last roll (RULES.md's default), else half|one
         "crawford": bool(body.get("crawford", True)),
         "cube": body.get("cube"),
         "grace_s": int(body.get("grace_s") or 120),
@@ -186,8 +186,8 @@ def _make_game(c, store: Storage, t: Tournament, pair: tuple[str, str], length: 
     options: dict[str, Any] = {}
     if st.get("cube") is not None:
         options["cube"] = bool(st["cube"])
-    if t.game == "long":
-        options["last-roll"] = st.get("draw_points") or "half"
+    if t.game == "long" and st.get("draw_points"):
+        options["last-roll"] = st["draw_points"]
     s = new_session(
         t.game,
         length=length,
