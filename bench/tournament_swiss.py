@@ -65,7 +65,7 @@ def drive(gid: str, players: tuple[Player, Player], bots: dict) -> int:
             seats[side] = p
     sent = 0
     v = seats[0].get(f"/api/games/{gid}")
-    for _ in range(200):
+    for _ in range(5000):
         if v.get("match_over") or v["status"] in ("over", "aborted", "cancelled", "declined"):
             return sent
         side = v["to_act"]
