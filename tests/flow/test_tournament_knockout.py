@@ -9,6 +9,7 @@ import random
 import pytest
 
 from nardy.flow.tournament import (
+    Bracket,
     Entrant,
     Pairing,
     knockout_bracket,
@@ -125,7 +126,10 @@ def test_a_withdrawn_player_loses_its_later_matches_by_walkover():
     assert [(p.players, p.result, p.game) for p in final] == [(("s1", "s2"), (1.0, 0.0), None)]
     made = r1 + final
     assert knockout_next(b, made, {"s2"}) == [] and knockout_champion(b, made, {"s2"}) == "s1"
-    # withdrawn before the start: round 1 is a walkover too
+    # withdrawn before the first round: the player keeps its seed and loses round 1 by walkover
+    es = [e if e.id != "s4" else Entrant("s4", e.rating, withdrawn=True) for e in field_of(4)]
+    b = knockout_bracket(es, [3])
+    assert b.size == 4 and b.seeds == ("s1", "s2", "s3", "s4")
     r1 = knockout_next(b, [], withdrawn={"s4"})
     assert r1[0].players == ("s1", "s4") and r1[0].result == (1.0, 0.0)
     # a level result where one player withdrew sends the other on
@@ -144,6 +148,13 @@ def test_knockout_standings_rank_by_the_round_reached():
         (3, "s4", 1.0, 2.0),
         (5, "s5", 0.0, 1.0),
     ]
+
+
+def test_a_bracket_round_trips_through_its_dict():
+    b = knockout_bracket(field_of(13), [3, 5])
+    data = b.to_dict()
+    assert data == {"seeds": [f"s{i}" for i in range(1, 14)], "lengths": [3, 5]}
+    assert Bracket.from_dict(data) == b
 
 
 def test_a_bracket_needs_two_players_and_lengths():

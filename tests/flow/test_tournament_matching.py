@@ -82,3 +82,40 @@ def test_the_bye_goes_to_the_first_of_the_bye_order_that_leaves_a_complete_pairi
     allowed = lambda x, y: {x, y} != {"c", "b"}  # noqa: E731
     pairs, left = pair_in_order(["a", "b", "c"], allowed, lambda u, rest: rest, bye_order=["a", "b", "c"])
     assert left == ["b"] and pairs == [("a", "c")]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_each_player_in_turn_gets_its_best_opponent_that_leaves_the_rest_pairable(seed):
+    # the same greedy with the feasibility decided by exhaustive search gives the same pairing
+    rng = random.Random(1000 + seed)
+    n = rng.choice([4, 6, 8, 10])
+    edges = random_graph(rng, n, 0.6)
+    if max_matching_size(n, edges) < n // 2:
+        edges = {frozenset(e) for e in itertools.combinations(range(n), 2)} - set(list(edges)[:3])
+    if max_matching_size(n, edges) < n // 2:
+        return
+    names = list(range(n))
+    prefs = {v: rng.sample(names, n) for v in names}
+
+    def allowed(a: int, b: int) -> bool:
+        return frozenset((a, b)) in edges
+
+    def pairable(rest: list[int]) -> bool:
+        sub = {e for e in edges if e <= set(rest)}
+        index = {v: i for i, v in enumerate(rest)}
+        return max_matching_size(len(rest), {frozenset(index[x] for x in e) for e in sub}) == len(rest) // 2
+
+    expected = []
+    rest = list(names)
+    while rest:
+        u = rest.pop(0)
+        order = [c for c in prefs[u] if c in rest]
+        c = next(c for c in order if allowed(u, c) and pairable([x for x in rest if x != c]))
+        expected.append((u, c))
+        rest.remove(c)
+    got, left = pair_in_order(
+        [str(v) for v in names],
+        lambda a, b: allowed(int(a), int(b)),
+        lambda u, rest: [str(c) for c in prefs[int(u)]],
+    )
+    assert left == [] and got == [(str(a), str(b)) for a, b in expected]

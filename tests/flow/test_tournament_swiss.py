@@ -97,6 +97,24 @@ def test_no_complete_pairing_without_a_rematch_is_refused():
     ]
     with pytest.raises(PairingImpossible):
         swiss_pairings(es, hist, 4)
+    # allowed: by rank (p1 3 points, p2 2, p3 1, p4 0), every pair a rematch
+    again = swiss_pairings(es, hist, 4, allow_rematches=True)
+    assert [p.players for p in again] == [("p1", "p2"), ("p3", "p4")]
+
+
+def test_with_rematches_allowed_the_fewest_are_played():
+    # p3, p4 and p5 have met each other, p1 and p2: only p6 is new to them, so two of them must meet again; the
+    # fewest rematches is one
+    es = field_of(6)
+    met = [("p1", x) for x in ("p3", "p4", "p5", "p6")] + [("p2", x) for x in ("p3", "p4", "p5")]
+    met += [("p3", "p4"), ("p3", "p5"), ("p4", "p5")]
+    hist = [Pairing(1, pr, (0.5, 0.5)) for pr in met]
+    with pytest.raises(PairingImpossible):
+        swiss_pairings(es, hist, 2)
+    got = swiss_pairings(es, hist, 2, allow_rematches=True)
+    pairs = [frozenset(p.players) for p in got]
+    assert sorted(pid for pr in pairs for pid in pr) == sorted(e.id for e in es)
+    assert sum(pr in {frozenset(m) for m in met} for pr in pairs) == 1
 
 
 def test_a_legal_pairing_is_found_where_the_preferred_one_would_force_a_rematch():

@@ -57,8 +57,9 @@ def arena_pairings(
 
 
 def arena_match_points(history: Sequence[Pairing], regulation: Regulation | None = None) -> dict[str, list[int]]:
-    """Each player's arena points match by match, in the order of ``history`` (unfinished pairings and byes
-    skipped): e.g. win, win, win, draw, loss, win gives ``[2, 2, 4, 2, 0, 2]``."""
+    """Each player's arena points match by match, in the order of ``history`` (the order the pairings were made,
+    which is each player's order of play; unfinished pairings and byes skipped): e.g. win, win, win, draw, loss,
+    win gives ``[2, 2, 4, 2, 0, 2]``."""
     reg = regulation or Regulation()
     out: dict[str, list[int]] = {}
     wins_in_a_row: dict[str, int] = {}

@@ -13,7 +13,7 @@ if both players of a match have withdrawn, the first one "advances" and loses it
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from nardy.flow.tournament.model import Entrant, Pairing, Standing, entrants_by_id, rank_rows
@@ -48,15 +48,32 @@ class Bracket:
         """The match length of round ``round_no`` (1-based) in points."""
         return self.lengths[min(round_no, len(self.lengths)) - 1]
 
+    def to_dict(self) -> dict[str, object]:
+        """The bracket as JSON-ready data: ``{"seeds": [...], "lengths": [...]}`` (the rest follows from them)."""
+        return {"seeds": list(self.seeds), "lengths": list(self.lengths)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Bracket:
+        """The bracket :meth:`to_dict` gave. Raises ValueError (or TypeError) on malformed data."""
+        seeds = data["seeds"]
+        lengths = data["lengths"]
+        if not isinstance(seeds, list) or not isinstance(lengths, list):
+            raise ValueError("seeds and lengths must be lists")
+        n = len(seeds)
+        return knockout_bracket([Entrant(str(pid), float(n - i)) for i, pid in enumerate(seeds)], lengths)
+
 
 def knockout_bracket(entrants: Sequence[Entrant], lengths_per_round: Sequence[int]) -> Bracket:
-    """The bracket of ``entrants`` seeded by rating (high first, then id); withdrawn entrants are left out.
+    """The bracket of ``entrants`` seeded by rating (high first, then id).
 
-    ``lengths_per_round``: match lengths by round (at least one, each >= 1). Raises ValueError with fewer than
-    two entrants, bad lengths or duplicate ids.
+    A withdrawn entrant keeps its place and loses round 1 by walkover (:func:`knockout_next`), so the bracket's
+    size does not change when a player withdraws later; leave out the players who left before the start. After
+    round 1 only ``size``, ``rounds`` and ``lengths`` are used: a bracket rebuilt from ratings that moved since
+    the start still serves (or store :meth:`Bracket.to_dict`). ``lengths_per_round``: match lengths by round (at
+    least one, each >= 1). Raises ValueError with fewer than two entrants, bad lengths or duplicate ids.
     """
     entrants_by_id(entrants)
-    present = sorted((e for e in entrants if not e.withdrawn), key=lambda e: (-e.rating, e.id))
+    present = sorted(entrants, key=lambda e: (-e.rating, e.id))
     if len(present) < 2:
         raise ValueError("a knockout needs at least two entrants")
     if not lengths_per_round or any(int(x) < 1 for x in lengths_per_round):

@@ -1,9 +1,9 @@
 """The tournament library's data: entrants, pairings, standings, the regulation and the formats (issue 44).
 
 Pure data, no I/O. Every result is a pair of *match points* in the order of :attr:`Pairing.players`: a match
-won is ``(1.0, 0.0)`` or ``(0.0, 1.0)``, long nardy's last-roll draw (RULES.md, long nardy's end of game) is
-``(0.5, 0.5)`` or ``(1.0, 1.0)`` as :attr:`Regulation.draw_points` says, a bye or a walkover is ``(1.0, 0.0)``
-for the player present, a double forfeit ``(0.0, 0.0)``.
+won is ``(1.0, 0.0)`` or ``(0.0, 1.0)``, long nardy's last-roll draw is ``(0.5, 0.5)`` or ``(1.0, 1.0)`` as
+:attr:`Regulation.draw_points` says (RULES.md "Scoring"), a bye or a walkover is ``(1.0, 0.0)`` for the player
+present, a double forfeit ``(0.0, 0.0)``.
 """
 
 from __future__ import annotations
@@ -122,8 +122,9 @@ class Standing:
 class Regulation:
     """A tournament's terms that score matches.
 
-    ``draw_points``: long nardy's last-roll draw (the player who started bears off last with a roll of doubles
-    left to bear off the rest, RULES.md) scores ``"half"`` (½-½) or ``"one"`` (1-1: both as if they had won).
+    ``draw_points``: long nardy's last-roll draw (RULES.md "Scoring", option ``last-roll``: the player who moved
+    first bore off its last checker, the other got one more roll and bore off all of its own) scores ``"half"``
+    (½-½) or ``"one"`` (1-1: both as if they had won).
     ``grace_s``: seconds a player may stay absent from a match's start before losing it (the web applies it,
     see :meth:`absence`). ``bye_points``: points of a bye (1, FIDE C.04.1 (c)). ``berserk_bonus``: arena points
     added to a berserk player's win.

@@ -27,6 +27,7 @@ from nardy.flow.tournament.matching import pair_in_order
 from nardy.flow.tournament.model import (
     Entrant,
     Pairing,
+    PairingImpossible,
     Regulation,
     Standing,
     entrants_by_id,
@@ -46,13 +47,18 @@ def swiss_pairings(
     history: Sequence[Pairing],
     round_no: int,
     regulation: Regulation | None = None,
+    *,
+    allow_rematches: bool = False,
 ) -> list[Pairing]:
     """The pairings of Swiss round ``round_no`` (1-based), given the pairings of the earlier rounds with their
     results (``history``; a match without a result counts as played with 0 points each).
 
     Returns the pairings by board (board 1 = the top-ranked player's), the bye last with its result already set
     (``(bye_points, 0)``, ``players = (id, None)``). The higher-ranked player of a pair is seat 0. Raises
-    PairingImpossible when every complete pairing would repeat a match, ValueError for duplicate ids.
+    PairingImpossible when every complete pairing would repeat a match, unless ``allow_rematches``: then the
+    bye goes to the lowest-ranked player without one, as many players as possible are paired without a rematch
+    (a maximum matching, by the same preferences: the fewest rematches) and the rest meet again by rank.
+    Raises ValueError for duplicate ids.
     """
     reg = regulation or Regulation()
     entrants_by_id(entrants)
@@ -76,7 +82,14 @@ def swiss_pairings(
         return [group[i] for i in in_group] + others
 
     bye_order = [p for p in reversed(order) if p not in had_bye] or list(reversed(order))
-    pairs, left = pair_in_order(order, allowed, candidates, bye_order)
+    try:
+        pairs, left = pair_in_order(order, allowed, candidates, bye_order)
+    except PairingImpossible:
+        if not allow_rematches:
+            raise
+        left = bye_order[:1] if len(order) % 2 else []
+        fresh, again = pair_in_order([p for p in order if p not in left], allowed, candidates, complete=False)
+        pairs = sorted(fresh + list(zip(again[::2], again[1::2])), key=lambda pr: position[pr[0]])
     out = [Pairing(round=round_no, players=(a, b), board=i + 1) for i, (a, b) in enumerate(pairs)]
     for bye in left:
         out.append(Pairing(round=round_no, players=(bye, None), result=reg.bye(), board=len(out) + 1))
