@@ -50,19 +50,13 @@ def swiss_round(
     people: Sequence[Entrant], boards: Sequence[Board], round_no: int, settings: dict
 ) -> list[core.Pairing]:
     """Round ``round_no``'s pairings of a Swiss (the bye last, its result set). When every pairing would repeat a
-    match (a small field late in a long Swiss) the repeat is allowed: the players are paired by rank."""
+    match (a small field late in a long Swiss) the fewest repeats are allowed."""
     try:
         return core.swiss_pairings(_entrants(people), history(boards), round_no, regulation(settings))
     except core.PairingImpossible:
-        pts = core.points_by_player(history(boards))
-        live = sorted((e for e in people if not e.withdrawn), key=lambda e: (-pts.get(e.id, 0.0), -e.rating, e.id))
-        out = [
-            core.Pairing(round=round_no, players=(live[i].id, live[i + 1].id), board=i // 2 + 1)
-            for i in range(0, len(live) - 1, 2)
-        ]
-        if len(live) % 2:
-            out.append(core.Pairing(round=round_no, players=(live[-1].id, None), result=(1.0, 0.0), board=len(out) + 1))
-        return out
+        return core.swiss_pairings(
+            _entrants(people), history(boards), round_no, regulation(settings), allow_rematches=True
+        )
 
 
 def _bracket(people: Sequence[Entrant], settings: dict) -> core.Bracket:
