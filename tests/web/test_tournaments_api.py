@@ -150,3 +150,18 @@ def test_a_two_player_swiss_of_one_round_ends_with_standings_csv_and_records(peo
     assert "1 point match" in z.read(names[0]).decode()
     r = ann.post(f"/api/tournaments/{tid}/leave")
     assert r.status_code == 409 and r.json()["code"] == "tour_finished"
+
+
+def test_the_live_channel_sends_the_tournament_then_each_change(people):
+    ann, bob = people[:2]
+    tid = ann.post("/api/tournaments", json=SWISS).json()["id"]
+    with bob.websocket_connect(f"/api/tournaments/{tid}/live") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "tournament" and first["tournament"]["id"] == tid
+        assert first["tournament"]["entrants"] == [] and first["tournament"]["you"]["joined"] is False
+        ann.post(f"/api/tournaments/{tid}/join")
+        got = ws.receive_json()
+        assert [e["id"] for e in got["tournament"]["entrants"]] == [ann.me["id"]]
+        assert got["tournament"]["you"]["joined"] is False  # as Bob sees it
+        ws.send_text("ping")
+        assert ws.receive_text() == "pong"
