@@ -31,6 +31,7 @@ from .services.loading import read_locked
 from .services.publishing import publish as publish_game
 from .services.saving import store_session
 from .services.tournaments import absent_side, public, step
+from .store.db import StorageUnavailable
 from .store.tournaments import pairings, tournament_book
 
 __all__ = ["TourRunner", "publish", "follow", "push", "live_rooms", "PERIOD"]
@@ -96,7 +97,9 @@ class TourRunner(PeriodicTask):
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the database is down, a game unreadable: the next round tries again
+            except StorageUnavailable:  # the database is down: the next round tries again (logged by the store)
+                pass
+            except Exception:  # a game unreadable...: the next round tries again
                 log.warning("the tournament runner's round failed", exc_info=True)
             await asyncio.sleep(self.period)
 
