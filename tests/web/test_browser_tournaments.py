@@ -143,11 +143,11 @@ def test_the_countdown_takes_the_player_to_their_game(server, people):  # noqa: 
     page.goto(server.url + "/")
     page.wait_for_selector("body[data-ready] #home:not([hidden])")
     body = knockout_body()
-    body["you"] = {"joined": True, "next_game": "g20", "starts_in": 2}
+    body["you"] = {"joined": True, "next_game": "g20", "starts_in": None}
     give(page, body)
     page.evaluate("location.hash = '#/tournament/ko8'")
     page.wait_for_selector("#tn-next:not([hidden]) #tn-countdown")
-    assert int(page.get_attribute("#tn-countdown", "data-left")) in (1, 2)
+    assert int(page.get_attribute("#tn-countdown", "data-left")) in (4, 5)
     t0 = time.monotonic()
-    page.wait_for_function("() => location.hash === '#/game/g20'", timeout=8000)
-    assert time.monotonic() - t0 < 4
+    page.wait_for_function("() => location.hash === '#/game/g20'", timeout=10000)
+    assert 3 < time.monotonic() - t0 < 7

@@ -18,7 +18,10 @@ const TOUR = {
   retry: 0,
   timer: null,       // the channel's reconnection timer
   tick: null,        // the countdown's timer
-  nextAt: null,      // {game, at: ms} the player's next game and when it starts
+  nextAt: null,      // {game, at: ms} the player's game to play and when the page opens it (null: not again)
+  startAt: null,     // when the tournament starts (ms; a waiting tournament with a start time), or null
+  endAt: null,       // when the arena ends (ms), or null
+  ping: null,        // the channel's keep-alive timer
   lang: null,        // the language the page was drawn in
   frames: 0,         // counts live frames received (tests read it)
   updates: 0,        // counts drawings (tests wait on it)
@@ -32,6 +35,8 @@ const TN_GAMES = ["backgammon", "short", "long"];
 const TN_CLOCKS = ["blitz", "rapid", "classic", "days1", "days2", "days3", "days7", "none"];
 //: The statuses of the list's filter ("" = all).
 const TN_STATUSES = ["", "waiting", "playing", "finished"];
+//: Seconds the page counts down before it opens the player's new game (a link opens it at once).
+const TN_GO_S = 5;
 //: The knockout bracket's geometry (SVG user units): a match box and the gaps between columns and boxes.
 const TN_BOX = { w: 190, h: 46, gapX: 40, gapY: 14, pad: 8 };
 
@@ -219,10 +224,10 @@ function tnDrawList() {
   const table = $("#tn-list");
   table.textContent = "";
   const head = tnEl("tr", {});
-  for (const k of ["tn_name", "tn_game", "tn_format", "tn_status", "tn_players", "tn_round", "tn_starts_at"]) head.appendChild(tnEl("th", { text: t(k) }));
+  for (const k of ["tn_name", "tn_game", "tn_format", "tn_status", "tn_players", "tn_round", "tn_starts_at", "tn_created_by"]) head.appendChild(tnEl("th", { text: t(k) }));
   table.appendChild(head);
   const rows = TOUR.list || [];
-  if (!rows.length) table.appendChild(tnEl("tr", {}, tnEl("td", { colspan: "7", class: "empty", text: t("tn_none") })));
+  if (!rows.length) table.appendChild(tnEl("tr", {}, tnEl("td", { colspan: "8", class: "empty", text: t("tn_none") })));
   for (const x of rows) {
     table.appendChild(tnEl("tr", { "data-tournament": x.id, "data-status": x.status },
       tnEl("td", {}, tnEl("a", { href: "#/tournament/" + x.id, class: "tn-open", text: x.name || t("tn_untitled") })),
@@ -231,7 +236,8 @@ function tnDrawList() {
       tnEl("td", { text: tnText("tn_status_" + x.status, x.status) }),
       tnEl("td", { class: "num", text: `${x.joined ?? 0}/${x.players ?? "?"}` }),
       tnEl("td", { class: "num", text: x.rounds ? `${x.round || 0}/${x.rounds}` : String(x.round || "") }),
-      tnEl("td", { text: x.starts_at ? new Date(x.starts_at).toLocaleString(LANG) : "" })));
+      tnEl("td", { text: x.starts_at ? new Date(x.starts_at).toLocaleString(LANG) : "" }),
+      tnEl("td", {}, x.created_by && x.created_by.name ? tnName(x.created_by) : null)));
   }
   TOUR.updates++;
 }
@@ -290,7 +296,7 @@ async function tnCreate(ev) {
 
 // ----- one tournament ----------------------------------------------------------------------------------
 async function tnOpen(id) {
-  if (TOUR.id !== id) { tnClose(); TOUR.id = id; TOUR.data = null; TOUR.nextAt = null; tnDraw(); }
+  if (TOUR.id !== id) { tnClose(); Object.assign(TOUR, { id, data: null, nextAt: null, startAt: null, endAt: null }); tnDraw(); }
   TOUR.wanted = true;
   $("#tn-error").textContent = "";
   tnLive();
@@ -310,15 +316,22 @@ async function tnFetch() {
   }
 }
 
-// A new state of the tournament (an answer or a live frame); a frame without "you" keeps the last one.
+// A new state of the tournament (an answer or a live frame); a frame without "you" keeps the last one. The
+// countdowns: to the start (you.starts_in), to the arena's end (ends_in), and TN_GO_S seconds to opening the
+// player's game (you.next_game, a game not opened here before).
 function tnShow(d) {
   if (!d.you && TOUR.data && TOUR.data.you) d = { ...d, you: TOUR.data.you };
   TOUR.data = d;
   const you = d.you || {};
-  if (you.next_game) {
-    const at = you.starts_in ? Date.now() + you.starts_in * 1000 : Date.now();
-    if (!TOUR.nextAt || TOUR.nextAt.game !== you.next_game || you.starts_in != null) TOUR.nextAt = { game: you.next_game, at };
-  } else TOUR.nextAt = null;
+  const now = Date.now();
+  TOUR.startAt = d.status === "waiting" && you.starts_in != null ? now + you.starts_in * 1000 : null;
+  TOUR.endAt = d.status === "playing" && d.ends_in != null ? now + d.ends_in * 1000 : null;
+  const g = you.next_game || null;
+  if (!g) TOUR.nextAt = null;
+  else if (!TOUR.nextAt || TOUR.nextAt.game !== g) {
+    const seen = TOUR.opened === g || (typeof recall === "function" && recall("opened", g) !== null);
+    TOUR.nextAt = { game: g, at: seen ? null : now + TN_GO_S * 1000 };
+  }
   tnDraw();
 }
 
@@ -342,16 +355,21 @@ function tnLive() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/api/tournaments/${id}/live`);
   TOUR.ws = ws;
-  ws.onopen = () => { TOUR.retry = 0; tnLiveMark(true); if (TOUR.data) tnFetch(); };
+  ws.onopen = () => {
+    TOUR.retry = 0;
+    tnLiveMark(true);
+    TOUR.ping = setInterval(() => { if (ws.readyState === 1) ws.send("ping"); }, 20000);
+  };
   ws.onmessage = (ev) => {
+    if (ev.data === "pong") return;
     let m;
     try { m = JSON.parse(ev.data); } catch (e) { return; }
     if (!m || m.type !== "tournament" || !m.tournament || TOUR.ws !== ws || TOUR.id !== id) return;
     TOUR.frames++;
-    tnShow(m.tournament);
-    if (!m.tournament.you) tnFetch();   // this player's part ("you") from the page's own request
+    tnShow(m.tournament);   // each connection's frames carry its own player's part ("you")
   };
   ws.onclose = () => {
+    clearInterval(TOUR.ping);
     if (TOUR.ws === ws) TOUR.ws = null;
     tnLiveMark(false);
     if (!TOUR.wanted || TOUR.id !== id) return;
@@ -370,6 +388,7 @@ function tnLiveMark(on) {
 function tnClose() {
   TOUR.wanted = false;
   clearTimeout(TOUR.timer);
+  clearInterval(TOUR.ping);
   clearInterval(TOUR.tick);
   TOUR.tick = null;
   const ws = TOUR.ws;
@@ -419,36 +438,69 @@ function tnDrawActions(d) {
   if (mine && mine.withdrawn) $("#tn-error").textContent = t("tn_withdrawn");
 }
 
-// The player's next game: "starts in 0:12" counting down, then the game opened (once: coming back to the
-// tournament's page does not open it again); a link to it all the while.
+function tnClockText(ms) {
+  const left = Math.max(0, Math.ceil((ms - Date.now()) / 1000));
+  const h = Math.floor(left / 3600), m = Math.floor(left / 60) % 60, sec = String(left % 60).padStart(2, "0");
+  return { left, text: h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}` };
+}
+
+// The countdowns' box: the start, the arena's end, and the player's game: "Your game starts in 0:04" counting
+// down, then the game opened (once: coming back to the tournament's page does not open it again), with a link
+// to it all the while and, in an arena with berserk, the Berserk button.
 function tnDrawNext() {
   const box = $("#tn-next");
-  const n = TOUR.nextAt;
-  box.hidden = !n;
+  const n = TOUR.nextAt, d = TOUR.data;
   clearInterval(TOUR.tick);
   TOUR.tick = null;
-  if (!n) return;
+  box.hidden = !(n || TOUR.startAt || TOUR.endAt);
   box.textContent = "";
+  if (box.hidden) return;
+  const when = tnEl("span", { id: "tn-when" });
   const text = tnEl("span", { id: "tn-countdown" });
-  box.append(text, " ", tnEl("a", { id: "tn-next-link", class: "button primary", href: "#/game/" + n.game, text: t("tn_go_to_game") }));
+  box.append(when, text);
+  if (n) {
+    box.append(tnEl("a", { id: "tn-next-link", class: "button primary", href: "#/game/" + n.game, text: t("tn_go_to_game"),
+      on: { click: () => tnOpened(n.game) } }));
+    const mine = d && S.me ? (d.pairings || []).find((p) => p.game === n.game) : null;
+    const side = mine ? mine.players.findIndex((x) => x && x.id === S.me.id) : -1;
+    if (d && d.format === "arena" && d.settings && d.settings.berserk && side >= 0 && !(mine.berserk || [])[side]) {
+      box.append(tnEl("button", { id: "tn-berserk", type: "button", class: "secondary", text: t("tn_berserk_now"),
+        on: { click: () => tnBerserk(n.game) } }));
+    }
+  }
   const step = () => {
-    const left = Math.max(0, Math.ceil((n.at - Date.now()) / 1000));
-    text.dataset.left = String(left);
-    text.textContent = left > 0 ? t("tn_next_in", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` }) : t("tn_next_now");
-    if (left > 0 || TOUR.opened === n.game || $("#tournament").hidden) return;
-    clearInterval(TOUR.tick);
-    TOUR.tick = null;
-    TOUR.opened = n.game;
-    if (typeof remember === "function") remember("opened", n.game, "1");
+    const parts = [];
+    if (TOUR.startAt) parts.push(t("tn_starts_in", { time: tnClockText(TOUR.startAt).text }));
+    if (TOUR.endAt) parts.push(t("tn_ends_in", { time: tnClockText(TOUR.endAt).text }));
+    when.textContent = parts.join(" · ");
+    if (!n) { text.textContent = ""; return; }
+    if (n.at === null) { text.textContent = t("tn_your_game"); text.dataset.left = ""; return; }
+    const c = tnClockText(n.at);
+    text.dataset.left = String(c.left);
+    text.textContent = t("tn_next_in", { time: c.text });
+    if (c.left > 0 || $("#tournament").hidden || TOUR.nextAt !== n) return;
+    tnOpened(n.game);
     location.hash = "#/game/" + n.game;
   };
-  const seen = typeof recall === "function" && recall("opened", n.game) !== null;
-  if (seen && TOUR.opened !== n.game) TOUR.opened = n.game;
   TOUR.tick = setInterval(step, 250);
   step();
 }
 
+// The player's game g is opened (by the countdown or the link): not opened by the countdown again.
+function tnOpened(g) {
+  TOUR.opened = g;
+  if (TOUR.nextAt && TOUR.nextAt.game === g) TOUR.nextAt.at = null;
+  if (typeof remember === "function") remember("opened", g, "1");
+}
+
+// Arena: berserk in one's game before one's first move (half the clock, a point more for a win).
+async function tnBerserk(game) {
+  $("#tn-error").textContent = "";
+  try { await api("POST", `/api/tournaments/${TOUR.id}/berserk`, { game }); await tnFetch(); } catch (e) { $("#tn-error").textContent = e.message; }
+}
+
 function tnSettingValue(k, v) {
+  if (k === "cube" && v == null) return t("tn_game_default");
   if (v === null || v === undefined || v === "") return "—";
   if (typeof v === "boolean") return t(v ? "tn_yes" : "tn_no");
   if (k === "clock") return tnClockName(v);
@@ -468,7 +520,7 @@ function tnDrawSettings(d) {
   dl.textContent = "";
   const s = { game: d.game, format: d.format, ...(d.settings || {}) };
   for (const [k, v] of Object.entries(s)) {
-    if (k === "name" || k === "id") continue;
+    if (tnText("tn_set_" + k, null) === null || (v == null && k !== "cube")) continue;   // shown: the terms the page knows
     dl.append(tnEl("dt", { "data-key": k, text: tnText("tn_set_" + k, k) }), tnEl("dd", { "data-key": k, text: tnSettingValue(k, v) }));
   }
 }
