@@ -62,11 +62,14 @@ from .routers import (
     rollouts,
     seeding,
     social,
+    tournaments,
 )
 from .services import chat as chat_live
 from .services import publishing, seats
 from .services.live import ClockKeeper, Hub
 from .store.storage import Storage
+from .tourrunner import TourRunner
+from .tourrunner import follow as tour_follow
 
 __all__ = ["create_app", "settle_gc"]
 
@@ -152,6 +155,8 @@ def create_app(
     app.state.cluster.on("seats", lambda key: seats.heard(app, key))  # a seat's connections elsewhere (presence)
     app.state.cluster.on_resync(lambda: seats.resend(app))
     app.state.cluster.on_resync(lambda: lobby.publish_lobby(app))
+    app.state.cluster.on("tour", lambda key: tour_follow(app, key))  # a tournament changed in another process
+    app.state.tour_runner = TourRunner(app)  # issue 44: steps the tournaments (once across processes)
     app.state.action_lane = ActionLane()
     app.state.allow_seeds = allow_seeds
     app.state.hub = Hub()
@@ -191,6 +196,7 @@ def create_app(
     app.include_router(rollouts.router)
     app.include_router(editor.router)
     app.include_router(chat.router)
+    app.include_router(tournaments.router)
     return app
 
 
@@ -207,9 +213,11 @@ async def _lifespan(app):
         logging.getLogger("nardy.web").warning("could not resume the clocks", exc_info=True)
     keeper.start()
     app.state.presence_keeper.start()
+    app.state.tour_runner.start()
     if getattr(app.state, "freeze_gc", False):
         settle_gc()
     yield
+    await app.state.tour_runner.stop()
     await app.state.presence_keeper.stop()
     await keeper.stop()
     await cluster.stop()

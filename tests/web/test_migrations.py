@@ -26,6 +26,7 @@ from alembic.runtime.migration import MigrationContext
 from nardy.web.sessions import new_session
 from nardy.web.store import community as _community  # noqa: F401  (its tables in the metadata)
 from nardy.web.store import social as _social  # noqa: F401  (its tables in the metadata)
+from nardy.web.store import tournaments as _tournaments  # noqa: F401  (its tables in the metadata)
 from nardy.web.store.db import SCHEMA_HEAD, StorageError, metadata, migrate, normalise_url
 from nardy.web.store.storage import Storage
 
@@ -44,6 +45,9 @@ NEW_TABLES = {"nardy_users", "nardy_auth_sessions", "nardy_server"} | {
     "nardy_chat_messages",
     "nardy_chat_mutes",
     "nardy_chat_reports",
+    "nardy_tournaments",
+    "nardy_tournament_entrants",
+    "nardy_tournament_pairings",
 }
 NEW_GAME_COLUMNS = {"owner", "seat0", "seat1", "visibility", "invite_hash", "clock_due", "base_revision"}
 
@@ -87,7 +91,7 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     url = empty_db
     st = Storage(url)
     tables, cols, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0010"
+    assert rev == SCHEMA_HEAD == "0012"
     assert tables == {"alembic_version", "nardy_games"} | NEW_TABLES
     assert NEW_GAME_COLUMNS <= cols
     # what the revisions made is what nardy.web.store.storage's tables describe (names, types, indexes)
@@ -308,7 +312,7 @@ def test_0008_adds_the_stored_analyses_and_a_downgrade_drops_them_keeping_the_ga
     st.close()
     st = Storage(url)
     tables, _, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0010" and "nardy_analyses" in tables
+    assert rev == SCHEMA_HEAD == "0012" and "nardy_analyses" in tables
     assert st.get(g.id).data == {"v": 8}
     assert st.get_analysis(g.id, 0) is None
     assert st.put_analysis(g.id, 0, "expert", {"decisions": []}) is not None

@@ -124,7 +124,7 @@ server = Table(
 
 
 #: The newest schema revision (:mod:`nardy.web.migrations`); a database is brought to it when opened.
-SCHEMA_HEAD = "0010"
+SCHEMA_HEAD = "0012"
 
 
 #: The revision that matches a database made before Alembic (only ``nardy_games``, no ``alembic_version``).
