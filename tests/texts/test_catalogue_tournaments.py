@@ -18,7 +18,7 @@ FAMILIES = {
     "tn_status_": ("waiting", "playing", "finished"),
     "tn_format_": ("swiss", "arena", "knockout"),
     "tn_draw_": ("half", "one"),
-    "tn_tb_": ("buchholz", "sonneborn_berger", "performance"),
+    "tn_tb_": ("buchholz", "sonneborn_berger", "performance", "round"),
     "tn_set_": (
         "game", "format", "rounds", "length", "lengths", "duration_min", "clock", "rated", "players",
         "starts_at", "berserk", "draw_points", "crawford", "cube", "grace_s",

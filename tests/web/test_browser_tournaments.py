@@ -1,9 +1,12 @@
 """Tournament pages in a real browser (Playwright, Debian's chromium, against ``nardy serve``; issue 44).
 
-The knockout bracket's drawing is checked on a tournament whose state the test gives the page (a fixed body of
-``GET /api/tournaments/{id}`` and frames of its live channel, routed by Playwright): eight entrants seeded 1 v 8,
-first round played, semi-finals paired, the final still empty. Skipped when chromium or the playwright package
-is missing, like tests/web/test_browser.py."""
+Against the real server: a player signed in in the browser makes a Swiss of four with the page's form and
+joins; three accounts join over HTTP; the tournament starts, the page shows the pairings and, live, the
+standings as games end; the countdown takes the player to each of their games; the texts in Russian. A knockout
+of four made over HTTP shows its bracket, whose final fills in live. The drawing of a bigger bracket (eight
+seeded 1 v 8, a bot) is checked on a state the test gives the page (``GET /api/tournaments/{id}`` and frames of
+its live channel routed by Playwright). Skipped when chromium or the playwright package is missing, like
+tests/web/test_browser.py."""
 
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ from . import test_browser as tb
 from .helpers import serve_sqlite
 from .test_browser_lobby import people, register, shots  # noqa: F401  (fixtures)
 from .test_browser_online import shot
+from .test_browser_profile import Player
+from .test_lobby import finish_by_resignation
 
 pytestmark = [*tb.pytestmark, pytest.mark.slow]
 browser = tb.browser
@@ -151,3 +156,191 @@ def test_the_countdown_takes_the_player_to_their_game(server, people):  # noqa: 
     t0 = time.monotonic()
     page.wait_for_function("() => location.hash === '#/game/g20'", timeout=10000)
     assert 3 < time.monotonic() - t0 < 7
+
+
+# ----- against the real server ---------------------------------------------------------------------------------
+def wait_body(c, tid: str, check, timeout: float = 30.0) -> dict:
+    """GET the tournament until ``check(body)`` holds (the server's runner steps it every second)."""
+    end = time.monotonic() + timeout
+    while True:
+        body = c.get(f"/api/tournaments/{tid}").json()
+        if check(body):
+            return body
+        assert time.monotonic() < end, body
+        time.sleep(0.2)
+
+
+def board_of(body: dict, uid: str, rnd: int) -> dict:
+    return next(p for p in body["pairings"] if p["round"] == rnd and uid in [x and x["id"] for x in p["players"]])
+
+
+def standings(page) -> list[tuple[str, str]]:
+    """The standings' rows as shown: (player id, points)."""
+    rows = page.eval_on_selector_all(
+        "#tn-standings tr[data-id]",
+        "(trs) => trs.map((tr) => [tr.dataset.id, tr.querySelector('.tn-pts').textContent])",
+    )
+    return [tuple(r) for r in rows]
+
+
+def page_resigns(page, gid: str):
+    """The browser's player resigns their 1-point match (through the page's own api())."""
+    page.evaluate(
+        """async (g) => { const v = await api("GET", `/api/games/${g}`);
+        await api("POST", `/api/games/${g}/actions`, { action: "resign", level: 0, seq: v.seq }); }""",
+        gid,
+    )
+
+
+def accepts(c, gid: str):
+    v = c.get(f"/api/games/{gid}").json()
+    r = c.post(f"/api/games/{gid}/actions", json={"action": "accept", "seq": v["seq"]})
+    assert r.status_code == 200 and r.json()["match_over"], r.text
+
+
+def test_a_swiss_made_on_the_page_starts_updates_live_and_takes_the_player_to_their_games(server, people, shots):  # noqa: F811
+    stamp = int(time.time() * 1000) % 100000
+    (page,) = people(1)
+    me = f"Tia{stamp}"
+    register(page, server, me)
+    uid = page.evaluate("window.nardy.me.id")
+    # the form: a Swiss of four, two rounds, 1-point matches, blitz, unrated
+    page.click("#btn-tournaments")
+    page.wait_for_selector("#tournaments:not([hidden])")
+    page.click("#tn-new")
+    page.wait_for_selector("#tn-form:not([hidden])")
+    assert page.is_hidden("#tn-duration") and page.is_hidden("#tn-lengths") and page.is_visible("#tn-rounds")
+    page.select_option("#tn-game", "long")
+    assert page.is_visible("#tn-draw")
+    page.select_option("#tn-format", "arena")
+    assert page.is_visible("#tn-duration") and page.is_visible("#tn-berserk") and page.is_hidden("#tn-rounds")
+    page.select_option("#tn-format", "swiss")
+    page.fill("#tn-name", f"Swiss {stamp}")
+    page.fill("#tn-rounds", "2")
+    page.fill("#tn-length", "1")
+    page.select_option("#tn-clock", "blitz")
+    page.fill("#tn-players", "4")
+    page.set_checked("#tn-rated", False)
+    page.click("#tn-create")
+    page.wait_for_function("() => /^#\\/tournament\\/[0-9A-Za-z_-]+$/.test(location.hash)")
+    tid = page.evaluate("location.hash").split("/")[-1]
+    page.wait_for_function("(id) => window.nardyTour.data && window.nardyTour.data.id === id", arg=tid)
+    assert page.inner_text("#tn-title") == f"Swiss {stamp}"
+    assert page.inner_text("#tn-settings dd[data-key='rounds']") == "2"
+    assert page.inner_text("#tn-settings dd[data-key='draw_points']") == "½ each"
+    assert page.is_visible("#tn-join") and page.is_hidden("#tn-leave")
+    # join on the page: the entrant is listed live (the page's own frame), "Leave" instead of "Join"
+    page.click("#tn-join")
+    page.wait_for_selector(f"#tn-entrants li[data-entrant='{uid}']")
+    page.wait_for_selector("#tn-leave:not([hidden])")
+    # the list shows it
+    others = [Player(server.url, f"{n}{stamp}") for n in ("Uma", "Vic", "Wes")]
+    frames = page.evaluate("window.nardyTour.frames")
+    for c in others:
+        assert c.post(f"/api/tournaments/{tid}/join").status_code == 200
+    # the fourth makes it start: the pairings appear live, and the countdown takes the player to their game
+    page.wait_for_function("(n) => window.nardyTour.frames > n", arg=frames)
+    page.wait_for_selector("#tn-games table.tn-round[data-round='1'] tr[data-game]", timeout=20000)
+    page.wait_for_selector("#tn-next:not([hidden]) #tn-countdown[data-left]")
+    assert page.is_visible("#tn-withdraw") and page.is_hidden("#tn-join")
+    shot(page, shots, "tournament-swiss-paired")
+    body = others[0].get(f"/api/tournaments/{tid}").json()
+    mine = board_of(body, uid, 1)
+    assert len([p for p in body["pairings"] if p["round"] == 1]) == 2
+    assert page.get_attribute("#tn-next-link", "href") == f"#/game/{mine['game']}"
+    page.wait_for_function("(g) => location.hash === '#/game/' + g", arg=mine["game"], timeout=10000)
+    page.wait_for_selector("#play:not([hidden])")
+    # back on the tournament's page the same game is not opened again
+    page.evaluate("(id) => { location.hash = '#/tournament/' + id; }", tid)
+    page.wait_for_selector("#tournament:not([hidden]) #tn-next:not([hidden])")
+    page.wait_for_function("() => window.nardyTour.nextAt && window.nardyTour.nextAt.at === null")
+    assert page.inner_text("#tn-countdown") == "Your game is on"
+    # the other board ends: its result and the standings change live
+    by_id = {c.me["id"]: c for c in others}
+    rival = next(x["id"] for x in mine["players"] if x["id"] != uid)
+    other = next(p for p in body["pairings"] if p["round"] == 1 and p is not mine)
+    a, b = (by_id[x["id"]] for x in other["players"])
+    frames = page.evaluate("window.nardyTour.frames")
+    finish_by_resignation(b, a, other["game"])  # the second resigns
+    page.wait_for_function("(n) => window.nardyTour.frames > n", arg=frames)
+    page.wait_for_selector(f"#tn-games tr[data-game='{other['game']}'] a.tn-analysis")
+    assert page.inner_text(f"#tn-games tr[data-game='{other['game']}'] .tn-result") == "1–0"
+    assert standings(page)[0] == (a.me["id"], "1")
+    # the player's own board: they resign, the rival accepts; round 2 is paired and the countdown opens it
+    page_resigns(page, mine["game"])
+    accepts(by_id[rival], mine["game"])
+    page.wait_for_selector("#tn-games table.tn-round[data-round='2'] tr[data-game]", timeout=20000)
+    pts = dict(standings(page))
+    assert (pts[uid], pts[rival], pts[a.me["id"]], pts[b.me["id"]]) == ("0", "1", "1", "0")
+    assert page.locator("#tn-standings th[data-tb='buchholz']").count() == 1
+    body = others[0].get(f"/api/tournaments/{tid}").json()
+    second = board_of(body, uid, 2)
+    assert rival not in [x["id"] for x in second["players"]]  # no rematch; score groups: 0 v 0
+    shot(page, shots, "tournament-swiss-round2")
+    page.wait_for_function("(g) => location.hash === '#/game/' + g", arg=second["game"], timeout=10000)
+    # in Russian
+    page.evaluate("(id) => { location.hash = '#/tournament/' + id; }", tid)
+    page.wait_for_selector("#tournament:not([hidden]) #tn-standings")
+    n = updates(page)
+    page.select_option("#lang", "ru")
+    drawn(page, n)
+    assert page.inner_text("#tn-board-title") == "Турнирная таблица"
+    assert page.inner_text("#tn-status") == "идёт"
+    assert "Бухгольц" in page.inner_text("#tn-standings")
+    assert page.inner_text("#tn-withdraw") == "Сняться с турнира"
+    assert page.inner_text("#btn-tournaments") == "Турниры"
+    shot(page, shots, "tournament-swiss-ru")
+    page.select_option("#lang", "en")
+    # the list, filtered by status
+    page.click("#btn-tournaments")
+    page.wait_for_selector(f"#tn-list tr[data-tournament='{tid}']")
+    n = updates(page)
+    page.select_option("#tn-filter", "finished")
+    drawn(page, n)
+    assert page.locator(f"#tn-list tr[data-tournament='{tid}']").count() == 0
+    n = updates(page)
+    page.select_option("#tn-filter", "playing")
+    drawn(page, n)
+    assert page.get_attribute(f"#tn-list tr[data-tournament='{tid}'] a.tn-open", "href") == f"#/tournament/{tid}"
+
+
+def test_a_knockout_of_four_shows_its_bracket_and_the_final_fills_in_live(server, people, shots):  # noqa: F811
+    stamp = int(time.time() * 1000) % 100000
+    four = [Player(server.url, f"{n}{stamp}") for n in ("Kai", "Lea", "Max", "Ned")]
+    terms = {"game": "backgammon", "format": "knockout", "length": 1, "lengths": [1, 1], "clock": "blitz", "players": 4}
+    r = four[0].post("/api/tournaments", json={**terms, "name": f"Cup {stamp}"})
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    for c in four:
+        assert c.post(f"/api/tournaments/{tid}/join").status_code == 200
+    body = wait_body(four[0], tid, lambda b: b["status"] == "playing" and len(b["pairings"]) == 2)
+    (page,) = people(1)
+    page.goto(server.url + f"/#/tournament/{tid}")
+    page.wait_for_selector("#tournament:not([hidden]) #tn-bracket g.tn-match")
+    slots = page.eval_on_selector_all(
+        "#tn-bracket g.tn-match", "(gs) => gs.map((g) => [g.dataset.round, g.dataset.game])"
+    )
+    semis = [p["game"] for p in body["pairings"]]
+    assert slots == [["1", semis[0]], ["1", semis[1]], ["2", ""]]
+    assert page.inner_text("#tn-board-title") == "Bracket" and page.is_hidden("#tn-join")  # under way
+    # both semi-finals end: the winners are bold and the final is paired, live
+    by_id = {c.me["id"]: c for c in four}
+    winners = []
+    for p in body["pairings"]:
+        w, loser = (by_id[x["id"]] for x in p["players"])
+        finish_by_resignation(loser, w, p["game"])
+        winners.append(w.me["id"])
+    page.wait_for_function(
+        "() => { const g = document.querySelector('#tn-bracket g.tn-match[data-round=\"2\"]');"
+        " return g && g.dataset.game; }",
+        timeout=20000,
+    )
+    bold = page.eval_on_selector_all(
+        "#tn-bracket g[data-round='1'] text.tn-bracket-name.won", "(ts) => ts.map((t) => t.dataset.player)"
+    )
+    assert bold == winners
+    final = page.eval_on_selector_all(
+        "#tn-bracket g[data-round='2'] text.tn-bracket-name", "(ts) => ts.map((t) => t.dataset.player)"
+    )
+    assert sorted(final) == sorted(winners)
+    shot(page, shots, "tournament-knockout-live")

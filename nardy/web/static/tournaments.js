@@ -296,7 +296,8 @@ async function tnCreate(ev) {
 
 // ----- one tournament ----------------------------------------------------------------------------------
 async function tnOpen(id) {
-  if (TOUR.id !== id) { tnClose(); Object.assign(TOUR, { id, data: null, nextAt: null, startAt: null, endAt: null }); tnDraw(); }
+  if (TOUR.id !== id) { tnClose(); Object.assign(TOUR, { id, data: null, nextAt: null, startAt: null, endAt: null }); }
+  tnDraw();   // what is known at once (coming back: the last state, its countdowns going on)
   TOUR.wanted = true;
   $("#tn-error").textContent = "";
   tnLive();
