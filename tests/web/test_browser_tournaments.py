@@ -344,3 +344,30 @@ def test_a_knockout_of_four_shows_its_bracket_and_the_final_fills_in_live(server
     )
     assert sorted(final) == sorted(winners)
     shot(page, shots, "tournament-knockout-live")
+
+
+def test_an_arena_shows_its_leaderboard_its_end_and_the_berserk_button(server, people):  # noqa: F811
+    stamp = int(time.time() * 1000) % 100000
+    (page,) = people(1)
+    register(page, server, f"Ari{stamp}")
+    uid = page.evaluate("window.nardy.me.id")
+    terms = {"game": "short", "format": "arena", "duration_min": 30, "berserk": True, "length": 1, "players": 2}
+    tid = page.evaluate("(b) => api('POST', '/api/tournaments', b).then((r) => r.id)", terms)
+    page.evaluate("(id) => { location.hash = '#/tournament/' + id; }", tid)
+    page.wait_for_selector("#tournament:not([hidden]) #tn-join:not([hidden])")
+    page.click("#tn-join")
+    page.wait_for_selector("#tn-leave:not([hidden])")
+    rival = Player(server.url, f"Bea{stamp}")
+    assert rival.post(f"/api/tournaments/{tid}/join").status_code == 200
+    page.wait_for_selector("#tn-next:not([hidden]) #tn-berserk-now", timeout=20000)
+    assert page.inner_text("#tn-board-title") == "Leaderboard"
+    assert page.locator("#tn-standings th[data-tb='performance']").count() == 1
+    assert page.inner_text("#tn-when").startswith("The arena ends in 29:") or "30:00" in page.inner_text("#tn-when")
+    gid = page.get_attribute("#tn-next-link", "href").split("/")[-1]
+    page.click("#tn-berserk-now")
+    page.wait_for_function(
+        "(u) => window.nardyTour.data.pairings.some((p) => p.berserk[p.players.findIndex((x) => x && x.id === u)])",
+        arg=uid,
+    )
+    assert page.locator("#tn-berserk-now").count() == 0 and page.inner_text("#tn-error") == ""
+    page.wait_for_function("(g) => location.hash === '#/game/' + g", arg=gid, timeout=10000)

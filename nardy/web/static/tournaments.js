@@ -101,6 +101,11 @@ function tnBuild() {
     on: { click: () => { location.hash = "#/tournaments"; } } });
   const lobby = document.getElementById("btn-lobby");
   nav.insertBefore(btn, lobby ? lobby.nextSibling : nav.firstChild);
+  // on a phone the header has no room for the button (tournaments.css hides it): links on home and the lobby
+  const links = document.querySelector("#home .home-links");
+  if (links) links.append(" ", tnEl("a", { href: "#/tournaments", id: "tn-home-link", "data-i18n": "tn_tournaments" }));
+  const lobbySec = document.getElementById("lobby");
+  if (lobbySec) lobbySec.prepend(tnEl("p", { class: "tn-lobby-link" }, tnEl("a", { href: "#/tournaments", "data-i18n": "tn_tournaments" })));
   const sel = (id, values) => { const s = tnEl("select", { id }); for (const v of values) s.appendChild(tnEl("option", { value: v })); return s; };
   const num = (id, min, max, value) => tnEl("input", { id, type: "number", min: String(min), max: String(max), value: String(value) });
   const field = (cls, key, input) => tnEl("label", { class: cls }, tnEl("span", { "data-i18n": key }), input);
@@ -465,7 +470,7 @@ function tnDrawNext() {
     const mine = d && S.me ? (d.pairings || []).find((p) => p.game === n.game) : null;
     const side = mine ? mine.players.findIndex((x) => x && x.id === S.me.id) : -1;
     if (d && d.format === "arena" && d.settings && d.settings.berserk && side >= 0 && !(mine.berserk || [])[side]) {
-      box.append(tnEl("button", { id: "tn-berserk", type: "button", class: "secondary", text: t("tn_berserk_now"),
+      box.append(tnEl("button", { id: "tn-berserk-now", type: "button", class: "secondary", text: t("tn_berserk_now"),
         on: { click: () => tnBerserk(n.game) } }));
     }
   }
