@@ -83,7 +83,7 @@ class CreateBody(BaseModel):
     rounds: int | None = Field(None, ge=1, le=15, description="Swiss: the number of rounds")
     length: int = Field(1, ge=1, le=25, description="match length in points")
     lengths: list[int] | None = Field(None, max_length=8, description="knockout: the match length of each round")
-    duration_min: int | None = Field(None, ge=1, le=24 * 60, description="arena: minutes of play")
+    duration_min: float | None = Field(None, ge=0.1, le=24 * 60, description="arena: minutes of play")
     clock: Literal["none", "blitz", "rapid", "classic"] | ClockBody | DaysBody | None = Field(
         "blitz", description="as lobby challenges: a preset, times in seconds, or {days}"
     )
@@ -94,7 +94,7 @@ class CreateBody(BaseModel):
     draw_points: Literal["half", "one"] = Field("half", description="long nardy's last-roll draw: ½-½ or 1-1")
     crawford: bool = Field(True, description="the Crawford rule in matches")
     cube: bool | None = Field(None, description="the doubling cube (default: the game's own)")
-    grace_s: int = Field(120, ge=10, le=7 * 86400, description="seconds a player may be absent at a board's start")
+    grace_s: int = Field(120, ge=5, le=7 * 86400, description="seconds a player may be absent at a board's start")
 
     @model_validator(mode="after")
     def _fit(self):
