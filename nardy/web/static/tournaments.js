@@ -611,7 +611,7 @@ function tnBracket(d) {
   const centre = (r, i) => pad + (H - 2 * pad) * (i + 0.5) / (size / 2 ** (r + 1));
   for (let r = 0; r < nRounds; r++) {
     const count = size / 2 ** (r + 1);
-    const here = ps.filter((p) => p.round === first + r);
+    const here = ps.filter((p) => p.round === first + r).sort((a, b) => (a.board ?? 0) - (b.board ?? 0));   // bracket order
     const x = pad + r * (w + gapX);
     tnSvg("text", { class: "tn-bracket-round", x: x + w / 2, y: 11, "text-anchor": "middle",
       text: r === nRounds - 1 ? t("tn_final") : t("tn_round_n", { round: first + r }) }, svg);
