@@ -371,3 +371,26 @@ def test_an_arena_shows_its_leaderboard_its_end_and_the_berserk_button(server, p
     )
     assert page.locator("#tn-berserk-now").count() == 0 and page.inner_text("#tn-error") == ""
     page.wait_for_function("(g) => location.hash === '#/game/' + g", arg=gid, timeout=10000)
+
+
+def test_a_knockout_of_five_gives_the_top_three_seeds_byes_in_the_bracket(server, people):  # noqa: F811
+    stamp = int(time.time() * 1000) % 100000
+    five = [Player(server.url, f"{n}{stamp}") for n in ("Oda", "Pia", "Quin", "Rex", "Sol")]
+    terms = {"game": "backgammon", "format": "knockout", "length": 1, "clock": "blitz", "players": 5}
+    tid = five[0].post("/api/tournaments", json=terms).json()["id"]
+    for c in five:
+        assert c.post(f"/api/tournaments/{tid}/join").status_code == 200
+    body = wait_body(five[0], tid, lambda b: b["status"] == "playing" and b["pairings"])
+    first = [p for p in body["pairings"] if p["round"] == 1]
+    assert len(first) == 4 and sum(p["players"][1] is None for p in first) == 3
+    (page,) = people(1)
+    page.goto(server.url + f"/#/tournament/{tid}")
+    page.wait_for_selector("#tournament:not([hidden]) #tn-bracket g.tn-match")
+    rounds = page.eval_on_selector_all("#tn-bracket g.tn-match", "(gs) => gs.map((g) => g.dataset.round)")
+    assert rounds.count("1") == 4 and rounds.count("2") == 2 and rounds.count("3") == 1
+    names = page.eval_on_selector_all(
+        "#tn-bracket g[data-round='1'] text.tn-bracket-name", "(ts) => ts.map((t) => t.textContent)"
+    )
+    assert names.count("bye") == 3
+    played = next(p for p in first if p["players"][1] is not None)
+    assert page.locator(f"#tn-bracket g.tn-match[data-game='{played['game']}']").count() == 1
