@@ -85,7 +85,7 @@ function gameQuery() {
 function route() {
   hideLobby();   // lobby.js
   $("#refused").hidden = true;
-  if (profileRoute()) return;   // profile.js: #/player/{name}
+  if (tournamentRoute() || profileRoute()) return;   // tournaments.js: #/tournament(s)/…; profile.js: #/player/{name}
   if (location.hash.startsWith("#/lobby")) return showLobby();
   // an invitation link: /join/{id}#{token} (the token stays in the fragment, never sent to a server)
   const j = location.pathname.match(/^\/join\/([0-9a-zA-Z]+)\/?$/);
