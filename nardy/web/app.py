@@ -62,6 +62,7 @@ from .routers import (
     rollouts,
     seeding,
     social,
+    tokens,
 )
 from .services import chat as chat_live
 from .services import publishing, seats
@@ -180,6 +181,7 @@ def create_app(
     app.include_router(online.router)
     app.include_router(seeding.router)
     app.include_router(auth.router)
+    app.include_router(tokens.router)  # issue 44: API tokens (Bearer)
     app.include_router(dicetest.router)
     app.include_router(profiles.router)  # before lobby's /api/players/{uid}
     app.include_router(lobby.router)

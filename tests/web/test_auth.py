@@ -153,7 +153,7 @@ def test_guest_names_need_not_be_unique_and_a_guest_asking_again_is_renamed(app)
         ub = b.post("/api/auth/guest", json={"name": "guest"}).json()["user"]
         assert ua["id"] != ub["id"]
         again = a.post("/api/auth/guest", json={"name": "Renamed"}, headers=csrf_of(a)).json()["user"]
-        assert again == {"id": ua["id"], "name": "Renamed", "guest": True}
+        assert again == {"id": ua["id"], "name": "Renamed", "guest": True, "bot": False}
 
 
 @pytest.mark.parametrize(
@@ -264,7 +264,7 @@ def test_a_guest_who_registers_keeps_their_id_and_gets_a_new_session(app, client
         json={"name": "Member", "password": "password1"},
         headers={"X-CSRF-Token": g.json()["csrf"]},
     )
-    assert r.status_code == 201 and r.json()["user"] == {"id": gid, "name": "Member", "guest": False}
+    assert r.status_code == 201 and r.json()["user"] == {"id": gid, "name": "Member", "guest": False, "bot": False}
     assert cookies_of(r)["nardy_session"]["value"] != old_token
     assert [(u.id, u.kind) for u in db_rows(app, users)] == [(gid, "account")]
     assert len(db_rows(app, auth_sessions)) == 1  # the guest's session ended

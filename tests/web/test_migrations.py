@@ -44,6 +44,7 @@ NEW_TABLES = {"nardy_users", "nardy_auth_sessions", "nardy_server"} | {
     "nardy_chat_messages",
     "nardy_chat_mutes",
     "nardy_chat_reports",
+    "nardy_api_tokens",
 }
 NEW_GAME_COLUMNS = {"owner", "seat0", "seat1", "visibility", "invite_hash", "clock_due", "base_revision"}
 
@@ -87,7 +88,7 @@ def test_a_fresh_database_is_made_at_the_newest_revision_and_matches_the_storage
     url = empty_db
     st = Storage(url)
     tables, cols, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0010"
+    assert rev == SCHEMA_HEAD == "0011"
     assert tables == {"alembic_version", "nardy_games"} | NEW_TABLES
     assert NEW_GAME_COLUMNS <= cols
     # what the revisions made is what nardy.web.store.storage's tables describe (names, types, indexes)
@@ -308,7 +309,7 @@ def test_0008_adds_the_stored_analyses_and_a_downgrade_drops_them_keeping_the_ga
     st.close()
     st = Storage(url)
     tables, _, rev = schema_of(url)
-    assert rev == SCHEMA_HEAD == "0010" and "nardy_analyses" in tables
+    assert rev == SCHEMA_HEAD == "0011" and "nardy_analyses" in tables
     assert st.get(g.id).data == {"v": 8}
     assert st.get_analysis(g.id, 0) is None
     assert st.put_analysis(g.id, 0, "expert", {"decisions": []}) is not None

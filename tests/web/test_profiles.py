@@ -59,7 +59,12 @@ def games_of(c, uid: str, **q) -> list[str]:
 def test_a_player_is_found_by_name_and_guests_are_not(people):
     ann, cat = people["Ann"], people["cat"]
     r = cat.get("/api/players", params={"name": ann.me["name"].upper()})
-    assert r.status_code == 200 and r.json() == {"id": ann.me["id"], "name": ann.me["name"], "guest": False}
+    assert r.status_code == 200 and r.json() == {
+        "id": ann.me["id"],
+        "name": ann.me["name"],
+        "guest": False,
+        "bot": False,
+    }
     refused(ann.get("/api/players", params={"name": cat.me["name"]}), 404, "no_player")
     refused(ann.get("/api/players", params={"name": "nobody-at-all"}), 404, "no_player")
     refused(ann.get("/api/players"), 422, "invalid_request")

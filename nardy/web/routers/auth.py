@@ -26,7 +26,10 @@ CSRF and Origin (:func:`check_request`, a dependency of every route: ``create_ap
     ``csrf`` (a WebSocket handshake is closed with 1008); an unsafe request (POST, PUT, PATCH, DELETE)
     that carries a valid session cookie must send ``X-CSRF-Token`` equal to its session's token, else 403
     ``csrf``. A request without a valid session cookie acts for nobody, so it needs no token (the API
-    without accounts works as before). It is a dependency rather than a part of :class:`~nardy.web.guard.Guard`
+    without accounts works as before). A request with ``Authorization: Bearer TOKEN`` (an API token,
+    :mod:`nardy.web.routers.tokens`) acts for the token's account instead, needs no CSRF token, and is refused
+    401 ``token_invalid`` (unknown or revoked token) or 403 ``token_scope`` (``read``: GET and streams;
+    ``play``: everything else). It is a dependency rather than a part of :class:`~nardy.web.guard.Guard`
     because it reads the session from the database (on a worker thread, once per request, shared with
     :data:`CurrentUser`) and answers with the app's worded errors.
 
@@ -77,6 +80,7 @@ from ..deps import ActionLane, client_key
 from ..errors import Refused
 from ..names import name_look
 from ..store.logins import Login, NewLogin, token_hash
+from ..store.tokens import TokenLogin, tokens_of
 from ..store.users import NameTaken, User, name_key
 
 __all__ = [
@@ -90,6 +94,8 @@ __all__ = [
     "SessionCache",
     "end_session",
     "check_request",
+    "bearer_token",
+    "token_scope_needed",
     "origin_allowed",
     "check_name",
     "check_guest_name",
@@ -488,6 +494,11 @@ async def session_of(conn: HTTPConnection) -> Login | None:
     cached: Login | None | str = getattr(conn.state, "auth_session", _UNREAD)
     if not isinstance(cached, str):
         return cached
+    bearer = bearer_token(conn)
+    if bearer is not None:  # a program's API token acts for its account instead of the cookie (issue 44)
+        found = await _token_login(conn, bearer)
+        conn.state.auth_session = found
+        return found
     token = conn.cookies.get(SESSION_COOKIE)
     found = None
     if token and len(token) <= 200:
@@ -502,6 +513,65 @@ async def session_of(conn: HTTPConnection) -> Login | None:
                 cache.put(th, found, generation)
     conn.state.auth_session = found
     return found
+
+
+def bearer_token(conn: HTTPConnection) -> str | None:
+    """The token of the request's ``Authorization: Bearer TOKEN`` header (``""`` for a malformed one), ``None``
+    without such a header."""
+    header = conn.headers.get("authorization")
+    if header is None or header[:7].lower() != "bearer ":
+        return None
+    token = header[7:].strip()
+    return token if 0 < len(token) <= 100 else ""
+
+
+async def _token_login(conn: HTTPConnection, token: str) -> Login | None:
+    """The login of API token ``token`` (``None``: unknown or revoked), kept by the process as a session is."""
+    if not token:
+        return None
+    cache = session_cache(conn.app)
+    th = token_hash(token)
+    found = cache.get(th)
+    if found is None:
+        generation = cache.generation
+        found = await run_in_threadpool(tokens_of(conn.app.state.storage).login, token)
+        cache.reads += 1
+        if found is not None:
+            cache.put(th, found, generation)
+    return found
+
+
+def token_scope_needed(conn: HTTPConnection) -> str:
+    """The scope a request made with a token needs: ``read`` for GET (and HEAD) requests and streams
+    (WebSockets), ``play`` for everything else."""
+    if conn.scope["type"] == "websocket" or conn.scope.get("method") in ("GET", "HEAD"):
+        return "read"
+    return "play"
+
+
+async def _check_token(conn: HTTPConnection) -> None:
+    """A request with ``Authorization: Bearer``: a token not revoked, with the scope the request needs; no CSRF
+    token is needed (a browser never sends the header by itself).
+
+    Raises:
+        Refused: 401 ``token_invalid``, 403 ``token_scope`` (a WebSocket handshake: closed with 4401, 4403)."""
+    s = await session_of(conn)
+    ws = conn.scope["type"] == "websocket"
+    if not isinstance(s, TokenLogin):
+        if ws:
+            raise WebSocketException(4401, "unknown or revoked API token")
+        raise Refused(401, "unknown or revoked API token", code="token_invalid", kind="TokenInvalid")
+    need = token_scope_needed(conn)
+    if need not in s.scopes:
+        if ws:
+            raise WebSocketException(4403, f"this API token lacks the scope {need!r}")
+        raise Refused(
+            403,
+            f"this API token lacks the scope {need!r}",
+            code="token_scope",
+            kind="Forbidden",
+            params={"scope": need},
+        )
 
 
 async def end_session(app, token: str) -> None:
@@ -566,9 +636,14 @@ async def check_request(conn: HTTPConnection) -> None:
     if conn.scope["type"] == "websocket":
         if not origin_allowed(conn):
             raise WebSocketException(1008, "another site may not open this connection (Origin)")
+        if bearer_token(conn) is not None:
+            await _check_token(conn)
         return
     if not origin_allowed(conn):
         raise Refused(403, "a request from another site (Origin) is refused", code="csrf", kind="CsrfRefused")
+    if bearer_token(conn) is not None:
+        await _check_token(conn)
+        return
     if conn.scope.get("method") not in UNSAFE_METHODS or SESSION_COOKIE not in conn.cookies:
         return
     s = await session_of(conn)

@@ -12,4 +12,4 @@ The package imports the community's modules, so that every table is on :data:`~n
 whichever module of the store is imported first (the migrations compare the schema against it).
 """
 
-from . import analyses, chat, community, ratingbook  # noqa: F401  (their tables join the metadata)
+from . import analyses, chat, community, ratingbook, tokens  # noqa: F401  (their tables join the metadata)

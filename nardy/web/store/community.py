@@ -269,14 +269,21 @@ class Community(RatingBook):
     @_guarded
     def online(self, now: _dt.datetime | None = None, limit: int = 200) -> list[dict]:
         """Players connected within :data:`PRESENCE_FRESH` of ``now``, by name (then id; by code point):
-        ``{"id", "name", "guest"}``, at most ``limit``. A stable order: the presence rounds rewrite everyone's
+        ``{"id", "name", "guest", "bot"}``, at most ``limit``. A stable order: the presence rounds rewrite everyone's
         ``seen`` every few seconds, so an order by it would change the list (and the lobby's live deltas) all the
         time."""
         since = (now or _now()) - PRESENCE_FRESH
         fresh = select(presence.c.user_id).where(presence.c.user_id == users.c.id, presence.c.seen >= since).exists()
-        q = select(users.c.id, users.c.name, users.c.kind).where(fresh).order_by(users.c.name, users.c.id).limit(limit)
+        q = (
+            select(users.c.id, users.c.name, users.c.kind, users.c.bot)
+            .where(fresh)
+            .order_by(users.c.name, users.c.id)
+            .limit(limit)
+        )
         with self.engine.connect() as c:
-            out = [{"id": r.id, "name": r.name, "guest": r.kind == "guest"} for r in c.execute(q).all()]
+            out = [
+                {"id": r.id, "name": r.name, "guest": r.kind == "guest", "bot": bool(r.bot)} for r in c.execute(q).all()
+            ]
         return sorted(out, key=lambda u: (u["name"], u["id"]))  # by code point, as the page orders (not collation)
 
     @_guarded
@@ -284,9 +291,12 @@ class Community(RatingBook):
         """``{id: {"id", "name", "guest"}}`` of the players among ``user_ids`` that exist."""
         if not user_ids:
             return {}
-        q = select(users.c.id, users.c.name, users.c.kind).where(users.c.id.in_(sorted(set(user_ids))))
+        q = select(users.c.id, users.c.name, users.c.kind, users.c.bot).where(users.c.id.in_(sorted(set(user_ids))))
         with self.engine.connect() as c:
-            return {r.id: {"id": r.id, "name": r.name, "guest": r.kind == "guest"} for r in c.execute(q).all()}
+            return {
+                r.id: {"id": r.id, "name": r.name, "guest": r.kind == "guest", "bot": bool(r.bot)}
+                for r in c.execute(q).all()
+            }
 
     # ----- blocks ------------------------------------------------------------------------------------
     @_guarded
@@ -306,15 +316,17 @@ class Community(RatingBook):
 
     @_guarded
     def blocked_by(self, blocker: str) -> list[dict]:
-        """Whom ``blocker`` blocks: ``{"id", "name", "guest"}``, most recent first."""
+        """Whom ``blocker`` blocks: ``{"id", "name", "guest", "bot"}``, most recent first."""
         q = (
-            select(users.c.id, users.c.name, users.c.kind)
+            select(users.c.id, users.c.name, users.c.kind, users.c.bot)
             .join(blocks, blocks.c.blocked == users.c.id)
             .where(blocks.c.blocker == blocker)
             .order_by(blocks.c.created.desc())
         )
         with self.engine.connect() as c:
-            return [{"id": r.id, "name": r.name, "guest": r.kind == "guest"} for r in c.execute(q).all()]
+            return [
+                {"id": r.id, "name": r.name, "guest": r.kind == "guest", "bot": bool(r.bot)} for r in c.execute(q).all()
+            ]
 
     @_guarded
     def avoided(self, user_ids: list[str]) -> dict[str, set[str]]:

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     Engine,
@@ -98,6 +99,9 @@ users = Table(
     Column("password_hash", Text, nullable=True),
     Column("kind", String(8), nullable=False),
     Column("created", DateTime(timezone=True), nullable=False),
+    # bot accounts (revision 0011, issue 44): a program's account, and the rating pool it plays rated games in
+    Column("bot", Boolean, nullable=False, server_default=text("false")),
+    Column("pool", String(8), nullable=False, server_default=text("'people'")),
 )
 
 
@@ -124,7 +128,7 @@ server = Table(
 
 
 #: The newest schema revision (:mod:`nardy.web.migrations`); a database is brought to it when opened.
-SCHEMA_HEAD = "0010"
+SCHEMA_HEAD = "0011"
 
 
 #: The revision that matches a database made before Alembic (only ``nardy_games``, no ``alembic_version``).

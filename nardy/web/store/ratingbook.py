@@ -146,14 +146,17 @@ class RatingBook:
         return [_rating_row(r) for r in rows]
 
     @_guarded
-    def leaderboard(self, game: str, klass: str, limit: int = 50, offset: int = 0) -> list[dict]:
-        """The established ratings of ``game`` at ``klass`` (:func:`~nardy.web.ratings.established`), highest
-        first: ``{"rank", "id", "name", "rating", "rd", "provisional", "established", "matches", "opponents",
-        "wins"}``. A provisional player (too few rated matches or opponents) is not listed."""
+    def leaderboard(self, game: str, klass: str, limit: int = 50, offset: int = 0, pool: str = "people") -> list[dict]:
+        """The established ratings of ``game`` at ``klass`` (:func:`~nardy.web.ratings.established`) of the
+        players of rating pool ``pool`` (``people``, or ``bots``: the bot accounts rated among themselves, issue
+        44), highest first: ``{"rank", "id", "name", "bot", "rating", "rd", "provisional", "established",
+        "matches", "opponents", "wins"}``. A provisional player (too few rated matches or opponents) is not
+        listed."""
         q = (
-            select(ratings, users.c.name)
+            select(ratings, users.c.name, users.c.bot)
             .join(users, users.c.id == ratings.c.user_id)
             .where(
+                users.c.pool == pool,
                 ratings.c.game == game,
                 ratings.c.clock_class == klass,
                 ratings.c.matches >= _r.ESTABLISHED_MATCHES,
@@ -165,7 +168,10 @@ class RatingBook:
         )
         with self.engine.connect() as c:
             rows = c.execute(q).all()
-        return [{"rank": offset + i + 1, "id": r.user_id, "name": r.name, **_rating_row(r)} for i, r in enumerate(rows)]
+        return [
+            {"rank": offset + i + 1, "id": r.user_id, "name": r.name, "bot": bool(r.bot), **_rating_row(r)}
+            for i, r in enumerate(rows)
+        ]
 
     @_guarded
     def history(self, user_id: str, limit: int = 50, offset: int = 0) -> list[dict]:

@@ -32,14 +32,18 @@ class User:
     kind: str
     created: _dt.datetime
     password_hash: str | None = field(default=None, repr=False)
+    #: A program's account (issue 44: shown with a BOT mark).
+    bot: bool = False
+    #: The rating pool of its rated games: ``people`` or ``bots``.
+    pool: str = "people"
 
     @property
     def guest(self) -> bool:
         return self.kind == "guest"
 
     def public(self) -> dict:
-        """What the API shows of a user: ``{"id", "name", "guest"}``."""
-        return {"id": self.id, "name": self.name, "guest": self.guest}
+        """What the API shows of a user: ``{"id", "name", "guest", "bot"}``."""
+        return {"id": self.id, "name": self.name, "guest": self.guest, "bot": self.bot}
 
 
 def name_key(name: str) -> str:
@@ -53,7 +57,7 @@ class UserRows:
     # ----- users ---------------------------------------------------------------------------------------------
     @staticmethod
     def _user(row) -> User:
-        return User(row.id, row.name, row.kind, _aware(row.created), row.password_hash)
+        return User(row.id, row.name, row.kind, _aware(row.created), row.password_hash, bool(row.bot), row.pool)
 
     @_guarded
     def create_user(self, name: str, password_hash: str | None = None) -> User:
