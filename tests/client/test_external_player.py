@@ -4,14 +4,12 @@ turned into actions; and gnubg plays a rated match through the bot client on a s
 
 from __future__ import annotations
 
-import secrets
 import threading
 
 import pytest
 
 from nardy.client.bot import BotRunner
 from nardy.client.external import ExternalError, ExternalPlayer, parse_address
-from nardy.client.http import Client
 from nardy.client.players import EnginePlayer
 from nardy.records.fibsboard import board_for, format_board, read_play
 from nardy.rules.position import Position
