@@ -46,6 +46,7 @@ from .errors import install_error_handlers
 from .guard import BODY_LIMIT, Guard
 from .routers import (
     auth,
+    bots,
     chat,
     diagrams,
     dicetest,
@@ -182,6 +183,7 @@ def create_app(
     app.include_router(seeding.router)
     app.include_router(auth.router)
     app.include_router(tokens.router)  # issue 44: API tokens (Bearer)
+    app.include_router(bots.router)  # issue 44: bot accounts
     app.include_router(dicetest.router)
     app.include_router(profiles.router)  # before lobby's /api/players/{uid}
     app.include_router(lobby.router)

@@ -626,7 +626,12 @@ class HostedGame(HostedSeats):
             result=ResultView(**res.to_dict()) if res else None,
             last_play=self._last_play(g, v, numbering),
             history=[] if for_json else json.loads(history),
-            seats=[SeatView(name=x.name, kind=x.kind.value, taken=not x.empty) for x in self.table.seats],
+            seats=[
+                SeatView(
+                    name=x.name, kind=x.kind.value, taken=not x.empty, bot=x.player in self.settings.get("bots", ())
+                )
+                for x in self.table.seats
+            ],
             you=mine,
             clock=self._clock_view(time.time() if now is None else now),
             online=self._online_view(mine),
@@ -716,6 +721,7 @@ class HostedGame(HostedSeats):
             rated=self.rated,
             rating_class=self.settings.get("rating_class") if self.rated else None,
             ratings=self.settings.get("ratings"),
+            bots=[i for i, x in enumerate(self.table.seats) if x.player and x.player in self.settings.get("bots", ())],
         )
 
     def view(self, viewer: int | None = None, numbering: str = "own", sides=None, now: float | None = None) -> dict:

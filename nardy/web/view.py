@@ -237,6 +237,9 @@ class OnlineView(BaseModel):
     ratings: list[int | None] | None = Field(
         None, description="[White, Black]: the players' ratings in this game and clock class as the match began"
     )
+    bots: list[int] = Field(
+        default_factory=list, description="the sides (0 White, 1 Black) where bot accounts sit (issue 44: a BOT mark)"
+    )
 
 
 class GameView(BaseModel):

@@ -757,8 +757,12 @@ async def guest(body: GuestBody, request: Request):
     return await _start_session(request, user)
 
 
+class Registration(Credentials):
+    bot: bool = Field(False, description="a program's account (shown with a BOT mark, rated among bots)")
+
+
 @router.post("/auth/register", status_code=201, responses={201: _SIGNED_IN})
-async def register(body: Credentials, request: Request):
+async def register(body: Registration, request: Request):
     """Make an account (a guest who registers keeps their id and games). 409 ``name_taken`` (an account has
     this name or one that looks the same: :func:`~nardy.web.names.name_look`; or it is the server's name for
     guests); 422
@@ -781,10 +785,10 @@ async def register(body: Credentials, request: Request):
     current = await session_of(request)
     try:
         if current is not None and current.user.guest:
-            user = await run_in_threadpool(store.register_guest, current.user.id, name, password_hash)
+            user = await run_in_threadpool(store.register_guest, current.user.id, name, password_hash, body.bot)
             session_cache(request.app).drop_user(user.id)
         else:
-            user = await run_in_threadpool(store.create_user, name, password_hash)
+            user = await run_in_threadpool(store.create_user, name, password_hash, body.bot)
     except NameTaken:
         raise taken from None
     return await _start_session(request, user, 201)
@@ -828,7 +832,7 @@ async def logout(request: Request):
 
 @router.get("/me")
 async def me(request: Request):
-    """Who the request's session is: ``{"user": {"id", "name", "guest"} | null, "csrf": token | null}``
+    """Who the request's session is: ``{"user": {"id", "name", "guest", "bot"} | null, "csrf": token | null}``
     (a cookie of no valid session is cleared)."""
     s = await session_of(request)
     response = JSONResponse({"user": s.user.public() if s else None, "csrf": s.csrf if s else None})

@@ -71,6 +71,7 @@ from ..store.profiles import start_ratings
 from ..store.storage import User
 from ..view import SavedGameView
 from .auth import current_user, require_user
+from .bots import check_same_pool
 from .games import ClockBody, DaysBody
 
 __all__ = [
@@ -226,7 +227,8 @@ def _builder(store, taker: User, own_seed: bool):
 
     def build(ch: Challenge, conn) -> str:
         colour = ch.colour if ch.colour != "random" else secrets.choice(("white", "black"))
-        owner_name = conn.execute(select(users.c.name).where(users.c.id == ch.owner)).scalar() or "?"
+        owner = conn.execute(select(users.c.name, users.c.bot).where(users.c.id == ch.owner)).first()
+        owner_name = owner.name if owner else "?"
         names = [owner_name, "?"] if colour == "white" else ["?", owner_name]
         s = new_session(
             ch.game,
@@ -240,6 +242,7 @@ def _builder(store, taker: User, own_seed: bool):
             watchers=True,
         )
         s.settings.update(rated=ch.rated, rating_class=ch.clock_class, challenge=ch.id)
+        s.settings["bots"] = [u for u, b in ((ch.owner, owner and owner.bot), (taker.id, taker.bot)) if b]
         s.join(taker.id, taker.name, None, time.time(), own_seed=own_seed)
         seats = [x.player for x in s.table.seats]  # the ratings as the match begins, shown beside the names
         s.settings["ratings"] = start_ratings(conn, seats, ch.game, ch.clock_class, ch.rated)
@@ -633,6 +636,8 @@ async def make_challenge(request: Request, body: ChallengeBody):
     com = community(request.app)
     if body.to is not None:  # a named challenge: only that player sees and may accept it
         terms["to"] = await addressee(request.app, user, body.to)
+        if body.rated:  # bots of the pool "bots" and people are rated apart (issue 44)
+            await check_same_pool(request.app, user.id, terms["to"])
     await run_in_threadpool(com.touch, [(user.id, LOBBY)])
     if body.rating_range is not None:  # around the owner's rating for the challenge's game and clock class
         mine = (await run_in_threadpool(com.rating, user.id, terms["game"], terms["clock_class"])).rating
@@ -693,6 +698,8 @@ async def accept_challenge(request: Request, body: AcceptBody, cid: GameId):
     if ch.status == "open" and ch.owner != user.id:
         if ch.rated and user.guest:
             raise _refused(403, "guest_unrated", "guests play unrated games; register to play rated ones", "Forbidden")
+        if ch.rated:
+            await check_same_pool(request.app, ch.owner, user.id)
         if ch.rating_min is not None or ch.rating_max is not None:
             mine = (await run_in_threadpool(com.rating, user.id, ch.game, ch.clock_class)).rating
             if (ch.rating_min is not None and mine < ch.rating_min) or (
@@ -820,9 +827,10 @@ async def leaderboard(
     clock: _CLASSES = Query("blitz"),
     limit: int = Query(50, ge=1, le=200),
     offset: int = Query(0, ge=0, le=100_000),
+    pool: Literal["people", "bots"] = Query("people", description="people, or bots rated among themselves"),
 ):
-    rows = await run_in_threadpool(community(request.app).leaderboard, game, clock, limit, offset)
-    return {"game": game, "clock_class": clock, "players": rows}
+    rows = await run_in_threadpool(community(request.app).leaderboard, game, clock, limit, offset, pool)
+    return {"game": game, "clock_class": clock, "pool": pool, "players": rows}
 
 
 async def _player(request: Request, uid: str) -> User:

@@ -38,6 +38,7 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    true,
     update,
 )
 
@@ -716,6 +717,9 @@ class Community(RatingBook):
                 .exists()
             )
             clock = json.dumps(terms["clock"]) if terms["clock"] is not None else None
+            # a rated pairing within one rating pool only (issue 44: bots of the pool "bots" apart from people)
+            pool = select(users.c.pool).where(users.c.id == user_id).scalar_subquery()
+            same_pool = select(users.c.id).where(users.c.id == challenges.c.owner, users.c.pool == pool).exists()
             q = (
                 select(challenges)
                 .where(
@@ -728,6 +732,7 @@ class Community(RatingBook):
                     challenges.c.rated == bool(terms["rated"]),
                     challenges.c.created > now - CHALLENGE_TTL,
                     fresh,
+                    same_pool if terms["rated"] else true(),
                 )
                 .order_by(challenges.c.created)
                 .limit(50)

@@ -60,9 +60,9 @@ class UserRows:
         return User(row.id, row.name, row.kind, _aware(row.created), row.password_hash, bool(row.bot), row.pool)
 
     @_guarded
-    def create_user(self, name: str, password_hash: str | None = None) -> User:
+    def create_user(self, name: str, password_hash: str | None = None, bot: bool = False) -> User:
         """A new user: a guest without ``password_hash``, else an account (unique by :func:`name_key` and by
-        :func:`~nardy.web.names.name_look`).
+        :func:`~nardy.web.names.name_look`); ``bot``: a program's account, rated in the pool ``bots`` (issue 44).
 
         ``name`` is stored as given (the caller checks it: :func:`nardy.web.routers.auth.check_name`).
 
@@ -83,11 +83,13 @@ class UserRows:
                         password_hash=password_hash,
                         kind=kind,
                         created=now,
+                        bot=bot,
+                        pool="bots" if bot else "people",
                     )
                 )
         except IntegrityError:
             raise NameTaken(name) from None
-        return User(uid, name, kind, now, password_hash)
+        return User(uid, name, kind, now, password_hash, bot, "bots" if bot else "people")
 
     @_guarded
     def user(self, user_id: str) -> User | None:
@@ -117,8 +119,9 @@ class UserRows:
         return None if row is None else self._user(row)
 
     @_guarded
-    def register_guest(self, user_id: str, name: str, password_hash: str) -> User:
-        """Turn the guest ``user_id`` into an account named ``name`` (same id: their games stay theirs).
+    def register_guest(self, user_id: str, name: str, password_hash: str, bot: bool = False) -> User:
+        """Turn the guest ``user_id`` into an account named ``name`` (same id: their games stay theirs); ``bot``:
+        a program's account, rated in the pool ``bots``.
 
         Raises:
             NameTaken: an account has this name (or one that looks the same) already; KeyError: ``user_id`` is not
@@ -135,6 +138,8 @@ class UserRows:
                         name_look=name_look(name),
                         password_hash=password_hash,
                         kind="account",
+                        bot=bot,
+                        pool="bots" if bot else "people",
                     )
                 )
                 if res.rowcount != 1:
