@@ -63,6 +63,7 @@ from .routers import (
     rollouts,
     seeding,
     social,
+    streams,
     tokens,
 )
 from .services import chat as chat_live
@@ -184,6 +185,7 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(tokens.router)  # issue 44: API tokens (Bearer)
     app.include_router(bots.router)  # issue 44: bot accounts
+    app.include_router(streams.router)  # issue 44: event and game streams (NDJSON, WebSocket)
     app.include_router(dicetest.router)
     app.include_router(profiles.router)  # before lobby's /api/players/{uid}
     app.include_router(lobby.router)

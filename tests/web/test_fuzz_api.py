@@ -252,6 +252,8 @@ def _current_seq(case) -> None:
 
 
 def _run(case) -> None:
+    if case.path.startswith("/api/stream/"):  # the streams never end (issue 44: tests/web/test_event_stream.py)
+        pytest.skip("a stream never ends")
     _current_seq(case)
     response = case.call(headers=None if case.path.startswith("/api/auth") else {**(case.headers or {}), **AUTH})
     SEEN[(case.operation.label, response.status_code)] = SEEN.get((case.operation.label, response.status_code), 0) + 1

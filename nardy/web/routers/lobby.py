@@ -54,6 +54,7 @@ from ..errors import Refused
 from ..gamecache import columns
 from ..presence import wall_clock
 from ..seeds import refuse_early_seed
+from ..services.events import poke as poke_events
 from ..services.live import MAX_CONNECTIONS, Conn, PeriodicTask, announce, encode
 from ..services.publishing import publish, shown
 from ..services.social import addressee
@@ -397,6 +398,7 @@ async def publish_lobby(app) -> None:
     a few rounds, not one round per arrival for everyone); every change is sent, the last round reading the
     database after it."""
     state = app.state
+    poke_events(app)  # the event streams of programs look for their own changes (issue 44)
     if getattr(state, "lobby_sending", False):
         state.lobby_again = True
         return

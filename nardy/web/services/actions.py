@@ -22,6 +22,7 @@ from ..gamecache import Loaded, cache_of
 from ..presence import seat_seen
 from ..sessions import ACTIONS
 from ..view import SavedGameView
+from . import events
 from .access import acting_side, check_turn, viewer_for
 from .loading import missing, read_locked
 from .publishing import conn_view, publish, shown, shown_json
@@ -238,6 +239,7 @@ async def _perform(app, gid, uid, body, state, kept, numbering, viewer, compute,
     if s.online:
         if "pushes" in held:  # sent after the action is committed (the unit of work ended in the lane)
             await hub.push(held["seq"], held["pushes"])
+            events.game_changed(app, gid)  # a program's event stream: the match may be over (issue 44)
         else:
             await publish(app, gid, game)
     state.view = out

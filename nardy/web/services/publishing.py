@@ -9,6 +9,7 @@ import json
 from ...rules.numbering import NUMBERINGS
 from ..gamecache import Loaded
 from ..view import SavedGameView, view_json
+from . import events
 from .access import viewer_for
 from .live import Conn
 from .seats import stamp
@@ -43,6 +44,7 @@ async def publish(app, gid: str, game: Loaded | None = None) -> None:
     stored by this request (else it is read)."""
     hub = app.state.hub
     await hub.publish(gid, app.state.storage, conn_view, game, app.state.game_locks.local(gid))
+    events.game_changed(app, gid)  # a program's event stream: the match may have finished (issue 44)
 
 
 async def follow(app, key: str) -> None:
@@ -62,6 +64,7 @@ async def follow(app, key: str) -> None:
             notice = None
     hub = app.state.hub
     await hub.publish(gid, app.state.storage, conn_view, None, app.state.game_locks.local(gid), notice)
+    events.game_changed(app, gid)
 
 
 def conn_view(game: Loaded, conn: Conn) -> str:

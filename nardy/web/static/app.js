@@ -636,6 +636,7 @@ function renderSide() {
       nm.textContent = nm.textContent.slice(name(v, p).length);   // the name links to the player's page (profile.js)
       nm.prepend(nardyNameLink(name(v, p)));
     }
+    if (v.online && (v.online.bots || []).includes(p) && typeof nardyBotMark === "function") nm.append(" ", nardyBotMark());
     const rt = v.online && v.online.ratings ? v.online.ratings[p] : null;
     if (rt != null) nm.append(" ", Object.assign(document.createElement("span"), { className: "prating", textContent: `(${rt})` }));
     row.append(sw, nm, s, pip);

@@ -83,12 +83,14 @@ function buildLobby() {
     lel("h2", { "data-lobby": "lobby_board" }),
     lel("div", { class: "lobby-form" },
       sel("lb-game", ["backgammon", "short", "long"], (g) => t("game_" + g)),
-      sel("lb-clock", ["blitz", "rapid", "classic", "correspondence"], (c) => t("lobby_clock_" + c))),
+      sel("lb-clock", ["blitz", "rapid", "classic", "correspondence"], (c) => t("lobby_clock_" + c)),
+      sel("lb-pool", ["people", "bots"], (p) => t("bt_pool_" + p))),   // the bots' own rating pool (issue 44)
     lel("table", { id: "leaderboard" }),
     lel("div", { id: "lobby-player", hidden: "" }));
   document.querySelector("main").appendChild(sec);
   $("#lb-game").addEventListener("change", loadBoard);
   $("#lb-clock").addEventListener("change", loadBoard);
+  $("#lb-pool").addEventListener("change", loadBoard);
   $("#lq-game").value = "long";
 }
 
@@ -97,6 +99,7 @@ function wordLobby() {
   document.querySelectorAll("[data-lobby]").forEach((e) => { e.textContent = t(e.dataset.lobby); });
   document.querySelectorAll("[data-lobby-placeholder]").forEach((e) => { e.placeholder = t(e.dataset.lobbyPlaceholder); });
   for (const id of ["#lq-game", "#lb-game"]) for (const o of $(id).options) o.textContent = t("game_" + o.value);
+  for (const o of $("#lb-pool").options) o.textContent = t("bt_pool_" + o.value);
   for (const id of ["#lq-clock", "#lb-clock"]) {
     for (const o of $(id).options) o.textContent = t(o.value === "none" ? "lobby_clock_untimed" : o.value.startsWith("days") ? "corr_" + o.value : "lobby_clock_" + o.value);
   }
@@ -274,6 +277,7 @@ function renderLobby(lobby) {
   online.textContent = "";
   for (const u of lobby.online) {
     const li = lel("li", { "data-user": u.id }, lel("span", {}, lobbyName(u.name, u.guest), document.createTextNode(" ")));
+    if (u.bot && typeof nardyBotMark === "function") li.firstChild.insertBefore(nardyBotMark(), li.firstChild.lastChild);
     if (me && u.id !== me) {
       li.appendChild(lel("button", { type: "button", class: "secondary block", text: t("lobby_block"),
         on: { click: () => blockPlayer(u.id) } }));
@@ -312,7 +316,8 @@ async function loadBoard() {
   const game = $("#lb-game").value, clock = $("#lb-clock").value;
   const table = $("#leaderboard");
   try {
-    const r = await api("GET", `/api/ratings?game=${game}&clock=${clock}`);
+    const pool = $("#lb-pool") ? $("#lb-pool").value : "people";
+    const r = await api("GET", `/api/ratings?game=${game}&clock=${clock}&pool=${pool}`);
     LOBBY.board = r;
     table.textContent = "";
     const head = lel("tr", {});
@@ -323,8 +328,10 @@ async function loadBoard() {
     if (!r.players.length) table.appendChild(lel("tr", {}, lel("td", { colspan: "5", class: "empty", text: t("lobby_no_ratings") })));
     for (const p of r.players) {
       const name = lel("a", { href: typeof nardyProfileLink === "function" ? nardyProfileLink(p.name) : "#/lobby", text: p.name });
+      const nameCell = lel("td", {}, name);
+      if (p.bot && typeof nardyBotMark === "function") nameCell.append(" ", nardyBotMark());
       const row = lel("tr", { "data-player": p.id },
-        lel("td", { text: String(p.rank) }), lel("td", {}, name),
+        lel("td", { text: String(p.rank) }), nameCell,
         lel("td", p.provisional ? { class: "rating", text: Math.round(p.rating) + "?", title: t("b43_provisional_help") }
           : { class: "rating", text: String(Math.round(p.rating)) }),
         lel("td", { class: "rd", text: "±" + Math.round(p.rd), title: t("b43_rd_help") }), lel("td", { text: String(p.matches) }));

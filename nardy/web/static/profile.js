@@ -225,6 +225,7 @@ function drawProfile() {
   const st = $("#pf-stats");
   st.textContent = "";
   if (PROFILE.stats && typeof playerStats === "function") st.appendChild(playerStats(PROFILE.stats));   // lobby.js
+  if (typeof botsProfile === "function") botsProfile(p);   // bots.js: the BOT mark, one's own API tokens
   PROFILE.updates++;
 }
 

@@ -8,13 +8,17 @@ only before it has played a rated match (its rating would otherwise have been ea
 
 from __future__ import annotations
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 
-from .db import _guarded, users
+from .db import _guarded, games, users
 from .ratingbook import history
 from .users import User, UserRows
 
-__all__ = ["POOLS", "HasGames", "set_bot", "pool_of"]
+__all__ = ["POOLS", "HasGames", "set_bot", "pool_of", "games_in_progress", "IN_PROGRESS"]
+
+#: The statuses of a match in progress (both seats taken): a seed awaited, playing, a game of it over (the next to
+#: come).
+IN_PROGRESS = ("waiting", "playing", "game-over")
 
 #: The rating pools.
 POOLS = ("people", "bots")
@@ -54,3 +58,25 @@ def pool_of(storage, user_ids: list[str]) -> dict[str, str]:
     with storage.engine.connect() as c:
         rows = c.execute(select(users.c.id, users.c.pool).where(users.c.id.in_(sorted(set(user_ids))))).all()
     return {r.id: r.pool for r in rows}
+
+
+@_guarded
+def games_in_progress(storage, user_ids: list[str]) -> dict[str, dict[str, dict]]:
+    """The online matches each of ``user_ids`` is seated at and plays now (:data:`IN_PROGRESS`), by player:
+    ``{uid: {game id: {"id", "game", "seat": 0|1, "status"}}}`` (the event streams' ``gameStart``)."""
+    out: dict[str, dict[str, dict]] = {u: {} for u in user_ids}
+    if not user_ids:
+        return out
+    q = select(games.c.id, games.c.game, games.c.status, games.c.seat0, games.c.seat1).where(
+        or_(games.c.seat0.in_(user_ids), games.c.seat1.in_(user_ids)),
+        games.c.seat0.is_not(None),
+        games.c.seat1.is_not(None),
+        games.c.status.in_(IN_PROGRESS),
+    )
+    with storage.engine.connect() as c:
+        rows = c.execute(q).all()
+    for r in rows:
+        for seat, uid in enumerate((r.seat0, r.seat1)):
+            if uid in out:
+                out[uid][r.id] = {"id": r.id, "game": r.game, "seat": seat, "status": r.status}
+    return out
