@@ -81,6 +81,10 @@ def match_between(server, tmp_path, length: int, first: tuple, second: tuple, ti
     accepting = bot_client(server.url, t2, "--accept", "rated", *args2, log=logs[1])
     challenging = bot_client(server.url, t1, "--challenge", n2, "--length", str(length), "--rated", *args1, log=logs[0])
     finish([challenging, accepting], logs, timeout)
+    assert "accepted challenge" in logs[1].read_text()
+    with c1.http.stream("GET", "/api/stream/events", timeout=5) as r:
+        if r.status_code == 200:  # the streams were read, not the lobby
+            assert not any("no event stream" in log.read_text() for log in logs)
     gid = the_game(c1, me(c1)["id"])
     check_rated_record(c1, gid, [c1, c2], length)
     return gid

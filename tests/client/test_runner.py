@@ -87,3 +87,13 @@ def test_a_revoked_token_ends_the_run_with_the_servers_error():
     r = BotRunner(c, Roller(), None)
     r.run()
     assert r.stopped and "token_invalid" in r.errors[0]
+
+
+def test_a_server_without_the_event_stream_is_served_from_the_lobby():
+    c = FakeClient([ClientError(404, "http_404", "Not Found")])
+    lobby = {"named": [{"id": "c9", "game": "backgammon", "rated": True, "length": 1, "owner": {"name": "ann"}}]}
+    c.get = lambda path: (c.calls.append(("get", path)), lobby)[1]
+    r = BotRunner(c, Roller(), parse_accept([], "backgammon"), matches=1)
+    r.lobby_poll = 0.01
+    r.run()
+    assert ("get", "/api/lobby") in c.calls and ("accept", "c9") in c.calls and r.finished == ["game-c9"]
