@@ -1,14 +1,14 @@
 """A bot's life on a nardy server: :class:`BotRunner` (``nardy bot-client``).
 
-The runner reads the account's event stream (``GET /api/stream/events``): a ``challenge`` made to it is
-accepted when it passes the :class:`AcceptFilter` (else declined), a ``gameStart`` (the stream sends one for
-each game in progress on connect, so a restarted bot picks its games up again) starts a thread that plays the
-game: it reads the game stream (``GET /api/stream/game/{id}``; a server without it is polled, ``GET
-/api/games/{id}``) and, each time a view asks this account to act, sends the player's action (``POST
-/api/games/{id}/actions``) with the view's ``seq``, at most once per ``seq``. A dropped stream is opened again
-after a pause that doubles up to :attr:`BotRunner.max_backoff` seconds; a refused action is logged and the
-game read again (409 ``stale_action``: the game moved on, the next view says what to do).
-"""
+The runner reads the account's event stream (``GET /api/stream/events``): a ``challenge`` made to it is accepted
+when it passes the :class:`AcceptFilter` (else declined), a ``gameStart`` (the stream sends one for each game in
+progress on connect, so a restarted bot picks its games up again) starts a thread that plays the game: it reads the
+game stream (``GET /api/stream/game/{id}``; a server without it is polled, ``GET /api/games/{id}``) and, each time a
+view asks this account to act, sends the player's action (``POST /api/games/{id}/actions``) with the view's ``seq``,
+at most once per ``seq``. A server without the event stream is served by reading its lobby (``GET /api/lobby``:
+challenges named to the account, its own challenge taken and its game) every :attr:`BotRunner.lobby_poll` seconds. A
+dropped stream is opened again after a pause that doubles up to :attr:`BotRunner.max_backoff` seconds; a refused
+action is logged and the game read again (409 ``stale_action``: the game moved on, the next view says what to do)."""
 
 from __future__ import annotations
 
@@ -112,6 +112,8 @@ class BotRunner:
     """
 
     max_backoff = 30.0
+    #: seconds between reads of the lobby on a server without the event stream
+    lobby_poll = 1.0
 
     def __init__(
         self,
@@ -155,14 +157,19 @@ class BotRunner:
     def run(self) -> None:
         """Read the event stream until stopped, reconnecting after drops; waits for the games begun."""
         backoff = 1.0
+        polling = False
         while not self.stopped:
             try:
-                for event in self.client.events():
+                for event in self._lobby_events() if polling else self.client.events():
                     backoff = 1.0
                     self.handle(event)
                     if self.stopped:
                         break
             except (httpx.TransportError, ClientError, ValueError) as e:
+                if isinstance(e, ClientError) and e.status in (404, 405) and not polling:
+                    polling = True  # a server without the event stream: read the lobby
+                    log.warning("no event stream on this server: reading the lobby every %.1f s", self.lobby_poll)
+                    continue
                 if isinstance(e, ClientError) and e.status in (401, 403):
                     self.errors.append(str(e))
                     log.error("nardy bot-client: %s", e)
@@ -173,6 +180,24 @@ class BotRunner:
                 self._sleep(backoff)
                 backoff = min(backoff * 2, self.max_backoff)
         self.wait()
+
+    def _lobby_events(self):
+        """Events made from ``GET /api/lobby`` read every :attr:`lobby_poll` seconds, for a server without the
+        event stream: a ``challenge`` for each challenge named to the account (``named``), a ``gameStart`` for
+        its own challenge taken (``taken``: its game)."""
+        seen: set[str] = set()
+        while not self.stopped:
+            lobby = self.client.get("/api/lobby")
+            for ch in lobby.get("named") or []:
+                if ch.get("id") and ch["id"] not in seen and ch.get("status", "open") == "open":
+                    seen.add(ch["id"])
+                    yield {"type": "challenge", "challenge": ch}
+            taken = lobby.get("taken") or {}
+            gid = taken.get("game_id") or taken.get("game")
+            if gid and f"game:{gid}" not in seen:
+                seen.add(f"game:{gid}")
+                yield {"type": "gameStart", "game": {"id": gid}}
+            self._sleep(self.lobby_poll)
 
     def wait(self, timeout: float | None = None) -> None:
         """Wait for the games being played to end (or ``timeout`` seconds each)."""

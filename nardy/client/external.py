@@ -95,13 +95,11 @@ class ExternalPlayer:
             ExternalError: cannot connect, the connection failed or closed, an answer too long, or ``Error:``."""
         with self._lock:
             for attempt in (0, 1):  # a connection the program closed since the last question: once more
+                fresh = self._sock is None
                 try:
                     if self._sock is None:
                         self._sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
                         self._file = self._sock.makefile("rwb")
-                        fresh = True
-                    else:
-                        fresh = False
                     assert self._file is not None
                     self._file.write(line.encode("ascii", "replace") + b"\n")
                     self._file.flush()

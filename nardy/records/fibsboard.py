@@ -251,7 +251,9 @@ def board_for(
             ``[25]`` bar; :attr:`~nardy.rules.position.Position.mover` and ``.opponent``).
         dice: the player's roll (a play is asked for; written in both dice fields as GNU Backgammon does);
             ``None``: no dice (the player may double or roll), or a double waits when ``doubled``.
-        doubled: the opponent has doubled: the player must take or drop (the turn field names the doubler).
+        doubled: the opponent has doubled: the player must take or drop (the turn field names the doubler, -1,
+            as GNU Backgammon writes such a board and its ``external`` command reads it: checked against
+            gnubg 1.07, which drops a last-roll double written so and takes it written with turn 1).
         cube: the cube's value; owner: ``None`` centred, 0 the player, 1 the opponent.
         score: (player, opponent) points; length: match length (0: money play).
         crawford: this is the Crawford game of the match (else a 1-away score means post-Crawford).
