@@ -7,7 +7,8 @@ bot's NDJSON stream (``GET /api/stream/events``), from the request's start to th
 * ``gameStart``: ``POST /api/lobby/challenges/{id}/accept`` -> ``{"type": "gameStart"}``;
 * ``gameFinish``: the accepting of the resignation (the match over) -> ``{"type": "gameFinish"}``.
 
-Printed: p50, p99 and max per event (ms), written to ``bench/results/web/event_stream-<date>.json``.
+Printed: p50, p99 and max per event (ms), written to ``event_stream-<date>.json``; this machine's run:
+bench/results/web/event_stream-2026-12-06.json.
 
     python bench/event_stream.py --rounds 50
 """
