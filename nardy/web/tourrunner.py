@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import os
 import secrets
 import time
@@ -36,7 +35,6 @@ from .store.tournaments import pairings, tournament_book
 
 __all__ = ["TourRunner", "publish", "follow", "push", "live_rooms", "PERIOD"]
 
-log = logging.getLogger("nardy.web")
 
 #: Seconds between two rounds of the runner.
 PERIOD = 1.0
@@ -84,24 +82,15 @@ async def follow(app, key: str) -> None:
 class TourRunner(PeriodicTask):
     """Steps the unfinished tournaments every ``period`` seconds (see the module docstring)."""
 
+    failed = "the tournament runner's round failed"
+    quiet = (StorageUnavailable,)  # the database is down: the next round tries again (logged by the store)
+
     def __init__(self, app, period: float = PERIOD):
         self.app = app
         self.period = period
         self.task: asyncio.Task | None = None
         self.owner = f"{os.getpid()}-{secrets.token_hex(4)}"
         self.steps = 0  # steps that changed something here (tests, bench)
-
-    async def run(self) -> None:
-        while True:
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except StorageUnavailable:  # the database is down: the next round tries again (logged by the store)
-                pass
-            except Exception:  # a game unreadable...: the next round tries again
-                log.warning("the tournament runner's round failed", exc_info=True)
-            await asyncio.sleep(self.period)
 
     def _step(self, tid: str) -> bool:
         book = tournament_book(self.app)

@@ -207,13 +207,30 @@ def _when(t: float) -> _dt.datetime:
 
 class PeriodicTask:
     """A round run every ``period`` seconds in one task of the running event loop (the clock keeper here, the
-    lobby's presence keeper): a subclass sets ``self.task = None`` and defines ``run()``, the loop itself.
+    lobby's presence keeper, the tournament runner): a subclass sets ``self.task = None`` and ``self.period`` and
+    defines ``tick()``, one round; the default :meth:`run` calls it, then sleeps ``period`` s, for ever: a round
+    that fails is logged as ``failed`` (one of ``quiet``: not logged) and the next round tries again.
     :meth:`start` starts it once (a second call does nothing); :meth:`stop` cancels it and waits for it."""
 
     task: asyncio.Task | None
+    period: float
+    failed = "a periodic round failed"
+    quiet: tuple[type[Exception], ...] = ()
+
+    async def tick(self) -> object:
+        raise NotImplementedError
 
     async def run(self) -> None:
-        raise NotImplementedError
+        while True:
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except self.quiet:
+                pass
+            except Exception:  # the database may be down a moment, a game unreadable...: next round again
+                log.warning(self.failed, exc_info=True)
+            await asyncio.sleep(self.period)
 
     def start(self) -> None:
         if self.task is None:
@@ -236,6 +253,8 @@ class ClockKeeper(PeriodicTask):
         shift: ``shift(app, gid, seconds, now)`` coroutine: move the game's running clock on by ``seconds`` (the
             server was down until ``now``).
     """
+
+    failed = "clock keeper: a round failed"
 
     def __init__(self, app, expire, shift, period: float = 1.0):
         self.app = app
@@ -280,13 +299,3 @@ class ClockKeeper(PeriodicTask):
             except Exception:  # one game's trouble does not hold up the others' clocks: next round again
                 log.warning("clock keeper: game %s could not be ended on time this round", gid, exc_info=True)
         return n
-
-    async def run(self) -> None:
-        while True:
-            try:
-                await self.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # the database may be down a moment: try again next round
-                log.warning("clock keeper: a round failed", exc_info=True)
-            await asyncio.sleep(self.period)
