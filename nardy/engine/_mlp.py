@@ -1,7 +1,7 @@
 """Compiled kernels (numba): the nets' multilayer perceptron (a sigmoid hidden layer, optionally a second one
 with a skip to the outputs, sigmoid outputs, float32): one row (:func:`forward`), batches layer by layer
-(:func:`hidden_batch`, :func:`hidden_boards`, :func:`output_batch`), and one gradient step of the
-cross-entropy (:func:`sgd_step`, TD and supervised training, one-layer nets only).
+(:func:`hidden_batch`, :func:`hidden_boards`, :func:`hidden2_batch`, :func:`output_batch`), and one gradient
+step of the cross-entropy (:func:`sgd_step`, TD and supervised training, one-layer nets only).
 
 ``W1``: float32[N_INPUTS, H], ``b1``: float32[H], ``W2``: float32[H, K], ``b2``: float32[K]; the second layer
 ``V``: float32[H, H2], ``c``: float32[H2], ``U``: float32[H2, K] (``H2 = 0`` for a one-layer net: empty
@@ -53,11 +53,16 @@ def forward(W1, b1, W2, b2, V, c, U, x, h, o):
                 acc[j] += xi * W1[i, j]
     for j in range(H):
         h[j] = _sigmoid(acc[j])
+    # the second layer's sums side by side (each in the order c[m], + h[0] V[0, m], + h[1] V[1, m], ...: as
+    # output_batch sums), which vectorises across its units
     for m in range(H2):
-        z = c[m]
-        for j in range(H):
-            z += h[j] * V[j, m]
-        h[H + m] = _sigmoid(z)
+        h[H + m] = c[m]
+    for j in range(H):
+        hj = h[j]
+        for m in range(H2):
+            h[H + m] += hj * V[j, m]
+    for m in range(H2):
+        h[H + m] = _sigmoid(h[H + m])
     for k in range(K):
         z = b2[k]
         for j in range(H):
@@ -223,8 +228,44 @@ def _second_layer_rows(W2, b2, h, out, B):
 @njit(cache=True, nogil=True)
 def output_batch(W2, b2, h):
     """Pre-activations ``h @ W2 + b2`` (float32[n, K]) of activations ``h`` (float32[n, H]), each row's sums in
-    :func:`forward`'s order: the outputs, or a deep net's second layer (``output_batch(V, c, h1)``) and its
-    outputs (``output_batch([[W2], [U]], b2, [h1, h2])``)."""
+    :func:`forward`'s order: the outputs, a deep net's outputs (``output_batch([[W2], [U]], b2, [h1, h2])``), or
+    its second layer (``output_batch(V, c, h1)``, bit for bit :func:`hidden2_batch`, which is faster there)."""
     out = np.empty((h.shape[0], b2.shape[0]), np.float32)
     _second_layer_rows(W2, b2, h, out, ROW_BLOCK)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def hidden2_batch(V, c, h):
+    """A deep net's second-layer pre-activations ``h @ V + c`` (float32[n, H2]) of first-layer activations ``h``
+    (float32[n, H]): each sum in :func:`forward`'s order (``c[m]``, then ``+ h[j] * V[j, m]`` for ``j = 0, 1,
+    ...``; bit for bit ``output_batch(V, c, h)``), four rows at a time, each row of ``V`` loaded once for the
+    four and the ``H2`` units summed side by side (vectorised; :func:`_second_layer_rows` suits a few
+    outputs, not a wide layer: ``bench/net_forward.py --hidden2``)."""
+    n, H = h.shape
+    H2 = c.shape[0]
+    out = np.empty((n, H2), np.float32)
+    for r in range(n):
+        for m in range(H2):
+            out[r, m] = c[m]
+    n4 = n - n % 4
+    for r0 in range(0, n4, 4):
+        o0, o1, o2, o3 = out[r0], out[r0 + 1], out[r0 + 2], out[r0 + 3]
+        h0, h1, h2, h3 = h[r0], h[r0 + 1], h[r0 + 2], h[r0 + 3]
+        for j in range(H):
+            vj = V[j]
+            a0, a1, a2, a3 = h0[j], h1[j], h2[j], h3[j]
+            for m in range(H2):
+                v = vj[m]
+                o0[m] += a0 * v
+                o1[m] += a1 * v
+                o2[m] += a2 * v
+                o3[m] += a3 * v
+    for r in range(n4, n):
+        o, hr = out[r], h[r]
+        for j in range(H):
+            hj = hr[j]
+            vj = V[j]
+            for m in range(H2):
+                o[m] += hj * vj[m]
     return out

@@ -358,9 +358,10 @@ class Net:
 
     def _outputs(self, h: np.ndarray) -> np.ndarray:
         """Outputs (float32[n, K]) from the first hidden layer's activations ``h`` (float32[n, H]); a deep net's
-        second layer on the way (:func:`nardy.engine._mlp.output_batch`, sums in the row kernel's order)."""
+        second layer on the way (:func:`nardy.engine._mlp.hidden2_batch`, then the outputs over ``[h1, h2]``
+        by :func:`nardy.engine._mlp.output_batch`: sums in the row kernel's order)."""
         if self.hidden2:
-            h2 = K.output_batch(self.V, self.c, h)
+            h2 = K.hidden2_batch(self.V, self.c, h)
             _sigmoid_inplace(h2)
             o = K.output_batch(np.vstack((self.W2, self.U)), self.b2, np.hstack((h, h2)))
         else:

@@ -205,3 +205,13 @@ def test_one_layer_trainers_refuse_a_deep_net():
     one.race = Net.random("long", 8, 1, hidden2=2)
     with pytest.raises(ValueError, match="race net has a second hidden layer"):
         one.require_one_layer("TD training")
+
+
+def test_second_layer_batch_kernel_sums_in_the_row_kernels_order():
+    rng = np.random.default_rng(4)
+    h = rng.random((37, 20)).astype(np.float32)  # 37 rows: blocks of four and a remainder
+    V = rng.standard_normal((20, 9)).astype(np.float32)
+    c = rng.standard_normal(9).astype(np.float32)
+    got = K.hidden2_batch(V, c, h)
+    assert got.shape == (37, 9) and np.array_equal(got, K.output_batch(V, c, h))
+    np.testing.assert_allclose(got, h.astype(np.float64) @ V + c, atol=1e-5)
