@@ -23,7 +23,7 @@ shipped one-layer net: per row on the ``kernel``, ``batch`` and ``boards`` paths
 (each the best of ``--repeat`` rounds, the nets taking turns in every round), with the plays checked the same.
 
     python bench/net_forward.py --games short,long,backgammon
-    python bench/net_forward.py --games backgammon --hidden2 32,64 --results bench/results/speed/F.json
+    python bench/net_forward.py --games backgammon --hidden2 32,64 --results F.json
 """
 
 from __future__ import annotations
