@@ -82,7 +82,7 @@ def main(argv=None):
 
     import gnubg_nn
 
-    from tests.test_vs_gnubg import gnubg_selfplay_positions
+    from tests.rules.test_vs_gnubg import gnubg_selfplay_positions
 
     half = args.positions // 2
     pairs = gnubg_selfplay_positions(half, args.seed) + random_positions("backgammon", args.positions - half, args.seed)

@@ -28,7 +28,9 @@ swapped), ``out_s[k, i] = (from, to, die, hit)`` the i-th step (``to`` = 0 for o
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir  # type: ignore[import-untyped]  # (numba's code generator)
+from numba import njit, types
+from numba.extending import intrinsic
 
 # The head-rule modes (option head-exception) as the kernels take them; the mapping is
 # nardy.rules.numbering.HEAD_MODES (-1, nardy.rules.numbering.NO_HEAD_RULE, for the hitting games).
@@ -43,6 +45,18 @@ TABLE_SIZE = 1 << TABLE_BITS
 #: Transposition table of the doubles search (long nardy), entries; filled at most half.
 TT_BITS = 11
 TT_SIZE = 1 << TT_BITS
+
+
+@intrinsic
+def _clz64(typingctx, x):
+    """Count of leading zero bits of an int64 (LLVM ``ctlz``; 64 for 0): ``63 - _clz64(m)`` is the
+    highest set bit of a mask ``m`` > 0."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -223,6 +237,15 @@ def _search(
     stamp = work64[stamp_at] + 1
     k1_0, k2_0 = board_key(b)
     outside0 = _outside_home(b)
+    # bitmasks over the points 1..24 (bit p): the mover's points, and the points a step may not land on
+    # (two or more opponent checkers; in long nardy one). No step changes the blocked points.
+    occ = np.int64(0)
+    blocked = np.int64(0)
+    for p in range(1, 25):
+        if b[p] > 0:
+            occ |= np.int64(1) << np.int64(p)
+        elif b[p] < (-1 if hitting else 0):
+            blocked |= np.int64(1) << np.int64(p)
     u5 = np.int64(5)
     for o in range(n_orders):
         skip_second = False
@@ -259,32 +282,33 @@ def _search(
                 found = False
                 s = stack[30 + depth]
                 can_bear = outside == 0
-                bar_first = hitting and b[BAR] > 0
-                while s >= 1:
-                    if bar_first:
-                        if s != BAR:
-                            break
-                    elif s == BAR or b[s] <= 0:
-                        s -= 1
-                        continue
+                # The candidate sources, a bitmask (bit p: mover point p, bit 25 the bar), of which the
+                # scan below takes the highest first: the same order as a scan from s down to 1, without
+                # the points the mover does not hold or whose step lands on a blocked point.
+                if hitting and b[BAR] > 0:
+                    cand = np.int64(1) << np.int64(BAR) if (s == BAR and ((blocked >> (BAR - d)) & 1) == 0) else 0
+                else:
+                    top = s if s < BAR else 24
+                    cand = occ & ((np.int64(2) << np.int64(top)) - 2)
+                    low = (np.int64(2) << np.int64(d)) - 1  # bits 0..d: a step from them bears off
+                    cand = (cand & ~(blocked << np.int64(d)) & ~low) | (cand & low if can_bear else 0)
+                while cand != 0:
+                    s = 63 - _clz64(cand)
+                    cand ^= np.int64(1) << np.int64(s)
                     t = s - d
-                    if s != BAR and t >= 1:
-                        # the common case inline: a step inside the board (docs/rules.md rule 2)
-                        if b[t] < (-1 if hitting else 0):
-                            t = -1
-                    else:
+                    if s == BAR:
+                        t = BAR - d
+                    elif t < 1:
                         t = _target(b, moved, s, d, hitting, strict, can_bear)
                     if t >= 0 and hlimit > 0 and s == 24 and heads >= hlimit:
                         t = -1
                     if t < 0:
-                        s -= 1
                         continue
                     if skip_second and depth == 1 and t != 0 and s != stack[10]:
                         # Second order, second step by another checker: the same play was met in
                         # the first order (hitting games; the first step neither entered from the
                         # bar nor brought the last checker home, and this step is no bear-off).
                         stack[35 + depth] = 1
-                        s -= 1
                         continue
                     # make the step
                     was_empty = t > 0 and b[t] == 0
@@ -312,8 +336,11 @@ def _search(
                         b[s] += 1
                         if tm:
                             moved[s] += 1
-                        s -= 1
                         continue
+                    if s != BAR and b[s] == 0:
+                        occ ^= np.int64(1) << np.int64(s)
+                    if t > 0 and b[t] == 1:
+                        occ |= np.int64(1) << np.int64(t)
                     if s == BAR:
                         k2 -= np.int64(1) << np.int64(60)
                     elif s <= 12:
@@ -419,6 +446,10 @@ def _search(
                     else:
                         k2 -= inc << (u5 * (t - 13))
                 b[s] += 1
+                if t > 0 and b[t] <= 0:
+                    occ &= ~(np.int64(1) << np.int64(t))
+                if s != BAR:
+                    occ |= np.int64(1) << np.int64(s)
                 if m & 1:
                     moved[s] += 1
                 if m & 2:
