@@ -42,12 +42,15 @@ from ._movestep import (  # noqa: F401  (re-exported: the generator's constants 
     TABLE_AT,
     TABLE_BITS,
     TABLE_SIZE,
+    TT_AT,
     TT_BITS,
     TT_SIZE,
     WORK64_LEN,
     _cands,
     _clz64,
+    _key_room,
     _outside_home,
+    _search_four,
     _search_two,
     _target,
     board_key,
@@ -76,14 +79,35 @@ def new_workspace():
 def _search(
     b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves, out, work64, transpose=True
 ):
-    """:func:`_search_core` with its transposition table: a zeroed ``int64[TT_SIZE, 3]`` for a long nardy
-    double (``transpose``), else an empty one (no allocation)."""
+    """:func:`_search_core` with its transposition table, for a long nardy double (``transpose``): the stamped
+    one of a full workspace (``WORK64_LEN``: nothing to clear), else a zeroed ``int64[TT_SIZE, 3]``;
+    for other rolls an empty one (no allocation)."""
+    ttstamp = np.int64(1)
     if transpose and ndice > 2 and work64[0] == work64[1] and not hitting:
-        tt = np.zeros((TT_SIZE, 3), np.int64)
+        if work64.shape[0] >= WORK64_LEN:
+            ttstamp = work64[TT_AT] + 1
+            work64[TT_AT] = ttstamp
+            tt = work64[TT_AT + 1 : TT_AT + 1 + 3 * TT_SIZE].reshape((TT_SIZE, 3))
+        else:
+            tt = np.zeros((TT_SIZE, 3), np.int64)
     else:
         tt = work64[:0].reshape((0, 3))
     return _search_core(
-        b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves, out, work64, transpose, tt
+        b,
+        moved,
+        heads0,
+        ndice,
+        permute,
+        hitting,
+        strict,
+        hlimit,
+        prune_doubles,
+        all_leaves,
+        out,
+        work64,
+        transpose,
+        tt,
+        ttstamp,
     )
 
 
@@ -92,7 +116,21 @@ def _search(
 # took about a third of its time.
 @njit(cache=True, nogil=True, _nrt=False)
 def _search_core(
-    b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves, out, work64, transpose, tt
+    b,
+    moved,
+    heads0,
+    ndice,
+    permute,
+    hitting,
+    strict,
+    hlimit,
+    prune_doubles,
+    all_leaves,
+    out,
+    work64,
+    transpose,
+    tt,
+    ttstamp,
 ):
     """Depth-first search over single steps (make/unmake on ``b`` and ``moved``, both restored on
     return), keeping each resulting position once (docs/rules.md rule 4) in ``out`` (rows of OUT_W).
@@ -122,7 +160,7 @@ def _search_core(
     tt_count = 0
     count = 0
     best = -1
-    cap = min(out.shape[0], (work64.shape[0] - kbase) // 2)
+    cap = min(out.shape[0], _key_room(work64))
     with_steps = out.shape[1] >= OUT_W
     stamp = work64[stamp_at] + 1
     # One pass over the points: the board key (as :func:`board_key`), the mover's checkers outside home
@@ -147,6 +185,8 @@ def _search_core(
                 outside0 += v
         elif v < block_below:
             blocked |= np.int64(1) << np.int64(p)
+    if prune and ndice == 4 and not all_leaves and hlimit == 0 and stack[2] == d0 and stack[3] == d0:
+        return _search_four(b, moved, d0, strict, out, work64, k1_0, k2_0, outside0, occ, blocked)
     if n_orders == 2 and not all_leaves:
         return _search_two(
             b, moved, heads0, d0, d1, hitting, strict, hlimit, out, work64, k1_0, k2_0, outside0, occ, blocked
@@ -169,7 +209,8 @@ def _search_core(
                 tag = np.int64(1 + depth + 8 * heads)
                 hsh = (k1 * np.int64(-7046029254386353131)) ^ (k2 * np.int64(-4417276706812531889)) ^ tag
                 slot = np.int64((hsh >> np.int64(64 - TT_BITS)) & (TT_SIZE - 1))
-                while tt[slot, 2] != 0:
+                tag |= ttstamp << np.int64(16)  # entries of earlier searches (other stamps) are empty
+                while (tt[slot, 2] >> np.int64(16)) == ttstamp:
                     if tt[slot, 0] == k1 and tt[slot, 1] == k2 and tt[slot, 2] == tag:
                         seen = True
                         break

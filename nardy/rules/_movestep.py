@@ -161,10 +161,21 @@ def _target(b, moved, s, d, hitting, strict, can_bear):
 #: (from, to, die, hit).
 OUT_W = 45
 STACK_ROWS = 8
-B_AT = STACK_ROWS * 5  # work64 layout: stacks, then a board and moved counts (legal_into),
-MOVED_AT = B_AT + BOARD_LEN  # then the stamped hash table, then the keys
+# work64 layout: the search stacks, (room once used for a board and moved counts), the stamped hash
+# table of the plays and its stamp, the board keys of the plays; in a full workspace (WORK64_LEN: those of
+# new_workspace and batch_results) then the stamp and entries of a stamped transposition table.
+B_AT = STACK_ROWS * 5
+MOVED_AT = B_AT + BOARD_LEN
 TABLE_AT = MOVED_AT + 26
-WORK64_LEN = TABLE_AT + TABLE_SIZE + 1 + 2 * MAX_PLAYS
+KEYS_AT = TABLE_AT + TABLE_SIZE + 1
+TT_AT = KEYS_AT + 2 * MAX_PLAYS
+WORK64_LEN = TT_AT + 1 + 3 * TT_SIZE
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _key_room(work64):
+    """How many plays' board keys ``work64`` has room for (at most MAX_PLAYS)."""
+    return min(MAX_PLAYS, (work64.shape[0] - KEYS_AT) // 2)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -329,7 +340,7 @@ def _search_two(b, moved, heads0, da, db, hitting, strict, hlimit, out, work64, 
     """
     stamp_at = TABLE_AT + TABLE_SIZE
     kbase = stamp_at + 1
-    cap = min(out.shape[0], (work64.shape[0] - kbase) // 2)
+    cap = min(out.shape[0], _key_room(work64))
     count = 0
     best = -1
     stamp = work64[stamp_at] + 1
@@ -444,5 +455,159 @@ def _search_two(b, moved, heads0, da, db, hitting, strict, hlimit, out, work64, 
             best, count, stamp = _emit(
                 b, k1_0, k2_0, 0, best, count, stamp, out, work64, cap, 0, 0, 0, 0, 0, 0, 0, 0, 0
             )
+    work64[stamp_at] = stamp
+    return count
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _emit_stack(b, k1, k2, score, best, count, stamp, out, work64, cap, depth, die):
+    """:func:`_emit` for a leaf whose steps are in the search stack of ``work64`` (from, to and hit of
+    step i at 5 + i, 10 + i and 15 + i), all by the same die."""
+    if score < best:
+        return best, count, stamp
+    if score > best:
+        best = score
+        count = 0
+        stamp += 1
+    tbase = TABLE_AT
+    kbase = TABLE_AT + TABLE_SIZE + 1
+    dup = False
+    slot = np.int64(-1)
+    if count < TABLE_SIZE // 2:
+        hsh = (k1 * np.int64(-7046029254386353131)) ^ (k2 * np.int64(-4417276706812531889))
+        slot = np.int64((hsh >> np.int64(64 - TABLE_BITS)) & (TABLE_SIZE - 1))
+        while True:
+            ent = work64[tbase + slot]
+            if (ent >> 32) != stamp:
+                break
+            j = ent & 0xFFFFFFFF
+            if work64[kbase + 2 * j] == k1 and work64[kbase + 2 * j + 1] == k2:
+                dup = True
+                break
+            slot = (slot + 1) & (TABLE_SIZE - 1)
+    else:  # table half full: plain scan
+        for j in range(count):
+            if work64[kbase + 2 * j] == k1 and work64[kbase + 2 * j + 1] == k2:
+                dup = True
+                break
+    if not dup and count < cap:
+        if slot >= 0:
+            work64[tbase + slot] = (stamp << 32) | count
+        for i in range(BOARD_LEN):
+            out[count, i] = b[i]
+        if out.shape[1] >= OUT_W:
+            out[count, 28] = depth
+            for i in range(depth):
+                out[count, 29 + 4 * i] = work64[5 + i]
+                out[count, 30 + 4 * i] = work64[10 + i]
+                out[count, 31 + 4 * i] = die
+                out[count, 32 + 4 * i] = work64[15 + i]
+        work64[kbase + 2 * count] = k1
+        work64[kbase + 2 * count + 1] = k2
+        count += 1
+    return best, count, stamp
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _dest(b, moved, s, d, hitting, strict, can_bear):
+    """Destination of a step of die ``d`` from a candidate source ``s`` (:func:`_cands`), or -1."""
+    t = s - d
+    if s != BAR and t < 1:
+        t = _target(b, moved, s, d, hitting, strict, can_bear)
+    return t
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _search_four(b, moved, d, strict, out, work64, k1_0, k2_0, outside0, occ0, blocked):
+    """:func:`_search` for a full turn of a double in the hitting games (four steps of ``d``, sources in
+    non-increasing order, so each set of steps is tried once): the same plays, steps and order, as four
+    nested loops with the state in locals. Returns the number of plays written to ``out``."""
+    stamp_at = TABLE_AT + TABLE_SIZE
+    cap = min(out.shape[0], _key_room(work64))
+    count = 0
+    best = -1
+    stamp = work64[stamp_at] + 1
+    one = np.int64(1)
+    if b[OFF] >= 15:
+        best, count, stamp = _emit_stack(b, k1_0, k2_0, 0, best, count, stamp, out, work64, cap, 0, d)
+        work64[stamp_at] = stamp
+        return count
+    cb1 = outside0 == 0
+    c1 = _cands(b, occ0, blocked, BAR, d, True, cb1)
+    had1 = False
+    while c1 != 0:
+        s1 = 63 - _clz64(c1)
+        c1 ^= one << np.int64(s1)
+        t1 = _dest(b, moved, s1, d, True, strict, cb1)
+        if t1 < 0:
+            continue
+        m1 = _make(b, moved, s1, t1, d, True, strict)
+        had1 = True
+        work64[5], work64[10], work64[15] = s1, t1, m1 >> 1
+        ka1, kb1 = _rekey(k1_0, k2_0, s1, t1, m1)
+        occ1 = _reocc(occ0, b, s1, t1)
+        out1 = outside0 - (1 if (s1 >= 7 and t1 <= 6) else 0)
+        had2 = b[OFF] >= 15  # all off: a leaf (emitted below as one that cannot go on)
+        if had2:
+            best, count, stamp = _emit_stack(b, ka1, kb1, 2, best, count, stamp, out, work64, cap, 1, d)
+        cb2 = out1 == 0
+        c2 = np.int64(0) if had2 else _cands(b, occ1, blocked, s1, d, True, cb2)
+        while c2 != 0:
+            s2 = 63 - _clz64(c2)
+            c2 ^= one << np.int64(s2)
+            t2 = _dest(b, moved, s2, d, True, strict, cb2)
+            if t2 < 0:
+                continue
+            m2 = _make(b, moved, s2, t2, d, True, strict)
+            had2 = True
+            work64[6], work64[11], work64[16] = s2, t2, m2 >> 1
+            ka2, kb2 = _rekey(ka1, kb1, s2, t2, m2)
+            occ2 = _reocc(occ1, b, s2, t2)
+            out2 = out1 - (1 if (s2 >= 7 and t2 <= 6) else 0)
+            had3 = b[OFF] >= 15
+            if had3:
+                best, count, stamp = _emit_stack(b, ka2, kb2, 4, best, count, stamp, out, work64, cap, 2, d)
+            cb3 = out2 == 0
+            c3 = np.int64(0) if had3 else _cands(b, occ2, blocked, s2, d, True, cb3)
+            while c3 != 0:
+                s3 = 63 - _clz64(c3)
+                c3 ^= one << np.int64(s3)
+                t3 = _dest(b, moved, s3, d, True, strict, cb3)
+                if t3 < 0:
+                    continue
+                m3 = _make(b, moved, s3, t3, d, True, strict)
+                had3 = True
+                work64[7], work64[12], work64[17] = s3, t3, m3 >> 1
+                ka3, kb3 = _rekey(ka2, kb2, s3, t3, m3)
+                occ3 = _reocc(occ2, b, s3, t3)
+                out3 = out2 - (1 if (s3 >= 7 and t3 <= 6) else 0)
+                had4 = b[OFF] >= 15
+                if had4:
+                    best, count, stamp = _emit_stack(b, ka3, kb3, 6, best, count, stamp, out, work64, cap, 3, d)
+                cb4 = out3 == 0
+                c4 = np.int64(0) if had4 else _cands(b, occ3, blocked, s3, d, True, cb4)
+                while c4 != 0:
+                    s4 = 63 - _clz64(c4)
+                    c4 ^= one << np.int64(s4)
+                    t4 = _dest(b, moved, s4, d, True, strict, cb4)
+                    if t4 < 0:
+                        continue
+                    m4 = _make(b, moved, s4, t4, d, True, strict)
+                    had4 = True
+                    work64[8], work64[13], work64[18] = s4, t4, m4 >> 1
+                    ka4, kb4 = _rekey(ka3, kb3, s4, t4, m4)
+                    best, count, stamp = _emit_stack(b, ka4, kb4, 8, best, count, stamp, out, work64, cap, 4, d)
+                    _unmake(b, moved, s4, t4, m4)
+                if not had4:
+                    best, count, stamp = _emit_stack(b, ka3, kb3, 6, best, count, stamp, out, work64, cap, 3, d)
+                _unmake(b, moved, s3, t3, m3)
+            if not had3:
+                best, count, stamp = _emit_stack(b, ka2, kb2, 4, best, count, stamp, out, work64, cap, 2, d)
+            _unmake(b, moved, s2, t2, m2)
+        if not had2:
+            best, count, stamp = _emit_stack(b, ka1, kb1, 2, best, count, stamp, out, work64, cap, 1, d)
+        _unmake(b, moved, s1, t1, m1)
+    if not had1:
+        best, count, stamp = _emit_stack(b, k1_0, k2_0, 0, best, count, stamp, out, work64, cap, 0, d)
     work64[stamp_at] = stamp
     return count
