@@ -1,6 +1,6 @@
 """Legal-play throughput: nardy against GNU Backgammon's move generator (gnubg-nn), same positions.
 
-Usage: python bench/legal_plays.py [--positions 2000] [--repeat 5] [--seed 1]
+Usage: python bench/legal_plays.py [--positions 2000] [--repeat 30] [--seed 1] [--results FILE [--label TEXT]]
 
 Positions: half from gnubg-nn 0-ply self-play, half from random games (backgammon), each with a
 random roll. Figures printed: positions per second for
@@ -10,11 +10,20 @@ random roll. Figures printed: positions per second for
   * nardy batched: ``_core.batch_results`` over all positions in one call,
 and the ratios against gnubg-nn measured in the same process. Long and short nardy throughput is
 printed too (no reference exists for them).
+
+The machine these run on is often shared: each figure is the best of ``--repeat`` rounds in which the
+functions take turns, and only the ratios measured in the same process count. ``--results FILE`` appends
+this run's figures (positions per second, ratios) under ``--label`` to the JSON file (a list of runs):
+bench/results/speed/legal-plays-2026-12-06.json holds the runs before and after the faster generator.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
+import os
+import platform
 import random
 import sys
 import time
@@ -76,13 +85,15 @@ def nardy_callables(pairs):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--positions", type=int, default=2000)
-    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--repeat", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--results", type=Path, help="append this run's figures to this JSON file (a list of runs)")
+    ap.add_argument("--label", default="", help="what this run measures (e.g. the commit), stored with --results")
     args = ap.parse_args(argv)
 
     import gnubg_nn
 
-    from tests.test_vs_gnubg import gnubg_selfplay_positions
+    from tests.rules.test_vs_gnubg import gnubg_selfplay_positions
 
     half = args.positions // 2
     pairs = gnubg_selfplay_positions(half, args.seed) + random_positions("backgammon", args.positions - half, args.seed)
@@ -103,6 +114,25 @@ def main(argv=None):
     print(f"  nardy legal_results per call   {r:12,.0f} positions/s   {r / g:.2f}x")
     print(f"  nardy legal_plays per call     {p:12,.0f} positions/s   {p / g:.2f}x")
     print(f"  nardy batched (batch_results)  {b:12,.0f} positions/s   {b / g:.2f}x")
+    run = {
+        "label": args.label,
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{platform.machine()} {platform.processor() or platform.node()}",
+        "load_average_1min": round(os.getloadavg()[0], 2),
+        "positions": n,
+        "repeat": args.repeat,
+        "seed": args.seed,
+        "backgammon": {
+            "plays": total(),
+            "gnubg_moves_per_s": round(g),
+            "legal_results_per_s": round(r),
+            "legal_plays_per_s": round(p),
+            "batch_results_per_s": round(b),
+            "legal_results_ratio": round(r / g, 2),
+            "legal_plays_ratio": round(p / g, 2),
+            "batch_results_ratio": round(b / g, 2),
+        },
+    }
     for game in ("short", "long"):
         gp = random_positions(game, args.positions, args.seed)
         fns, total = nardy_callables(gp)
@@ -111,6 +141,17 @@ def main(argv=None):
             f"{game}: {len(gp)} positions, {total()} plays; per call {r:,.0f}/s (results), "
             f"{p:,.0f}/s (Play objects); batched {b:,.0f}/s"
         )
+        run[game] = {
+            "plays": total(),
+            "legal_results_per_s": round(r),
+            "legal_plays_per_s": round(p),
+            "batch_results_per_s": round(b),
+        }
+    if args.results:
+        runs = json.loads(args.results.read_text()) if args.results.exists() else []
+        runs.append(run)
+        args.results.parent.mkdir(parents=True, exist_ok=True)
+        args.results.write_text(json.dumps(runs, indent=1) + "\n")
 
 
 if __name__ == "__main__":
