@@ -16,7 +16,14 @@ Then ranks ``--moves`` positions of those games at 2-ply (the ``grandmaster`` se
 forced (``DENSE_BATCH`` raised out of reach) and with the default, and reports ms per move, the ratio and
 whether the chosen plays agree.
 
+With ``--hidden2 32,64`` it also times nets with a second hidden layer of those widths (the shipped net with a
+seeded random ``V``, zero ``c`` and ``U``: the same outputs, so a 2-ply search ranks the same candidates and
+only the second layer's cost differs; the phase nets stay as shipped), in the same process against the
+shipped one-layer net: per row on the ``kernel``, ``batch`` and ``boards`` paths, and ms per move at 2-ply
+(best of ``--repeat`` passes over the moves, the two nets alternating), with the plays checked the same.
+
     python bench/net_forward.py --games short,long,backgammon
+    python bench/net_forward.py --games backgammon --hidden2 32,64 --results bench/results/speed/F.json
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from nardy import Position  # noqa: E402
 from nardy.engine import _kernels as K  # noqa: E402
 from nardy.engine import net as netmod  # noqa: E402
+from nardy.engine.net import Net  # noqa: E402
 from nardy.flow.bot import Bot  # noqa: E402
 
 
@@ -76,6 +84,72 @@ def best_time(f, repeat):
     return best
 
 
+def with_silent_layer(net: Net, hidden2: int, seed: int) -> Net:
+    """``net`` with a second hidden layer of ``hidden2`` units that does not change its outputs (``V``
+    normal(0, 0.1) seeded, ``c`` and ``U`` zero); the phase nets kept."""
+    rng = np.random.default_rng(seed)
+    V = rng.standard_normal((net.hidden, hidden2)) * 0.1
+    deep = Net(net.game, *net.weights, V=V, c=np.zeros(hidden2), U=np.zeros((hidden2, net.n_outputs)))
+    deep.race, deep.crashed = net.race, net.crashed
+    return deep
+
+
+def deep_rows(game, net, x, boards, pick, widths, repeat, seed) -> list[dict]:
+    """Per-row and 2-ply costs of deep versions of ``net`` (:func:`with_silent_layer`) against ``net`` itself."""
+    zeros = np.zeros(boards.shape[0], np.bool_)
+    n = boards.shape[0]
+    nets = {0: net, **{w: with_silent_layer(net, w, seed) for w in widths}}
+    per_row = {}
+    for w, m in nets.items():
+        per_row[w] = {
+            "kernel_us": 1e6 * best_time(lambda m=m: K.forward_batch(*m.kernel_weights, x), repeat) / n,
+            "batch_us": 1e6 * best_time(lambda m=m: m.forward_inputs(x), repeat) / n,
+            "boards_us": 1e6 * best_time(lambda m=m: m.forward_boards(boards, zeros, zeros), repeat) / n,
+        }
+    bots = {w: Bot(game, level="grandmaster", seed=seed, weights=m) for w, m in nets.items()}
+    plays, best = {}, {w: float("inf") for w in nets}
+    for b in bots.values():
+        b.choose_play(*pick[0])
+    for _ in range(repeat):
+        for w, b in bots.items():
+            t0 = time.perf_counter()
+            plays[w] = [b.choose_play(p, d).result.id() for p, d in pick]
+            best[w] = min(best[w], (time.perf_counter() - t0) / len(pick))
+    out = []
+    base = per_row[0]
+    for w in widths:
+        r = per_row[w]
+        row = {
+            "game": game,
+            "hidden": net.hidden,
+            "hidden2": w,
+            **{k: round(v, 3) for k, v in r.items()},
+            **{f"one_layer_{k}": round(v, 3) for k, v in base.items()},
+            "boards_ratio": round(r["boards_us"] / base["boards_us"], 2),
+            "batch_ratio": round(r["batch_us"] / base["batch_us"], 2),
+            "kernel_ratio": round(r["kernel_us"] / base["kernel_us"], 2),
+            "moves": len(pick),
+            "ms_2ply": round(1e3 * best[w], 1),
+            "one_layer_ms_2ply": round(1e3 * best[0], 1),
+            "search_ratio": round(best[w] / best[0], 2),
+            "same_plays": sum(a == b for a, b in zip(plays[w], plays[0])),
+            "same_outputs": bool(
+                np.array_equal(nets[w].forward_boards(boards, zeros, zeros), net.forward_boards(boards, zeros, zeros))
+            ),
+        }
+        out.append(row)
+        print(
+            f"{game} {net.hidden} + {w} hidden: per board {r['boards_us']:.2f} us against the one-layer "
+            f"{base['boards_us']:.2f} us ({row['boards_ratio']:.2f}x; batch {r['batch_us']:.2f} against "
+            f"{base['batch_us']:.2f} us, {row['batch_ratio']:.2f}x; row kernel {r['kernel_us']:.2f} against "
+            f"{base['kernel_us']:.2f} us, {row['kernel_ratio']:.2f}x); 2-ply {row['ms_2ply']:.1f} ms a move "
+            f"against {row['one_layer_ms_2ply']:.1f} ({row['search_ratio']:.2f}x), same plays "
+            f"{row['same_plays']}/{len(pick)}, same outputs: {row['same_outputs']}",
+            flush=True,
+        )
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="short,long,backgammon")
@@ -83,8 +157,11 @@ def main(argv=None):
     ap.add_argument("--moves", type=int, default=40, help="positions ranked at 2-ply per game")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden2", default="", help="widths of second hidden layers to time too, e.g. 32,64")
+    ap.add_argument("--results", default=None, help="write the rows (JSON) to this file")
     args = ap.parse_args(argv)
-    rows = []
+    widths = [int(w) for w in args.hidden2.split(",") if w]
+    rows, deep = [], []
     for game in args.games.split(","):
         spots, boards = sample(game, args.selfplay, args.seed)
         bot = Bot(game, level="grandmaster", seed=args.seed)
@@ -93,9 +170,9 @@ def main(argv=None):
         zeros = np.zeros(n, np.bool_)
         x = K.encode_batch(boards, net.code, zeros, zeros)
         t_enc = best_time(lambda: K.encode_batch(boards, net.code, zeros, zeros), args.repeat) / n
-        t_k = best_time(lambda: K.forward_batch(*net.weights, x), args.repeat) / n
+        t_k = best_time(lambda: K.forward_batch(*net.kernel_weights, x), args.repeat) / n
         t_b = best_time(lambda: net.forward_inputs(x), args.repeat) / n
-        diff = float(np.abs(net.forward_inputs(x) - K.forward_batch(*net.weights, x)).max())
+        diff = float(np.abs(net.forward_inputs(x) - K.forward_batch(*net.kernel_weights, x)).max())
         t_fb = best_time(lambda: net.forward_boards(boards, zeros, zeros), args.repeat) / n
         fused_same = bool(np.array_equal(net.forward_boards(boards, zeros, zeros), net.forward_inputs(x)))
         rng = np.random.default_rng(args.seed)
@@ -139,7 +216,14 @@ def main(argv=None):
             f"{1e6 * (t_enc + t_b):.2f} us ({row['fused_ratio']:.2f}x), same bits: {fused_same}",
             flush=True,
         )
+        if widths:
+            deep += deep_rows(game, net, x, boards, pick, widths, args.repeat, args.seed)
     print(json.dumps(rows))
+    if deep:
+        print(json.dumps(deep))
+    if args.results:
+        Path(args.results).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.results).write_text(json.dumps({"one_layer": rows, "deep": deep}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ Examples::
     nardy teach label ... --ray HEAD:6379
     # fit a 128-unit net starting from the shipped one
     nardy teach fit bg-bgsage2.npz --hidden 128 --epochs 20 --init shipped --out bg.npz
+    # add a second hidden layer of 64 units to the shipped 256-unit net (starts from its outputs)
+    nardy teach fit bg-bgsage2.npz --hidden 256 --hidden2 64 --init shipped --out bg-deep.npz
 """
 
 from __future__ import annotations
@@ -142,6 +144,12 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
 @teach.command("fit")
 @click.argument("datasets", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--hidden", default=128, show_default=True, type=click.IntRange(1, 4096))
+@click.option(
+    "--hidden2",
+    default=None,
+    type=click.IntRange(0, 4096),
+    help="units of a second hidden layer with a skip to the outputs (0: none; default: --init's, else none)",
+)
 @click.option("--init", "init", default=None, help="start from a net: a weights file or 'shipped'")
 @click.option("--epochs", default=20, show_default=True, type=click.IntRange(1, 10**4))
 @click.option("--lr", default=1e-3, show_default=True, type=float)
@@ -157,6 +165,13 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
     help="also fit a race net of this width on the race positions (0: none)",
 )
 @click.option(
+    "--race-hidden2",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 4096),
+    help="the race net's second hidden layer (with --race-hidden; 0: none)",
+)
+@click.option(
     "--race-net",
     default=None,
     help="keep the race net of this weights file (or 'shipped') instead of fitting one (not with --race-hidden)",
@@ -167,6 +182,13 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
     show_default=True,
     type=click.IntRange(0, 4096),
     help="also fit a crashed net of this width on the crashed contact positions (hitting games; 0: none)",
+)
+@click.option(
+    "--crashed-hidden2",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 4096),
+    help="the crashed net's second hidden layer (with --crashed-hidden; 0: none)",
 )
 @click.option(
     "--keep-main",
@@ -180,6 +202,7 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
 def fit(
     datasets,
     hidden,
+    hidden2,
     init,
     epochs,
     lr,
@@ -188,8 +211,10 @@ def fit(
     holdout,
     seed,
     race_hidden,
+    race_hidden2,
     race_net,
     crashed_hidden,
+    crashed_hidden2,
     keep_main,
     device,
     threads,
@@ -199,7 +224,9 @@ def fit(
 
     Besides the main net, a race net (``--race-hidden``) and a crashed net (``--crashed-hidden``) can be fitted
     on the positions of their phase, each starting from the ``--init`` net's net of that phase (else its main
-    net) where the width allows; ``--keep-main`` fits only those.
+    net) where the width allows; ``--keep-main`` fits only those. ``--hidden2`` (``--race-hidden2``,
+    ``--crashed-hidden2``) adds a second hidden layer with a skip to the outputs; from a one-layer net it starts
+    with no effect (zero weights to the outputs), so the fit starts from that net's outputs.
     """
     from ..engine.net import Net, shipped_path
     from ..training.fit import fit_net
@@ -223,6 +250,10 @@ def fit(
             "--keep-main keeps the --init net's main net and fits phase nets: give --init and "
             "--race-hidden or --crashed-hidden"
         )
+    if race_hidden2 and not race_hidden:
+        raise click.UsageError("--race-hidden2 is the fitted race net's second layer: give --race-hidden too")
+    if crashed_hidden2 and not crashed_hidden:
+        raise click.UsageError("--crashed-hidden2 is the fitted crashed net's second layer: give --crashed-hidden too")
     if crashed_hidden and game == "long":
         raise click.UsageError("--crashed-hidden: crashed positions are a hitting games' phase (not long nardy)")
     kept_race = None
@@ -266,12 +297,12 @@ def fit(
         progress=progress,
     )
 
-    def fit_phase(name: str, m: np.ndarray, width: int, start: Net | None):
+    def fit_phase(name: str, m: np.ndarray, width: int, width2: int, start: Net | None):
         click.echo(f"{name} net: {int(m.sum())} {name} positions", err=True)
-        # start from the old net of the phase, else from the old main net, where the width allows
-        if start is not None and start.hidden > width:
+        # start from the old net of the phase, else from the old main net, where the widths allow
+        if start is not None and (start.hidden > width or start.hidden2 > width2):
             start = None
-        return fit_net(game, boards[m], firsts[m], targets[m], hidden=width, init=start, **common)
+        return fit_net(game, boards[m], firsts[m], targets[m], hidden=width, hidden2=width2, init=start, **common)
 
     phases = {}
     try:
@@ -284,7 +315,9 @@ def fit(
             net = init_net.copy()
             p = {"kept_main": Path(init).name, **prov}
         else:
-            res = fit_net(game, boards, firsts, targets, hidden=hidden, init=init_net, provenance=prov, **common)
+            res = fit_net(
+                game, boards, firsts, targets, hidden=hidden, hidden2=hidden2, init=init_net, provenance=prov, **common
+            )
             net, p = res.net, json.loads(res.net.provenance)
             net.race = net.crashed = None
         if race_hidden:
@@ -292,10 +325,10 @@ def fit(
             # (HybridEvaluator): pure bear-offs are left out of its fit
             m = race_mask(boards, hitting) & ~_bearoff_mask(boards, hitting)
             start = None if init_net is None else (init_net.race or init_net)
-            phases["race"] = fit_phase("race", m, race_hidden, start)
+            phases["race"] = fit_phase("race", m, race_hidden, race_hidden2, start)
         if crashed_hidden:
             start = None if init_net is None else (init_net.crashed or init_net)
-            phases["crashed"] = fit_phase("crashed", crashed_mask(boards), crashed_hidden, start)
+            phases["crashed"] = fit_phase("crashed", crashed_mask(boards), crashed_hidden, crashed_hidden2, start)
     except (ValueError, ImportError) as e:
         raise click.UsageError(str(e)) from None
     for name, r in phases.items():

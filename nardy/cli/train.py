@@ -147,6 +147,10 @@ def train(
         raise click.BadParameter(str(e), param_hint="--init") from None
     if net.game != g:
         raise click.BadParameter(f"{init_path} holds a {net.game} net, not {g}")
+    try:
+        net.require_one_layer(f"nardy train --method {method}")
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--init") from None
     ctx = click.get_current_context()
     only = {
         "td": ("games", "hidden", "lam", "chunk", "checkpoint_every"),

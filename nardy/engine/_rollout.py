@@ -57,11 +57,12 @@ def _roll(state):
 
 
 @njit(cache=True)
-def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, keep, out_b, out_f):
+def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, V, c, U, eps, keep, out_b, out_f):
     """Play ``n_games`` self-play games (0-ply greedy, a uniformly random play with probability ``eps``) and
     keep each position after the first two plies with probability ``keep``.
 
     Args:
+        W1 ... U: the net (:attr:`nardy.engine.net.Net.kernel_weights`).
         out_b: int8[cap, 28] receives the kept boards (side on roll's view); out_f: bool[cap, 2] their
             first-turn flags (mover, opponent; long nardy). Sampling stops when ``cap`` is reached.
     Returns:
@@ -69,7 +70,7 @@ def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, ke
     """
     np.random.seed(seed)
     hitting, strict, hm = game_params(game)
-    tb, ts, tn, tk, x, h, o, fo, ch = play_buffers(b2.shape[0], b1.shape[0])
+    tb, ts, tn, tk, x, h, o, fo, ch = play_buffers(b2.shape[0], b1.shape[0] + c.shape[0])
     board = np.empty(28, np.int8)
     cap = out_b.shape[0]
     count = 0
@@ -91,7 +92,9 @@ def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, ke
                 d1 = np.random.randint(1, 7)
                 d2 = np.random.randint(1, 7)
             pol = POLICY_RANDOM if np.random.random() < eps else POLICY_NET
-            _choose(board, d1, d2, fm, fopp, game, pol, W1, b1, W2, b2, values, tb, ts, tn, tk, x, h, o, fo, ch)
+            _choose(
+                board, d1, d2, fm, fopp, game, pol, W1, b1, W2, b2, V, c, U, values, tb, ts, tn, tk, x, h, o, fo, ch
+            )
             if tb[0, 0] >= 15:
                 break
             pass_turn(board, tb[0], hitting)
@@ -100,7 +103,9 @@ def sample_positions(game, start, values, n_games, seed, W1, b1, W2, b2, eps, ke
 
 
 @njit(cache=True, parallel=True)
-def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate, seed, vr, out_mean, out_sq, out_cut):
+def rollout_batch(
+    boards, firsts, game, values, W1, b1, W2, b2, V, c, U, trials, truncate, seed, vr, out_mean, out_sq, out_cut
+):
     """Roll out each board ``trials`` times with the net playing both sides at 0-ply.
 
     Trial ``t`` starts with roll ``t % 36`` and follows it with roll ``(t // 36 + 5 * (t % 36)) % 36`` (a
@@ -118,6 +123,7 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
     Args:
         boards: int8[n, 28] (side on roll's view); firsts: bool[n, 2] first-turn flags (on roll, other).
         game, values: kernel game code and scoring per level (float64).
+        W1 ... U: the net (:attr:`nardy.engine.net.Net.kernel_weights`; a deep one too).
         trials, truncate, seed: as above. Trials run in blocks of :data:`TRIAL_BLOCK`, in parallel; block
             ``j`` of position ``i`` draws its dice from its own generator seeded from ``(seed, i, j)``, so
             results depend on the seed only, not on the number of threads.
@@ -131,7 +137,7 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
     """
     n = boards.shape[0]
     K = b2.shape[0]
-    H = b1.shape[0]
+    H = b1.shape[0] + c.shape[0]
     hitting, strict, hm = game_params(game)
     blocks = (trials + TRIAL_BLOCK - 1) // TRIAL_BLOCK
     sums = np.zeros((n * blocks, K), np.float64)
@@ -190,6 +196,9 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
                                 b1,
                                 W2,
                                 b2,
+                                V,
+                                c,
+                                U,
                                 values,
                                 tb,
                                 ts,
@@ -205,7 +214,30 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
                             for k in range(K):
                                 mean_r[k] += w * ch[k]
                 _choose(
-                    board, d1, d2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values, tb, ts, tn, tk, x, h, o, fo, ch
+                    board,
+                    d1,
+                    d2,
+                    fm,
+                    fopp,
+                    game,
+                    POLICY_NET,
+                    W1,
+                    b1,
+                    W2,
+                    b2,
+                    V,
+                    c,
+                    U,
+                    values,
+                    tb,
+                    ts,
+                    tn,
+                    tk,
+                    x,
+                    h,
+                    o,
+                    fo,
+                    ch,
                 )
                 if vr:
                     w = 1.0 if d1 == d2 else 2.0
@@ -228,7 +260,7 @@ def rollout_batch(boards, firsts, game, values, W1, b1, W2, b2, trials, truncate
                 if ply >= MAX_GAME_PLIES:
                     cut[q] += 1
                 encode(board, game, fm, fopp, x)
-                forward(W1, b1, W2, b2, x, h, o)
+                forward(W1, b1, W2, b2, V, c, U, x, h, o)
                 sanitize(o, game)
                 res[:] = o
                 view = ply
@@ -275,7 +307,8 @@ def _flip_diff(d, game, out):
 @njit(cache=True)
 def sgd_epoch(W1, b1, W2, b2, game, boards, firsts, targets, order, lr):
     """One pass of per-position gradient steps (cross-entropy of the sigmoid outputs against ``targets``,
-    the same update as :func:`nardy.engine._kernels.td_train`) in the given ``order``; weights in place.
+    the same update as :func:`nardy.engine._kernels.td_train`) in the given ``order``; weights in place
+    (a one-layer net).
 
     Returns:
         The mean squared error of the outputs before each step (float64).
@@ -296,9 +329,10 @@ def sgd_epoch(W1, b1, W2, b2, game, boards, firsts, targets, order, lr):
 
 
 @njit(cache=True)
-def mse(W1, b1, W2, b2, game, boards, firsts, targets):
-    """Mean squared error of the net's outputs against ``targets`` (no update)."""
-    H = b1.shape[0]
+def mse(W1, b1, W2, b2, V, c, U, game, boards, firsts, targets):
+    """Mean squared error of the net's outputs (``W1 ... U``: :attr:`nardy.engine.net.Net.kernel_weights`)
+    against ``targets`` (no update)."""
+    H = b1.shape[0] + c.shape[0]
     K = b2.shape[0]
     x = np.zeros(N_INPUTS, np.float32)
     h = np.zeros(H, np.float32)
@@ -306,7 +340,7 @@ def mse(W1, b1, W2, b2, game, boards, firsts, targets):
     se = 0.0
     for s in range(boards.shape[0]):
         encode(boards[s], game, firsts[s, 0], firsts[s, 1], x)
-        forward(W1, b1, W2, b2, x, h, o)
+        forward(W1, b1, W2, b2, V, c, U, x, h, o)
         for k in range(K):
             d = targets[s, k] - o[k]
             se += d * d

@@ -75,9 +75,34 @@ def heuristic_score(b, game):
 
 @njit(cache=True, nogil=True)
 def _choose(
-    board, d1, d2, first_m, first_o, game, policy, W1, b1, W2, b2, values, tb, ts, tn, tk, x, h, o, fo, chosen_o
+    board,
+    d1,
+    d2,
+    first_m,
+    first_o,
+    game,
+    policy,
+    W1,
+    b1,
+    W2,
+    b2,
+    V,
+    c,
+    U,
+    values,
+    tb,
+    ts,
+    tn,
+    tk,
+    x,
+    h,
+    o,
+    fo,
+    chosen_o,
 ):
     """Pick a play for the mover: writes the chosen result board into tb[0]; returns the number of plays.
+
+    The net is ``(W1, b1, W2, b2, V, c, U)`` (:func:`nardy.engine._mlp.forward`; ``h``: float32[H + H2]).
 
     For the net policy ``chosen_o`` receives the outputs of the chosen result from the mover's view
     (exact outcome when the play wins).
@@ -111,7 +136,7 @@ def _choose(
                 else:
                     mir[:] = _core.mirror_long(tb[i])
                 encode(mir, game, first_o, False, x)
-                forward(W1, b1, W2, b2, x, h, o)
+                forward(W1, b1, W2, b2, V, c, U, x, h, o)
                 sanitize(o, game)
                 flip(o, game, fo)
                 e = money_equity(fo, game, values)
@@ -126,7 +151,7 @@ def _choose(
 
 @njit(cache=True, nogil=True)
 def play_buffers(K, H):
-    """Scratch for :func:`_choose` with a net of ``H`` hidden units and ``K`` outputs:
+    """Scratch for :func:`_choose` with a net of ``H`` hidden units in all (both layers) and ``K`` outputs:
     ``(tb, ts, tn, tk)`` for the move generator and ``(x, h, o, fo, chosen)`` for the net."""
     M = _core.MAX_PLAYS
     return (
@@ -184,6 +209,9 @@ def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats)
     H = b1.shape[0]
     hitting, strict, hm = game_params(game)
     tb, ts, tn, tk, x, h, o, fo, chosen = play_buffers(K, H)
+    V = np.zeros((H, 0), np.float32)  # one-layer nets only (sgd_step)
+    c = np.zeros(0, np.float32)
+    U = np.zeros((0, K), np.float32)
     states = np.empty((MAX_GAME_PLIES, 28), np.int8)
     sfirst = np.zeros((MAX_GAME_PLIES, 2), np.bool_)
     nextv = np.zeros((MAX_GAME_PLIES, K), np.float32)  # value of the next state, from state t's mover view
@@ -208,7 +236,30 @@ def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats)
                 d1 = np.random.randint(1, 7)
                 d2 = np.random.randint(1, 7)
             _choose(
-                board, d1, d2, fm, fopp, game, POLICY_NET, W1, b1, W2, b2, values, tb, ts, tn, tk, x, h, o, fo, chosen
+                board,
+                d1,
+                d2,
+                fm,
+                fopp,
+                game,
+                POLICY_NET,
+                W1,
+                b1,
+                W2,
+                b2,
+                V,
+                c,
+                U,
+                values,
+                tb,
+                ts,
+                tn,
+                tk,
+                x,
+                h,
+                o,
+                fo,
+                chosen,
             )
             nextv[t, :] = chosen
             t += 1
@@ -239,10 +290,34 @@ def td_train(W1, b1, W2, b2, game, start, values, n_games, lr, lam, seed, stats)
 
 @njit(cache=True, nogil=True)
 def play_matches(
-    game, start, values, n_games, seed, pol_a, Wa1, ba1, Wa2, ba2, pol_b, Wb1, bb1, Wb2, bb2, noise_a, noise_b
+    game,
+    start,
+    values,
+    n_games,
+    seed,
+    pol_a,
+    Wa1,
+    ba1,
+    Wa2,
+    ba2,
+    Va,
+    ca_,
+    Ua,
+    pol_b,
+    Wb1,
+    bb1,
+    Wb2,
+    bb2,
+    Vb,
+    cb_,
+    Ub,
+    noise_a,
+    noise_b,
 ):
     """Play ``n_games`` cubeless games between A and B (A moves first in even games; the dice of game 2i+1
     repeat those of game 2i with the sides swapped: duplicate dice). Returns float64[n_games] of A's points.
+
+    Each net is seven arrays (``W1, b1, W2, b2, V, c, U``: :attr:`nardy.engine.net.Net.kernel_weights`).
 
     ``noise_*`` is unused (reserved); pass 0.0.
     """
@@ -256,8 +331,8 @@ def play_matches(
     KA = ba2.shape[0]
     KB = bb2.shape[0]
     xa = np.zeros(N_INPUTS, np.float32)
-    ha = np.zeros(ba1.shape[0], np.float32)
-    hb = np.zeros(bb1.shape[0], np.float32)
+    ha = np.zeros(ba1.shape[0] + ca_.shape[0], np.float32)
+    hb = np.zeros(bb1.shape[0] + cb_.shape[0], np.float32)
     oa = np.zeros(KA, np.float32)
     fa = np.zeros(KA, np.float32)
     ca = np.zeros(KA, np.float32)
@@ -297,6 +372,9 @@ def play_matches(
                     ba1,
                     Wa2,
                     ba2,
+                    Va,
+                    ca_,
+                    Ua,
                     values,
                     tb,
                     ts,
@@ -321,6 +399,9 @@ def play_matches(
                     bb1,
                     Wb2,
                     bb2,
+                    Vb,
+                    cb_,
+                    Ub,
                     values,
                     tb,
                     ts,

@@ -1,9 +1,19 @@
-"""A small multilayer perceptron (one sigmoid hidden layer, sigmoid outputs), numpy inference only.
+"""A small multilayer perceptron (a sigmoid hidden layer, optionally a second one with a skip to the outputs,
+sigmoid outputs), numpy inference only.
 
 The weights are float32 and stored as ``.npz`` files with the arrays ``W1`` (``N_INPUTS x H``), ``b1``
-(``H``), ``W2`` (``H x K``), ``b2`` (``K``) and metadata (``game``, ``games_trained``, ``seed``, ``version``;
+(``H``), ``W2`` (``H x K``), ``b2`` (``K``), for a net with a second hidden layer (a *deep* net,
+:attr:`Net.hidden2` = H2 > 0) also ``V`` (``H x H2``), ``c`` (``H2``) and ``U`` (``H2 x K``)::
+
+    h1 = sigmoid(x @ W1 + b1)
+    h2 = sigmoid(h1 @ V + c)
+    o  = sigmoid(h1 @ W2 + h2 @ U + b2)
+
+(``U = 0``: the one-layer net's outputs exactly, so a deep net can start from a one-layer one; a one-layer
+file has no ``V``, ``c``, ``U``), and metadata (``game``, ``games_trained``, ``seed``, ``version``;
 optionally ``provenance``, a JSON text saying how supervised weights were made: teacher, data, fit). A file
-may hold a second net for races (``race_W1``, ``race_b1``, ``race_W2``, ``race_b2``: :attr:`Net.race`), which the
+may hold a second net for races (``race_W1``, ``race_b1``, ``race_W2``, ``race_b2``, deep: ``race_V``,
+``race_c``, ``race_U``: :attr:`Net.race`), which the
 evaluators use for positions with no contact left (:func:`nardy.engine._kernels.is_race`), and a third for
 crashed contact positions (``crashed_W1`` ...: :attr:`Net.crashed`, :func:`nardy.engine._kernels.is_crashed`),
 as GNU Backgammon splits its nets by phase (contact, race, crashed).
@@ -78,6 +88,10 @@ def read_npz(path, keys, kind: str, optional=()) -> dict:
 
 _RACE_KEYS = ("race_W1", "race_b1", "race_W2", "race_b2")
 _CRASHED_KEYS = ("crashed_W1", "crashed_b1", "crashed_W2", "crashed_b2")
+#: The second hidden layer's arrays (main, race, crashed net), present only for deep nets.
+_DEEP_KEYS = ("V", "c", "U")
+_DEEP_PREFIX = {"": _DEEP_KEYS, "race_": tuple("race_" + k for k in _DEEP_KEYS)}
+_DEEP_PREFIX["crashed_"] = tuple("crashed_" + k for k in _DEEP_KEYS)
 
 #: Rows from which :meth:`Net.forward_inputs` computes layer by layer with a vectorised sigmoid instead of
 #: row by row (see ``bench/net_forward.py``).
@@ -105,6 +119,8 @@ class Net:
     Attributes:
         game: ``backgammon``, ``short`` or ``long``; ``code``: the kernel game code.
         W1, b1, W2, b2: float32 arrays (``N_INPUTS x H``, ``H``, ``H x K``, ``K``).
+        V, c, U: the second hidden layer, float32 arrays (``H x H2``, ``H2``, ``H2 x K``); empty
+            (``H2 = 0``, :attr:`hidden2`) for a one-layer net. Given as keywords, all three or none.
         games_trained: self-play games behind these weights (metadata).
         provenance: JSON text on how the weights were made after self-play (teacher, positions, fit; see
             :mod:`nardy.training`), ``""`` for none.
@@ -116,7 +132,21 @@ class Net:
     race: Net | None = None
     crashed: Net | None = None
 
-    def __init__(self, game: str, W1, b1, W2, b2, games_trained: int = 0, seed: int = 0, provenance: str = ""):
+    def __init__(
+        self,
+        game: str,
+        W1,
+        b1,
+        W2,
+        b2,
+        games_trained: int = 0,
+        seed: int = 0,
+        provenance: str = "",
+        *,
+        V=None,
+        c=None,
+        U=None,
+    ):
         if game not in GAME_CODES:
             raise ValueError(f"unknown game {game!r} for a net")
         self.game = game
@@ -130,13 +160,33 @@ class Net:
             raise ValueError(
                 f"net shapes {self.W1.shape}, {self.W2.shape} do not fit {game} ({K.N_INPUTS} inputs, {k} outputs)"
             )
+        if (V is None) != (c is None) or (V is None) != (U is None):
+            raise ValueError("a net's second hidden layer needs V, c and U together")
+        h = self.W1.shape[1]
+        if V is None:
+            V, c, U = np.zeros((h, 0)), np.zeros(0), np.zeros((0, k))
+        self.V = np.ascontiguousarray(V, np.float32)
+        self.c = np.ascontiguousarray(c, np.float32)
+        self.U = np.ascontiguousarray(U, np.float32)
+        h2 = self.c.shape[0] if self.c.ndim == 1 else -1
+        if self.V.shape != (h, h2) or self.U.shape != (h2, k):
+            raise ValueError(
+                f"second hidden layer shapes {self.V.shape}, {self.c.shape}, {self.U.shape} do not fit a net of "
+                f"{h} hidden units and {k} outputs (expected ({h}, H2), (H2,), (H2, {k}))"
+            )
         self.games_trained = int(games_trained)
         self.seed = int(seed)
         self.provenance = str(provenance)
 
     @property
     def hidden(self) -> int:
+        """Units of the first hidden layer (H)."""
         return int(self.b1.shape[0])
+
+    @property
+    def hidden2(self) -> int:
+        """Units of the second hidden layer (H2; 0 for a one-layer net)."""
+        return int(self.c.shape[0])
 
     @property
     def n_outputs(self) -> int:
@@ -144,19 +194,47 @@ class Net:
 
     @property
     def weights(self) -> tuple:
-        """``(W1, b1, W2, b2)``, the arrays the kernels take."""
+        """``(W1, b1, W2, b2)``: the first hidden layer and the outputs' weights from it (a one-layer net's
+        arrays; the kernels take :attr:`kernel_weights`)."""
         return self.W1, self.b1, self.W2, self.b2
 
+    @property
+    def deep_weights(self) -> tuple:
+        """``(V, c, U)``: the second hidden layer (empty arrays for a one-layer net)."""
+        return self.V, self.c, self.U
+
+    @property
+    def kernel_weights(self) -> tuple:
+        """``(W1, b1, W2, b2, V, c, U)``, the arrays the kernels take (:func:`nardy.engine._mlp.forward`)."""
+        return self.W1, self.b1, self.W2, self.b2, self.V, self.c, self.U
+
+    def require_one_layer(self, what: str) -> None:
+        """Raise ``ValueError`` naming ``what`` when this net or one of its phase nets has a second hidden
+        layer (the compiled gradient steps, :func:`nardy.engine._mlp.sgd_step`, train one-layer nets only)."""
+        for name, n in (("", self), ("race ", self.race), ("crashed ", self.crashed)):
+            if n is not None and n.hidden2:
+                raise ValueError(
+                    f"{what} trains one-layer nets only; this {name}net has a second hidden layer of "
+                    f"{n.hidden2} units (fit deep nets with `nardy teach fit --hidden2`)"
+                )
+
     @classmethod
-    def random(cls, game: str, hidden: int = 80, seed: int = 0) -> Net:
-        """Fresh weights: normal(0, 0.1) from ``numpy.random.default_rng(seed)``, zero biases."""
+    def random(cls, game: str, hidden: int = 80, seed: int = 0, hidden2: int = 0) -> Net:
+        """Fresh weights: normal(0, 0.1) from ``numpy.random.default_rng(seed)``, zero biases; with ``hidden2``
+        a second hidden layer (``V``, ``U`` normal(0, 0.1), drawn after the others; ``c`` zero)."""
         rng = np.random.default_rng(seed)
         k = int(K.N_OUTPUTS[GAME_CODES[game]])
         W1 = rng.standard_normal((K.N_INPUTS, hidden)) * 0.1
         W2 = rng.standard_normal((hidden, k)) * 0.1
-        return cls(game, W1, np.zeros(hidden), W2, np.zeros(k), 0, seed)
+        deep = {}
+        if hidden2:
+            V = rng.standard_normal((hidden, hidden2)) * 0.1
+            U = rng.standard_normal((hidden2, k)) * 0.1
+            deep = dict(V=V, c=np.zeros(hidden2), U=U)
+        return cls(game, W1, np.zeros(hidden), W2, np.zeros(k), 0, seed, **deep)
 
     def copy(self) -> Net:
+        """A deep copy (arrays, phase nets, metadata)."""
         c = Net(
             self.game,
             self.W1.copy(),
@@ -166,6 +244,9 @@ class Net:
             self.games_trained,
             self.seed,
             self.provenance,
+            V=self.V.copy(),
+            c=self.c.copy(),
+            U=self.U.copy(),
         )
         if self.race is not None:
             c.race = self.race.copy()
@@ -182,7 +263,8 @@ class Net:
                 fit the game. FileNotFoundError: no such file.
         """
         keys = ("W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version")
-        z = read_npz(path, keys, "nardy net file", ("provenance", *_RACE_KEYS, *_CRASHED_KEYS))
+        deep_keys = [k for names in _DEEP_PREFIX.values() for k in names]
+        z = read_npz(path, keys, "nardy net file", ("provenance", *_RACE_KEYS, *_CRASHED_KEYS, *deep_keys))
         version = int(z["version"])
 
         def inputs(W1):
@@ -193,14 +275,23 @@ class Net:
                 raise ValueError(f"{path}: encoding version {version}, expected {ENCODING_VERSION}")
             return W1
 
+        def deep(prefix):
+            names = _DEEP_PREFIX[prefix]
+            if not any(k in z for k in names):
+                return {}
+            if not all(k in z for k in names):
+                raise ValueError(f"{path}: not a nardy net file (a second hidden layer lacks some of {names})")
+            return dict(zip("VcU", (z[k] for k in names)))
+
         W1 = inputs(z["W1"])
         prov = str(z["provenance"]) if "provenance" in z else ""
-        net = cls(str(z["game"]), W1, z["b1"], z["W2"], z["b2"], int(z["games_trained"]), int(z["seed"]), prov)
+        game, gt, seed = str(z["game"]), int(z["games_trained"]), int(z["seed"])
+        net = cls(game, W1, z["b1"], z["W2"], z["b2"], gt, seed, prov, **deep(""))
         for attr, names in (("race", _RACE_KEYS), ("crashed", _CRASHED_KEYS)):
             if all(k in z for k in names):
                 rw = [z[k] for k in names]
                 rw[0] = inputs(rw[0])
-                setattr(net, attr, cls(net.game, *rw, net.games_trained, net.seed))
+                setattr(net, attr, cls(net.game, *rw, gt, seed, **deep(attr + "_")))
         return net
 
     def save(self, path) -> Path:
@@ -221,9 +312,19 @@ class Net:
             **({"provenance": np.str_(self.provenance)} if self.provenance else {}),
             **(dict(zip(_RACE_KEYS, self.race.weights)) if self.race is not None else {}),
             **(dict(zip(_CRASHED_KEYS, self.crashed.weights)) if self.crashed is not None else {}),
+            **self._deep_arrays(),
         )
         tmp.replace(path)
         return path
+
+    def _deep_arrays(self) -> dict:
+        """The second hidden layers' arrays by their ``.npz`` keys (none for one-layer nets: their files are
+        as before)."""
+        out = {}
+        for prefix, n in (("", self), ("race_", self.race), ("crashed_", self.crashed)):
+            if n is not None and n.hidden2:
+                out.update(zip(_DEEP_PREFIX[prefix], n.deep_weights))
+        return out
 
     def forward_boards(
         self, boards: np.ndarray, first_m: np.ndarray, first_o: np.ndarray, dense: bool | None = None
@@ -238,9 +339,7 @@ class Net:
         if dense is None:
             dense = boards.shape[0] >= DENSE_BATCH
         if not dense:
-            return K.forward_batch(
-                self.W1, self.b1, self.W2, self.b2, K.encode_batch(boards, self.code, first_m, first_o)
-            )
+            return K.forward_batch(*self.kernel_weights, K.encode_batch(boards, self.code, first_m, first_o))
         n = boards.shape[0]
         if n > CHUNK_ROWS:
             out = np.empty((n, self.n_outputs), np.float32)
@@ -255,7 +354,18 @@ class Net:
         np.exp(h, out=h)  # the rest of _sigmoid_inplace: hidden_boards clipped and negated
         h += 1.0
         np.reciprocal(h, out=h)
-        o = K.output_batch(self.W2, self.b2, h)
+        return self._outputs(h)
+
+    def _outputs(self, h: np.ndarray) -> np.ndarray:
+        """Outputs (float32[n, K]) from the first hidden layer's activations ``h`` (float32[n, H]); a deep net's
+        second layer on the way (:func:`nardy.engine._mlp.hidden2_batch`, then the outputs over ``[h1, h2]``
+        by :func:`nardy.engine._mlp.output_batch`: sums in the row kernel's order)."""
+        if self.hidden2:
+            h2 = K.hidden2_batch(self.V, self.c, h)
+            _sigmoid_inplace(h2)
+            o = K.output_batch(np.vstack((self.W2, self.U)), self.b2, np.hstack((h, h2)))
+        else:
+            o = K.output_batch(self.W2, self.b2, h)
         _sigmoid_inplace(o)
         return o
 
@@ -271,7 +381,7 @@ class Net:
         """
         x = np.ascontiguousarray(x, np.float32)
         if x.shape[0] < DENSE_BATCH:
-            return K.forward_batch(self.W1, self.b1, self.W2, self.b2, x)
+            return K.forward_batch(*self.kernel_weights, x)
         n = x.shape[0]
         if n > CHUNK_ROWS:
             out = np.empty((n, self.n_outputs), np.float32)
@@ -283,6 +393,4 @@ class Net:
     def _dense_inputs(self, x: np.ndarray) -> np.ndarray:
         h = K.hidden_batch(self.W1, self.b1, x)
         _sigmoid_inplace(h)
-        o = K.output_batch(self.W2, self.b2, h)
-        _sigmoid_inplace(o)
-        return o
+        return self._outputs(h)

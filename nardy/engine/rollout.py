@@ -150,7 +150,7 @@ def rollout_boards(net: Net, boards, firsts, trials: int, seed: int, truncate: i
         np.ascontiguousarray(firsts, np.bool_),
         net.code,
         scoring_values(net.game),
-        *net.weights,
+        *net.kernel_weights,
         int(trials),
         int(truncate),
         int(seed),
@@ -181,7 +181,7 @@ def sample_positions(net: Net, n: int, seed: int, eps: float = 0.05, keep: float
             vals,
             1_000,
             seed * 1_000_003 + part,
-            *net.weights,
+            *net.kernel_weights,
             eps,
             keep,
             boards[count:],
@@ -296,7 +296,7 @@ def build_dataset(
             firsts[done:end],
             net.code,
             vals,
-            *net.weights,
+            *net.kernel_weights,
             trials,
             truncate,
             seed * 7_919 + done,
@@ -345,9 +345,10 @@ def fit(
         squared errors of the outputs against the rollout targets (these include the rollouts' own noise);
         ``holdout_mse`` is None when no position is held out.
     Raises:
-        ValueError: the dataset is of another game, ``holdout`` outside [0, 1), ``epochs`` below 0, or
-            no position left to train on.
+        ValueError: the dataset is of another game, ``holdout`` outside [0, 1), ``epochs`` below 0,
+            no position left to train on, or a net with a second hidden layer (one-layer gradient steps).
     """
+    net.require_one_layer("fitting to rollouts (nardy rollout fit)")
     if data["game"] != net.game:
         raise ValueError(f"a {data['game']} dataset cannot train a {net.game} net")
     if not 0.0 <= holdout < 1.0:
@@ -366,7 +367,7 @@ def fit(
     def measure(idx):
         if len(idx) == 0:
             return None
-        return float(R.mse(*net.weights, net.code, b[idx], f[idx], t[idx]))
+        return float(R.mse(*net.kernel_weights, net.code, b[idx], f[idx], t[idx]))
 
     log = [{"epoch": 0, "train_mse": measure(train), "holdout_mse": measure(hold)}]
     if callback is not None:

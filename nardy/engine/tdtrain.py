@@ -45,11 +45,13 @@ def benchmark(net_a: Net, opponent, n_games: int, seed: int = 12345) -> dict:
     vals = scoring_values(game)
     n = n_games + (n_games % 2)
     if isinstance(opponent, Net):
-        pol_b, wb = K.POLICY_NET, opponent.weights
+        pol_b, wb = K.POLICY_NET, opponent.kernel_weights
     else:
         pol_b = {"random": K.POLICY_RANDOM, "heuristic": K.POLICY_HEURISTIC}[opponent]
-        wb = net_a.weights
-    r = K.play_matches(code, start_board(game), vals, n, seed, K.POLICY_NET, *net_a.weights, pol_b, *wb, 0.0, 0.0)
+        wb = net_a.kernel_weights
+    r = K.play_matches(
+        code, start_board(game), vals, n, seed, K.POLICY_NET, *net_a.kernel_weights, pol_b, *wb, 0.0, 0.0
+    )
     pairs = r.reshape(-1, 2).mean(axis=1)
     ci = 1.96 * pairs.std(ddof=1) / np.sqrt(len(pairs)) if len(pairs) > 1 else float("nan")
     return {"ppg": float(r.mean()), "ci95": float(ci), "win": float((r > 0).mean())}
@@ -71,7 +73,11 @@ def train_net(
 
     The learning rate falls linearly from ``lr`` to ``lr_final`` over the run. With ``deadline`` (a
     ``time.perf_counter()`` value) training stops after the first chunk that ends past it.
+
+    Raises:
+        ValueError: a net with a second hidden layer (:attr:`Net.hidden2`): TD training steps one-layer nets.
     """
+    net.require_one_layer("TD training (nardy train)")
     vals = scoring_values(net.game)
     start = start_board(net.game)
     done = 0

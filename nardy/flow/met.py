@@ -124,7 +124,17 @@ def level_shares_from_selfplay(net, games: int = 2000, seed: int = 1) -> tuple:
 
     vals = np.array(_VALUES[net.game], np.float64)
     r = K.play_matches(
-        net.code, _start(net.game), vals, games, seed, K.POLICY_NET, *net.weights, K.POLICY_NET, *net.weights, 0.0, 0.0
+        net.code,
+        _start(net.game),
+        vals,
+        games,
+        seed,
+        K.POLICY_NET,
+        *net.kernel_weights,
+        K.POLICY_NET,
+        *net.kernel_weights,
+        0.0,
+        0.0,
     )
     pts = np.abs(r[r != 0])
     return tuple(float(np.mean(pts == v)) for v in vals)

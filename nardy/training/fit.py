@@ -10,6 +10,12 @@ same device and thread count.
 
 A fit may start from a net (``init``): with a wider ``hidden`` its units are kept and the new ones start
 small, so the fit starts from the old net's outputs.
+
+With ``hidden2`` the net has a second sigmoid hidden layer with a skip to the outputs (``h2 = sigmoid(h1 @ V
++ c)``, ``o = sigmoid(h1 @ W2 + h2 @ U + b2)``, :class:`nardy.engine.net.Net`). From a one-layer ``init`` the
+second layer starts with ``V`` small and random (seeded), ``c`` and ``U`` zero: the first epoch starts from
+the init net's outputs exactly, and the gradient reaches ``V`` once ``U`` has moved. From a deep ``init`` all
+its weights are kept (new units of either layer start as above).
 """
 
 from __future__ import annotations
@@ -72,6 +78,7 @@ def fit_net(
     targets: np.ndarray,
     *,
     hidden: int = 128,
+    hidden2: int | None = None,
     init: Net | None = None,
     epochs: int = 20,
     lr: float = 1e-3,
@@ -87,7 +94,8 @@ def fit_net(
     """Fit a net of ``hidden`` units to ``targets`` (``float32[n, K]``, side on roll's view) of ``boards``.
 
     Args:
-        init: start from this net (same game; ``hidden`` at least its width).
+        hidden2: units of a second hidden layer (0: none; ``None``: the ``init`` net's, else 0).
+        init: start from this net (same game; ``hidden`` and ``hidden2`` at least its widths).
         lr, lr_final: Adam's learning rate, falling by a cosine from ``lr`` to ``lr_final`` over the run.
         holdout: share of the positions (a seeded random subset) kept out of training to measure the error.
         device: ``"cuda"``, ``"cpu"`` or ``None`` (the GPU when one is available).
@@ -95,7 +103,8 @@ def fit_net(
         provenance: written, with the fit's settings and final errors, into the net's ``provenance``.
         progress: ``progress(history_row)`` after each epoch.
     Raises:
-        ValueError: shapes that do not fit the game, or an ``init`` net of another game or wider.
+        ValueError: shapes that do not fit the game, or an ``init`` net of another game or wider (either
+            layer), or ``hidden2`` below 0.
         ImportError: PyTorch is not installed.
     """
     torch = _torch()
@@ -104,8 +113,15 @@ def fit_net(
     targets = np.asarray(targets, np.float32)
     if targets.ndim != 2 or targets.shape[1] != k or len(targets) != len(boards):
         raise ValueError(f"targets of shape {targets.shape} do not fit {len(boards)} {game} positions ({k} outputs)")
-    if init is not None and (init.game != game or init.hidden > hidden):
-        raise ValueError(f"init net ({init.game}, {init.hidden} hidden) does not fit a {game} net of {hidden}")
+    if hidden2 is None:
+        hidden2 = 0 if init is None else init.hidden2
+    if hidden2 < 0:
+        raise ValueError(f"hidden2 must be 0 or more, not {hidden2}")
+    if init is not None and (init.game != game or init.hidden > hidden or init.hidden2 > hidden2):
+        raise ValueError(
+            f"init net ({init.game}, {init.hidden} hidden, {init.hidden2} in a second layer) does not fit a {game} "
+            f"net of {hidden} and {hidden2}"
+        )
     if threads:
         torch.set_num_threads(int(threads))
     dev = torch.device(device or ("cuda" if torch.cuda.is_available() else "cpu"))
@@ -127,7 +143,10 @@ def fit_net(
         h0 = init.hidden
         W1[:, :h0], b1[:h0], W2[:h0], b2[:] = init.W1, init.b1, init.W2, init.b2
         W2[h0:] *= 0.01
-    p = [torch.tensor(a, device=dev, requires_grad=True) for a in (W1, b1, W2, b2)]
+    arrays = [W1, b1, W2, b2]
+    if hidden2:
+        arrays += _second_layer(init, hidden, hidden2, k, seed)
+    p = [torch.tensor(a, device=dev, requires_grad=True) for a in arrays]
     opt = torch.optim.Adam(p, lr=lr)
     steps_per_epoch = max(1, (len(train) + batch - 1) // batch)
     total = epochs * steps_per_epoch
@@ -138,6 +157,9 @@ def fit_net(
 
     def forward(xb):
         h = torch.sigmoid(xb @ p[0] + p[1])
+        if hidden2:
+            h2 = torch.sigmoid(h @ p[4] + p[5])
+            return torch.sigmoid(h @ p[2] + h2 @ p[6] + p[3])
         return torch.sigmoid(h @ p[2] + p[3])
 
     def holdout_error():
@@ -182,20 +204,49 @@ def fit_net(
         "positions": int(n),
         "holdout": n_hold,
         "hidden": int(hidden),
+        **({"hidden2": int(hidden2)} if hidden2 else {}),
         "epochs": int(epochs),
         "lr": lr,
         "lr_final": lr_final,
         "batch": int(batch),
         "seed": int(seed),
-        "init": None if init is None else f"{init.game} net, {init.hidden} hidden, {init.games_trained} games",
+        "init": None if init is None else _describe(init),
         "holdout_mse": history[-1]["holdout_mse"] if history else None,
         "holdout_equity_mae": history[-1]["holdout_equity_mae"] if history else None,
         "torch": torch.__version__,
         "device": dev.type,
     }
     games = init.games_trained if init is not None else 0
-    net = Net(game, *arrays, games_trained=games, seed=seed, provenance=json.dumps(prov, sort_keys=True))
+    deep = dict(zip("VcU", arrays[4:]))
+    net = Net(game, *arrays[:4], games_trained=games, seed=seed, provenance=json.dumps(prov, sort_keys=True), **deep)
     return FitResult(net, history)
+
+
+def _describe(init: Net) -> str:
+    """How the provenance names an init net: ``"<game> net, <H> hidden[ + <H2>], <games> games"``."""
+    deep = f" + {init.hidden2}" if init.hidden2 else ""
+    return f"{init.game} net, {init.hidden}{deep} hidden, {init.games_trained} games"
+
+
+def _second_layer(init: Net | None, hidden: int, hidden2: int, k: int, seed: int) -> list[np.ndarray]:
+    """Starting ``[V float32[hidden, hidden2], c float32[hidden2], U float32[hidden2, k]]`` of a fit.
+
+    ``V`` normal(0, 0.1) from ``numpy.random.default_rng([seed, 2])``, ``c`` zero; ``U`` zero from an ``init``
+    net (its outputs unchanged), else normal(0, 0.05). A deep ``init``'s ``V``, ``c``, ``U`` fill the top-left
+    corner; the rows of ``V`` from first-layer units it lacks are zero (their ``h1`` does not reach ``h2``).
+    """
+    rng = np.random.default_rng([seed, 2])
+    V = (rng.standard_normal((hidden, hidden2)) * 0.1).astype(np.float32)
+    c = np.zeros(hidden2, np.float32)
+    U = np.zeros((hidden2, k), np.float32)
+    if init is None:
+        U[:] = rng.standard_normal((hidden2, k)) * 0.05
+        return [V, c, U]
+    h0, m0 = init.hidden, init.hidden2
+    if m0:
+        V[h0:, :m0] = 0.0
+        V[:h0, :m0], c[:m0], U[:m0] = init.V, init.c, init.U
+    return [V, c, U]
 
 
 def _equity_weights(game: str) -> np.ndarray:

@@ -331,7 +331,7 @@ def test_batched_net_outputs_equal_the_row_kernel(game):
     f = np.zeros(len(boards), np.bool_)
     x = K.encode_batch(boards, net.code, f, f)
     dense = net.forward_inputs(x)
-    rows = K.forward_batch(*net.weights, x)
+    rows = K.forward_batch(*net.kernel_weights, x)
     assert dense.dtype == np.float32 and dense.shape == (len(boards), int(K.N_OUTPUTS[net.code]))
     assert np.abs(dense - rows).max() < 1e-5
     small = net.forward_inputs(x[: DENSE_BATCH - 1])
