@@ -356,11 +356,12 @@ def select_covering(items, eq, n: int, rng) -> list[dict]:
     want["clear pass"] = n - want["close"] - want["clear no double"]
     for name in want:
         want[name] -= sum(cls[i] == name for i in chosen)
+    want["close"] -= sum(cls[i] == "other" for i in chosen)
     taken = set(chosen)
     for name in ("close", "clear no double", "clear pass"):
         idx = [i for i in range(len(items)) if cls[i] == name and i not in taken]
         k = max(0, min(want[name], len(idx), n - len(chosen)))
-        if k < want[name]:
+        if len(idx) < want[name]:
             print(f"  only {len(idx)} more {name} candidates for {want[name]}: use a larger --pool", file=sys.stderr)
         pick = [int(i) for i in rng.choice(idx, size=k, replace=False)] if k else []
         chosen += pick
