@@ -224,12 +224,15 @@ def state_of(it) -> CubeState:
     return CubeState(it["position"])
 
 
-def bot_decisions(bot: Bot, items) -> np.ndarray:
-    """(double, take) of the bot's own cube decisions, bool[n, 2]."""
+def bot_decisions(bot: Bot, items, probs: list | None = None) -> np.ndarray:
+    """(double, take) of the bot's own cube decisions, bool[n, 2]; the cubeless probabilities they were fed
+    are appended to ``probs`` when it is given."""
     out = np.zeros((len(items), 2), bool)
     for i, it in enumerate(items):
         d = bot.cube_action(state_of(it))
         out[i] = d.double, d.take
+        if probs is not None:
+            probs.append([round(float(v), 6) for v in d.probabilities.array])
     return out
 
 
@@ -416,10 +419,12 @@ def match_main(args) -> dict:
     eq, jprobs = judge(items, args.judge, args.threads)
     print(f"{len(items)} positions judged at bgsage {args.judge} ({time.perf_counter() - t0:.0f} s)", flush=True)
     rows: dict[str, tuple[np.ndarray, float]] = {}
+    nprobs: dict[str, list] = {}
     for level in [s for s in args.levels.split(",") if s]:
         t1 = time.perf_counter()
         bot = Bot("backgammon", level=level, weights=args.weights)
-        rows[f"nardy {level}"] = (bot_decisions(bot, items), time.perf_counter() - t1)
+        nprobs[f"nardy {level}"] = []
+        rows[f"nardy {level}"] = (bot_decisions(bot, items, nprobs[f"nardy {level}"]), time.perf_counter() - t1)
         print(f"  nardy {level}: {rows[f'nardy {level}'][1]:.0f} s", flush=True)
     for ply in BGSAGE_REFERENCES:
         t1 = time.perf_counter()
@@ -441,6 +446,7 @@ def match_main(args) -> dict:
             "taker": [None if np.isnan(v) else round(float(v), 6) for v in terr],
             "double": dec[:, 0].tolist(),
             "take": dec[:, 1].tolist(),
+            **({"probs": nprobs[name]} if name in nprobs else {}),
         }
         r = {
             ("money" if n == 0 else f"{n}-point"): summary(derr[length_of == n], terr[length_of == n]) for n in lengths
