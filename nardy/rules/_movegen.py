@@ -52,6 +52,7 @@ from ._movestep import (  # noqa: F401  (re-exported: the generator's constants 
     _outside_home,
     _search_four,
     _search_two,
+    _six_run,
     _target,
     board_key,
     head_limit,
@@ -283,7 +284,7 @@ def _search_core(
                             h = 1
                         b[t] += 1
                         moved[t] += 1
-                    if not hitting and was_empty and six_block_illegal(b, t):
+                    if not hitting and was_empty and _six_run(occ, t) and six_block_illegal(b, t):
                         moved[t] -= 1
                         b[t] -= 1
                         b[s] += 1
