@@ -52,6 +52,7 @@ from ._movestep import (  # noqa: F401  (re-exported: the generator's constants 
     _outside_home,
     _search_four,
     _search_two,
+    _six_run,
     _target,
     board_key,
     head_limit,
@@ -80,8 +81,10 @@ def _search(
     b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves, out, work64, transpose=True
 ):
     """:func:`_search_core` with its transposition table, for a long nardy double (``transpose``): the stamped
-    one of a full workspace (``WORK64_LEN``: nothing to clear), else a zeroed ``int64[TT_SIZE, 3]``;
-    for other rolls an empty one (no allocation)."""
+    one of a full workspace (``WORK64_LEN``: nothing to clear, :func:`_tt_of`), else a zeroed
+    ``int64[TT_SIZE, 3]``; for other rolls an empty one (no allocation)."""
+    # (not through _tt_of: an array returned by a function without reference counting to one with it
+    # would be released once too often)
     ttstamp = np.int64(1)
     if transpose and ndice > 2 and work64[0] == work64[1] and not hitting:
         if work64.shape[0] >= WORK64_LEN:
@@ -109,6 +112,19 @@ def _search(
         tt,
         ttstamp,
     )
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _tt_of(work64, need):
+    """``(tt, stamp)``: where ``need``ed and ``work64`` is a full workspace (``WORK64_LEN``), its stamped
+    transposition table (entries of other stamps count as empty: nothing to clear) with a new stamp;
+    else an empty table (the search then goes without: the same plays, more work). Only for callers
+    compiled without reference counting too."""
+    if need and work64.shape[0] >= WORK64_LEN:
+        stamp = work64[TT_AT] + 1
+        work64[TT_AT] = stamp
+        return work64[TT_AT + 1 : TT_AT + 1 + 3 * TT_SIZE].reshape((TT_SIZE, 3)), stamp
+    return work64[:0].reshape((0, 3)), np.int64(1)
 
 
 # Without numba's reference counting (``_nrt=False``): the search allocates nothing, and the counting
@@ -155,7 +171,7 @@ def _search_core(
     # (board, depth, checkers off the head) met again has the same subtree, all of whose leaves were
     # already met, in the same order, from its first visit, so the second visit is skipped. The plays
     # found, their steps and their order are unchanged; only repeated work goes (bench/search_speed.py).
-    use_tt = transpose and is_double and ndice > 2 and not hitting
+    use_tt = transpose and is_double and ndice > 2 and not hitting and tt.shape[0] > 0
     # (``tt``: zeroed by :func:`_search` where ``use_tt``)
     tt_count = 0
     count = 0
@@ -268,7 +284,7 @@ def _search_core(
                             h = 1
                         b[t] += 1
                         moved[t] += 1
-                    if not hitting and was_empty and six_block_illegal(b, t):
+                    if not hitting and was_empty and _six_run(occ, t) and six_block_illegal(b, t):
                         moved[t] -= 1
                         b[t] -= 1
                         b[s] += 1
@@ -411,7 +427,7 @@ def _small_work64(cap):
     return w
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _legal(b0, code, out, work64, b, moved, transpose=True):
     """All legal plays of a full turn (see :func:`legal_into`), with int8 scratch ``b`` (28) and ``moved`` (26).
 
@@ -448,7 +464,8 @@ def _legal(b0, code, out, work64, b, moved, transpose=True):
     hl = 0
     if head_mode >= 0:
         hl = head_limit(b, d1, d2, first, head_mode)
-    return _search(b, moved, 0, ndice, True, hitting, strict, hl, True, False, out, work64, transpose)
+    tt, ttstamp = _tt_of(work64, transpose and d1 == d2 and not hitting)
+    return _search_core(b, moved, 0, ndice, True, hitting, strict, hl, True, False, out, work64, transpose, tt, ttstamp)
 
 
 @njit(cache=True, nogil=True)
@@ -572,10 +589,16 @@ def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, o
     Returns:
         The total number of results written, or -1 if ``out_b`` was too small.
     """
-    n = boards.shape[0]
     work64 = np.zeros(WORK64_LEN, np.int64)
     b = np.empty(BOARD_LEN, np.int8)
     moved = np.empty(26, np.int8)
+    return _batch(boards, dice, hitting, strict, first_turn, head_mode, out_b, offsets, transpose, work64, b, moved)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _batch(boards, dice, hitting, strict, first_turn, head_mode, out_b, offsets, transpose, work64, b, moved):
+    """The loop of :func:`batch_results`, with its scratch (no reference counting a position)."""
+    n = boards.shape[0]
     base = (int(hitting) << 6) | (int(strict) << 7) | ((head_mode + 1) << 9)
     pos = 0
     offsets[0] = 0

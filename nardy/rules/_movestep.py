@@ -87,6 +87,20 @@ def six_block_illegal(b, t):
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _six_run(occ, t):
+    """Whether the mover's points ``occ`` (bitmask, bit p: mover point p) with ``t`` added may hold a run of
+    six along the opponent's route through ``t`` (long nardy): False rules a six-block out at once;
+    True leaves it to :func:`six_block_illegal`. In route order (opponent point q, 1..24, no wrap) the
+    mover's points 13..24 are q 1..12 and 1..12 are q 13..24."""
+    m = occ | (np.int64(1) << np.int64(t))
+    r = ((m >> np.int64(12)) & np.int64(0x1FFE)) | ((m & np.int64(0x1FFE)) << np.int64(12))
+    w = r & (r >> np.int64(1)) & (r >> np.int64(2)) & (r >> np.int64(3)) & (r >> np.int64(4)) & (r >> np.int64(5))
+    q = opp_point(t, False)
+    lo = q - 5 if q > 5 else 0
+    return (w & ((np.int64(2) << np.int64(q)) - (np.int64(1) << np.int64(lo)))) != 0
+
+
 @njit(cache=True, nogil=True)
 def head_limit(b, d1, d2, first_turn, mode):
     """How many checkers may leave the head (mover point 24) this turn in long nardy.
@@ -196,10 +210,10 @@ def _cands(b, occ, blocked, s_top, d, hitting, can_bear):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _make(b, moved, s, t, d, hitting, strict):
+def _make(b, moved, s, t, d, hitting, strict, occ):
     """Play the step ``s`` -> ``t`` by die ``d`` on ``b`` and ``moved``: returns ``tm | hit << 1`` (``tm``:
     a checker that had moved this turn stepped), or -1, with nothing changed, where long nardy's
-    six-block rule forbids it."""
+    six-block rule forbids it (``occ``: the mover's points before the step, for :func:`_six_run`)."""
     was_empty = t > 0 and b[t] == 0
     b[s] -= 1
     tm = 0
@@ -219,7 +233,7 @@ def _make(b, moved, s, t, d, hitting, strict):
             h = 2
         b[t] += 1
         moved[t] += 1
-    if not hitting and was_empty and six_block_illegal(b, t):
+    if not hitting and was_empty and _six_run(occ, t) and six_block_illegal(b, t):
         moved[t] -= 1
         b[t] -= 1
         b[s] += 1
@@ -367,7 +381,7 @@ def _search_two(b, moved, heads0, da, db, hitting, strict, hlimit, out, work64, 
                 t1 = -1
             if t1 < 0:
                 continue
-            m1 = _make(b, moved, s1, t1, d1, hitting, strict)
+            m1 = _make(b, moved, s1, t1, d1, hitting, strict, occ0)
             if m1 < 0:
                 continue
             had1 = True
@@ -397,7 +411,7 @@ def _search_two(b, moved, heads0, da, db, hitting, strict, hlimit, out, work64, 
                     if skip and t2 != 0 and s2 != t1:
                         had2 = True  # the same play was met in order 0
                         continue
-                    m2 = _make(b, moved, s2, t2, d2, hitting, strict)
+                    m2 = _make(b, moved, s2, t2, d2, hitting, strict, occa)
                     if m2 < 0:
                         continue
                     had2 = True
@@ -541,7 +555,7 @@ def _search_four(b, moved, d, strict, out, work64, k1_0, k2_0, outside0, occ0, b
         t1 = _dest(b, moved, s1, d, True, strict, cb1)
         if t1 < 0:
             continue
-        m1 = _make(b, moved, s1, t1, d, True, strict)
+        m1 = _make(b, moved, s1, t1, d, True, strict, occ0)
         had1 = True
         work64[5], work64[10], work64[15] = s1, t1, m1 >> 1
         ka1, kb1 = _rekey(k1_0, k2_0, s1, t1, m1)
@@ -558,7 +572,7 @@ def _search_four(b, moved, d, strict, out, work64, k1_0, k2_0, outside0, occ0, b
             t2 = _dest(b, moved, s2, d, True, strict, cb2)
             if t2 < 0:
                 continue
-            m2 = _make(b, moved, s2, t2, d, True, strict)
+            m2 = _make(b, moved, s2, t2, d, True, strict, occ1)
             had2 = True
             work64[6], work64[11], work64[16] = s2, t2, m2 >> 1
             ka2, kb2 = _rekey(ka1, kb1, s2, t2, m2)
@@ -575,7 +589,7 @@ def _search_four(b, moved, d, strict, out, work64, k1_0, k2_0, outside0, occ0, b
                 t3 = _dest(b, moved, s3, d, True, strict, cb3)
                 if t3 < 0:
                     continue
-                m3 = _make(b, moved, s3, t3, d, True, strict)
+                m3 = _make(b, moved, s3, t3, d, True, strict, occ2)
                 had3 = True
                 work64[7], work64[12], work64[17] = s3, t3, m3 >> 1
                 ka3, kb3 = _rekey(ka2, kb2, s3, t3, m3)
@@ -592,7 +606,7 @@ def _search_four(b, moved, d, strict, out, work64, k1_0, k2_0, outside0, occ0, b
                     t4 = _dest(b, moved, s4, d, True, strict, cb4)
                     if t4 < 0:
                         continue
-                    m4 = _make(b, moved, s4, t4, d, True, strict)
+                    m4 = _make(b, moved, s4, t4, d, True, strict, occ3)
                     had4 = True
                     work64[8], work64[13], work64[18] = s4, t4, m4 >> 1
                     ka4, kb4 = _rekey(ka3, kb3, s4, t4, m4)

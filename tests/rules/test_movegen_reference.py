@@ -93,3 +93,92 @@ def test_partial_turn_leaves_match_the_reference(game):
             )
             got.append((c, ob[:c].tobytes(), [os_[k, : on[k]].tobytes() for k in range(c)]))
         assert got[0] == got[1], (game, i, dice, nd)
+
+
+def _blocking_boards(n, rng):
+    """Long nardy boards built for the six-block rule: the mover's checkers on a run of 4-7 consecutive
+    points of the opponent's route, the others mostly on the points just behind it (whence they may join
+    it at either end); on half of them every opponent checker behind the run, on the others anywhere."""
+    boards = []
+    route = [new.opp_point(q, False) for q in range(1, 25)]  # mover points along the opponent's route
+    while len(boards) < n:
+        b = np.zeros(28, np.int8)
+        start = int(rng.integers(0, 19))
+        run = route[start : start + int(rng.integers(4, 8))]
+        near = route[start + len(run) : start + len(run) + 7]  # where checkers come from to join the run
+        left = 15
+        for p in run:
+            b[p] = 1
+            left -= 1
+        while left > 0:
+            p = int(rng.integers(1, 25))
+            if p not in run and p not in near and rng.random() < 0.7:
+                continue
+            b[p] += 1
+            left -= 1
+        # half the boards with every opponent checker behind the run (none past it, none off)
+        behind = rng.random() < 0.5
+        opp = 15 if behind else 15 - int(rng.integers(0, 3))
+        b[27] = 15 - opp
+        allowed = route[start + len(run) :] if behind else range(1, 25)
+        free = [p for p in allowed if b[p] == 0]
+        if not free:
+            continue
+        for _ in range(opp):
+            b[free[int(rng.integers(0, len(free)))]] -= 1
+        boards.append(b)
+    return np.stack(boards)
+
+
+def test_six_block_rule_matches_the_reference_on_blocking_boards():
+    rng = np.random.default_rng(6)
+    boards = _blocking_boards(600, rng)
+    ro, _, rw = ref.new_workspace()
+    no, _, nw = new.new_workspace()
+    refused = 0
+    for i in range(len(boards)):
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                code = new.pack_code(d1, d2, False, False, False, new.HEAD_BLOCK)
+                a = ref.legal_into(boards[i], code, ro, rw)
+                b = new.legal_into(boards[i], code, no, nw)
+                assert (a, _rows(ro, a)) == (b, _rows(no, b)), (i, d1, d2)
+        refused += any(
+            new.six_block_illegal(_after(boards[i], p, d), p - d)
+            for p in range(2, 25)
+            for d in range(1, min(p, 7))
+            if boards[i, p] > 0 and boards[i, p - d] == 0
+        )
+    assert refused > 150  # the boards do meet the rule: it forbids a step on a quarter of them at least
+
+
+def _after(b, p, d):
+    """The board after one checker steps from ``p`` to ``p - d``."""
+    a = b.copy()
+    a[p] -= 1
+    a[p - d] += 1
+    return a
+
+
+def test_six_run_prefilter_finds_every_run_of_six_through_the_landing_point():
+    """The bitmask pre-check of the six-block rule (docs/rules.md, long nardy: six points in a row along
+    the opponent's route, not wrapping) says True exactly when the run through the landing point is six
+    or longer, whichever end of the run the point is."""
+    from nardy.rules._movestep import _six_run
+
+    rng = np.random.default_rng(1)
+    route = [new.opp_point(q, False) for q in range(1, 25)]  # the mover's point of opponent point q
+    ends = 0
+    for _ in range(5000):
+        occ = sum(1 << p for p in range(1, 25) if rng.random() < 0.6)
+        t = int(rng.integers(1, 25))
+        m = occ | (1 << t)
+        q = new.opp_point(t, False)
+        lo, hi = q, q
+        while lo > 1 and (m >> route[lo - 2]) & 1:
+            lo -= 1
+        while hi < 24 and (m >> route[hi]) & 1:
+            hi += 1
+        assert _six_run(np.int64(occ), t) == (hi - lo + 1 >= 6), (bin(occ), t)
+        ends += hi - lo + 1 >= 6 and q in (lo, hi)
+    assert ends > 100
