@@ -11,6 +11,8 @@ Examples::
     nardy teach fit bg-bgsage2.npz --hidden 128 --epochs 20 --init shipped --out bg.npz
     # add a second hidden layer of 64 units to the shipped 256-unit net (starts from its outputs)
     nardy teach fit bg-bgsage2.npz --hidden 256 --hidden2 64 --init shipped --out bg-deep.npz
+    # keep the shipped nets and fit a 400-unit net for each game plan but priming (contact, not crashed)
+    nardy teach fit bg-bgsage2.npz --init shipped --keep-main --plan-hidden 400 --plans 0,1,3,4 --out bg-plans.npz
 """
 
 from __future__ import annotations
