@@ -222,3 +222,35 @@ def test_post_crawford_free_drop_at_four_away_not_three_away():
     eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", 3, 1, 1, met)
     assert eqs["double/pass"] == pytest.approx(met.mwc(2, 1, post_crawford=True))
     assert decide(eqs) == (True, True)
+
+
+def test_decision_margins_are_in_units_of_the_current_cube():
+    from nardy.flow.cubetheory import decision_margins
+
+    money = {"no double": 0.7, "double/take": 0.9, "double/pass": 1.0}
+    assert decision_margins(money) == pytest.approx((0.2, 0.1))
+    # match winning chances: losing the cube 0.3, winning it 0.7 -> a margin of 0.02 MWC is 0.1 normalised
+    match = {"no double": 0.6, "double/take": 0.62, "double/pass": 0.7}
+    assert decision_margins(match, lose1=0.3, win1=0.7) == pytest.approx((0.1, 0.4))
+
+
+def test_champion_decides_a_close_cube_again_at_three_ply():
+    # money, centred cube: at 2-ply the take is close (margin 0.017 < CUBE_CLOSE_MARGIN) and taken; the
+    # 3-ply probabilities make it a pass, as bgsage 3-ply says (DT 1.17 against DP 1.00)
+    from nardy.flow.bot import CUBE_CLOSE_MARGIN
+
+    pos = Position.from_id("uLsDACzYtgEMVA", "backgammon")
+    gm = Bot("backgammon", level="grandmaster").cube_action(pos)
+    assert gm.double and gm.take and abs(gm.margins[1]) < CUBE_CLOSE_MARGIN
+    champion = Bot("backgammon", level="champion")
+    d = champion.cube_action(pos)
+    assert d.double and not d.take
+    assert list(d.probabilities.array) == pytest.approx(list(champion.evaluate(pos, ply=3).array), abs=1e-6)
+
+
+def test_champion_keeps_a_clear_cube_decision_at_two_ply():
+    champion = Bot("backgammon", level="champion")
+    pos = Position.start("backgammon")
+    d = champion.cube_action(pos)
+    assert d.action == "no double" and d.margins[0] < -0.2
+    assert list(d.probabilities.array) == pytest.approx(list(champion.evaluate(pos, ply=2).array), abs=1e-6)
