@@ -1,8 +1,16 @@
-"""Compiled step primitives of the legal-play generator (numba), and its search for two different dice.
+"""Compiled step primitives of the legal-play generator (numba), and its searches for two different dice and for
+a double of the hitting games.
 
 The board layout, views and rule flags are those of :mod:`nardy.rules._movegen`, which re-exports the
 public names (``opp_point``, ``board_key``, ``six_block_illegal``, ``head_limit``, the constants). Sources
 are taken from bitmasks (bit p: mover point p, bit 25 the bar), highest first, by :func:`_clz64`.
+
+The searches here and in :mod:`nardy.rules._movegen` run without numba's reference counting
+(``_nrt=False``): they allocate nothing and must return no array to a function that counts.
+
+numba's on-disk cache (``cache=True``) of a function is keyed to its own file only: after editing this module,
+delete ``nardy/rules/__pycache__`` (or touch ``_movegen.py``) so that the compiled functions of
+:mod:`nardy.rules._movegen`, which include these, are built again.
 """
 
 from __future__ import annotations

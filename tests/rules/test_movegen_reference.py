@@ -1,6 +1,6 @@
-"""The legal-play generator against its earlier form (tests/rules/movegen_reference.py): every rule of
-docs/rules.md that the generator applies (rules 1-6, the bar, bear-off, long nardy's head and six-block
-rules, short nardy's strict bear-off) gives the same plays, with the same steps, in the same order, on
+"""The legal-play generator against its earlier form (tests/rules/movegen_reference.py): every rule the
+generator applies (docs/rules.md rules 1-6; the bar, bear-off, long nardy's head and six-block rules, short
+nardy's strict bear-off) gives the same plays, with the same steps, in the same order, on
 random positions of all three games, full turns (:func:`legal_into`, :func:`batch_results`, every roll)
 and partial turns (:func:`generate`, as :class:`nardy.flow.turn.Turn` uses it)."""
 
