@@ -181,7 +181,7 @@ def test_cube_decisions_use_the_level_search_depth():
     assert gm.cube_action(pos).probabilities.win != pytest.approx(gm.evaluate(pos, ply=1).win, abs=1e-6)
 
 
-# Post-Crawford (RULES.md, match play: the Crawford rule): the leader 1 away, the trailer on roll.
+# Post-Crawford (docs/rules.md "Doubling cube and matches", the Crawford rule): the leader 1 away, the trailer on roll.
 def test_post_crawford_trailer_doubles_at_once():
     # the trailer's cube can only gain: at the opening position every trailer 2..7 away doubles
     from nardy.flow.cubetheory import CubeState
