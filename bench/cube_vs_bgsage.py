@@ -32,8 +32,32 @@ judge's own cubeless probabilities (what is left is the cube model alone) and gn
 probabilities (gnubg_nn's ``evaluate_cube_decision`` answers only match play ("Not implemented for
 money"), so gnubg-nn's own cube decisions cannot be asked for the money positions).
 
+**Match mode** (``--match money,3,5,7,11``): ``--positions`` per entry, each drawn from its own pool of
+self-play positions (seed derived from ``--seed`` and the length) by the same selection rule, after one
+position of every score has been taken (a close one where the pool has one), so every score is represented:
+
+* money: as above (centred at 1 or owned by the side on roll at 2, 75% / 25%);
+* an N-point match: every pre-Crawford score with both sides 2..N away, and every post-Crawford score with
+  the trailer 2..N away on roll against the leader 1 away (the trailer's double, the leader's take or free
+  drop); the Crawford game has no cube decision (nobody may double) and the leader's post-Crawford cube is
+  dead, so neither is sampled. The cube is centred at 1, or (25%, where legal by bgsage's
+  ``can_double_match``: the side on roll still needs more points than the cube) owned by the side on roll at
+  2. Bearoff positions are left out of the match pools (the judge's batch evaluates them with its net).
+
+The judge's match equities are bgsage's own: ``bgsage.batch_cube_action`` with ``away1``/``away2``/
+``is_crawford`` (``is_crawford=False`` at a post-Crawford score; its C++ ``get_met`` is the Kazaross-XG2 table
+nardy ships), the Janowski/``Cl2CfMatch`` model on its N-ply cubeless probabilities, normalised so that
+winning the current cube is +1 and losing it -1 (bgsage's ``equity_dp`` is 1). Reference players: **bgsage
+1-ply and 2-ply's own cube decisions** (``batch_cube_action`` at those plies, their bearoff database in money
+bearoffs as for the judge; double when their ``min(DT, DP) > ND``, take when their ``DT <= DP``), scored as
+nardy's. Each row reports, per entry, the doubler error and the taker error (mp per decision, 95% interval)
+and **the sum per position**: for every position its doubler error plus its taker error where the taker's
+decision counts (the judge's double at least close, as above) and 0 elsewhere, averaged over all positions
+(= doubler mean + taker mean x taker decisions / positions), with its 95% interval over positions.
+
     python bench/cube_vs_bgsage.py                       # 500 positions, judge 3-ply
     python bench/cube_vs_bgsage.py --positions 200 --judge 2ply --seed 11 --results cube.json
+    python bench/cube_vs_bgsage.py --match money,3,5,7,11 --positions 300 --results match.json
 """
 
 from __future__ import annotations
@@ -64,6 +88,8 @@ from bot_vs_gnubg import gnubg_board, gnubg_choice  # noqa: E402
 
 LEVELS = ("advanced", "expert", "grandmaster")
 MATCH_LENGTH = 5
+#: bgsage's reference players of match mode (their own ``batch_cube_action`` decisions at these plies)
+BGSAGE_REFERENCES = ("1ply", "2ply")
 
 
 def bgsage_board(pos: Position) -> list[int]:
@@ -184,20 +210,29 @@ def select(items, eq, n: int, rng) -> list[dict]:
 
 
 def state_of(it) -> CubeState:
+    """nardy's :class:`CubeState` of a candidate (the side on roll is player 0; a post-Crawford score is told by
+    the leader's 1 away, as :meth:`nardy.flow.met.MatchEquityTable.mwc_after` reads it)."""
     away = it["away"]
     if it["kind"] == "match":
-        return CubeState(it["position"], score=(MATCH_LENGTH - away[0], MATCH_LENGTH - away[1]), length=MATCH_LENGTH)
+        n = it.get("length", MATCH_LENGTH)
+        owner = 0 if it["owner"] == "player" else None
+        return CubeState(
+            it["position"], cube_value=it["cube_value"], cube_owner=owner, score=(n - away[0], n - away[1]), length=n
+        )
     if it["kind"] == "owned":
         return CubeState(it["position"], cube_value=2, cube_owner=0)
     return CubeState(it["position"])
 
 
-def bot_decisions(bot: Bot, items) -> np.ndarray:
-    """(double, take) of the bot's own cube decisions, bool[n, 2]."""
+def bot_decisions(bot: Bot, items, probs: list | None = None) -> np.ndarray:
+    """(double, take) of the bot's own cube decisions, bool[n, 2]; the cubeless probabilities they were fed
+    are appended to ``probs`` when it is given."""
     out = np.zeros((len(items), 2), bool)
     for i, it in enumerate(items):
         d = bot.cube_action(state_of(it))
         out[i] = d.double, d.take
+        if probs is not None:
+            probs.append([round(float(v), 6) for v in d.probabilities.array])
     return out
 
 
@@ -208,10 +243,10 @@ def formula_decisions(items, probs) -> np.ndarray:
     for i, it in enumerate(items):
         p = probs[i]
         x = cube_efficiency(it["position"])
-        owner = "me" if it["kind"] == "owned" else "centre"
+        owner = "me" if it["owner"] == "player" else "centre"
         if it["kind"] == "match":
             a = it["away"]
-            eqs = match_cube_decision(p, (1, 2, 3), x, owner, a[0], a[1], 1, met)
+            eqs = match_cube_decision(p, (1, 2, 3), x, owner, a[0], a[1], it["cube_value"], met)
         else:
             eqs = money_cube_decision(p, (1, 2, 3), x, owner, cube_value=it["cube_value"])
         out[i] = decide(eqs)
@@ -263,6 +298,195 @@ def line(name, s) -> str:
     )
 
 
+# ----- match mode (--match) ------------------------------------------------------------------------------------
+
+
+def match_scores(length: int) -> list[tuple[int, int]]:
+    """Every score (away of the side on roll, away of the opponent) with a cube decision in a ``length``-point
+    match: both sides 2..length away, and post-Crawford the trailer 2..length away against the leader 1 away.
+    ``length`` 0 is money play: ``[(0, 0)]``."""
+    if length == 0:
+        return [(0, 0)]
+    pre = [(a, b) for a in range(2, length + 1) for b in range(2, length + 1)]
+    return pre + [(a, 1) for a in range(2, length + 1)]
+
+
+def match_pool(length: int, n: int, seed: int) -> list[dict]:
+    """``n`` candidates of one entry of ``--match``: self-play positions (no bearoffs in match play), the scores
+    of :func:`match_scores` in turn (shuffled), and a cube state each (see the module docstring)."""
+    rng = np.random.default_rng([seed, 2, length])
+    db = bearoff_db()
+    positions = self_play_positions(2 * n if length else n, seed * 1000 + length)
+    if length:
+        positions = [p for p in positions if not db.is_bearoff(bgsage_board(p))][:n]
+    scores = match_scores(length)
+    order = rng.permutation(len(scores))
+    out = []
+    for i, pos in enumerate(positions):
+        a = scores[int(order[i % len(scores)])]
+        owned = rng.random() < 0.25
+        if length == 0:
+            st = {"kind": "owned" if owned else "money", "cube_value": 2 if owned else 1}
+            st["owner"] = "player" if owned else "centered"
+        else:
+            post = a[1] == 1
+            owned = owned and not post and bgbot_cpp.can_double_match(a[0], a[1], 2, bgbot_cpp.CubeOwner.PLAYER, False)
+            st = {"kind": "match", "cube_value": 2 if owned else 1, "owner": "player" if owned else "centered"}
+        out.append({"position": pos, "length": length, "away": a, **st})
+    return out
+
+
+def classes_of(eq) -> np.ndarray:
+    """The selection class of every candidate (module docstring): clear pass, close, clear no double, other."""
+    g, t = margins(eq)
+    out = np.full(len(eq), "other", dtype=object)
+    out[g < -0.15] = "clear no double"
+    out[(np.abs(g) <= 0.15) | ((g >= -0.15) & (np.abs(t) <= 0.15))] = "close"
+    out[t < -0.15] = "clear pass"
+    return out
+
+
+def select_covering(items, eq, n: int, rng) -> list[dict]:
+    """The sample of one entry: first one candidate of every score (a close one where there is one, else of any
+    class), then the rest by the selection rule (70% close, 15% clear no double, 15% clear pass overall)."""
+    cls = classes_of(eq)
+    chosen: list[int] = []
+    for a in dict.fromkeys(it["away"] for it in items):
+        idx = [i for i, it in enumerate(items) if it["away"] == a]
+        close = [i for i in idx if cls[i] == "close"]
+        chosen.append(int(rng.choice(close or idx)))
+    want = {"close": round(0.7 * n), "clear no double": round(0.15 * n)}
+    want["clear pass"] = n - want["close"] - want["clear no double"]
+    for name in want:
+        want[name] -= sum(cls[i] == name for i in chosen)
+    want["close"] -= sum(cls[i] == "other" for i in chosen)
+    taken = set(chosen)
+    for name in ("close", "clear no double", "clear pass"):
+        idx = [i for i in range(len(items)) if cls[i] == name and i not in taken]
+        k = max(0, min(want[name], len(idx), n - len(chosen)))
+        if len(idx) < want[name]:
+            print(f"  only {len(idx)} more {name} candidates for {want[name]}: use a larger --pool", file=sys.stderr)
+        pick = [int(i) for i in rng.choice(idx, size=k, replace=False)] if k else []
+        chosen += pick
+        taken.update(pick)
+    return [{**items[i], "class": cls[i]} for i in chosen]
+
+
+def per_position(eq, dec) -> tuple[np.ndarray, np.ndarray]:
+    """Every position's doubler error and taker error (NaN where the taker's decision does not count), in
+    units of the judge's normalised equity, of decisions ``dec`` (bool[n, 2])."""
+    nd, dt, dp = eq[:, 0], eq[:, 1], eq[:, 2]
+    g, _ = margins(eq)
+    derr = np.maximum(nd, np.minimum(dt, dp)) - np.where(dec[:, 0], np.minimum(dt, dp), nd)
+    terr = np.maximum(-dt, -dp) - np.where(dec[:, 1], -dt, -dp)
+    return derr, np.where(g >= -0.10, terr, np.nan)
+
+
+def summary(derr, terr) -> dict:
+    """Means (mp) with 95% intervals: doubler, taker, and the sum per position (module docstring)."""
+
+    def mean_ci(e):
+        if len(e) == 0:
+            return float("nan"), float("nan")
+        ci = 1.96 * e.std(ddof=1) / np.sqrt(len(e)) if len(e) > 1 else float("nan")
+        return round(1000 * float(e.mean()), 3), round(1000 * float(ci), 3)
+
+    t = terr[~np.isnan(terr)]
+    s = derr + np.nan_to_num(terr)
+    (dm, dci), (tm, tci), (sm, sci) = mean_ci(derr), mean_ci(t), mean_ci(s)
+    return {
+        "doubler_mp": dm,
+        "doubler_ci": dci,
+        "n": len(derr),
+        "taker_mp": tm,
+        "taker_ci": tci,
+        "taker_n": len(t),
+        "sum_mp": sm,
+        "sum_ci": sci,
+    }
+
+
+def match_main(args) -> dict:
+    """``--match``: sample every entry, judge it, ask every player, print and return the figures."""
+    t0 = time.perf_counter()
+    lengths = [0 if s in ("money", "0") else int(s) for s in args.match.split(",") if s]
+    items: list[dict] = []
+    for length in lengths:
+        rng = np.random.default_rng([args.seed, 3, length])
+        pool = match_pool(length, args.pool or 8 * args.positions, args.seed)
+        eq1, _ = judge(pool, "1ply", args.threads)
+        items += select_covering(pool, eq1, args.positions, rng)
+    eq, jprobs = judge(items, args.judge, args.threads)
+    print(f"{len(items)} positions judged at bgsage {args.judge} ({time.perf_counter() - t0:.0f} s)", flush=True)
+    rows: dict[str, tuple[np.ndarray, float]] = {}
+    nprobs: dict[str, list] = {}
+    for level in [s for s in args.levels.split(",") if s]:
+        t1 = time.perf_counter()
+        bot = Bot("backgammon", level=level, weights=args.weights)
+        nprobs[f"nardy {level}"] = []
+        rows[f"nardy {level}"] = (bot_decisions(bot, items, nprobs[f"nardy {level}"]), time.perf_counter() - t1)
+        print(f"  nardy {level}: {rows[f'nardy {level}'][1]:.0f} s", flush=True)
+    for ply in BGSAGE_REFERENCES:
+        t1 = time.perf_counter()
+        req, _ = judge(items, ply, args.threads)
+        rows[f"bgsage {ply}"] = (
+            np.stack([np.minimum(req[:, 1], req[:, 2]) > req[:, 0], req[:, 1] <= req[:, 2]], 1),
+            time.perf_counter() - t1,
+        )
+    if not args.no_reference:
+        rows["formula on judge probs"] = (formula_decisions(items, jprobs), 0.0)
+    length_of = np.array([it["length"] for it in items])
+    post = np.array([it["away"][1] == 1 for it in items])
+    out: dict = {"positions": len(items), "seed": args.seed, "judge": args.judge, "lengths": lengths, "rows": {}}
+    losses: dict[str, dict] = {}
+    for name, (dec, secs) in rows.items():
+        derr, terr = per_position(eq, dec)
+        losses[name] = {
+            "doubler": derr.round(6).tolist(),
+            "taker": [None if np.isnan(v) else round(float(v), 6) for v in terr],
+            "double": dec[:, 0].tolist(),
+            "take": dec[:, 1].tolist(),
+            **({"probs": nprobs[name]} if name in nprobs else {}),
+        }
+        r = {
+            ("money" if n == 0 else f"{n}-point"): summary(derr[length_of == n], terr[length_of == n]) for n in lengths
+        }
+        m = length_of > 0
+        if m.any():
+            r["match, all"] = summary(derr[m], terr[m])
+            r["match, post-Crawford"] = summary(derr[m & post], terr[m & post])
+        r["s"] = round(secs, 1)
+        out["rows"][name] = r
+    for part in next(iter(out["rows"].values())):
+        if part == "s":
+            continue
+        print(f"-- {part} ({out['rows'][next(iter(rows))][part]['n']} positions):")
+        for name, r in out["rows"].items():
+            x = r[part]
+            print(
+                f"  {name:<24} doubler {x['doubler_mp']:6.2f} ± {x['doubler_ci']:5.2f}  taker {x['taker_mp']:6.2f} ± "
+                f"{x['taker_ci']:5.2f} (n {x['taker_n']:3d})  sum {x['sum_mp']:6.2f} ± {x['sum_ci']:5.2f} mp"
+            )
+    out["wall_s"] = round(time.perf_counter() - t0, 1)
+    if args.results:
+        Path(args.results).write_text(
+            json.dumps(
+                {
+                    **{k: out[k] for k in ("positions", "seed", "judge", "lengths")},
+                    "ids": [it["position"].id() for it in items],
+                    "length": length_of.tolist(),
+                    "away": [list(it["away"]) for it in items],
+                    "cube": [[it["cube_value"], it["owner"]] for it in items],
+                    "classes": [it["class"] for it in items],
+                    "judge_eq": eq.round(6).tolist(),
+                    "judge_probs": jprobs.round(6).tolist(),
+                    "losses": losses,
+                }
+            )
+        )
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=500)
@@ -274,7 +498,11 @@ def main(argv=None):
     ap.add_argument("--weights", default=None, help="nardy weights (.npz) instead of the shipped ones")
     ap.add_argument("--no-reference", action="store_true", help="skip the gnubg-nn and judge-probability rows")
     ap.add_argument("--results", default=None, help="also write every position's judge equities and decisions")
+    ap.add_argument("--match", default=None, help="match mode: entries money,3,5,7,11 (--positions each)")
     args = ap.parse_args(argv)
+    if args.match:
+        print(json.dumps(match_main(args)))
+        return
     t0 = time.perf_counter()
     rng = np.random.default_rng([args.seed, 1])
     pool = cube_states(self_play_positions(args.pool or 8 * args.positions, args.seed), rng)

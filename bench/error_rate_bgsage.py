@@ -13,10 +13,12 @@ The reference is the same whichever players run together; until 2026-12-05 it al
 players' choices, so a player's figure moved by up to 0.05 mp/move with its company (paired differences
 within one run were fair either way).
 
-Players: ``nardy:LEVEL`` (optionally ``nardy:LEVEL:WEIGHTS.npz``), ``gnubg:PLIES`` (gnubg-nn). Judged
+Players: ``nardy:LEVEL`` (optionally ``nardy:LEVEL:WEIGHTS.npz``), ``gnubg:PLIES`` (gnubg-nn), ``bgsage:LEVEL``
+(bgsage's own choice: ``1ply`` is its raw nets, the reference for a 0-ply net). Judged
 equities are cached by resulting position in ``--cache`` (JSON), so a new player costs only its new plays.
 
     python bench/error_rate_bgsage.py --positions 1000 --players nardy:advanced,nardy:grandmaster,gnubg:0,gnubg:2
+    python bench/error_rate_bgsage.py --players nardy:advanced,bgsage:1ply,bgsage:3ply --judge 3ply
 """
 
 from __future__ import annotations
@@ -95,7 +97,21 @@ def make_player(spec: str):
         level, _, weights = rest.partition(":")
         bot = Bot("backgammon", level=level or "advanced", seed=1, weights=weights or None)
         return bot.choose_play
-    raise SystemExit(f"unknown player {spec!r}: nardy:LEVEL[:WEIGHTS] or gnubg:PLIES")
+    if kind == "bgsage":
+        level = rest or "1ply"
+        return lambda pos, dice: bgsage_choice(pos, dice, level)
+    raise SystemExit(f"unknown player {spec!r}: nardy:LEVEL[:WEIGHTS], gnubg:PLIES or bgsage:LEVEL")
+
+
+def bgsage_choice(pos, dice, level: str):
+    """bgsage's own choice at ``level`` (``1ply`` = its raw nets, the issue's "bgsage raw net"): the legal
+    play whose result it values most (post-move cubeless equity with its bearoff database, one thread, so
+    its time is comparable with the other players'); ties go to the first play in nardy's order."""
+    plays = pos.legal_plays(dice)
+    if len(plays) == 1:
+        return plays[0]
+    eq = judge(plays, level, 1)
+    return plays[int(np.argmax(eq))]
 
 
 def main(argv=None):

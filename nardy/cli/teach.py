@@ -11,6 +11,8 @@ Examples::
     nardy teach fit bg-bgsage2.npz --hidden 128 --epochs 20 --init shipped --out bg.npz
     # add a second hidden layer of 64 units to the shipped 256-unit net (starts from its outputs)
     nardy teach fit bg-bgsage2.npz --hidden 256 --hidden2 64 --init shipped --out bg-deep.npz
+    # keep the shipped nets and fit a 400-unit net for each game plan but priming (contact, not crashed)
+    nardy teach fit bg-bgsage2.npz --init shipped --keep-main --plan-hidden 400 --plans 0,1,3,4 --out bg-plans.npz
 """
 
 from __future__ import annotations
@@ -26,6 +28,21 @@ import numpy as np
 from .options import game_option, seed_option
 
 __all__ = ["teach"]
+
+
+def _plan_list(text: str) -> list[int]:
+    """The game plans of ``--plans`` (``"0,1,3"`` -> ``[0, 1, 3]``, sorted, each 0..4 once).
+
+    Raises:
+        click.UsageError: not a comma-separated list of distinct plans 0..4.
+    """
+    try:
+        ks = [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        ks = []
+    if not ks or len(set(ks)) != len(ks) or not all(0 <= k <= 4 for k in ks):
+        raise click.UsageError(f"--plans {text!r}: expected distinct game plans 0..4, comma-separated (e.g. 0,1,3)")
+    return sorted(ks)
 
 
 @click.group("teach")
@@ -191,10 +208,33 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
     help="the crashed net's second hidden layer (with --crashed-hidden; 0: none)",
 )
 @click.option(
+    "--plan-hidden",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 4096),
+    help="also fit game-plan nets of this width, each on the contact positions (not crashed) of its plan "
+    "(hitting games; 0: none; see --plans)",
+)
+@click.option(
+    "--plan-hidden2",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 4096),
+    help="the plan nets' second hidden layer (with --plan-hidden; 0: none)",
+)
+@click.option(
+    "--plans",
+    "plan_list",
+    default="0,1,2,3,4",
+    show_default=True,
+    help="the game plans whose nets --plan-hidden fits, comma-separated: 0 racing, 1 attacking, 2 priming, "
+    "3 holding, 4 other",
+)
+@click.option(
     "--keep-main",
     is_flag=True,
-    help="keep --init's main net (and its race and crashed nets unless refitted or --race-net is given) and "
-    "fit only the phase nets asked for",
+    help="keep --init's main net (and its race, crashed and plan nets unless refitted or --race-net is given) "
+    "and fit only the phase and plan nets asked for",
 )
 @click.option("--device", default=None, help="cuda or cpu (default: the GPU when there is one)")
 @click.option("--threads", default=None, type=click.IntRange(1, 1024), help="PyTorch CPU threads")
@@ -215,6 +255,9 @@ def fit(
     race_net,
     crashed_hidden,
     crashed_hidden2,
+    plan_hidden,
+    plan_hidden2,
+    plan_list,
     keep_main,
     device,
     threads,
@@ -227,7 +270,13 @@ def fit(
     net) where the width allows; ``--keep-main`` fits only those. ``--hidden2`` (``--race-hidden2``,
     ``--crashed-hidden2``) adds a second hidden layer with a skip to the outputs; from a one-layer net it starts
     with no effect (zero weights to the outputs), so the fit starts from that net's outputs.
+
+    ``--plan-hidden`` (``--plan-hidden2``) fits a net per game plan of ``--plans``
+    (:func:`nardy.engine._features.game_plan`) on the contact positions that have not crashed of that plan,
+    each from the ``--init`` net's plan net of that plan, else its main net; with ``--init`` the held-out error
+    of the net each replaces (what the ``--init`` net answered there) is printed before the fitted one's.
     """
+    from ..engine._features import N_PLANS, PLAN_NAMES
     from ..engine.net import Net, shipped_path
     from ..training.fit import fit_net
     from ..training.jobs import load_dataset
@@ -245,11 +294,18 @@ def fit(
         init_net = Net.load(shipped_path(game) if init == "shipped" else init)
         if init_net.game != game:
             raise click.UsageError(f"--init {init}: a {init_net.game} net, the datasets are {game}")
-    if keep_main and (init_net is None or not (race_hidden or crashed_hidden)):
+    if keep_main and (init_net is None or not (race_hidden or crashed_hidden or plan_hidden)):
         raise click.UsageError(
             "--keep-main keeps the --init net's main net and fits phase nets: give --init and "
-            "--race-hidden or --crashed-hidden"
+            "--race-hidden, --crashed-hidden or --plan-hidden"
         )
+    if plan_list != "0,1,2,3,4" and not plan_hidden:
+        raise click.UsageError("--plans picks the game plans whose nets --plan-hidden fits: give --plan-hidden too")
+    plan_ks = _plan_list(plan_list) if plan_hidden else []
+    if plan_hidden2 and not plan_hidden:
+        raise click.UsageError("--plan-hidden2 is the fitted plan nets' second layer: give --plan-hidden too")
+    if plan_hidden and game == "long":
+        raise click.UsageError("--plan-hidden: game-plan nets are for the hitting games (not long nardy)")
     if race_hidden2 and not race_hidden:
         raise click.UsageError("--race-hidden2 is the fitted race net's second layer: give --race-hidden too")
     if crashed_hidden2 and not crashed_hidden:
@@ -297,16 +353,28 @@ def fit(
         progress=progress,
     )
 
-    def fit_phase(name: str, m: np.ndarray, width: int, width2: int, start: Net | None):
-        click.echo(f"{name} net: {int(m.sum())} {name} positions", err=True)
-        # start from the old net of the phase, else from the old main net, where the widths allow
+    def fit_phase(name: str, m: np.ndarray, width: int, width2: int, start: Net | None, what: str = ""):
+        click.echo(f"{name} net: {int(m.sum())} {what or name} positions", err=True)
+        # start from the old net of the phase, else from the old main net, where the widths allow; the old
+        # net's held-out error first (the net this one replaces there)
+        old = start
         if start is not None and (start.hidden > width or start.hidden2 > width2):
             start = None
-        return fit_net(game, boards[m], firsts[m], targets[m], hidden=width, hidden2=width2, init=start, **common)
+        r = fit_net(
+            game, boards[m], firsts[m], targets[m], hidden=width, hidden2=width2, init=start, baseline=old, **common
+        )
+        if r.before is not None and r.history:
+            a, b = r.before, r.history[-1]
+            click.echo(
+                f"{name} net: held-out mse {a['holdout_mse']:.6f} -> {b['holdout_mse']:.6f}, equity error "
+                f"{a['holdout_equity_mae']:.4f} -> {b['holdout_equity_mae']:.4f} (--init's net there -> fitted)",
+                err=True,
+            )
+        return r
 
     phases = {}
     try:
-        from ..engine.evaluator import _bearoff_mask, crashed_mask, race_mask
+        from ..engine.evaluator import _bearoff_mask, crashed_mask, phase_codes, race_mask
 
         hitting = game != "long"
         p: dict
@@ -329,18 +397,37 @@ def fit(
         if crashed_hidden:
             start = None if init_net is None else (init_net.crashed or init_net)
             phases["crashed"] = fit_phase("crashed", crashed_mask(boards), crashed_hidden, crashed_hidden2, start)
+        if plan_ks:
+            # the boards the evaluators send to plan net k: contact, not crashed, game plan k
+            codes = phase_codes(np.ascontiguousarray(boards, np.int8), hitting, True, True, 0b11111)
+            for k in plan_ks:
+                old_plans = None if init_net is None else init_net.plans
+                start = None if init_net is None else ((old_plans[k] if old_plans else None) or init_net)
+                what = f"{PLAN_NAMES[k]} (plan {k})"
+                if not (codes == 3 + k).any():
+                    raise ValueError(f"--plans: no {what} positions in the datasets to fit its net on")
+                phases[f"plan{k}"] = fit_phase(f"plan{k}", codes == 3 + k, plan_hidden, plan_hidden2, start, what)
     except (ValueError, ImportError) as e:
         raise click.UsageError(str(e)) from None
+    plans = list(net.plans or (None,) * N_PLANS)
     for name, r in phases.items():
-        setattr(net, name, r.net)
+        if name.startswith("plan"):
+            plans[int(name[4:])] = r.net
+        else:
+            setattr(net, name, r.net)
         p[name] = json.loads(r.net.provenance)["fit"]
+        if r.before is not None:
+            p[name]["before"] = r.before
+    net.set_plans(plans)
     if kept_race is not None:
         # the race net kept as it was, with what its provenance said of it
         net.race = kept_race.race
         old = json.loads(kept_race.provenance or "{}")
         p["race"] = {"kept_from": Path(race_net).name, **({"fit": old["race"]} if "race" in old else {})}
     net.provenance = json.dumps(p, sort_keys=True)
-    res_rows = {name: r.history[-1] for name, r in phases.items()}
+    res_rows = {
+        name: {**r.history[-1], **({"before": r.before} if r.before is not None else {})} for name, r in phases.items()
+    }
     if not keep_main:
         res_rows = {**res.history[-1], **res_rows}
     net.save(out)

@@ -388,3 +388,89 @@ def bearoff_mask(boards, hitting):
                     break
         out[i] = ok
     return out
+
+
+#: Game-plan classes of a contact board (:func:`game_plan`), by number: each may have its own net
+#: (:attr:`nardy.engine.net.Net.plans`).
+PLAN_NAMES = ("racing", "attacking", "priming", "holding", "other")
+N_PLANS = 5
+
+
+@njit(cache=True, nogil=True)
+def game_plan(b):
+    """The game plan of the side on roll (the mover) on a hitting games' board ``b`` (int8[28], mover's view:
+    ``b[1..24]`` the points, mover checkers > 0 moving down towards point 1 and its home 1..6, the
+    opponent's < 0 moving up towards its home 19..24, ``b[25]``/``b[26]`` the mover's/opponent's bar,
+    ``b[0]``/``b[27]`` their checkers off). Pips: a mover checker on point ``p`` has ``p`` to go, an opponent
+    one ``25 - p``, a checker on the bar 25. The first rule that holds gives the class:
+
+    0. **racing**: the mover has no back checker (none on the bar nor in the opponent's home 19..24), or
+       leads the race by at least 15% of the opponent's pips (``20 * (opp - mover) >= 3 * opp``);
+    1. **attacking**: an opponent checker on the bar or 2+ opponent blots on points 1..12 (the mover's side
+       of the board), and 3+ points of the mover's home made (2+ checkers);
+    2. **priming**: a run of 4+ consecutive made points within 2..12 with an opponent checker behind it
+       (on a lower point than the run's lowest, or on the bar);
+    3. **holding**: an anchor (2+ mover checkers) in the opponent's home 19..24 and trailing the race by
+       20+ pips;
+    4. **other**.
+
+    Meant for contact boards that have not crashed (:func:`is_race`, :func:`is_crashed`), where the nets
+    route by it; defined for any board of a hitting game (backgammon, short nardy). Pure function of the
+    board, a few hundred cycles."""
+    pip_m = 25 * b[25]
+    pip_o = 25 * b[26]
+    for p in range(1, 25):
+        v = b[p]
+        if v > 0:
+            pip_m += p * v
+        elif v < 0:
+            pip_o -= (25 - p) * v
+    back_m = b[25]
+    anchors = 0
+    for p in range(19, 25):
+        if b[p] > 0:
+            back_m += b[p]
+            if b[p] >= 2:
+                anchors += 1
+    if back_m == 0 or 20 * (pip_o - pip_m) >= 3 * pip_o:
+        return 0
+    home = 0
+    for p in range(1, 7):
+        if b[p] >= 2:
+            home += 1
+    blots_o = 0
+    for p in range(1, 13):
+        if b[p] == -1:
+            blots_o += 1
+    if (b[26] > 0 or blots_o >= 2) and home >= 3:
+        return 1
+    # the opponent's rearmost checker (0: on the bar); a run of made points starting above it primes it
+    lowest_o = 25
+    if b[26] > 0:
+        lowest_o = 0
+    else:
+        for p in range(1, 25):
+            if b[p] < 0:
+                lowest_o = p
+                break
+    run = 0
+    for p in range(2, 13):
+        if b[p] >= 2:
+            run += 1
+            if run >= 4 and lowest_o < p - run + 1:
+                return 2
+        else:
+            run = 0
+    if anchors >= 1 and pip_m - pip_o >= 20:
+        return 3
+    return 4
+
+
+@njit(cache=True, nogil=True)
+def game_plans(boards):
+    """int8[n]: :func:`game_plan` of each board of ``boards`` (int8[n, 28], each from its mover's view)."""
+    n = boards.shape[0]
+    out = np.empty(n, np.int8)
+    for i in range(n):
+        out[i] = game_plan(boards[i])
+    return out

@@ -214,10 +214,15 @@ def _first(first, n):
 
 
 class NeuralEvaluator(_Base):
-    """The net alone (no bearoff database; its :attr:`~nardy.engine.net.Net.race` net for races and its
-    :attr:`~nardy.engine.net.Net.crashed` net for crashed contact boards when it has them): outputs sanitised
-    so that every level <= the one below and losses <= 1 - win. Finished boards are not special-cased by
-    :meth:`evaluate_batch`.
+    """The net alone (no bearoff database; its :attr:`~nardy.engine.net.Net.race` net for races, its
+    :attr:`~nardy.engine.net.Net.crashed` net for crashed contact boards and its
+    :attr:`~nardy.engine.net.Net.plans` net of the side on roll's game plan for the other contact boards of
+    the hitting games, when it has them: :func:`phase_codes`): outputs sanitised so that every level <= the
+    one below and losses <= 1 - win. Finished boards are not special-cased by :meth:`evaluate_batch`.
+
+    The main net and the plan nets compute their rows on the path (row kernel or layer by layer) that the
+    main net would take for all of them together: plan nets that are copies of the main net give its outputs
+    bit for bit.
 
     Batches of :attr:`dedupe_from` rows or more are evaluated once per distinct (board, flags): search batches
     repeat boards (rolls with the same total, doubles, transpositions; about three rows in four at long nardy
@@ -235,31 +240,43 @@ class NeuralEvaluator(_Base):
         boards = np.ascontiguousarray(boards, np.int8).reshape(-1, 28)
         fm, fo = _first(first, boards.shape[0])
         n = boards.shape[0]
-        race, crashed = self.net.race, self.net.crashed
-        if not n or (race is None and crashed is None):
+        race, crashed, plans = self.net.race, self.net.crashed, self.net.plans
+        hitting = self.code != K.GAME_LONG
+        plan_mask = plan_bits(plans) if hitting else 0
+        if not n or (race is None and crashed is None and not plan_mask):
             return self._forward(self.net, boards, fm, fo)
-        # each board to its phase's net: race, crashed (contact left), the main net for the rest
-        phase = phase_codes(boards, self.code != K.GAME_LONG, race is not None, crashed is not None)
+        # each board to its phase's net: race, crashed (contact left), its game plan's net, the main net
+        phase = phase_codes(boards, hitting, race is not None, crashed is not None, plan_mask)
         if not phase.any():
             return self._forward(self.net, boards, fm, fo)
         out = np.empty((n, self.net.n_outputs), np.float32)
-        for code, net in ((0, self.net), (1, race), (2, crashed)):
+        # the main net's rows and the plan nets' on one path: that of the main net for all of them
+        main_dense = int(np.count_nonzero((phase == 0) | (phase >= 3))) >= _net.DENSE_BATCH
+        nets = [(0, self.net, main_dense), (1, race, None), (2, crashed, None)]
+        if plan_mask:
+            assert plans is not None
+            nets += [(3 + k, p, main_dense) for k, p in enumerate(plans)]
+        for code, net, dense in nets:
+            if net is None:
+                continue
             m = phase == code
-            if net is not None and m.any():
-                out[m] = self._forward(net, boards[m], fm[m], fo[m])
+            if m.any():
+                out[m] = self._forward(net, boards[m], fm[m], fo[m], dense)
         return out
 
-    def _forward(self, net: Net, boards, fm, fo) -> np.ndarray:
+    def _forward(self, net: Net, boards, fm, fo, dense: bool | None = None) -> np.ndarray:
         n = boards.shape[0]
+        if dense is None:
+            dense = n >= _net.DENSE_BATCH
         if n >= self.dedupe_from:
             # each distinct (board, flags) once, on the path the whole batch would take (same bits)
             first, inverse = K.unique_boards(boards, fm, fo)
             if first.shape[0] < n:
-                out = net.forward_boards(boards[first], fm[first], fo[first], dense=n >= _net.DENSE_BATCH)
+                out = net.forward_boards(boards[first], fm[first], fo[first], dense=dense)
                 out = out[inverse]
                 _sanitize_rows(out, len(LEVELS[self.game]))
                 return out
-        out = net.forward_boards(boards, fm, fo)
+        out = net.forward_boards(boards, fm, fo, dense=dense)
         _sanitize_rows(out, len(LEVELS[self.game]))
         return out
 
@@ -282,18 +299,35 @@ def crashed_mask(boards) -> np.ndarray:
     return phase_codes(np.ascontiguousarray(boards, np.int8).reshape(-1, 28), True, False, True) == 2
 
 
+def plan_bits(plans) -> int:
+    """The bit mask of the game plans ``k`` with a net in ``plans`` (:attr:`~nardy.engine.net.Net.plans`:
+    bit ``k`` set when ``plans[k]`` is not ``None``; 0 for ``None``), :func:`phase_codes`' ``plan_mask``."""
+    if plans is None:
+        return 0
+    return sum(1 << k for k, p in enumerate(plans) if p is not None)
+
+
 @njit(cache=True, nogil=True)
-def phase_codes(boards, hitting, with_race, with_crashed):
-    """int8[n]: the net each board goes to: 1 race (``with_race``), 2 crashed (``with_crashed``, hitting
-    games, contact left), 0 the main net."""
+def phase_codes(boards, hitting, with_race, with_crashed, plan_mask=0):
+    """int8[n]: the net each board (side on roll's view) goes to: 1 race (no contact, ``with_race``), else
+    for the hitting games 2 crashed (:func:`~nardy.engine._kernels.is_crashed`, ``with_crashed``; a crashed
+    board never goes to a plan net), else ``3 + k`` for game plan ``k``
+    (:func:`~nardy.engine._features.game_plan`) when bit ``k`` of ``plan_mask`` is set
+    (:func:`plan_bits`), else 0 the main net."""
     n = boards.shape[0]
     out = np.zeros(n, np.int8)
     for i in range(n):
         if K.is_race(boards[i], hitting):
             if with_race:
                 out[i] = 1
-        elif with_crashed and hitting and K.is_crashed(boards[i]):
-            out[i] = 2
+        elif hitting and (with_crashed or plan_mask):
+            if K.is_crashed(boards[i]):
+                if with_crashed:
+                    out[i] = 2
+            elif plan_mask:
+                k = K.game_plan(boards[i])
+                if (plan_mask >> k) & 1:
+                    out[i] = 3 + k
     return out
 
 

@@ -16,7 +16,11 @@ may hold a second net for races (``race_W1``, ``race_b1``, ``race_W2``, ``race_b
 ``race_c``, ``race_U``: :attr:`Net.race`), which the
 evaluators use for positions with no contact left (:func:`nardy.engine._kernels.is_race`), and a third for
 crashed contact positions (``crashed_W1`` ...: :attr:`Net.crashed`, :func:`nardy.engine._kernels.is_crashed`),
-as GNU Backgammon splits its nets by phase (contact, race, crashed).
+as GNU Backgammon splits its nets by phase (contact, race, crashed). Contact boards of the hitting games that
+have not crashed may go further to a net per game plan of the side on roll (``plan0_W1`` ... ``plan4_W1``,
+``plan{k}_b1``, ``plan{k}_W2``, ``plan{k}_b2``, deep: ``plan{k}_V``, ``plan{k}_c``, ``plan{k}_U``:
+:attr:`Net.plans`, :func:`nardy.engine._features.game_plan`: 0 racing, 1 attacking, 2 priming, 3 holding,
+4 other), as bgsage splits its contact nets by game plan; a file holds the plan nets it has, any of the five.
 The inputs are :func:`nardy.engine._kernels.encode` of a board from the view of the side on roll; the
 outputs are that side's cumulative result probabilities (see :mod:`nardy.engine._kernels`).
 
@@ -92,6 +96,11 @@ _CRASHED_KEYS = ("crashed_W1", "crashed_b1", "crashed_W2", "crashed_b2")
 _DEEP_KEYS = ("V", "c", "U")
 _DEEP_PREFIX = {"": _DEEP_KEYS, "race_": tuple("race_" + k for k in _DEEP_KEYS)}
 _DEEP_PREFIX["crashed_"] = tuple("crashed_" + k for k in _DEEP_KEYS)
+#: The game-plan nets' key prefixes, ``plan0_`` ... ``plan4_`` (:attr:`Net.plans`), and their arrays.
+_PLAN_PREFIXES = tuple(f"plan{k}_" for k in range(K.N_PLANS))
+_PLAN_KEYS = {pre: tuple(pre + k for k in ("W1", "b1", "W2", "b2")) for pre in _PLAN_PREFIXES}
+for _pre in _PLAN_PREFIXES:
+    _DEEP_PREFIX[_pre] = tuple(_pre + k for k in _DEEP_KEYS)
 
 #: Rows from which :meth:`Net.forward_inputs` computes layer by layer with a vectorised sigmoid instead of
 #: row by row (see ``bench/net_forward.py``).
@@ -127,10 +136,15 @@ class Net:
         race: the net for race positions (same game, any width), or ``None``: this net there.
         crashed: the net for crashed contact positions (hitting games; same game, any width), or ``None``:
             this net there.
+        plans: ``None`` (no game-plan nets), or a tuple of :data:`~nardy.engine._features.N_PLANS` (5) nets
+            or ``None``s: ``plans[k]`` answers the contact boards of hitting games that have not crashed whose
+            :func:`~nardy.engine._features.game_plan` is ``k`` (same game, any width, deep or not; ``None``:
+            this net for that class). The phase nets themselves carry no plan nets.
     """
 
     race: Net | None = None
     crashed: Net | None = None
+    plans: tuple[Net | None, ...] | None = None
 
     def __init__(
         self,
@@ -211,12 +225,48 @@ class Net:
     def require_one_layer(self, what: str) -> None:
         """Raise ``ValueError`` naming ``what`` when this net or one of its phase nets has a second hidden
         layer (the compiled gradient steps, :func:`nardy.engine._mlp.sgd_step`, train one-layer nets only)."""
-        for name, n in (("", self), ("race ", self.race), ("crashed ", self.crashed)):
+        for name, n in self._subnets(" "):
             if n is not None and n.hidden2:
                 raise ValueError(
                     f"{what} trains one-layer nets only; this {name}net has a second hidden layer of "
                     f"{n.hidden2} units (fit deep nets with `nardy teach fit --hidden2`)"
                 )
+
+    def _subnets(self, sep: str = "_") -> list:
+        """``[(prefix, net or None)]``: this net (prefix ``""``), its race, crashed and plan nets (prefixes
+        ``race``, ``crashed``, ``plan0`` ... followed by ``sep``)."""
+        out = [("", self), ("race" + sep, self.race), ("crashed" + sep, self.crashed)]
+        if self.plans is not None:
+            out += [(f"plan{k}{sep}", n) for k, n in enumerate(self.plans)]
+        return out
+
+    def set_plans(self, plans) -> None:
+        """Set :attr:`plans` from a sequence of :data:`~nardy.engine._features.N_PLANS` nets or ``None``s
+        (``None`` or all ``None``: no plan nets).
+
+        Raises:
+            ValueError: not 5 entries, a net of another game, a long nardy net (plans are a hitting games'
+                split), or a plan net that has phase or plan nets of its own.
+        """
+        if plans is None:
+            self.plans = None
+            return
+        plans = tuple(plans)
+        if len(plans) != K.N_PLANS:
+            raise ValueError(f"a net's plan nets are {K.N_PLANS} nets or None, got {len(plans)}")
+        if all(n is None for n in plans):
+            self.plans = None
+            return
+        if self.code == K.GAME_LONG:
+            raise ValueError("game-plan nets are for the hitting games (backgammon, short nardy), not long nardy")
+        for k, n in enumerate(plans):
+            if n is None:
+                continue
+            if not isinstance(n, Net) or n.game != self.game:
+                raise ValueError(f"plan net {k}: expected a {self.game} Net or None")
+            if n.race is not None or n.crashed is not None or n.plans is not None:
+                raise ValueError(f"plan net {k}: a plan net has no race, crashed or plan nets of its own")
+        self.plans = plans
 
     @classmethod
     def random(cls, game: str, hidden: int = 80, seed: int = 0, hidden2: int = 0) -> Net:
@@ -252,6 +302,8 @@ class Net:
             c.race = self.race.copy()
         if self.crashed is not None:
             c.crashed = self.crashed.copy()
+        if self.plans is not None:
+            c.plans = tuple(None if n is None else n.copy() for n in self.plans)
         return c
 
     @classmethod
@@ -264,7 +316,8 @@ class Net:
         """
         keys = ("W1", "b1", "W2", "b2", "game", "games_trained", "seed", "version")
         deep_keys = [k for names in _DEEP_PREFIX.values() for k in names]
-        z = read_npz(path, keys, "nardy net file", ("provenance", *_RACE_KEYS, *_CRASHED_KEYS, *deep_keys))
+        plan_keys = [k for names in _PLAN_KEYS.values() for k in names]
+        z = read_npz(path, keys, "nardy net file", ("provenance", *_RACE_KEYS, *_CRASHED_KEYS, *plan_keys, *deep_keys))
         version = int(z["version"])
 
         def inputs(W1):
@@ -287,11 +340,21 @@ class Net:
         prov = str(z["provenance"]) if "provenance" in z else ""
         game, gt, seed = str(z["game"]), int(z["games_trained"]), int(z["seed"])
         net = cls(game, W1, z["b1"], z["W2"], z["b2"], gt, seed, prov, **deep(""))
+
+        def sub(names, prefix):
+            if not any(k in z for k in names):
+                return None
+            if not all(k in z for k in names):
+                raise ValueError(f"{path}: not a nardy net file (a net lacks some of {', '.join(names)})")
+            rw = [z[k] for k in names]
+            rw[0] = inputs(rw[0])
+            return cls(net.game, *rw, gt, seed, **deep(prefix))
+
         for attr, names in (("race", _RACE_KEYS), ("crashed", _CRASHED_KEYS)):
             if all(k in z for k in names):
-                rw = [z[k] for k in names]
-                rw[0] = inputs(rw[0])
-                setattr(net, attr, cls(net.game, *rw, gt, seed, **deep(attr + "_")))
+                setattr(net, attr, sub(names, attr + "_"))
+        if any(k in z for k in plan_keys):
+            net.set_plans([sub(_PLAN_KEYS[pre], pre) for pre in _PLAN_PREFIXES])
         return net
 
     def save(self, path) -> Path:
@@ -312,6 +375,7 @@ class Net:
             **({"provenance": np.str_(self.provenance)} if self.provenance else {}),
             **(dict(zip(_RACE_KEYS, self.race.weights)) if self.race is not None else {}),
             **(dict(zip(_CRASHED_KEYS, self.crashed.weights)) if self.crashed is not None else {}),
+            **self._plan_arrays(),
             **self._deep_arrays(),
         )
         tmp.replace(path)
@@ -321,9 +385,17 @@ class Net:
         """The second hidden layers' arrays by their ``.npz`` keys (none for one-layer nets: their files are
         as before)."""
         out = {}
-        for prefix, n in (("", self), ("race_", self.race), ("crashed_", self.crashed)):
+        for prefix, n in self._subnets():
             if n is not None and n.hidden2:
                 out.update(zip(_DEEP_PREFIX[prefix], n.deep_weights))
+        return out
+
+    def _plan_arrays(self) -> dict:
+        """The plan nets' first layer and outputs' arrays by their ``.npz`` keys (``plan{k}_W1`` ...)."""
+        out: dict = {}
+        for pre, n in zip(_PLAN_PREFIXES, self.plans or ()):
+            if n is not None:
+                out.update(zip(_PLAN_KEYS[pre], n.weights))
         return out
 
     def forward_boards(

@@ -34,12 +34,21 @@ __all__ = [
     "STRONGEST_LEVEL",
     "DEFAULT_LEVEL",
     "CUBE_MAX_PLY",
+    "CUBE_CLOSE_MARGIN",
+    "CUBE_CLOSE_PLY",
     "bot_player",
 ]
 
 #: The deepest search that feeds cube decisions: a 3-ply position evaluation costs 21 2-ply ones (seconds a
 #: decision), and the 2-ply cube already errs only 0.3 / 0.8 mp per money double / take (docs/bots.md).
 CUBE_MAX_PLY = 2
+#: Levels searching 3-ply or deeper (``champion``) decide the cube on 2-ply probabilities and decide again on
+#: 3-ply ones when the 2-ply decision is close: the doubler's margin ``|min(DT, DP) - ND|``, or (a double at
+#: least close) the take margin ``|DP - DT|``, below this (normalised equity, units of the current cube). About a
+#: third of bench/cube_vs_bgsage.py's sample (70% close by design), 0.3-0.5 s each; journal "2026-12-06".
+CUBE_CLOSE_MARGIN = 0.04
+#: The search depth of that second decision.
+CUBE_CLOSE_PLY = 3
 
 
 class Bot(Engine):
@@ -93,7 +102,8 @@ class Bot(Engine):
                 override the state's.
             ply: evaluation depth of the cubeless probabilities the cube formula is fed (default: the level's
                 search depth capped at :data:`CUBE_MAX_PLY`: 0 advanced, 1 expert, 2 grandmaster and champion;
-                0 for the non-net levels). Judged by
+                0 for the non-net levels; champion decides close calls again at :data:`CUBE_CLOSE_PLY`, see
+                :data:`CUBE_CLOSE_MARGIN`). Judged by
                 bgsage 3-ply (bench/cube_vs_bgsage.py), 2-ply probabilities err less than 1-ply ones in
                 money doubles (docs/bots.md, "Cube decisions").
             crawford: override the Crawford flag.
@@ -107,14 +117,31 @@ class Bot(Engine):
                 game's position.
         """
         depth = min(self.ply or 0, CUBE_MAX_PLY) if ply is None else ply
-        return cube_decision(
-            lambda position: self.evaluate(position, ply=depth),
-            state,
-            score=score,
-            match_length=match_length,
-            crawford=crawford,
-            scoring=self.rules.scoring,
-        )
+
+        def decide(d: int) -> CubeDecision:
+            return cube_decision(
+                lambda position: self.evaluate(position, ply=d),
+                state,
+                score=score,
+                match_length=match_length,
+                crawford=crawford,
+                scoring=self.rules.scoring,
+            )
+
+        out = decide(depth)
+        if ply is None and (self.ply or 0) >= CUBE_CLOSE_PLY and _close(out):
+            out = decide(CUBE_CLOSE_PLY)
+        return out
+
+
+def _close(d: CubeDecision) -> bool:
+    """Whether a cube decision is close enough to be decided again deeper (:data:`CUBE_CLOSE_MARGIN`): the
+    doubler's margin, or with a double at least close the take margin, is small (cube available only)."""
+    if d.reason or d.margins is None:
+        return False
+    g, t = d.margins
+    m = CUBE_CLOSE_MARGIN
+    return abs(g) < m or (g > -m and abs(t) < m)
 
 
 def bot_player(rules, level: str, seed: int | None) -> Bot:

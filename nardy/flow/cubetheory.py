@@ -40,6 +40,7 @@ __all__ = [
     "money_cube_decision",
     "match_cube_decision",
     "cube_efficiency",
+    "decision_margins",
     "janowski_equity",
 ]
 
@@ -100,6 +101,10 @@ class CubeDecision:
             units of the current cube (money) or as match winning chances (match play).
         probabilities: the cubeless probabilities used (:class:`~nardy.engine.evaluator.Probabilities`).
         reason: why the cube is not available, or ``""``.
+        margins: ``(doubler margin, take margin)``: ``min(DT, DP) - ND`` and ``DP - DT`` from the side on
+            roll's view in units of the current cube (match play: the match winning chances normalised so that
+            winning the current cube is +1 and losing it -1, as bgsage and GNU Backgammon show them); how far
+            the decision is from changing (``None`` where not computed).
     """
 
     double: bool
@@ -108,6 +113,7 @@ class CubeDecision:
     equities: dict = field(default_factory=dict)
     probabilities: object = None
     reason: str = ""
+    margins: tuple[float, float] | None = None
 
     @property
     def too_good(self) -> bool:
@@ -296,6 +302,16 @@ class _MatchPoints:
         return self._to[v]
 
 
+def decision_margins(eqs: dict, lose1: float = -1.0, win1: float = 1.0) -> tuple[float, float]:
+    """``(min(DT, DP) - ND, DP - DT)`` of ND/DT/DP equities ``eqs``, rescaled so that ``lose1`` (the value of
+    losing the current cube) is -1 and ``win1`` (winning it) +1: money equities in units of the cube are
+    unchanged; match winning chances become normalised equities (pass ``met.mwc`` of losing and of winning the
+    current cube). The doubler's decision changes sign with the first, the taker's with the second."""
+    scale = 2.0 / (win1 - lose1) if win1 - lose1 > 1e-12 else 1.0
+    nd, dt, dp = eqs["no double"], eqs["double/take"], eqs["double/pass"]
+    return float((min(dt, dp) - nd) * scale), float((dp - dt) * scale)
+
+
 def decide(eqs: dict) -> tuple[bool, bool]:
     """``(double, take)`` from ND/DT/DP values (higher is better for the side on roll)."""
     take = eqs["double/take"] <= eqs["double/pass"] + 1e-12
@@ -373,9 +389,16 @@ def cube_decision(
     if length:
         away_me = length - int(score[turn])
         away_opp = length - int(score[1 - turn])
-        eqs = match_cube_decision(probs, values, x, owner_rel, away_me, away_opp, cube_value, get_met(pos.game))
+        met = get_met(pos.game)
+        eqs = match_cube_decision(probs, values, x, owner_rel, away_me, away_opp, cube_value, met)
+        margins = decision_margins(
+            eqs,
+            lose1=met.mwc_after(away_me, away_opp - cube_value, away_me, away_opp),
+            win1=met.mwc_after(away_me - cube_value, away_opp, away_me, away_opp),
+        )
     else:
         eqs = money_cube_decision(probs, values, x, owner_rel, jacoby=cs.jacoby, cube_value=cube_value)
+        margins = decision_margins(eqs)
     double, take = decide(eqs)
     if reason:
         double = False
@@ -383,7 +406,7 @@ def cube_decision(
         action = "take" if take else "pass"
     else:
         action = "double" if double else "no double"
-    return CubeDecision(double, take, action, eqs, probs, reason)
+    return CubeDecision(double, take, action, eqs, probs, reason, margins)
 
 
 def level_names(game):

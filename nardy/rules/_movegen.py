@@ -30,149 +30,39 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._movestep import (  # noqa: F401  (re-exported: the generator's constants and step primitives)
+    BAR,
+    BOARD_LEN,
+    MAX_PLAYS,
+    OFF,
+    OPP_BAR,
+    OPP_OFF,
+    OUT_W,
+    STACK_ROWS,
+    TABLE_AT,
+    TABLE_BITS,
+    TABLE_SIZE,
+    TT_AT,
+    TT_BITS,
+    TT_SIZE,
+    WORK64_LEN,
+    _cands,
+    _clz64,
+    _key_room,
+    _outside_home,
+    _search_four,
+    _search_two,
+    _six_run,
+    _target,
+    board_key,
+    head_limit,
+    opp_point,
+    six_block_illegal,
+)
+
 # The head-rule modes (option head-exception) as the kernels take them; the mapping is
 # nardy.rules.numbering.HEAD_MODES (-1, nardy.rules.numbering.NO_HEAD_RULE, for the hitting games).
 from .numbering import HEAD_ALWAYS, HEAD_BLOCK, HEAD_NONE  # noqa: F401  (HEAD_BLOCK: used as _core.HEAD_BLOCK)
-
-BOARD_LEN = 28
-OFF, BAR, OPP_BAR, OPP_OFF = 0, 25, 26, 27
-#: Capacity of the per-call play buffers; the real maximum of distinct plays is far lower.
-MAX_PLAYS = 4096
-TABLE_BITS = 10
-TABLE_SIZE = 1 << TABLE_BITS
-#: Transposition table of the doubles search (long nardy), entries; filled at most half.
-TT_BITS = 11
-TT_SIZE = 1 << TT_BITS
-
-
-@njit(cache=True, nogil=True, inline="always")
-def opp_point(p, hitting):
-    """THE compiled form of :func:`nardy.rules.numbering.opponent_point` (numba kernels cannot call Python):
-    the other side's own number of one side's point ``p`` (1..24): ``25 - p`` in the hitting games,
-    ``((p + 11) % 24) + 1`` in long nardy. The map is its own inverse, so it gives the mover's point of
-    the opponent's point too. Only for 1..24 (no check: bar and off are each side's own)."""
-    if hitting:
-        return 25 - p
-    return ((p + 11) % 24) + 1
-
-
-@njit(cache=True, nogil=True)
-def board_key(b):
-    """Two int64 that identify a board among boards with the same checker totals (5 bits a point,
-    the mover's bar in the top bits of the second; used for dedupe)."""
-    k1 = np.int64(0)
-    k2 = np.int64(0)
-    for p in range(1, 13):
-        k1 |= np.int64(b[p] + 15) << np.int64(5 * (p - 1))
-    for p in range(13, 25):
-        k2 |= np.int64(b[p] + 15) << np.int64(5 * (p - 13))
-    k2 |= np.int64(b[25]) << np.int64(60)
-    return k1, k2
-
-
-@njit(cache=True, nogil=True)
-def six_block_illegal(b, t):
-    """Long nardy six-block rule (docs/rules.md, seed 002 3.4) for the run through mover point ``t``.
-
-    True when the mover's run of occupied points containing ``t``, consecutive along the
-    opponent's route (opponent numbering 24..1, not wrapping from their 1 to their 24), is six or
-    longer and no opponent checker is ahead of it (on a lower opponent-numbered point, or off).
-    """
-    qt = opp_point(t, False)
-    lo = qt
-    while lo > 1 and b[opp_point(lo - 1, False)] > 0:
-        lo -= 1
-    hi = qt
-    while hi < 24 and b[opp_point(hi + 1, False)] > 0:
-        hi += 1
-    if hi - lo + 1 < 6:
-        return False
-    if b[OPP_OFF] > 0:
-        return False
-    for q in range(1, lo):
-        if b[opp_point(q, False)] < 0:
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
-def head_limit(b, d1, d2, first_turn, mode):
-    """How many checkers may leave the head (mover point 24) this turn in long nardy.
-
-    docs/rules.md head rule: one, except on the mover's first turn with 6-6, 4-4 or 3-3, where two may
-    leave if ``mode`` is HEAD_ALWAYS, or, for HEAD_BLOCK, if a single checker from the head is
-    stopped by the opponent's head (mover point 12) before playing all four steps and no other
-    opponent checker stops it earlier.
-    """
-    if not first_turn or d1 != d2 or mode == HEAD_NONE:
-        return 1
-    if d1 != 6 and d1 != 4 and d1 != 3:
-        return 1
-    if mode == HEAD_ALWAYS:
-        return 2
-    p = 24
-    for _ in range(4):
-        p -= d1
-        if p < 1:
-            return 1
-        if b[p] < 0:
-            return 2 if p == 12 else 1
-    return 1
-
-
-@njit(cache=True, nogil=True)
-def _outside_home(b):
-    n = b[BAR]
-    for p in range(7, 25):
-        if b[p] > 0:
-            n += b[p]
-    return n
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _target(b, moved, s, d, hitting, strict, can_bear):
-    """Destination of a step of die d from mover point s (25 = bar), or -1 if illegal.
-
-    Checks docs/rules.md rules 2 and 5 and the bar rule; the head and six-block rules are checked by
-    the caller.
-    """
-    if hitting and b[BAR] > 0:
-        if s != BAR:
-            return -1
-        t = 25 - d
-        if b[t] < -1:
-            return -1
-        return t
-    if s == BAR or b[s] <= 0:
-        return -1
-    t = s - d
-    if t >= 1:
-        if hitting:
-            if b[t] < -1:
-                return -1
-        elif b[t] < 0:
-            return -1
-        return t
-    if not can_bear:
-        return -1
-    if t == 0:
-        return 0
-    for p in range(s + 1, 7):
-        if b[p] > 0:
-            return -1
-    if strict and moved[s] >= b[s]:
-        return -1
-    return 0
-
-
-#: Width of one row of the packed play buffer: 28 board bytes, the step count, then 4 steps of
-#: (from, to, die, hit).
-OUT_W = 45
-STACK_ROWS = 8
-B_AT = STACK_ROWS * 5  # work64 layout: stacks, then a board and moved counts (legal_into),
-MOVED_AT = B_AT + BOARD_LEN  # then the stamped hash table, then the keys
-TABLE_AT = MOVED_AT + 26
-WORK64_LEN = TABLE_AT + TABLE_SIZE + 1 + 2 * MAX_PLAYS
 
 
 def new_workspace():
@@ -189,6 +79,74 @@ def new_workspace():
 @njit(cache=True, nogil=True)
 def _search(
     b, moved, heads0, ndice, permute, hitting, strict, hlimit, prune_doubles, all_leaves, out, work64, transpose=True
+):
+    """:func:`_search_core` with its transposition table, for a long nardy double (``transpose``): the stamped
+    one of a full workspace (``WORK64_LEN``: nothing to clear, :func:`_tt_of`), else a zeroed
+    ``int64[TT_SIZE, 3]``; for other rolls an empty one (no allocation)."""
+    # (not through _tt_of: an array returned by a function without reference counting to one with it
+    # would be released once too often)
+    ttstamp = np.int64(1)
+    if transpose and ndice > 2 and work64[0] == work64[1] and not hitting:
+        if work64.shape[0] >= WORK64_LEN:
+            ttstamp = work64[TT_AT] + 1
+            work64[TT_AT] = ttstamp
+            tt = work64[TT_AT + 1 : TT_AT + 1 + 3 * TT_SIZE].reshape((TT_SIZE, 3))
+        else:
+            tt = np.zeros((TT_SIZE, 3), np.int64)
+    else:
+        tt = work64[:0].reshape((0, 3))
+    return _search_core(
+        b,
+        moved,
+        heads0,
+        ndice,
+        permute,
+        hitting,
+        strict,
+        hlimit,
+        prune_doubles,
+        all_leaves,
+        out,
+        work64,
+        transpose,
+        tt,
+        ttstamp,
+    )
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _tt_of(work64, need):
+    """``(tt, stamp)``: where ``need``ed and ``work64`` is a full workspace (``WORK64_LEN``), its stamped
+    transposition table (entries of other stamps count as empty: nothing to clear) with a new stamp;
+    else an empty table (the search then goes without: the same plays, more work). Only for callers
+    compiled without reference counting too."""
+    if need and work64.shape[0] >= WORK64_LEN:
+        stamp = work64[TT_AT] + 1
+        work64[TT_AT] = stamp
+        return work64[TT_AT + 1 : TT_AT + 1 + 3 * TT_SIZE].reshape((TT_SIZE, 3)), stamp
+    return work64[:0].reshape((0, 3)), np.int64(1)
+
+
+# Without numba's reference counting (``_nrt=False``): the search allocates nothing, and the counting
+# of array references (atomic increments and decrements around the helpers inlined in its loops)
+# took about a third of its time.
+@njit(cache=True, nogil=True, _nrt=False)
+def _search_core(
+    b,
+    moved,
+    heads0,
+    ndice,
+    permute,
+    hitting,
+    strict,
+    hlimit,
+    prune_doubles,
+    all_leaves,
+    out,
+    work64,
+    transpose,
+    tt,
+    ttstamp,
 ):
     """Depth-first search over single steps (make/unmake on ``b`` and ``moved``, both restored on
     return), keeping each resulting position once (docs/rules.md rule 4) in ``out`` (rows of OUT_W).
@@ -213,16 +171,42 @@ def _search(
     # (board, depth, checkers off the head) met again has the same subtree, all of whose leaves were
     # already met, in the same order, from its first visit, so the second visit is skipped. The plays
     # found, their steps and their order are unchanged; only repeated work goes (bench/search_speed.py).
-    use_tt = transpose and is_double and ndice > 2 and not hitting
-    tt = np.zeros((TT_SIZE if use_tt else 0, 3), np.int64)
+    use_tt = transpose and is_double and ndice > 2 and not hitting and tt.shape[0] > 0
+    # (``tt``: zeroed by :func:`_search` where ``use_tt``)
     tt_count = 0
     count = 0
     best = -1
-    cap = min(out.shape[0], (work64.shape[0] - kbase) // 2)
+    cap = min(out.shape[0], _key_room(work64))
     with_steps = out.shape[1] >= OUT_W
     stamp = work64[stamp_at] + 1
-    k1_0, k2_0 = board_key(b)
-    outside0 = _outside_home(b)
+    # One pass over the points: the board key (as :func:`board_key`), the mover's checkers outside home
+    # (as :func:`_outside_home`), and two bitmasks over the points 1..24 (bit p): the mover's points, and
+    # the points a step may not land on (two or more opponent checkers; in long nardy one). No step
+    # changes the blocked points.
+    k1_0 = np.int64(0)
+    k2_0 = np.int64(b[BAR]) << np.int64(60)
+    outside0 = np.int64(b[BAR])
+    occ = np.int64(0)
+    blocked = np.int64(0)
+    block_below = -1 if hitting else 0
+    for p in range(1, 25):
+        v = b[p]
+        if p <= 12:
+            k1_0 |= np.int64(v + 15) << np.int64(5 * (p - 1))
+        else:
+            k2_0 |= np.int64(v + 15) << np.int64(5 * (p - 13))
+        if v > 0:
+            occ |= np.int64(1) << np.int64(p)
+            if p >= 7:
+                outside0 += v
+        elif v < block_below:
+            blocked |= np.int64(1) << np.int64(p)
+    if prune and ndice == 4 and not all_leaves and hlimit == 0 and stack[2] == d0 and stack[3] == d0:
+        return _search_four(b, moved, d0, strict, out, work64, k1_0, k2_0, outside0, occ, blocked)
+    if n_orders == 2 and not all_leaves:
+        return _search_two(
+            b, moved, heads0, d0, d1, hitting, strict, hlimit, out, work64, k1_0, k2_0, outside0, occ, blocked
+        )
     u5 = np.int64(5)
     for o in range(n_orders):
         skip_second = False
@@ -241,7 +225,8 @@ def _search(
                 tag = np.int64(1 + depth + 8 * heads)
                 hsh = (k1 * np.int64(-7046029254386353131)) ^ (k2 * np.int64(-4417276706812531889)) ^ tag
                 slot = np.int64((hsh >> np.int64(64 - TT_BITS)) & (TT_SIZE - 1))
-                while tt[slot, 2] != 0:
+                tag |= ttstamp << np.int64(16)  # entries of earlier searches (other stamps) are empty
+                while (tt[slot, 2] >> np.int64(16)) == ttstamp:
                     if tt[slot, 0] == k1 and tt[slot, 1] == k2 and tt[slot, 2] == tag:
                         seen = True
                         break
@@ -259,32 +244,25 @@ def _search(
                 found = False
                 s = stack[30 + depth]
                 can_bear = outside == 0
-                bar_first = hitting and b[BAR] > 0
-                while s >= 1:
-                    if bar_first:
-                        if s != BAR:
-                            break
-                    elif s == BAR or b[s] <= 0:
-                        s -= 1
-                        continue
+                # the candidate sources, highest first: the order of a scan from s down to 1
+                cand = _cands(b, occ, blocked, s, d, hitting, can_bear)
+                while cand != 0:
+                    s = 63 - _clz64(cand)
+                    cand ^= np.int64(1) << np.int64(s)
                     t = s - d
-                    if s != BAR and t >= 1:
-                        # the common case inline: a step inside the board (docs/rules.md rule 2)
-                        if b[t] < (-1 if hitting else 0):
-                            t = -1
-                    else:
+                    if s == BAR:
+                        t = BAR - d
+                    elif t < 1:
                         t = _target(b, moved, s, d, hitting, strict, can_bear)
                     if t >= 0 and hlimit > 0 and s == 24 and heads >= hlimit:
                         t = -1
                     if t < 0:
-                        s -= 1
                         continue
                     if skip_second and depth == 1 and t != 0 and s != stack[10]:
                         # Second order, second step by another checker: the same play was met in
                         # the first order (hitting games; the first step neither entered from the
                         # bar nor brought the last checker home, and this step is no bear-off).
                         stack[35 + depth] = 1
-                        s -= 1
                         continue
                     # make the step
                     was_empty = t > 0 and b[t] == 0
@@ -306,14 +284,17 @@ def _search(
                             h = 1
                         b[t] += 1
                         moved[t] += 1
-                    if not hitting and was_empty and six_block_illegal(b, t):
+                    if not hitting and was_empty and _six_run(occ, t) and six_block_illegal(b, t):
                         moved[t] -= 1
                         b[t] -= 1
                         b[s] += 1
                         if tm:
                             moved[s] += 1
-                        s -= 1
                         continue
+                    if s != BAR and b[s] == 0:
+                        occ ^= np.int64(1) << np.int64(s)
+                    if t > 0 and b[t] == 1:
+                        occ |= np.int64(1) << np.int64(t)
                     if s == BAR:
                         k2 -= np.int64(1) << np.int64(60)
                     elif s <= 12:
@@ -419,6 +400,10 @@ def _search(
                     else:
                         k2 -= inc << (u5 * (t - 13))
                 b[s] += 1
+                if t > 0 and b[t] <= 0:
+                    occ &= ~(np.int64(1) << np.int64(t))
+                if s != BAR:
+                    occ |= np.int64(1) << np.int64(s)
                 if m & 1:
                     moved[s] += 1
                 if m & 2:
@@ -442,7 +427,7 @@ def _small_work64(cap):
     return w
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _legal(b0, code, out, work64, b, moved, transpose=True):
     """All legal plays of a full turn (see :func:`legal_into`), with int8 scratch ``b`` (28) and ``moved`` (26).
 
@@ -479,7 +464,8 @@ def _legal(b0, code, out, work64, b, moved, transpose=True):
     hl = 0
     if head_mode >= 0:
         hl = head_limit(b, d1, d2, first, head_mode)
-    return _search(b, moved, 0, ndice, True, hitting, strict, hl, True, False, out, work64, transpose)
+    tt, ttstamp = _tt_of(work64, transpose and d1 == d2 and not hitting)
+    return _search_core(b, moved, 0, ndice, True, hitting, strict, hl, True, False, out, work64, transpose, tt, ttstamp)
 
 
 @njit(cache=True, nogil=True)
@@ -603,10 +589,16 @@ def batch_results(boards, dice, hitting, strict, first_turn, head_mode, out_b, o
     Returns:
         The total number of results written, or -1 if ``out_b`` was too small.
     """
-    n = boards.shape[0]
     work64 = np.zeros(WORK64_LEN, np.int64)
     b = np.empty(BOARD_LEN, np.int8)
     moved = np.empty(26, np.int8)
+    return _batch(boards, dice, hitting, strict, first_turn, head_mode, out_b, offsets, transpose, work64, b, moved)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _batch(boards, dice, hitting, strict, first_turn, head_mode, out_b, offsets, transpose, work64, b, moved):
+    """The loop of :func:`batch_results`, with its scratch (no reference counting a position)."""
+    n = boards.shape[0]
     base = (int(hitting) << 6) | (int(strict) << 7) | ((head_mode + 1) << 9)
     pos = 0
     offsets[0] = 0

@@ -87,6 +87,16 @@ def _buffers() -> _Buffers:
     return buf
 
 
+#: Every step the generator can write, by its 4 bytes (from, to, die, hit): the Step objects are shared.
+_STEPS = {
+    bytes((f, t, d, h)): Step(f, t, d, h == 1)
+    for f in range(26)
+    for t in range(26)
+    for d in range(1, 7)
+    for h in (0, 1)
+}
+_W = _core.OUT_W
+
 _DICE_OK = {(a, b): (a, b) for a in range(1, 7) for b in range(1, 7)}
 _DICE_CODE = {(a, b): a | (b << 3) for a in range(1, 7) for b in range(1, 7)}
 
@@ -478,14 +488,16 @@ class Position:
         first = (False, self._first[1])
         rules = self._rules
         plays = []
-        rows = out[:n].tolist()
-        for i in range(n):
-            row = rows[i]
-            k = row[28]
-            steps = tuple(
-                Step(row[29 + 4 * j], row[30 + 4 * j], row[31 + 4 * j], row[32 + 4 * j] == 1) for j in range(k)
-            )
-            plays.append(Play(self, steps, out[i, :28].tobytes(), rules, first))
+        raw = out[:n].tobytes()  # rows of _core.OUT_W bytes: board, step count, steps (from, to, die, hit)
+        steps_of = _STEPS.__getitem__
+        steps: tuple[Step, ...]
+        for o in range(0, n * _W, _W):
+            k = raw[o + 28]
+            if k == 2:
+                steps = (steps_of(raw[o + 29 : o + 33]), steps_of(raw[o + 33 : o + 37]))
+            else:
+                steps = tuple([steps_of(raw[a : a + 4]) for a in range(o + 29, o + 29 + 4 * k, 4)])
+            plays.append(Play(self, steps, raw[o : o + 28], rules, first))
         return plays
 
     def legal_results(self, dice) -> np.ndarray:

@@ -63,12 +63,15 @@ def encode_positions(game: str, boards: np.ndarray, firsts: np.ndarray, block: i
 
 
 class FitResult:
-    """What :func:`fit_net` returns: ``net`` (the fitted :class:`Net`) and ``history`` (one dict per epoch:
-    ``epoch``, ``train_mse``, ``holdout_mse``, ``holdout_equity_mae`` in points, ``seconds``)."""
+    """What :func:`fit_net` returns: ``net`` (the fitted :class:`Net`), ``history`` (one dict per epoch:
+    ``epoch``, ``train_mse``, ``holdout_mse``, ``holdout_equity_mae`` in points, ``seconds``) and ``before``
+    (``{"holdout_mse", "holdout_equity_mae"}`` of the ``baseline`` net on the same held-out positions, or
+    ``None`` when no baseline was given)."""
 
-    def __init__(self, net: Net, history: list[dict]):
+    def __init__(self, net: Net, history: list[dict], before: dict | None = None):
         self.net = net
         self.history = history
+        self.before = before
 
 
 def fit_net(
@@ -90,6 +93,7 @@ def fit_net(
     threads: int | None = None,
     provenance: dict | None = None,
     progress=None,
+    baseline: Net | None = None,
 ) -> FitResult:
     """Fit a net of ``hidden`` units to ``targets`` (``float32[n, K]``, side on roll's view) of ``boards``.
 
@@ -102,6 +106,9 @@ def fit_net(
         threads: PyTorch's CPU threads (``None``: its default).
         provenance: written, with the fit's settings and final errors, into the net's ``provenance``.
         progress: ``progress(history_row)`` after each epoch.
+        baseline: a net (same game, any width) whose error on the held-out positions is measured before the
+            fit (:attr:`FitResult.before`; its numpy outputs, not sanitised, as the fit's errors are): how much
+            the fit changed on the net it replaces.
     Raises:
         ValueError: shapes that do not fit the game, or an ``init`` net of another game or wider (either
             layer), or ``hidden2`` below 0.
@@ -174,6 +181,11 @@ def fit_net(
                 ae += float(((o - t) @ eq_w).abs().sum())
             return se / n_hold, ae / n_hold
 
+    before = None
+    if baseline is not None:
+        if baseline.game != game:
+            raise ValueError(f"baseline net of {baseline.game}, the positions are {game}")
+        before = _baseline_error(baseline, x, y, hold, eq_w)
     history = []
     for ep in range(epochs):
         t0 = time.perf_counter()
@@ -219,7 +231,25 @@ def fit_net(
     games = init.games_trained if init is not None else 0
     deep = dict(zip("VcU", arrays[4:]))
     net = Net(game, *arrays[:4], games_trained=games, seed=seed, provenance=json.dumps(prov, sort_keys=True), **deep)
-    return FitResult(net, history)
+    return FitResult(net, history, before)
+
+
+def _baseline_error(net: Net, x, y, hold: np.ndarray, eq_w) -> dict:
+    """``{"holdout_mse", "holdout_equity_mae"}`` of ``net``'s numpy outputs on the held-out rows ``hold`` of the
+    inputs ``x`` and targets ``y`` (torch tensors), by the fit's formulas (NaN with no held-out rows)."""
+    if len(hold) == 0:
+        return {"holdout_mse": float("nan"), "holdout_equity_mae": float("nan")}
+    torch = _torch()
+    w = eq_w.detach().cpu().numpy().astype(np.float64)
+    se = ae = 0.0
+    for i in range(0, len(hold), 65536):
+        idx = torch.from_numpy(hold[i : i + 65536]).to(x.device)
+        xi = x[idx].cpu().numpy()
+        t = y[idx].cpu().numpy().astype(np.float64)
+        d = net.forward_inputs(xi).astype(np.float64) - t
+        se += float((d**2).mean(axis=1).sum())
+        ae += float(np.abs(d @ w).sum())
+    return {"holdout_mse": se / len(hold), "holdout_equity_mae": ae / len(hold)}
 
 
 def _describe(init: Net) -> str:

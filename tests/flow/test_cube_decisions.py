@@ -179,3 +179,78 @@ def test_cube_decisions_use_the_level_search_depth():
         assert list(got) == pytest.approx(list(bot.evaluate(pos, ply=ply).array), abs=1e-6)
     gm = Bot("backgammon", level="grandmaster")
     assert gm.cube_action(pos).probabilities.win != pytest.approx(gm.evaluate(pos, ply=1).win, abs=1e-6)
+
+
+# Post-Crawford (docs/rules.md "Doubling cube and matches", the Crawford rule): the leader 1 away, the trailer on roll.
+def test_post_crawford_trailer_doubles_at_once():
+    # the trailer's cube can only gain: at the opening position every trailer 2..7 away doubles
+    from nardy.flow.cubetheory import CubeState
+
+    bot = Bot("backgammon", level="advanced")
+    pos = Position.start("backgammon")
+    for away in range(2, 8):
+        d = bot.cube_action(CubeState(pos, score=(7 - away, 6), length=7))
+        assert d.double and d.action == "double", away
+
+
+def test_post_crawford_leader_take_point_is_the_dead_cube_mwc():
+    # trailer 2 away: after the double any game decides the match (the cube is dead for both sides), so
+    # DT is the trailer's cubeless chance and DP the double-match-point 50%: the leader takes exactly
+    # when the trailer's P(win) is at most 1/2
+    from nardy.flow.cubetheory import decide, match_cube_decision
+
+    met = get_met("backgammon")
+    for p, take in ((0.49, True), (0.51, False)):
+        eqs = match_cube_decision((p, 0.0, 0.0, 0.0, 0.0), (1, 2, 3), 0.68, "centre", 2, 1, 1, met)
+        assert eqs["double/take"] == pytest.approx(p)
+        assert eqs["double/pass"] == pytest.approx(0.5)
+        assert decide(eqs) == (True, take)
+
+
+def test_post_crawford_free_drop_at_four_away_not_three_away():
+    # dropping leaves the trailer 4 away at 3 away post-Crawford, 32.264% against 31.002% at 4 away
+    # (Kazaross-XG2): the drop gains it a little, so the leader passes a 55% game that it takes when the
+    # trailer is 3 away (dropping then leaves it 2 away, 48.8%)
+    from nardy.flow.cubetheory import decide, match_cube_decision
+
+    met = get_met("backgammon")
+    assert met.mwc(3, 1, post_crawford=True) > met.mwc(4, 1, post_crawford=True)
+    probs = (0.55, 0.13, 0.005, 0.13, 0.005)
+    eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", 4, 1, 1, met)
+    assert eqs["double/pass"] == pytest.approx(met.mwc(3, 1, post_crawford=True))
+    assert decide(eqs) == (True, False)
+    eqs = match_cube_decision(probs, (1, 2, 3), 0.68, "centre", 3, 1, 1, met)
+    assert eqs["double/pass"] == pytest.approx(met.mwc(2, 1, post_crawford=True))
+    assert decide(eqs) == (True, True)
+
+
+def test_decision_margins_are_in_units_of_the_current_cube():
+    from nardy.flow.cubetheory import decision_margins
+
+    money = {"no double": 0.7, "double/take": 0.9, "double/pass": 1.0}
+    assert decision_margins(money) == pytest.approx((0.2, 0.1))
+    # match winning chances: losing the cube 0.3, winning it 0.7 -> a margin of 0.02 MWC is 0.1 normalised
+    match = {"no double": 0.6, "double/take": 0.62, "double/pass": 0.7}
+    assert decision_margins(match, lose1=0.3, win1=0.7) == pytest.approx((0.1, 0.4))
+
+
+def test_champion_decides_a_close_cube_again_at_three_ply():
+    # money, centred cube: at 2-ply the take is close (margin 0.017 < CUBE_CLOSE_MARGIN) and taken; the
+    # 3-ply probabilities make it a pass, as bgsage 3-ply says (DT 1.17 against DP 1.00)
+    from nardy.flow.bot import CUBE_CLOSE_MARGIN
+
+    pos = Position.from_id("uLsDACzYtgEMVA", "backgammon")
+    gm = Bot("backgammon", level="grandmaster").cube_action(pos)
+    assert gm.double and gm.take and abs(gm.margins[1]) < CUBE_CLOSE_MARGIN
+    champion = Bot("backgammon", level="champion")
+    d = champion.cube_action(pos)
+    assert d.double and not d.take
+    assert list(d.probabilities.array) == pytest.approx(list(champion.evaluate(pos, ply=3).array), abs=1e-6)
+
+
+def test_champion_keeps_a_clear_cube_decision_at_two_ply():
+    champion = Bot("backgammon", level="champion")
+    pos = Position.start("backgammon")
+    d = champion.cube_action(pos)
+    assert d.action == "no double" and d.margins[0] < -0.2
+    assert list(d.probabilities.array) == pytest.approx(list(champion.evaluate(pos, ply=2).array), abs=1e-6)
