@@ -377,7 +377,7 @@ class Game(GamePersistence):
             >>> while not game.is_over:
             ...     done = bots[game.to_act].take_turn(game)      # roll or double, play; or take / pass
             >>> game.result_text(), game.cube_value
-            ('Black (player 1) won 6 point(s), backgammon', 2)
+            ('Black (player 1) won 4 point(s), gammon', 2)
 
         Before the roll the bot doubles when its cube decision says so (the turn then waits for the answer:
         the opponent's bot takes or passes), else it rolls and plays; it answers a double waiting for it,

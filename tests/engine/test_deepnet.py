@@ -10,7 +10,7 @@ import pytest
 from nardy.engine import _kernels as K
 from nardy.engine import _rollout as R
 from nardy.engine import net as net_module
-from nardy.engine.evaluator import HybridEvaluator, NeuralEvaluator, _sanitize_rows, phase_codes
+from nardy.engine.evaluator import HybridEvaluator, NeuralEvaluator, _sanitize_rows, phase_codes, plan_bits
 from nardy.engine.net import Net, shipped_path
 from nardy.engine.rollout import fit, rollout_boards, sample_positions
 from nardy.engine.search import Searcher
@@ -21,8 +21,8 @@ GAMES = ("backgammon", "long")
 
 
 def _with_second_layer(net: Net, hidden2: int, seed: int, zero_u: bool) -> Net:
-    """``net`` with a random second layer (``U`` zero when ``zero_u``), its phase nets too (crashed: left
-    one-layer, so a file mixes deep and one-layer phase nets)."""
+    """``net`` with a random second layer (``U`` zero when ``zero_u``), its phase and game-plan nets too
+    (crashed: left one-layer, so a file mixes deep and one-layer phase nets)."""
     rng = np.random.default_rng(seed)
 
     def deepen(n: Net) -> Net:
@@ -34,6 +34,8 @@ def _with_second_layer(net: Net, hidden2: int, seed: int, zero_u: bool) -> Net:
     out = deepen(net)
     out.race = None if net.race is None else deepen(net.race)
     out.crashed = None if net.crashed is None else net.crashed.copy()
+    if net.plans is not None:
+        out.set_plans([None if n is None else deepen(n) for n in net.plans])
     return out
 
 
@@ -63,7 +65,7 @@ def _reference(net: Net, x: np.ndarray) -> np.ndarray:
 
 
 class _ReferenceEvaluator:
-    """:class:`NeuralEvaluator`'s job (phase nets, sanitised outputs) with :func:`_reference`."""
+    """:class:`NeuralEvaluator`'s job (phase and game-plan nets, sanitised outputs) with :func:`_reference`."""
 
     def __init__(self, net: Net):
         self.net, self.game = net, net.game
@@ -74,9 +76,13 @@ class _ReferenceEvaluator:
         f = np.zeros((n, 2), np.bool_) if first is None else np.asarray(first, np.bool_).reshape(n, 2)
         x = K.encode_batch(boards, self.net.code, f[:, 0].copy(), f[:, 1].copy())
         net = self.net
-        phase = phase_codes(boards, net.code != K.GAME_LONG, net.race is not None, net.crashed is not None)
+        hitting = net.code != K.GAME_LONG
+        plans = net.plans or ()
+        phase = phase_codes(
+            boards, hitting, net.race is not None, net.crashed is not None, plan_bits(plans) if hitting else 0
+        )
         out = np.empty((n, net.n_outputs), np.float32)
-        for code, sub in ((0, net), (1, net.race), (2, net.crashed)):
+        for code, sub in ((0, net), (1, net.race), (2, net.crashed), *((3 + k, p) for k, p in enumerate(plans))):
             m = phase == code
             if sub is not None and m.any():
                 out[m] = _reference(sub, x[m])

@@ -188,13 +188,22 @@ def test_net_provenance_round_trips(tmp_path):
         assert seen == teachers and len(seen) == rounds
 
 
-def test_backgammon_net_was_fitted_to_bgsage_2ply_labels_in_three_rounds_and_has_a_crashed_net():
+def test_backgammon_net_was_fitted_to_bgsage_2ply_labels_and_has_race_crashed_and_game_plan_nets():
     # net c (from scratch, 3.93M labels), e (from c, 3.40M fresh labels), f (from e, + 1.56M), then net f's
-    # main net kept and a crashed net fitted on the crashed rows of those and 1.56M more: docs/bots.md
+    # main net kept and a crashed net fitted on the crashed rows of those and 1.56M more (net fc); then fc's
+    # main net kept and a net per game plan, the race and the crashed net fitted on 2.08M fresh labels
+    # (docs/bots-journal.md "2026-12-06: game-plan nets")
     net = Net.load(shipped_path("backgammon"))
     p, seen = json.loads(net.provenance), []
-    assert p["kept_main"] and sum(d["positions"] for d in p["data"]) == 6_524_746
+    assert p["kept_main"] and sum(d["positions"] for d in p["data"]) == 2_076_004
+    assert net.plans is not None and all(n is not None and n.hidden == 256 for n in net.plans)
+    assert [p[f"plan{k}"]["epochs"] for k in range(5)] == [30] * 5
+    assert sum(p[f"plan{k}"]["positions"] for k in range(5)) == 1_565_456
+    assert net.race is not None and p["race"]["hidden"] == net.race.hidden == 128
     assert net.crashed is not None and p["crashed"]["hidden"] == net.crashed.hidden == 256
+    assert p["crashed"]["positions"] == 151_511 and p["crashed"]["epochs"] == 30
+    p = p["init_provenance"]
+    assert p["kept_main"] and sum(d["positions"] for d in p["data"]) == 6_524_746
     assert p["crashed"]["positions"] == 478_080 and p["crashed"]["epochs"] == 30
     p = p["init_provenance"]
     while p is not None:
