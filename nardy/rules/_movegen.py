@@ -49,7 +49,10 @@ from ._movestep import (  # noqa: F401  (re-exported: the generator's constants 
     _cands,
     _clz64,
     _key_room,
+    _make,
     _outside_home,
+    _rekey,
+    _reocc,
     _search_four,
     _search_two,
     _six_run,
@@ -264,49 +267,14 @@ def _search_core(
                         # bar nor brought the last checker home, and this step is no bear-off).
                         stack[35 + depth] = 1
                         continue
-                    # make the step
-                    was_empty = t > 0 and b[t] == 0
-                    b[s] -= 1
-                    tm = 0
-                    # the checker that steps is one that has moved this turn where there is one (the
-                    # others keep the right to bear off by a larger die), except a strict bear-off by a
-                    # die larger than the point: that must be a checker that has not moved (rule 26)
-                    if moved[s] > 0 and not (strict and t == 0 and s < d):
-                        moved[s] -= 1
-                        tm = 1
-                    h = 0
-                    if t == 0:
-                        b[OFF] += 1
-                    else:
-                        if b[t] == -1:
-                            b[t] = 0
-                            b[OPP_BAR] += 1
-                            h = 1
-                        b[t] += 1
-                        moved[t] += 1
-                    if not hitting and was_empty and _six_run(occ, t) and six_block_illegal(b, t):
-                        moved[t] -= 1
-                        b[t] -= 1
-                        b[s] += 1
-                        if tm:
-                            moved[s] += 1
+                    # make the step (the primitives of the two- and four-dice searches)
+                    made = _make(b, moved, s, t, d, hitting, strict, occ)
+                    if made < 0:  # long nardy's six-block rule
                         continue
-                    if s != BAR and b[s] == 0:
-                        occ ^= np.int64(1) << np.int64(s)
-                    if t > 0 and b[t] == 1:
-                        occ |= np.int64(1) << np.int64(t)
-                    if s == BAR:
-                        k2 -= np.int64(1) << np.int64(60)
-                    elif s <= 12:
-                        k1 -= np.int64(1) << (u5 * (s - 1))
-                    else:
-                        k2 -= np.int64(1) << (u5 * (s - 13))
-                    if t > 0:
-                        inc = np.int64(1 + h)
-                        if t <= 12:
-                            k1 += inc << (u5 * (t - 1))
-                        else:
-                            k2 += inc << (u5 * (t - 13))
+                    tm = made & 1
+                    h = made >> 1
+                    occ = _reocc(occ, b, s, t)
+                    k1, k2 = _rekey(k1, k2, s, t, made)
                     o_dec = 1 if (s >= 7 and t <= 6) else 0
                     outside -= o_dec
                     hd = 1 if (hlimit > 0 and s == 24) else 0
