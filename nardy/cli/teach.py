@@ -212,8 +212,8 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
     default=0,
     show_default=True,
     type=click.IntRange(0, 4096),
-    help="also fit game-plan nets of this width, each on the contact positions (not crashed) of its plan "
-    "(hitting games; 0: none; see --plans)",
+    help="also fit plan nets of this width, each on the contact positions (hitting games: not crashed) of its "
+    "plan class (0: none; see --plans)",
 )
 @click.option(
     "--plan-hidden2",
@@ -227,8 +227,8 @@ def label(game, self_play, eps, records, teacher, siblings, sibling_roots, weigh
     "plan_list",
     default="0,1,2,3,4",
     show_default=True,
-    help="the game plans whose nets --plan-hidden fits, comma-separated: 0 racing, 1 attacking, 2 priming, "
-    "3 holding, 4 other",
+    help="the plan classes whose nets --plan-hidden fits, comma-separated: 0 racing, 1 attacking, 2 priming, "
+    "3 holding, 4 other (long nardy: 0 opening, 1 blocking, 2 blocked, 3 leading, 4 other)",
 )
 @click.option(
     "--keep-main",
@@ -271,12 +271,13 @@ def fit(
     ``--crashed-hidden2``) adds a second hidden layer with a skip to the outputs; from a one-layer net it starts
     with no effect (zero weights to the outputs), so the fit starts from that net's outputs.
 
-    ``--plan-hidden`` (``--plan-hidden2``) fits a net per game plan of ``--plans``
-    (:func:`nardy.engine._features.game_plan`) on the contact positions that have not crashed of that plan,
+    ``--plan-hidden`` (``--plan-hidden2``) fits a net per plan class of ``--plans``
+    (:func:`nardy.engine._features.game_plan`; long nardy :func:`nardy.engine._features.long_plan`) on the
+    contact positions of that class (hitting games: that have not crashed),
     each from the ``--init`` net's plan net of that plan, else its main net; with ``--init`` the held-out error
     of the net each replaces (what the ``--init`` net answered there) is printed before the fitted one's.
     """
-    from ..engine._features import N_PLANS, PLAN_NAMES
+    from ..engine._features import N_PLANS, plan_names
     from ..engine.net import Net, shipped_path
     from ..training.fit import fit_net
     from ..training.jobs import load_dataset
@@ -304,8 +305,6 @@ def fit(
     plan_ks = _plan_list(plan_list) if plan_hidden else []
     if plan_hidden2 and not plan_hidden:
         raise click.UsageError("--plan-hidden2 is the fitted plan nets' second layer: give --plan-hidden too")
-    if plan_hidden and game == "long":
-        raise click.UsageError("--plan-hidden: game-plan nets are for the hitting games (not long nardy)")
     if race_hidden2 and not race_hidden:
         raise click.UsageError("--race-hidden2 is the fitted race net's second layer: give --race-hidden too")
     if crashed_hidden2 and not crashed_hidden:
@@ -398,12 +397,12 @@ def fit(
             start = None if init_net is None else (init_net.crashed or init_net)
             phases["crashed"] = fit_phase("crashed", crashed_mask(boards), crashed_hidden, crashed_hidden2, start)
         if plan_ks:
-            # the boards the evaluators send to plan net k: contact, not crashed, game plan k
+            # the boards the evaluators send to plan net k: contact, not crashed (hitting games), plan class k
             codes = phase_codes(np.ascontiguousarray(boards, np.int8), hitting, True, True, 0b11111)
             for k in plan_ks:
                 old_plans = None if init_net is None else init_net.plans
                 start = None if init_net is None else ((old_plans[k] if old_plans else None) or init_net)
-                what = f"{PLAN_NAMES[k]} (plan {k})"
+                what = f"{plan_names(game)[k]} (plan {k})"
                 if not (codes == 3 + k).any():
                     raise ValueError(f"--plans: no {what} positions in the datasets to fit its net on")
                 phases[f"plan{k}"] = fit_phase(f"plan{k}", codes == 3 + k, plan_hidden, plan_hidden2, start, what)

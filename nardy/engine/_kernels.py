@@ -36,6 +36,7 @@ from ._encode import (
 )
 from ._features import (
     ESCAPES,
+    LONG_PLAN_NAMES,
     N_PLANS,
     PLAN_NAMES,
     _back_escapes,
@@ -51,12 +52,15 @@ from ._features import (
     _own_count,
     _prime,
     bearoff_mask,
+    board_plan,
     game_plan,
     game_plans,
     hit_chance,
     hit_stats,
     is_crashed,
     is_race,
+    long_plan,
+    plan_names,
 )
 from ._mlp import (
     ROW_BLOCK,
@@ -125,9 +129,13 @@ __all__ = [
     "_prime",
     "N_PLANS",
     "PLAN_NAMES",
+    "LONG_PLAN_NAMES",
+    "plan_names",
     "bearoff_mask",
+    "board_plan",
     "game_plan",
     "game_plans",
+    "long_plan",
     "hit_chance",
     "hit_stats",
     "is_crashed",

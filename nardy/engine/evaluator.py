@@ -216,9 +216,10 @@ def _first(first, n):
 class NeuralEvaluator(_Base):
     """The net alone (no bearoff database; its :attr:`~nardy.engine.net.Net.race` net for races, its
     :attr:`~nardy.engine.net.Net.crashed` net for crashed contact boards and its
-    :attr:`~nardy.engine.net.Net.plans` net of the side on roll's game plan for the other contact boards of
-    the hitting games, when it has them: :func:`phase_codes`): outputs sanitised so that every level <= the
-    one below and losses <= 1 - win. Finished boards are not special-cased by :meth:`evaluate_batch`.
+    :attr:`~nardy.engine.net.Net.plans` net of the side on roll's plan class for the other contact boards
+    (game plan in the hitting games, blocks and head in long nardy), when it has them: :func:`phase_codes`):
+    outputs sanitised so that every level <= the one below and losses <= 1 - win. Finished boards are not
+    special-cased by :meth:`evaluate_batch`.
 
     The main net and the plan nets compute their rows on the path (row kernel or layer by layer) that the
     main net would take for all of them together: plan nets that are copies of the main net give its outputs
@@ -242,7 +243,7 @@ class NeuralEvaluator(_Base):
         n = boards.shape[0]
         race, crashed, plans = self.net.race, self.net.crashed, self.net.plans
         hitting = self.code != K.GAME_LONG
-        plan_mask = plan_bits(plans) if hitting else 0
+        plan_mask = plan_bits(plans)
         if not n or (race is None and crashed is None and not plan_mask):
             return self._forward(self.net, boards, fm, fo)
         # each board to its phase's net: race, crashed (contact left), its game plan's net, the main net
@@ -311,23 +312,21 @@ def plan_bits(plans) -> int:
 def phase_codes(boards, hitting, with_race, with_crashed, plan_mask=0):
     """int8[n]: the net each board (side on roll's view) goes to: 1 race (no contact, ``with_race``), else
     for the hitting games 2 crashed (:func:`~nardy.engine._kernels.is_crashed`, ``with_crashed``; a crashed
-    board never goes to a plan net), else ``3 + k`` for game plan ``k``
-    (:func:`~nardy.engine._features.game_plan`) when bit ``k`` of ``plan_mask`` is set
-    (:func:`plan_bits`), else 0 the main net."""
+    board never goes to a plan net), else ``3 + k`` for plan class ``k``
+    (:func:`~nardy.engine._features.game_plan` in the hitting games, :func:`~nardy.engine._features.long_plan`
+    in long nardy) when bit ``k`` of ``plan_mask`` is set (:func:`plan_bits`), else 0 the main net."""
     n = boards.shape[0]
     out = np.zeros(n, np.int8)
     for i in range(n):
         if K.is_race(boards[i], hitting):
             if with_race:
                 out[i] = 1
-        elif hitting and (with_crashed or plan_mask):
-            if K.is_crashed(boards[i]):
-                if with_crashed:
-                    out[i] = 2
-            elif plan_mask:
-                k = K.game_plan(boards[i])
-                if (plan_mask >> k) & 1:
-                    out[i] = 3 + k
+        elif hitting and with_crashed and K.is_crashed(boards[i]):
+            out[i] = 2
+        elif plan_mask and not (hitting and K.is_crashed(boards[i])):
+            k = K.board_plan(boards[i], hitting)
+            if (plan_mask >> k) & 1:
+                out[i] = 3 + k
     return out
 
 

@@ -20,7 +20,9 @@ as GNU Backgammon splits its nets by phase (contact, race, crashed). Contact boa
 have not crashed may go further to a net per game plan of the side on roll (``plan0_W1`` ... ``plan4_W1``,
 ``plan{k}_b1``, ``plan{k}_W2``, ``plan{k}_b2``, deep: ``plan{k}_V``, ``plan{k}_c``, ``plan{k}_U``:
 :attr:`Net.plans`, :func:`nardy.engine._features.game_plan`: 0 racing, 1 attacking, 2 priming, 3 holding,
-4 other), as bgsage splits its contact nets by game plan; a file holds the plan nets it has, any of the five.
+4 other), as bgsage splits its contact nets by game plan; long nardy's contact boards the same way by
+:func:`nardy.engine._features.long_plan` (0 opening, 1 blocking, 2 blocked, 3 leading, 4 other). A file holds
+the plan nets it has, any of the five.
 The inputs are :func:`nardy.engine._kernels.encode` of a board from the view of the side on roll; the
 outputs are that side's cumulative result probabilities (see :mod:`nardy.engine._kernels`).
 
@@ -137,9 +139,9 @@ class Net:
         crashed: the net for crashed contact positions (hitting games; same game, any width), or ``None``:
             this net there.
         plans: ``None`` (no game-plan nets), or a tuple of :data:`~nardy.engine._features.N_PLANS` (5) nets
-            or ``None``s: ``plans[k]`` answers the contact boards of hitting games that have not crashed whose
-            :func:`~nardy.engine._features.game_plan` is ``k`` (same game, any width, deep or not; ``None``:
-            this net for that class). The phase nets themselves carry no plan nets.
+            or ``None``s: ``plans[k]`` answers the contact boards (hitting games: those that have not crashed)
+            whose plan class is ``k`` (:func:`~nardy.engine._features.board_plan`; same game, any width, deep or
+            not; ``None``: this net for that class). The phase nets themselves carry no plan nets.
     """
 
     race: Net | None = None
@@ -245,8 +247,8 @@ class Net:
         (``None`` or all ``None``: no plan nets).
 
         Raises:
-            ValueError: not 5 entries, a net of another game, a long nardy net (plans are a hitting games'
-                split), or a plan net that has phase or plan nets of its own.
+            ValueError: not 5 entries, a net of another game, or a plan net that has phase or plan nets of its
+                own.
         """
         if plans is None:
             self.plans = None
@@ -257,8 +259,6 @@ class Net:
         if all(n is None for n in plans):
             self.plans = None
             return
-        if self.code == K.GAME_LONG:
-            raise ValueError("game-plan nets are for the hitting games (backgammon, short nardy), not long nardy")
         for k, n in enumerate(plans):
             if n is None:
                 continue

@@ -195,14 +195,14 @@ def test_copy_copies_the_plan_nets():
     assert main.plans[1].W1[0, 0] != cp.plans[1].W1[0, 0]
 
 
-def test_set_plans_refuses_wrong_counts_games_and_long_nardy():
+def test_set_plans_refuses_wrong_counts_and_games():
     main = _nets()
     with pytest.raises(ValueError, match="5 nets"):
         main.set_plans([None] * 4)
     with pytest.raises(ValueError, match="backgammon Net"):
         main.set_plans([Net.random("short", 4), None, None, None, None])
-    with pytest.raises(ValueError, match="not long nardy"):
-        Net.random("long", 4).set_plans([Net.random("long", 4), None, None, None, None])
+    with pytest.raises(ValueError, match="long Net"):
+        Net.random("long", 4).set_plans([Net.random("short", 4), None, None, None, None])
     main.set_plans([None] * 5)
     assert main.plans is None
 
@@ -242,7 +242,7 @@ def test_phase_codes_send_contact_boards_that_have_not_crashed_to_their_plan():
     # plan 2 alone: other classes to the main net; no crashed net: crashed boards to the main net, not a plan net
     got = phase_codes(b, True, False, False, 0b00100)
     assert got.tolist() == np.where(~race & ~crashed & (plans == 2), 5, 0).tolist()
-    # the four-argument form is unchanged; long nardy has no plans
+    # the four-argument form is unchanged
     assert phase_codes(b, True, True, True).tolist() == np.where(race, 1, np.where(crashed, 2, 0)).tolist()
     assert plan_bits(None) == 0 and plan_bits((None, 1, None, None, 1)) == 0b10010
 
