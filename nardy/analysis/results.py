@@ -250,7 +250,9 @@ class Decision:
 
 
 def _r(x, nd: int = 6):
-    return None if x is None else round(float(x), nd)
+    """``x`` rounded to ``nd`` places (``None`` kept); a result that rounds to zero is written ``0.0``, never
+    ``-0.0``, so the JSON does not depend on the sign of a last-bit difference between machines."""
+    return None if x is None else round(float(x), nd) + 0.0
 
 
 @dataclass

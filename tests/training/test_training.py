@@ -173,10 +173,14 @@ def test_net_provenance_round_trips(tmp_path):
     assert json.loads(back.provenance)["teacher"] == "nardy 2-ply search"
 
     # the shipped nardy nets were fitted in rounds, each from the one before: the record goes back to the
-    # TD self-play net the first round started from
+    # TD self-play net the first round started from (short nardy's sixth round of labels served two fits: the
+    # main net refitted, then its race, crashed and game-plan nets fitted from it with the main net kept)
+    short = json.loads(Net.load(shipped_path("short")).provenance)
+    assert short["kept_main"] == "short-C.npz" and {"race", "crashed", "plan0", "plan4"} <= set(short)
+    assert short["data"] == short["init_provenance"]["data"] and short["data"][0]["positions"] == 545_103
     for game, teachers, rounds in (
         ("long", ["nardy 1-ply search", "nardy 2-ply search"] + ["nardy 1-ply search"] * 4, 6),
-        ("short", ["nardy 1-ply search"] * 5, 5),
+        ("short", ["nardy 1-ply search"] * 7, 7),
     ):
         p, seen = json.loads(Net.load(shipped_path(game)).provenance), []
         while p is not None:
