@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..rules import _movegen as _core
+
 
 def _escape_table() -> np.ndarray:
     """``ESCAPES[mask]``: of the 36 rolls, how many let a checker escape when bit ``i`` of ``mask`` (12 bits)
@@ -506,15 +508,7 @@ def long_plan(b):
     Meant for contact boards (:func:`is_race` false), where the nets route by it; on 20,000 positions of the
     shipped net's self-play (contact only) the classes were 21%, 27%, 24%, 8% and 21%. Pure function of the
     board, a few hundred cycles."""
-    pip_m = 0
-    pip_o = 0
-    for i in range(1, 25):
-        v = b[i]
-        if v > 0:
-            pip_m += i * v
-        elif v < 0:
-            q = i - 12 if i > 12 else i + 12
-            pip_o -= q * v
+    pip_m, pip_o = _core.pip_counts(b, False)
     if b[24] >= 8:
         return 0
     # the mover's blocks on the opponent's path (its own points q = 24 .. 1)
