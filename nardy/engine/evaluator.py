@@ -321,12 +321,14 @@ def phase_codes(boards, hitting, with_race, with_crashed, plan_mask=0):
         if K.is_race(boards[i], hitting):
             if with_race:
                 out[i] = 1
-        elif hitting and with_crashed and K.is_crashed(boards[i]):
-            out[i] = 2
-        elif plan_mask and not (hitting and K.is_crashed(boards[i])):
-            k = K.board_plan(boards[i], hitting)
-            if (plan_mask >> k) & 1:
-                out[i] = 3 + k
+        elif with_crashed or plan_mask:
+            if hitting and K.is_crashed(boards[i]):
+                if with_crashed:
+                    out[i] = 2
+            elif plan_mask:
+                k = K.board_plan(boards[i], hitting)
+                if (plan_mask >> k) & 1:
+                    out[i] = 3 + k
     return out
 
 
