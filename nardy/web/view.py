@@ -318,6 +318,12 @@ class GameView(BaseModel):
     away_since: list[str | None] | None = Field(
         None, description="an online game: since when each absent seat is away (ISO 8601; null: connected or unknown)"
     )
+    presence_at: float | None = Field(
+        None,
+        description="an online game: when `presence` and `away_since` came about (Unix seconds: the last change "
+        "of a seat's presence the server knew of; 0: none): a page keeps the latest, from a view or a presence "
+        "message, whichever arrives first",
+    )
     #: ``history`` as JSON text, when the session keeps it (:func:`view_json` writes it instead of the models)
     _history_json: str | None = PrivateAttr(None)
 

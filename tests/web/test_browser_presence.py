@@ -25,12 +25,20 @@ AWAY_WITHIN = 2.0
 
 def wait_seat(page, side: int, state: str) -> None:
     """Wait (20 s at most) until ``page`` shows seat ``side``'s connection as ``state`` (``on``, ``away``)."""
-    page.wait_for_function(
-        "([s, st]) => { const li = document.querySelector(`#seat-presence li[data-side='${s}']`);"
-        " return li && li.dataset.state === st; }",
-        arg=[side, state],
-        timeout=20_000,
-    )
+    try:
+        page.wait_for_function(
+            "([s, st]) => { const li = document.querySelector(`#seat-presence li[data-side='${s}']`);"
+            " return li && li.dataset.state === st; }",
+            arg=[side, state],
+            timeout=20_000,
+        )
+    except Exception as e:  # say what the page showed instead
+        shown = page.evaluate(
+            "() => { const el = document.getElementById('seat-presence'); const v = window.nardy.view || {};"
+            " return {html: el ? el.outerHTML : null, presence: v.presence, status: v.status,"
+            " online: v.online, you: v.you}; }"
+        )
+        raise AssertionError(f"seat {side} never showed {state!r}: {shown}") from e
 
 
 def _seat_state(page, side: int) -> str | None:
@@ -75,6 +83,47 @@ def test_a_player_sees_within_two_seconds_that_the_opponent_closed_the_tab_then_
     assert ann.is_hidden("#btn-abort")
     assert "The match was aborted: no result, not rated" in ann.inner_text("#match-summary")
     assert ann.is_hidden("#summary-analysis") or ann.query_selector("#summary-analysis") is None
+
+
+def test_a_view_read_before_a_seat_came_does_not_undo_the_seats_later_presence_message(server, people):  # noqa: F811
+    """Views and presence messages cross (a view read, then a seat comes and its message is sent, then the view is
+    sent): the page keeps the latest reading of the seats (the view's ``presence_at``, the message's ``at``), in
+    either order. The CI failure this fixes: Ann's page kept Bob away for good, the game's first view having been
+    read a moment before his page connected."""
+    ann, bob = people(2)
+    sign_in_as_guest(ann, server, "Ann")
+    link = new_online_game(ann, "long", 1)
+    join_by_link(bob, link, "Bob")
+    settle(ann)
+    b = 1 - view(ann)["you"][0]
+    wait_seat(ann, b, "on")
+    v = view(ann)
+    assert isinstance(v["presence_at"], float) and abs(v["presence_at"] - time.time()) < 600
+    at = v["presence_at"]
+    away = [True, True]
+    away[b] = False
+    # a newer message (Bob away), then a view read earlier but numbered later (Bob on): Bob stays away
+    ann.evaluate(
+        "([id, p, at]) => window.nardySeats.receive({id, presence: p, away_since: [null, null], at})",
+        [v["id"], away, at + 5],
+    )
+    assert _seat_state(ann, b) == "away"
+    ann.evaluate(
+        "(at) => setView(Object.assign({}, S.view, {seq: S.view.seq + 1, presence: [true, true], presence_at: at}))",
+        at + 1,
+    )
+    assert _seat_state(ann, b) == "away" and view(ann)["presence"] == away and view(ann)["presence_at"] == at + 5
+    # an older message (Bob on) after it changes nothing; a later view (Bob on) does
+    ann.evaluate(
+        "([id, at]) => window.nardySeats.receive({id, presence: [true, true], away_since: [null, null], at})",
+        [v["id"], at + 2],
+    )
+    assert _seat_state(ann, b) == "away"
+    ann.evaluate(
+        "(at) => setView(Object.assign({}, S.view, {seq: S.view.seq + 1, presence: [true, true], presence_at: at}))",
+        at + 9,
+    )
+    assert _seat_state(ann, b) == "on" and view(ann)["presence"] == [True, True]
 
 
 def _act(page, body: dict) -> dict:

@@ -52,7 +52,11 @@ def test_a_player_sees_at_once_that_the_opponent_connected_and_left(app):  # noq
             _view(wb)
             m = _until_presence(wa, [True, True])
             assert m["id"] == gid and m["away_since"] == [None, None]
-            assert ann.get(f"/api/games/{gid}").json()["presence"] == [True, True]
+            now = ann.get(f"/api/games/{gid}").json()
+            assert now["presence"] == [True, True]
+            # when that presence came about: the message's "at" is the view's "presence_at", and stays so
+            assert m["at"] == now["presence_at"] > first["presence_at"]
+            assert ann.get(f"/api/games/{gid}").json()["presence_at"] == m["at"]
         m = _until_presence(wa, want)  # Bob's tab closed: pushed to Ann at once
         assert m["away_since"][b] is not None and m["away_since"][b].endswith("Z") and m["away_since"][a] is None
         v = ann.get(f"/api/games/{gid}").json()
@@ -88,6 +92,23 @@ def test_the_seats_of_another_server_process_count_and_their_end_is_an_absence()
     assert book.state("g") == ([False, True], ["1970-01-12T13:46:40Z", None])
     assert book.hear("g", "other", (0, 0))
     assert book.state("g")[0] == [False, False]
+
+
+def test_the_time_presence_came_about_moves_only_when_a_seat_comes_or_goes():
+    now = [100.0]
+    book = SeatBook(clock=lambda: now[0])
+    assert book.changed_at("g") == 0.0  # never seen
+    book.change("g", [0], +1)
+    assert book.changed_at("g") == 100.0
+    now[0] = 105.0
+    assert not book.change("g", [0], +1)  # a second tab of White's: no change, no new time
+    assert not book.hear("g", "other", (1, 0))
+    assert book.changed_at("g") == 100.0
+    assert book.hear("g", "other", (1, 1))  # Black came (on another process)
+    assert book.changed_at("g") == 105.0
+    now[0] = 107.0
+    book.change("g", [0], -1)  # one of White's two here closed: still connected (here and there)
+    assert book.changed_at("g") == 105.0
 
 
 def test_a_notification_of_seats_from_this_process_or_malformed_is_ignored(app):  # noqa: F811

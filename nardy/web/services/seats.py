@@ -1,7 +1,10 @@
 """Who is connected to an online game now (docs/online.md "Presence"): each seat's live connections, shown in
 the game's view (``"presence": [bool, bool]``, ``"away_since": [iso | null, iso | null]``) and pushed to the
 game's live connections at once when a seat comes or goes: ``{"type": "presence", "id", "presence",
-"away_since"}``.
+"away_since", "at"}``. Both say when the presence they carry came about (``presence_at`` in the view, ``at`` in
+the message: Unix seconds, the last change of the game's presence the serving process knew of; a view read again
+with nothing changed is the same), so a page keeps the latest whatever order they arrive in: a view read just
+before a seat came, sent just after the seat's message, must not show the seat away again.
 
 A seat is connected while its player has at least one open ``WS /api/games/{id}/live`` connection to the game,
 on any server process: each process counts its own (:func:`joined`, :func:`left`, called by the live route) and,
@@ -58,6 +61,7 @@ class _Game:
     local: list[int] = field(default_factory=lambda: [0, 0])  # this process's connections of each seat
     remote: dict[str, tuple[int, int]] = field(default_factory=dict)  # other processes' counts, by origin
     away: list[float | None] = field(default_factory=lambda: [None, None])  # when each seat's last one closed
+    changed: float = 0.0  # when a seat's presence last changed here (0: never)
 
     def connected(self) -> list[bool]:
         return [self.local[i] + sum(r[i] for r in self.remote.values()) > 0 for i in (0, 1)]
@@ -79,6 +83,12 @@ class SeatBook:
             return [False, False], [None, None]
         on = g.connected()
         return on, [None if on[i] or g.away[i] is None else _iso(g.away[i]) for i in (0, 1)]
+
+    def changed_at(self, gid: str) -> float:
+        """When a seat of ``gid`` last came or went as this process knows (its clock's seconds; 0.0: never):
+        what :meth:`state` says is as of then."""
+        g = self.games.get(gid)
+        return g.changed if g is not None else 0.0
 
     def change(self, gid: str, sides: list[int], delta: int) -> bool:
         """This process's connections of ``sides`` of ``gid`` change by ``delta`` (+1, -1); returns whether a
@@ -106,6 +116,8 @@ class SeatBook:
         for i in (0, 1):
             if before[i] and not after[i]:
                 g.away[i] = now
+        if before != after:
+            g.changed = now
         if len(self.games) > _MAX_GAMES:  # forget the games nobody is connected to (their away times)
             self.games = {k: v for k, v in self.games.items() if any(v.connected())}
         return before != after
@@ -144,6 +156,7 @@ def stamp(gid: str, view, s=None) -> None:
     on, away = BOOK.state(gid)
     view.presence = on
     view.away_since = away
+    view.presence_at = BOOK.changed_at(gid)
     if s is not None:
         view.abortable = may_abort(s)
         view.last_game = last_game(s)
@@ -175,8 +188,9 @@ def last_game(s) -> dict | None:
 
 def presence_message(app, gid: str) -> str:
     """The live channel's message of ``gid``'s presence now, as JSON text."""
-    on, away = book(app).state(gid)
-    return encode({"type": "presence", "id": gid, "presence": on, "away_since": away})
+    b = book(app)
+    on, away = b.state(gid)
+    return encode({"type": "presence", "id": gid, "presence": on, "away_since": away, "at": b.changed_at(gid)})
 
 
 async def _push(app, gid: str, skip=None) -> None:

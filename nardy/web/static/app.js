@@ -223,6 +223,7 @@ function setView(v, opts) {
     ? (v.online ? planAnimation(prev, v) : planLocal(prev, v, opts.step)) : null;
   const sameDrawing = prev && prev.id === v.id && prev.viewer === v.viewer && sameBoard(prev.board, v.board);
   if (!plan && !sameDrawing) stopAnimation();
+  if (window.nardySeats) window.nardySeats.carry(prev, v);  // seats.js: the latest of the seats' presence
   S.view = v;
   S.updates++;
   S.selected = null;

@@ -91,15 +91,29 @@ window.nardySeats = (() => {
     if (v.presence.includes(false)) ticker = setInterval(render, 15000);  // the "for how long" goes on
   }
 
-  // A presence message of the shown game: its fields go into the view kept (not a new state: no seq).
+  // A presence message of the shown game: its fields go into the view kept (not a new state: no seq), unless
+  // the view's came about later (views and these messages may cross: each says when its presence came about).
   function receive(m) {
     const v = S.view;
     if (!v || m.id !== v.id) return;
+    if (typeof m.at === "number" && typeof v.presence_at === "number" && m.at < v.presence_at) return;
     v.presence = m.presence;
     v.away_since = m.away_since;
+    v.presence_at = m.at;
     S.presenceAt = Date.now();
     render();
   }
 
-  return { render, receive };
+  // A new view v of the game prev shows: the seats' presence of prev is kept when it came about later than v's (a view
+  // read before a seat came may arrive after the seat's presence message). Called by app.js's setView.
+  function carry(prev, v) {
+    if (!prev || !v || prev.id !== v.id || !v.presence || !prev.presence) return;
+    if (typeof prev.presence_at !== "number" || typeof v.presence_at !== "number") return;
+    if (prev.presence_at <= v.presence_at) return;
+    v.presence = prev.presence;
+    v.away_since = prev.away_since;
+    v.presence_at = prev.presence_at;
+  }
+
+  return { render, receive, carry };
 })();
