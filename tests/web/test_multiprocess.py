@@ -332,6 +332,41 @@ def test_two_keepers_at_once_on_one_expired_clock_end_the_match_exactly_once(pg_
         app.state.storage.close()
 
 
+def test_a_keeper_coming_just_after_another_ended_the_match_on_time_passes(pg_db):
+    """The other process's keeper reaches the expired clock a moment after the first one ended the match and
+    released the game's lock (a loaded machine: CI's failure of the test above): it reads the ended match and
+    passes; nothing is stored or published again."""
+    import asyncio
+
+    from nardy.web.app import create_app
+    from nardy.web.gamecache import columns
+    from nardy.web.routers import online
+    from nardy.web.sessions import new_session
+    from nardy.web.store.storage import Storage
+
+    s = new_session("long", length=3, opponent="online", owner="ann", client_seed="a", clock={"initial": 5})
+    t0 = time.time()
+    s.join("bob", "Bob", "b", t0)
+    s.run_bots()
+    apps = [create_app(storage=Storage(pg_db)), create_app(storage=Storage(pg_db))]
+    store = apps[0].state.storage
+    saved = store.create(s.to_dict(), s.match.rules.name, s.status, s.title(), s.summary(), columns(s))
+
+    async def run():
+        try:
+            return [await online.expire(app, saved.id, t0 + 60) for app in apps]  # one after the other
+        finally:
+            for app in apps:
+                await app.state.cluster.stop()
+
+    assert asyncio.run(run()) == [True, False]
+    after = store.get(saved.id)
+    assert after.revision == saved.revision + 1 and after.status == "over" and after.clock_due is None
+    assert [e["type"] for e in after.data["table"]["log"]].count("time") == 1
+    for app in apps:
+        app.state.storage.close()
+
+
 def test_notifications_reach_the_other_process_and_not_the_sender(pg_db):
     import asyncio
 

@@ -28,7 +28,7 @@ from ...rules.fairdice import check_client_seed
 from .. import seeds
 from ..deps import GameId, GameLock, LaneDep, Loaded, Numbering, StorageDep, language, missing, read_game, read_locked
 from ..errors import answer_of, clean_message, error_body
-from ..gamecache import columns
+from ..gamecache import cache_of, columns
 from ..presence import seat_seen
 from ..seeds import refuse_early_seed
 from ..services import seats
@@ -92,7 +92,8 @@ async def _on_clock(app, gid: str, change, wait: bool = True) -> bool:
                 if e.status_code != 409:
                     raise
                 # another writer stored the game since it was read (it acted on it): nothing is stored
-                # here, the next round reads what it did
+                # here, the kept game (changed here, not stored) is dropped, the next round reads what it did
+                cache_of(store).forget(gid)
                 return False
     return changed
 
@@ -107,18 +108,25 @@ def _wake(s: HostedGame, now: float) -> bool:
     return True
 
 
+def _due_now(s: HostedGame, now: float) -> bool:
+    """What a keeper does to ``s`` at ``now``: abort it for seeds not in by their time, end it on time, or start
+    the next game after the pause; True when one of these happened now (a match that ended on time before, as
+    another keeper stored it a moment ago, is left as it is: :meth:`~nardy.flow.table.Table.check_time` names
+    its loser still)."""
+    if seeds.check_due(s, now):
+        return True
+    if s.table.ended is None and s.table.check_time(now) is not None:
+        return True
+    return _wake(s, now)
+
+
 async def expire(app, gid: str, now: float) -> bool:
     """End ``gid``'s match if its clock has run out at ``now`` (or abort it if its dice seeds are not in by
     their time, :func:`nardy.web.seeds.check_due`), or start its next game when the pause between games is over
     (:func:`_wake`); store and publish. True when it ended (when not
     due after all, a stale column, the true due time is stored). With several server processes each one's
     keeper may come to the game; the one that takes its lock acts, the others pass (exactly one ends it)."""
-    ended = await _on_clock(
-        app,
-        gid,
-        lambda s: seeds.check_due(s, now) or s.table.check_time(now) is not None or _wake(s, now),
-        wait=False,
-    )
+    ended = await _on_clock(app, gid, lambda s: _due_now(s, now), wait=False)
     if ended:
         await publish(app, gid)
     return ended
