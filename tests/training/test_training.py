@@ -178,8 +178,11 @@ def test_net_provenance_round_trips(tmp_path):
     short = json.loads(Net.load(shipped_path("short")).provenance)
     assert short["kept_main"] == "short-C.npz" and {"race", "crashed", "plan0", "plan4"} <= set(short)
     assert short["data"] == short["init_provenance"]["data"] and short["data"][0]["positions"] == 545_103
+    # long nardy's main net refitted on 582,282 fresh 1-ply labels of the net before it (seed 83, 2026-12-07)
+    long = json.loads(Net.load(shipped_path("long")).provenance)
+    assert long["data"][0]["positions"] == 582_282 and long["data"][0]["file"] == "long-s1-83.npz"
     for game, teachers, rounds in (
-        ("long", ["nardy 1-ply search", "nardy 2-ply search"] + ["nardy 1-ply search"] * 4, 6),
+        ("long", ["nardy 1-ply search"] * 2 + ["nardy 2-ply search"] + ["nardy 1-ply search"] * 4, 7),
         ("short", ["nardy 1-ply search"] * 7, 7),
     ):
         p, seen = json.loads(Net.load(shipped_path(game)).provenance), []
