@@ -322,7 +322,7 @@ class GameView(BaseModel):
         None,
         description="an online game: when `presence` and `away_since` came about (Unix seconds: the last change "
         "of a seat's presence the server knew of; 0: none): a page keeps the latest, from a view or a presence "
-        "message, whichever arrives first",
+        "message, in whatever order they arrive",
     )
     #: ``history`` as JSON text, when the session keeps it (:func:`view_json` writes it instead of the models)
     _history_json: str | None = PrivateAttr(None)
