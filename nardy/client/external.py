@@ -18,15 +18,20 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from typing import Any
 
 from ..records.fibsboard import board_for, format_board, read_play
 from .players import EnginePlayer, ViewState, next_game, read_view
 
-__all__ = ["ExternalPlayer", "ExternalError", "MAX_ANSWER"]
+__all__ = ["ExternalPlayer", "ExternalError", "MAX_ANSWER", "RELISTEN_GRACE"]
 
 #: Bytes of one answer line read at most.
 MAX_ANSWER = 1024
+
+#: Seconds a refused connection is tried again (every 0.1 s): GNU Backgammon listens again only after it has
+#: finished with the last connection, so a player connecting just after another one closed is refused at first.
+RELISTEN_GRACE = 5.0
 
 
 class ExternalError(ConnectionError):
@@ -52,6 +57,7 @@ class ExternalPlayer:
     Args:
         host, port: where it listens (``gnubg -t`` then ``external localhost:PORT``).
         timeout: seconds to connect and to wait for one answer.
+        grace: seconds a refused connection is tried again (:data:`RELISTEN_GRACE`; at most ``timeout``).
         fallback: the player of what the protocol does not cover (default ``EnginePlayer("expert")``).
         names: the names written on the board (the player's and the opponent's).
     """
@@ -63,8 +69,10 @@ class ExternalPlayer:
         timeout: float = 60.0,
         fallback: EnginePlayer | None = None,
         names: tuple[str, str] = ("nardy", "opponent"),
+        grace: float = RELISTEN_GRACE,
     ):
         self.host, self.port, self.timeout = host, int(port), timeout
+        self.grace = min(grace, timeout)
         self.fallback = fallback or EnginePlayer("expert")
         self.names = names
         self._sock: socket.socket | None = None
@@ -88,6 +96,18 @@ class ExternalPlayer:
                     pass
         self._sock = self._file = None
 
+    def _connect(self) -> socket.socket:
+        """A new connection; one refused is tried again every 0.1 s for :attr:`grace` seconds (the program may
+        be between two connections). Raises OSError."""
+        end = time.monotonic() + self.grace
+        while True:
+            try:
+                return socket.create_connection((self.host, self.port), timeout=self.timeout)
+            except ConnectionRefusedError:
+                if time.monotonic() >= end:
+                    raise
+                time.sleep(0.1)
+
     def ask(self, line: str) -> str:
         """Send one board line and return the answer line (stripped; ``""`` when nothing can move).
 
@@ -98,7 +118,7 @@ class ExternalPlayer:
                 fresh = self._sock is None
                 try:
                     if self._sock is None:
-                        self._sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
+                        self._sock = self._connect()
                         self._file = self._sock.makefile("rwb")
                     assert self._file is not None
                     self._file.write(line.encode("ascii", "replace") + b"\n")
