@@ -31,6 +31,8 @@ def test_the_round_downloads_the_bgsage_that_pyproject_pins():
 def test_the_round_labels_fits_and_leaves_a_net_the_bots_load_within_the_devices_file_limits(tmp_path):
     """A miniature round: every worker's labels are fitted, the net and its figures come back in $OUT in at
     most 8 files (what the device tool returns), and the net plays."""
+    pytest.importorskip("torch", reason="the fit needs the [train] extra")
+    pytest.importorskip("bgsage", reason="the labels need bgsage")
     from nardy import Bot, Position
     from nardy.engine.net import Net
     from nardy.training.jobs import load_dataset
