@@ -19,6 +19,15 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 
 
+def stop_background_rounds(client) -> None:
+    """Stop the background rounds of ``client``'s app (the clock keeper, the lobby's presence keeper and the
+    tournament runner, each querying the database on its own period), so that a test counting what one request
+    costs counts that request alone (the runner's round every second was counted with an action now and then)."""
+    state = client.app.state
+    for task in (state.clock_keeper, state.presence_keeper, state.tour_runner):
+        client.portal.call(task.stop)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -20,7 +20,7 @@ from nardy.web.store.logins import Login
 from nardy.web.store.storage import Storage
 from nardy.web.store.users import User
 
-from .helpers import pg_schema
+from .helpers import pg_schema, stop_background_rounds
 from .players import PlayerClient
 
 
@@ -65,9 +65,9 @@ def pg_pair():
 
 def test_a_stored_action_costs_one_connection_one_transaction_and_three_statements_on_postgresql(pg_pair):
     app, a, b = pg_pair
-    # the background rounds (clocks, presence) query the database too: stopped, so only the actions count
-    a.portal.call(app.state.clock_keeper.stop)
-    a.portal.call(app.state.presence_keeper.stop)
+    # the background rounds (clocks, presence, tournaments) query the database too: stopped, so only the
+    # actions count
+    stop_background_rounds(a)
     engine = app.state.storage.engine
     assert not engine.pool._pre_ping  # a busy server's connections are not pinged on every checkout
     seen: collections.Counter = collections.Counter()

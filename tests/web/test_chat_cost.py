@@ -16,7 +16,7 @@ from nardy.web.app import create_app
 from nardy.web.store.chat import RATE_COUNT, RATE_WINDOW, RateBook
 from nardy.web.store.storage import Storage
 
-from .helpers import pg_schema
+from .helpers import pg_schema, stop_background_rounds
 from .players import PlayerClient
 
 PG_URL = os.environ.get("NARDY_TEST_POSTGRES_URL")
@@ -53,8 +53,7 @@ def pg_pair():
 
 def test_a_chat_message_costs_two_statements_and_one_commit_on_postgresql(pg_pair):
     app, a, b = pg_pair
-    a.portal.call(app.state.clock_keeper.stop)  # the background rounds query too: only the messages count
-    a.portal.call(app.state.presence_keeper.stop)
+    stop_background_rounds(a)  # the background rounds query too: only the messages count
     engine = app.state.storage.engine
     seen: collections.Counter = collections.Counter()
     sql: list[str] = []

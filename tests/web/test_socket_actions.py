@@ -17,7 +17,7 @@ from nardy.web.app import create_app
 from nardy.web.store.db import StorageUnavailable
 from nardy.web.store.storage import Storage
 
-from .helpers import pg_schema
+from .helpers import pg_schema, stop_background_rounds
 from .players import PlayerClient
 from .test_action_cost import _body
 
@@ -214,9 +214,7 @@ def test_a_socket_action_is_answered_only_once_stored(pair, monkeypatch):
 
 def test_a_socket_action_costs_three_statements_and_one_commit(pair):
     app, players, gid, v = pair
-    app_ = app
-    players[0].portal.call(app_.state.clock_keeper.stop)
-    players[0].portal.call(app_.state.presence_keeper.stop)
+    stop_background_rounds(players[0])
     engine = app.state.storage.engine
     seen: collections.Counter = collections.Counter()
     event.listen(engine, "before_cursor_execute", lambda *args: seen.update(["statements"]))
@@ -253,8 +251,7 @@ def test_another_process_follows_a_logged_action_from_its_notification_without_a
     try:
         for c, name in ((a, "Ann"), (b, "Bob")):
             c.__enter__()
-            c.portal.call(c.app.state.clock_keeper.stop)
-            c.portal.call(c.app.state.presence_keeper.stop)
+            stop_background_rounds(c)
             c.guest(name)
         g = a.post("/api/games", json={"game": "long", "opponent": "online", "length": 3}).json()
         v = b.post(f"/api/games/{g['id']}/join", json={"invite": g["invite"]}).json()
