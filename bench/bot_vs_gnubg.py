@@ -1,12 +1,23 @@
 """Backgammon: nardy's bot against GNU Backgammon's net (gnubg-nn, ``gnubg_nn.best_move``), duplicate dice.
 
-Cubeless money play (single 1, gammon 2, backgammon 3). Each dice sequence is played twice with the sides
-swapped (game 2i: nardy moves first; game 2i+1: gnubg moves first, same rolls in the same order), so the
-luck of the dice cancels within a pair. Reports nardy's points per game with a 95% confidence interval
-(over pairs), and the speed of nardy's choices.
+Money play (single 1, gammon 2, backgammon 3), cubeless or with ``--cube``. Each dice sequence is played twice
+with the sides swapped (game 2i: nardy moves first; game 2i+1: gnubg moves first, same rolls in the same
+order), so the luck of the dice cancels within a pair. Reports nardy's points per game with a 95% confidence
+interval (over pairs), and the speed of nardy's choices.
+
+**With the cube** (``--cube``; issue 46's money target): before each roll the side on roll may double when
+the cube is centred or its own (no Jacoby rule, no beavers, no cube limit); a pass ends the game for the
+cube's value before the double, a take turns the cube over to the taker; a finished game scores its level
+times the cube. nardy's doubles and takes are its bot's (``Bot.cube_action``: grandmaster feeds 2-ply
+probabilities to :mod:`nardy.flow.cubetheory`'s Janowski formula). gnubg-nn has no money cube decisions
+(``evaluate_cube_decision`` answers only match play), so gnubg's side uses the same formula fed gnubg-nn's
+own ``--gnubg-ply`` cubeless probabilities (``gnubg_nn.probabilities``) of the position before the roll: the
+two sides differ in their checker play and in the probabilities their cube decisions rest on. With the
+cube, each game's final cube value and whether it ended in a pass are logged too.
 
     python bench/bot_vs_gnubg.py --games 1000 --level advanced
     python bench/bot_vs_gnubg.py --games 5000 --level grandmaster --workers 2 --results gm.json
+    python bench/bot_vs_gnubg.py --games 4000 --level grandmaster --gnubg-ply 2 --cube --workers 2 --log cube.jsonl
 
 The dice of pair ``i`` come from ``numpy.random.default_rng([seed, i])``, so a run's games do not depend on
 ``--workers`` (processes that split the pairs between them). ``--log F`` appends every pair to F as it
@@ -34,6 +45,7 @@ import gnubg_nn  # noqa: E402
 
 from nardy import Position  # noqa: E402
 from nardy.flow.bot import Bot  # noqa: E402
+from nardy.flow.cubetheory import CubeState, cube_efficiency, decide, money_cube_decision  # noqa: E402
 
 
 def gnubg_board(pos: Position):
@@ -55,13 +67,26 @@ def gnubg_choice(pos: Position, dice, plies: int):
     raise RuntimeError(f"gnubg's move not found among the legal plays of {pos.id()} {dice}")
 
 
-def play_pair(bot: Bot, rng, gnubg_plies: int, timing: list):
+def pair_rolls(rng) -> list:
+    """The dice of one pair of games: a non-double opening roll, then 2,000 rolls."""
     rolls = []
     first = rng.integers(1, 7, size=2)
     while first[0] == first[1]:
         first = rng.integers(1, 7, size=2)
     rolls.append((int(first[0]), int(first[1])))
     rolls += [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(2000, 2))]
+    return rolls
+
+
+def game_level(res: Position) -> int:
+    """Points of a finished game at cube 1 for the side that just bore off (``res``: after its play, its
+    view): 1 single, 2 gammon, 3 backgammon (the loser still has a checker on the bar or in the winner's home)."""
+    o = res.opponent
+    return 1 + (o[0] == 0) + (o[0] == 0 and (o[25] > 0 or any(o[q] for q in range(19, 25))))
+
+
+def play_pair(bot: Bot, rng, gnubg_plies: int, timing: list):
+    rolls = pair_rolls(rng)
     out = []
     for nardy_first in (True, False):
         pos = Position.start("backgammon")
@@ -75,12 +100,59 @@ def play_pair(bot: Bot, rng, gnubg_plies: int, timing: list):
                 play = gnubg_choice(pos, dice, gnubg_plies)
             res = play.result
             if res.is_game_over():
-                level = (
-                    1
-                    + (res.opponent[0] == 0)
-                    + (res.opponent[0] == 0 and (res.opponent[25] > 0 or any(res.opponent[q] for q in range(19, 25))))
-                )
+                level = game_level(res)
                 out.append(level if nardy_moves else -level)
+                break
+            pos = res.mirror()
+    return out
+
+
+def gnubg_cube(pos: Position, plies: int, cube: int, owner: str) -> tuple[bool, bool]:
+    """``(double, take)`` for the side on roll of ``pos`` (before its roll) by nardy's money cube formula fed
+    gnubg-nn's ``plies`` cubeless probabilities; ``owner``: ``"centre"`` or ``"me"`` (the side on roll)."""
+    probs = gnubg_nn.probabilities(gnubg_board(pos), plies)
+    eqs = money_cube_decision(probs, (1, 2, 3), cube_efficiency(pos), owner, cube_value=cube)
+    return decide(eqs)
+
+
+def play_pair_cube(bot: Bot, rng, gnubg_plies: int, timing: list):
+    """Two money games with the cube on the same dice; ``[(points, final cube, passed), ...]`` from nardy's
+    view (points: + nardy won)."""
+    rolls = pair_rolls(rng)
+    out = []
+    for nardy_first in (True, False):
+        pos = Position.start("backgammon")
+        cube, owner = 1, None  # owner: None centred, True nardy, False gnubg
+        for t, dice in enumerate(rolls):
+            nardy_moves = (t % 2 == 0) == nardy_first
+            if t > 0 and owner in (None, nardy_moves):
+                rel = "centre" if owner is None else "me"
+                state = CubeState(pos, cube_value=cube, cube_owner=None if owner is None else 0)
+                if nardy_moves:
+                    double = bot.cube_action(state).double
+                else:
+                    double = gnubg_cube(pos, gnubg_plies, cube, rel)[0]
+                if double:
+                    if nardy_moves:
+                        take = gnubg_cube(pos, gnubg_plies, cube, rel)[1]
+                    else:
+                        take = bot.cube_action(
+                            CubeState(pos, cube_value=cube, cube_owner=state.cube_owner, phase="double")
+                        ).take
+                    if not take:
+                        out.append((cube if nardy_moves else -cube, cube, True))
+                        break
+                    cube, owner = 2 * cube, not nardy_moves
+            if nardy_moves:
+                t0 = time.perf_counter()
+                play = bot.choose_play(pos, dice)
+                timing.append(time.perf_counter() - t0)
+            else:
+                play = gnubg_choice(pos, dice, gnubg_plies)
+            res = play.result
+            if res.is_game_over():
+                points = game_level(res) * cube
+                out.append((points if nardy_moves else -points, cube, False))
                 break
             pos = res.mirror()
     return out
@@ -90,14 +162,21 @@ _BOT = {}
 
 
 def _pair_worker(args):
-    i, level, seed, gnubg_plies, weights = args
+    i, level, seed, gnubg_plies, weights, cube = args
     key = (level, weights)
     if key not in _BOT:
         _BOT.clear()
         _BOT[key] = Bot("backgammon", level=level, seed=seed, weights=weights)
     timing = []
-    res = play_pair(_BOT[key], np.random.default_rng([seed, i]), gnubg_plies, timing)
-    return i, res, timing
+    rng = np.random.default_rng([seed, i])
+    if cube:
+        games = play_pair_cube(_BOT[key], rng, gnubg_plies, timing)
+        return (
+            i,
+            {"points": [g[0] for g in games], "cubes": [g[1] for g in games], "passes": [g[2] for g in games]},
+            timing,
+        )
+    return i, {"points": play_pair(_BOT[key], rng, gnubg_plies, timing)}, timing
 
 
 def main(argv=None):
@@ -115,19 +194,26 @@ def main(argv=None):
         help="JSON-lines file every pair is appended to as it finishes; "
         "pairs already in it (same level, seed, gnubg ply, weights) are not played again",
     )
+    ap.add_argument("--cube", action="store_true", help="money play with the cube (see the module's text)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     n_pairs = (args.games + 1) // 2
     key = {"level": args.level, "seed": args.seed, "gnubg_ply": args.gnubg_ply, "weights": args.weights}
-    by_pair, timing = {}, []
+    if args.cube:
+        key["cubeful"] = True
+    by_pair, extra, timing = {}, {}, []
     if args.log and Path(args.log).exists():
         with open(args.log) as f:
             for line in f:
                 rec = json.loads(line)
-                if all(rec.get(k) == v for k, v in key.items()) and rec["pair"] < n_pairs:
+                same = all(rec.get(k) == v for k, v in key.items()) and rec.get("cubeful", False) == args.cube
+                if same and rec["pair"] < n_pairs:
                     by_pair[rec["pair"]] = rec["points"]
+                    extra[rec["pair"]] = {k: rec[k] for k in ("cubes", "passes") if k in rec}
                     timing += [t / 1000 for t in rec["ms"]]
-    jobs = [(i, args.level, args.seed, args.gnubg_ply, args.weights) for i in range(n_pairs) if i not in by_pair]
+    jobs = [
+        (i, args.level, args.seed, args.gnubg_ply, args.weights, args.cube) for i in range(n_pairs) if i not in by_pair
+    ]
     log = open(args.log, "a") if args.log else None
     t0 = time.perf_counter()
     if args.workers > 1:
@@ -138,10 +224,12 @@ def main(argv=None):
     else:
         pool, it = None, map(_pair_worker, jobs)
     for i, res, tm in it:
-        by_pair[i] = res
+        by_pair[i] = res.pop("points")
+        extra[i] = res
         timing += tm
         if log:
-            log.write(json.dumps({**key, "pair": i, "points": res, "ms": [round(1000 * t, 3) for t in tm]}) + "\n")
+            rec = {**key, "pair": i, "points": by_pair[i], **res, "ms": [round(1000 * t, 3) for t in tm]}
+            log.write(json.dumps(rec) + "\n")
             log.flush()
         if len(by_pair) % 50 == 0 and not args.json:
             r = np.concatenate([by_pair[k] for k in by_pair])
@@ -168,14 +256,26 @@ def main(argv=None):
         "nardy_ms_per_move": 1000 * float(np.mean(timing)),
         "wall_s": time.perf_counter() - t0,
     }
+    if args.cube:
+        cubes = np.array([c for i in range(n_pairs) for c in extra[i]["cubes"]])
+        passes = np.array([c for i in range(n_pairs) for c in extra[i]["passes"]], bool)
+        out["cube"] = True
+        out["mean_cube"] = float(cubes.mean())
+        out["doubled_share"] = float((cubes > 1).mean())
+        out["passed_share"] = float(passes.mean())
     if args.json:
         print(json.dumps(out))
     else:
         print(
-            f"nardy {args.level} vs gnubg-nn {args.gnubg_ply}-ply, {len(r)} games (duplicate dice, cubeless):"
-            f" {out['ppg']:+.3f} ppg ± {ci:.3f} (95%), wins {out['win_rate']:.1%}, "
-            f"nardy {out['nardy_ms_per_move']:.2f} ms/move, {out['wall_s']:.0f} s"
+            f"nardy {args.level} vs gnubg-nn {args.gnubg_ply}-ply, {len(r)} games (duplicate dice, "
+            f"{'with the cube' if args.cube else 'cubeless'}): {out['ppg']:+.3f} ppg ± {ci:.3f} (95%), "
+            f"wins {out['win_rate']:.1%}, nardy {out['nardy_ms_per_move']:.2f} ms/move, {out['wall_s']:.0f} s"
         )
+        if args.cube:
+            print(
+                f"  cube: {out['doubled_share']:.1%} of games doubled, {out['passed_share']:.1%} ended in a pass, "
+                f"mean final cube {out['mean_cube']:.2f}"
+            )
 
 
 if __name__ == "__main__":
