@@ -85,6 +85,17 @@ def game_level(res: Position) -> int:
     return 1 + (o[0] == 0) + (o[0] == 0 and (o[25] > 0 or any(o[q] for q in range(19, 25))))
 
 
+def take_turn(bot: Bot, pos: Position, dice, nardy_moves: bool, gnubg_plies: int, timing: list) -> Position:
+    """The position after the side on roll plays ``dice`` (nardy's bot or gnubg-nn), from the mover's view;
+    nardy's thinking time is appended to ``timing`` (seconds)."""
+    if not nardy_moves:
+        return gnubg_choice(pos, dice, gnubg_plies).result
+    t0 = time.perf_counter()
+    play = bot.choose_play(pos, dice)
+    timing.append(time.perf_counter() - t0)
+    return play.result
+
+
 def play_pair(bot: Bot, rng, gnubg_plies: int, timing: list):
     rolls = pair_rolls(rng)
     out = []
@@ -92,13 +103,7 @@ def play_pair(bot: Bot, rng, gnubg_plies: int, timing: list):
         pos = Position.start("backgammon")
         for t, dice in enumerate(rolls):
             nardy_moves = (t % 2 == 0) == nardy_first
-            if nardy_moves:
-                t0 = time.perf_counter()
-                play = bot.choose_play(pos, dice)
-                timing.append(time.perf_counter() - t0)
-            else:
-                play = gnubg_choice(pos, dice, gnubg_plies)
-            res = play.result
+            res = take_turn(bot, pos, dice, nardy_moves, gnubg_plies, timing)
             if res.is_game_over():
                 level = game_level(res)
                 out.append(level if nardy_moves else -level)
@@ -143,13 +148,7 @@ def play_pair_cube(bot: Bot, rng, gnubg_plies: int, timing: list):
                         out.append((cube if nardy_moves else -cube, cube, True))
                         break
                     cube, owner = 2 * cube, not nardy_moves
-            if nardy_moves:
-                t0 = time.perf_counter()
-                play = bot.choose_play(pos, dice)
-                timing.append(time.perf_counter() - t0)
-            else:
-                play = gnubg_choice(pos, dice, gnubg_plies)
-            res = play.result
+            res = take_turn(bot, pos, dice, nardy_moves, gnubg_plies, timing)
             if res.is_game_over():
                 points = game_level(res) * cube
                 out.append((points if nardy_moves else -points, cube, False))
