@@ -46,6 +46,7 @@ import gnubg_nn  # noqa: E402
 from nardy import Position  # noqa: E402
 from nardy.flow.bot import Bot  # noqa: E402
 from nardy.flow.cubetheory import CubeState, cube_efficiency, decide, money_cube_decision  # noqa: E402
+from nardy.rules.scoring import result_kind  # noqa: E402
 
 
 def gnubg_board(pos: Position):
@@ -80,9 +81,8 @@ def pair_rolls(rng) -> list:
 
 def game_level(res: Position) -> int:
     """Points of a finished game at cube 1 for the side that just bore off (``res``: after its play, its
-    view): 1 single, 2 gammon, 3 backgammon (the loser still has a checker on the bar or in the winner's home)."""
-    o = res.opponent
-    return 1 + (o[0] == 0) + (o[0] == 0 and (o[25] > 0 or any(o[q] for q in range(19, 25))))
+    view): 1 single, 2 gammon, 3 backgammon (:func:`nardy.rules.scoring.result_kind` of the loser's checkers)."""
+    return res.rules.scoring[result_kind(res.rules, res.opponent)]
 
 
 def take_turn(bot: Bot, pos: Position, dice, nardy_moves: bool, gnubg_plies: int, timing: list) -> Position:
@@ -116,7 +116,7 @@ def gnubg_cube(pos: Position, plies: int, cube: int, owner: str) -> tuple[bool, 
     """``(double, take)`` for the side on roll of ``pos`` (before its roll) by nardy's money cube formula fed
     gnubg-nn's ``plies`` cubeless probabilities; ``owner``: ``"centre"`` or ``"me"`` (the side on roll)."""
     probs = gnubg_nn.probabilities(gnubg_board(pos), plies)
-    eqs = money_cube_decision(probs, (1, 2, 3), cube_efficiency(pos), owner, cube_value=cube)
+    eqs = money_cube_decision(probs, pos.rules.scoring, cube_efficiency(pos), owner, cube_value=cube)
     return decide(eqs)
 
 
