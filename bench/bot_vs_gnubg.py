@@ -15,6 +15,16 @@ own ``--gnubg-ply`` cubeless probabilities (``gnubg_nn.probabilities``) of the p
 two sides differ in their checker play and in the probabilities their cube decisions rest on. With the
 cube, each game's final cube value and whether it ended in a pass are logged too.
 
+**Luck-adjusted points** (variance reduction; GNU Backgammon's "luck adjusted result"): before each roll the
+luck of the dice thrown is measured from the side on roll's view as in :mod:`nardy.analysis.luck`: every one
+of the 21 rolls gets the cubeless money equity (nardy's 0-ply net) after its best 0-ply play, and the roll's
+luck is its value minus their weighted mean (the opening roll: over the 30 non-doubles), times the cube
+then in play. A game's luck is the sum over its rolls from nardy's view, and its adjusted points are its
+points minus its luck. Each roll's luck has mean zero whatever happened before it, so the adjusted points
+have the same expectation as the points (the estimate stays unbiased whatever the net's errors) and a
+smaller spread the better the net follows the game. The log keeps each game's luck; the report gives the
+adjusted ppg beside the raw one when every pair has it (pairs logged before it was added have none).
+
     python bench/bot_vs_gnubg.py --games 1000 --level advanced
     python bench/bot_vs_gnubg.py --games 5000 --level grandmaster --workers 2 --results gm.json
     python bench/bot_vs_gnubg.py --games 4000 --level grandmaster --gnubg-ply 2 --cube --workers 2 --log cube.jsonl
@@ -44,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import gnubg_nn  # noqa: E402
 
 from nardy import Position  # noqa: E402
+from nardy.analysis.luck import luck_of  # noqa: E402
 from nardy.flow.bot import Bot  # noqa: E402
 from nardy.flow.cubetheory import CubeState, cube_efficiency, decide, money_cube_decision  # noqa: E402
 from nardy.rules.scoring import result_kind  # noqa: E402
@@ -85,6 +96,16 @@ def game_level(res: Position) -> int:
     return res.rules.scoring[result_kind(res.rules, res.opponent)]
 
 
+def roll_luck(bot: Bot, pos: Position, dice, opening: bool) -> float:
+    """The luck of ``dice`` for the side on roll of ``pos`` (its view), in cubeless money points at cube 1: the
+    value of the roll thrown minus the weighted mean over the 21 rolls (``opening``: over the 30 non-doubles),
+    each roll valued by the cubeless money equity after its best 0-ply play by ``bot``'s net
+    (:meth:`nardy.engine.search.Searcher.best_plays`, :func:`nardy.analysis.luck.luck_of`)."""
+    searcher = bot.searcher
+    _, outputs, _ = searcher.best_plays(pos.array[None, :])
+    return luck_of(searcher.equity(outputs), dice, opening=opening)[0]
+
+
 def take_turn(bot: Bot, pos: Position, dice, nardy_moves: bool, gnubg_plies: int, timing: list) -> Position:
     """The position after the side on roll plays ``dice`` (nardy's bot or gnubg-nn), from the mover's view;
     nardy's thinking time is appended to ``timing`` (seconds)."""
@@ -97,16 +118,21 @@ def take_turn(bot: Bot, pos: Position, dice, nardy_moves: bool, gnubg_plies: int
 
 
 def play_pair(bot: Bot, rng, gnubg_plies: int, timing: list):
+    """Two cubeless money games on the same dice; ``[(points, luck), ...]`` from nardy's view (points: + nardy
+    won; luck: the sum of :func:`roll_luck` over the game's rolls, + for nardy)."""
     rolls = pair_rolls(rng)
     out = []
     for nardy_first in (True, False):
         pos = Position.start("backgammon")
+        luck = 0.0
         for t, dice in enumerate(rolls):
             nardy_moves = (t % 2 == 0) == nardy_first
+            lk = roll_luck(bot, pos, dice, opening=t == 0)
+            luck += lk if nardy_moves else -lk
             res = take_turn(bot, pos, dice, nardy_moves, gnubg_plies, timing)
             if res.is_game_over():
                 level = game_level(res)
-                out.append(level if nardy_moves else -level)
+                out.append((level if nardy_moves else -level, luck))
                 break
             pos = res.mirror()
     return out
@@ -121,13 +147,15 @@ def gnubg_cube(pos: Position, plies: int, cube: int, owner: str) -> tuple[bool, 
 
 
 def play_pair_cube(bot: Bot, rng, gnubg_plies: int, timing: list):
-    """Two money games with the cube on the same dice; ``[(points, final cube, passed), ...]`` from nardy's
-    view (points: + nardy won)."""
+    """Two money games with the cube on the same dice; ``[(points, final cube, passed, luck), ...]`` from
+    nardy's view (points: + nardy won; luck: the sum over the game's rolls of :func:`roll_luck` times the cube
+    in play at the roll, + for nardy)."""
     rolls = pair_rolls(rng)
     out = []
     for nardy_first in (True, False):
         pos = Position.start("backgammon")
         cube, owner = 1, None  # owner: None centred, True nardy, False gnubg
+        luck = 0.0
         for t, dice in enumerate(rolls):
             nardy_moves = (t % 2 == 0) == nardy_first
             if t > 0 and owner in (None, nardy_moves):
@@ -145,13 +173,15 @@ def play_pair_cube(bot: Bot, rng, gnubg_plies: int, timing: list):
                             CubeState(pos, cube_value=cube, cube_owner=state.cube_owner, phase="double")
                         ).take
                     if not take:
-                        out.append((cube if nardy_moves else -cube, cube, True))
+                        out.append((cube if nardy_moves else -cube, cube, True, luck))
                         break
                     cube, owner = 2 * cube, not nardy_moves
+            lk = cube * roll_luck(bot, pos, dice, opening=t == 0)
+            luck += lk if nardy_moves else -lk
             res = take_turn(bot, pos, dice, nardy_moves, gnubg_plies, timing)
             if res.is_game_over():
                 points = game_level(res) * cube
-                out.append((points if nardy_moves else -points, cube, False))
+                out.append((points if nardy_moves else -points, cube, False, luck))
                 break
             pos = res.mirror()
     return out
@@ -170,12 +200,12 @@ def _pair_worker(args):
     rng = np.random.default_rng([seed, i])
     if cube:
         games = play_pair_cube(_BOT[key], rng, gnubg_plies, timing)
-        return (
-            i,
-            {"points": [g[0] for g in games], "cubes": [g[1] for g in games], "passes": [g[2] for g in games]},
-            timing,
-        )
-    return i, {"points": play_pair(_BOT[key], rng, gnubg_plies, timing)}, timing
+        rec = {"points": [g[0] for g in games], "cubes": [g[1] for g in games], "passes": [g[2] for g in games]}
+    else:
+        games = play_pair(_BOT[key], rng, gnubg_plies, timing)
+        rec = {"points": [g[0] for g in games]}
+    rec["luck"] = [round(g[-1], 5) for g in games]
+    return i, rec, timing
 
 
 def main(argv=None):
@@ -208,7 +238,7 @@ def main(argv=None):
                 same = all(rec.get(k) == v for k, v in key.items()) and rec.get("cubeful", False) == args.cube
                 if same and rec["pair"] < n_pairs:
                     by_pair[rec["pair"]] = rec["points"]
-                    extra[rec["pair"]] = {k: rec[k] for k in ("cubes", "passes") if k in rec}
+                    extra[rec["pair"]] = {k: rec[k] for k in ("cubes", "passes", "luck") if k in rec}
                     timing += [t / 1000 for t in rec["ms"]]
     jobs = [
         (i, args.level, args.seed, args.gnubg_ply, args.weights, args.cube) for i in range(n_pairs) if i not in by_pair
@@ -241,7 +271,10 @@ def main(argv=None):
         log.close()
     results = [x for i in range(n_pairs) for x in by_pair[i]]
     if args.results:
-        Path(args.results).write_text(json.dumps({"level": args.level, "seed": args.seed, "points": results}))
+        doc = {"level": args.level, "seed": args.seed, "points": results}
+        if all("luck" in extra[i] for i in range(n_pairs)):
+            doc["luck"] = [x for i in range(n_pairs) for x in extra[i]["luck"]]
+        Path(args.results).write_text(json.dumps(doc))
     r = np.array(results, float)
     pairs = r.reshape(-1, 2).mean(axis=1)
     ci = 1.96 * pairs.std(ddof=1) / np.sqrt(len(pairs)) if len(pairs) > 1 else float("nan")
@@ -255,6 +288,13 @@ def main(argv=None):
         "nardy_ms_per_move": 1000 * float(np.mean(timing)),
         "wall_s": time.perf_counter() - t0,
     }
+    if all("luck" in extra[i] for i in range(n_pairs)) and n_pairs > 1:
+        luck = np.array([x for i in range(n_pairs) for x in extra[i]["luck"]], float)
+        adj = (r - luck).reshape(-1, 2).mean(axis=1)
+        out["luck_adjusted_ppg"] = float(adj.mean())
+        out["luck_adjusted_ci95"] = float(1.96 * adj.std(ddof=1) / np.sqrt(len(adj)))
+        out["pair_sd"] = float(pairs.std(ddof=1))
+        out["luck_adjusted_pair_sd"] = float(adj.std(ddof=1))
     if args.cube:
         cubes = np.array([c for i in range(n_pairs) for c in extra[i]["cubes"]])
         passes = np.array([c for i in range(n_pairs) for c in extra[i]["passes"]], bool)
@@ -270,6 +310,11 @@ def main(argv=None):
             f"{'with the cube' if args.cube else 'cubeless'}): {out['ppg']:+.3f} ppg ± {ci:.3f} (95%), "
             f"wins {out['win_rate']:.1%}, nardy {out['nardy_ms_per_move']:.2f} ms/move, {out['wall_s']:.0f} s"
         )
+        if "luck_adjusted_ppg" in out:
+            print(
+                f"  luck-adjusted: {out['luck_adjusted_ppg']:+.3f} ppg ± {out['luck_adjusted_ci95']:.3f} (95%); "
+                f"a pair's sd {out['luck_adjusted_pair_sd']:.2f} against {out['pair_sd']:.2f} unadjusted"
+            )
         if args.cube:
             print(
                 f"  cube: {out['doubled_share']:.1%} of games doubled, {out['passed_share']:.1%} ended in a pass, "

@@ -51,7 +51,8 @@ def scripted_gnubg(monkeypatch, double: bool, take: bool) -> list:
 
 
 def play(bot, seed=3):
-    return bench.play_pair_cube(bot, np.random.default_rng([seed, 0]), 0, [])
+    """The pair's ``(points, final cube, passed)`` (the luck each game also carries: tests/flow/test_bench_luck.py)."""
+    return [g[:3] for g in bench.play_pair_cube(bot, np.random.default_rng([seed, 0]), 0, [])]
 
 
 def test_a_pass_scores_the_cube_value_before_the_double(monkeypatch):
