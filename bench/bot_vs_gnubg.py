@@ -270,10 +270,16 @@ def main(argv=None):
     if log:
         log.close()
     results = [x for i in range(n_pairs) for x in by_pair[i]]
+    # each game's luck, where every pair logged it (pairs logged before the luck was added have none)
+    luck = (
+        [x for i in range(n_pairs) for x in extra[i]["luck"]]
+        if all("luck" in extra[i] for i in range(n_pairs))
+        else None
+    )
     if args.results:
         doc = {"level": args.level, "seed": args.seed, "points": results}
-        if all("luck" in extra[i] for i in range(n_pairs)):
-            doc["luck"] = [x for i in range(n_pairs) for x in extra[i]["luck"]]
+        if luck is not None:
+            doc["luck"] = luck
         Path(args.results).write_text(json.dumps(doc))
     r = np.array(results, float)
     pairs = r.reshape(-1, 2).mean(axis=1)
@@ -288,9 +294,8 @@ def main(argv=None):
         "nardy_ms_per_move": 1000 * float(np.mean(timing)),
         "wall_s": time.perf_counter() - t0,
     }
-    if all("luck" in extra[i] for i in range(n_pairs)) and n_pairs > 1:
-        luck = np.array([x for i in range(n_pairs) for x in extra[i]["luck"]], float)
-        adj = (r - luck).reshape(-1, 2).mean(axis=1)
+    if luck is not None and n_pairs > 1:
+        adj = (r - np.array(luck, float)).reshape(-1, 2).mean(axis=1)
         out["luck_adjusted_ppg"] = float(adj.mean())
         out["luck_adjusted_ci95"] = float(1.96 * adj.std(ddof=1) / np.sqrt(len(adj)))
         out["pair_sd"] = float(pairs.std(ddof=1))
