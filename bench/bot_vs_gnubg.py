@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import gnubg_nn  # noqa: E402
 
 from nardy import Position  # noqa: E402
-from nardy.analysis.luck import luck_of  # noqa: E402
+from nardy.analysis.luck import money_luck  # noqa: E402
 from nardy.flow.bot import Bot  # noqa: E402
 from nardy.flow.cubetheory import CubeState, cube_efficiency, decide, money_cube_decision  # noqa: E402
 from nardy.rules.scoring import result_kind  # noqa: E402
@@ -97,13 +97,10 @@ def game_level(res: Position) -> int:
 
 
 def roll_luck(bot: Bot, pos: Position, dice, opening: bool) -> float:
-    """The luck of ``dice`` for the side on roll of ``pos`` (its view), in cubeless money points at cube 1: the
-    value of the roll thrown minus the weighted mean over the 21 rolls (``opening``: over the 30 non-doubles),
-    each roll valued by the cubeless money equity after its best 0-ply play by ``bot``'s net
-    (:meth:`nardy.engine.search.Searcher.best_plays`, :func:`nardy.analysis.luck.luck_of`)."""
-    searcher = bot.searcher
-    _, outputs, _ = searcher.best_plays(pos.array[None, :])
-    return luck_of(searcher.equity(outputs), dice, opening=opening)[0]
+    """The luck of ``dice`` for the side on roll of ``pos`` (its view), in cubeless money points at cube 1:
+    :func:`nardy.analysis.luck.money_luck` by ``bot``'s net (each roll valued after its best 0-ply play; the
+    mean over the 21 rolls, ``opening``: over the 30 non-doubles)."""
+    return money_luck(bot.searcher, pos, dice, opening=opening)
 
 
 def take_turn(bot: Bot, pos: Position, dice, nardy_moves: bool, gnubg_plies: int, timing: list) -> Position:

@@ -37,6 +37,7 @@ __all__ = [
     "roll_values",
     "last_roll_values",
     "luck_of",
+    "money_luck",
 ]
 
 #: The 21 distinct rolls, ``(a, b)`` with ``a <= b``, in the engine's order.
@@ -162,3 +163,25 @@ def luck_of(values: np.ndarray, dice, opening: bool = False) -> tuple[float, flo
     w = OPENING_WEIGHTS if opening else WEIGHTS
     before = float(np.dot(w, values))
     return float(values[roll_index(dice)]) - before, before
+
+
+def money_luck(searcher, position: Position, dice, opening: bool = False) -> float:
+    """The luck of ``dice`` for the side on roll of ``position`` (its view) in cubeless money points at cube 1,
+    the cheap judge of games played for benchmarks (:mod:`bench.bot_vs_gnubg`, :mod:`bench.bot_levels`).
+
+    Each of the 21 rolls is valued by the cubeless money equity (the game's scoring, docs/rules.md) after its
+    best 0-ply play by ``searcher``'s net (:meth:`nardy.engine.search.Searcher.best_plays`, the position's
+    first-turn flags kept: long nardy's head rule); the luck is the roll's value minus their weighted mean
+    (:func:`luck_of`; ``opening``: over the 30 non-doubles). Whatever the net's errors, the lucks of a position
+    have mean zero over the dice, so points minus the sum of a game's lucks is an unbiased, less noisy
+    estimate of its points (GNU Backgammon's "luck adjusted result").
+
+    Args:
+        searcher: a :class:`~nardy.engine.search.Searcher` of ``position``'s game.
+        dice: the roll thrown, two ints 1-6 in either order.
+    Returns:
+        The luck, money points (a game's result is worth 1 to 3 in backgammon, 1 to 8 in short nardy).
+    """
+    first = np.array([position.first_turn], np.bool_)
+    _, outputs, _ = searcher.best_plays(position.array[None, :], first)
+    return luck_of(searcher.equity(outputs), dice, opening=opening)[0]
