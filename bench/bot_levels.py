@@ -42,7 +42,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from nardy import Position  # noqa: E402
-from nardy.analysis.luck import money_luck  # noqa: E402
+from nardy.analysis.luck import luck_adjusted, money_luck  # noqa: E402
 from nardy.engine.net import Net, shipped_path  # noqa: E402
 from nardy.engine.tdtrain import benchmark  # noqa: E402
 from nardy.flow.bot import Bot  # noqa: E402
@@ -159,11 +159,7 @@ def summary(r, luck=None):
     ci = 1.96 * pairs.std(ddof=1) / np.sqrt(len(pairs)) if len(pairs) > 1 else float("nan")
     out = {"games": len(r), "ppg": float(r.mean()), "ci95": float(ci), "win_rate": float((r > 0).mean())}
     if luck is not None and len(pairs) > 1:
-        adj = (r - np.asarray(luck, float)).reshape(-1, 2).mean(axis=1)
-        out["luck_adjusted_ppg"] = float(adj.mean())
-        out["luck_adjusted_ci95"] = float(1.96 * adj.std(ddof=1) / np.sqrt(len(adj)))
-        out["pair_sd"] = float(pairs.std(ddof=1))
-        out["luck_adjusted_pair_sd"] = float(adj.std(ddof=1))
+        out.update(luck_adjusted(r, luck))
     return out
 
 

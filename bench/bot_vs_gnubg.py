@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import gnubg_nn  # noqa: E402
 
 from nardy import Position  # noqa: E402
-from nardy.analysis.luck import money_luck  # noqa: E402
+from nardy.analysis.luck import luck_adjusted, money_luck  # noqa: E402
 from nardy.flow.bot import Bot  # noqa: E402
 from nardy.flow.cubetheory import CubeState, cube_efficiency, decide, money_cube_decision  # noqa: E402
 from nardy.rules.scoring import result_kind  # noqa: E402
@@ -292,11 +292,7 @@ def main(argv=None):
         "wall_s": time.perf_counter() - t0,
     }
     if luck is not None and n_pairs > 1:
-        adj = (r - np.array(luck, float)).reshape(-1, 2).mean(axis=1)
-        out["luck_adjusted_ppg"] = float(adj.mean())
-        out["luck_adjusted_ci95"] = float(1.96 * adj.std(ddof=1) / np.sqrt(len(adj)))
-        out["pair_sd"] = float(pairs.std(ddof=1))
-        out["luck_adjusted_pair_sd"] = float(adj.std(ddof=1))
+        out.update(luck_adjusted(r, luck))
     if args.cube:
         cubes = np.array([c for i in range(n_pairs) for c in extra[i]["cubes"]])
         passes = np.array([c for i in range(n_pairs) for c in extra[i]["passes"]], bool)

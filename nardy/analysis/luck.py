@@ -38,6 +38,7 @@ __all__ = [
     "last_roll_values",
     "luck_of",
     "money_luck",
+    "luck_adjusted",
 ]
 
 #: The 21 distinct rolls, ``(a, b)`` with ``a <= b``, in the engine's order.
@@ -185,3 +186,20 @@ def money_luck(searcher, position: Position, dice, opening: bool = False) -> flo
     first = np.array([position.first_turn], np.bool_)
     _, outputs, _ = searcher.best_plays(position.array[None, :], first)
     return luck_of(searcher.equity(outputs), dice, opening=opening)[0]
+
+
+def luck_adjusted(points, luck) -> dict[str, float]:
+    """The luck-adjusted result of duplicate games: ``points`` and ``luck`` (float[2 n], each game's points and
+    luck from one side's view, the two games of a pair adjacent). Returns ``luck_adjusted_ppg`` (mean of points
+    minus luck), ``luck_adjusted_ci95`` (1.96 standard errors over the pairs' means), ``pair_sd`` and
+    ``luck_adjusted_pair_sd`` (standard deviation of a pair's mean points, raw and adjusted). Needs n >= 2.
+    """
+    r = np.asarray(points, float)
+    pairs = r.reshape(-1, 2).mean(axis=1)
+    adj = (r - np.asarray(luck, float)).reshape(-1, 2).mean(axis=1)
+    return {
+        "luck_adjusted_ppg": float(adj.mean()),
+        "luck_adjusted_ci95": float(1.96 * adj.std(ddof=1) / np.sqrt(len(adj))),
+        "pair_sd": float(pairs.std(ddof=1)),
+        "luck_adjusted_pair_sd": float(adj.std(ddof=1)),
+    }
